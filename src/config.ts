@@ -1,0 +1,134 @@
+import path from 'node:path';
+
+/**
+ * The service's whole configuration, parsed once from the environment. Nothing else reads process.env:
+ * a bad value stops the process at start with one line naming the variable, never later mid-request.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** undefined = embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  apiVersions: string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  fileSizeLimitBytes: number;
+  imageMaxPixels: number;
+  argon2: { memoryKib: number; timeCost: number; parallelism: number };
+  migrateOnStart: boolean;
+  /** undefined = tokens live until revoked. */
+  tokenTtlDays: number | undefined;
+  trustProxy: boolean;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Unset and empty both mean "use the default", as in a .env file with `NAME=`. */
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${value}")`);
+  }
+  return Number(value);
+}
+
+function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {
+  return raw(env, name) === undefined ? undefined : integer(env, name, 0, min, max);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = raw(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(name, `must be true or false (got "${value}")`);
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** Byte sizes as `1048576`, `1mb` or `10 MB`. */
+function byteSize(env: Env, name: string, fallback: number): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const match = /^(\d+)\s*([kmg]?b?)$/i.exec(value);
+  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
+  if (!match || unit === undefined || Number(match[1]) === 0) {
+    throw new ConfigError(name, `must be a size such as 1048576, 512kb or 1mb (got "${value}")`);
+  }
+  return Number(match[1]) * unit;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function logLevel(env: Env): Config['logLevel'] {
+  const value = raw(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
+  const level = LOG_LEVELS.find((candidate) => candidate === value);
+  if (!level) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
+  return level;
+}
+
+function apiVersions(env: Env): string[] {
+  const value = raw(env, 'API_VERSIONS') ?? 'dev,v1';
+  const versions = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  const bad = versions.find((v) => !/^[A-Za-z0-9._-]+$/.test(v));
+  if (versions.length === 0 || bad !== undefined) {
+    throw new ConfigError('API_VERSIONS', `must be a comma-separated list of path segments (got "${value}")`);
+  }
+  return [...new Set(versions)];
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const value = raw(env, 'DATABASE_URL');
+  if (value === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    // The value may hold a password: name the variable, never echo it.
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: raw(env, 'HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(raw(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: databaseUrl(env),
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    apiVersions: apiVersions(env),
+    logLevel: logLevel(env),
+    bodyLimitBytes: byteSize(env, 'BODY_LIMIT', 1024 ** 2),
+    fileSizeLimitBytes: byteSize(env, 'FILE_SIZE_LIMIT', 10 * 1024 ** 2),
+    imageMaxPixels: integer(env, 'IMAGE_MAX_PIXELS', 40_000_000, 1, 1_000_000_000),
+    argon2: {
+      memoryKib: integer(env, 'ARGON2_MEMORY_KIB', 19_456, 1024, 4_194_304),
+      timeCost: integer(env, 'ARGON2_TIME_COST', 2, 1, 100),
+      parallelism: integer(env, 'ARGON2_PARALLELISM', 1, 1, 16),
+    },
+    migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
+    tokenTtlDays: optionalInteger(env, 'TOKEN_TTL_DAYS', 1, 36_500),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+}

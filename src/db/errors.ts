@@ -1,0 +1,33 @@
+/** Classifies driver errors; node-postgres and PGlite both expose the server's SQLSTATE as `code`. */
+
+interface PgError {
+  code?: unknown;
+  constraint?: unknown;
+}
+
+export function isUniqueViolation(error: unknown): error is PgError & { constraint?: string } {
+  return (error as PgError | undefined)?.code === '23505';
+}
+
+export function violatedConstraint(error: unknown): string | undefined {
+  const constraint = (error as PgError | undefined)?.constraint;
+  return typeof constraint === 'string' ? constraint : undefined;
+}
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+
+/**
+ * True when the database could not be reached at all (server down, restarting, pool exhausted): that is a
+ * 503 the client may retry, not a fault of the request.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as PgError | undefined)?.code;
+  if (typeof code === 'string') {
+    // 08xxx connection exceptions, 57P01-57P03 admin shutdown / crash shutdown / cannot connect now.
+    if (code.startsWith('08') || /^57P0[123]$/.test(code) || CONNECTION_ERROR_CODES.has(code)) return true;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(
+    message,
+  );
+}

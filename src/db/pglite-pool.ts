@@ -1,0 +1,59 @@
+import type { PGlite } from '@electric-sql/pglite';
+import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+
+/**
+ * PGlite is one embedded connection. This adapter gives it the shape of a node-postgres pool so that Kysely's
+ * own Postgres driver (and so the same SQL, transactions included) runs on it unchanged. Each `connect()`
+ * holds the connection exclusively until `release()`, as a pool of size one would: a transaction on it can
+ * never interleave with another request's statements.
+ */
+export class PGlitePool implements PostgresPool {
+  #tail: Promise<void> = Promise.resolve();
+
+  constructor(readonly pglite: PGlite) {}
+
+  /** Waits for the connection, then holds it until the returned release function is called. */
+  async acquire(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const previous = this.#tail;
+    this.#tail = previous.then(() => held);
+    await previous;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        release();
+      }
+    };
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    const release = await this.acquire();
+    const pglite = this.pglite;
+    const client = {
+      async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
+        const result = await pglite.query<R>(sql, [...parameters]);
+        return {
+          command: ((result as { command?: string }).command ??
+            'SELECT') as PostgresQueryResult<R>['command'],
+          rowCount: result.affectedRows ?? result.rows.length,
+          rows: result.rows,
+        };
+      },
+      release,
+    };
+    return client as PostgresPoolClient;
+  }
+
+  async end(): Promise<void> {
+    const release = await this.acquire();
+    try {
+      await this.pglite.close();
+    } finally {
+      release();
+    }
+  }
+}

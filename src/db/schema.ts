@@ -1,0 +1,53 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Columns the database fills in (timestamps with a default) but that may also be written. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface ProfilePicture {
+  url: string;
+  width: number;
+  height: number;
+  thumbnails: Record<string, string>;
+  /** Storage keys of every stored file, so a replaced image can be removed; never sent to clients. */
+  keys?: string[];
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  username: string;
+  slug: string;
+  gender: number;
+  bio: string | null;
+  password_hash: string | null;
+  profile_picture: ColumnType<ProfilePicture | null, string | null | undefined, string | null>;
+  is_inspirer: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: Uint8Array;
+  name: string | null;
+  created_at: Timestamp;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface SchemaMigrationsTable {
+  version: string;
+  applied_at: Timestamp;
+}
+
+/** The database as Kysely sees it; each issue's migrations add their tables here. */
+export interface Database {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  schema_migrations: SchemaMigrationsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;

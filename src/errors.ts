@@ -1,0 +1,93 @@
+/**
+ * The typed errors services throw. They carry no HTTP knowledge: `http/errors.ts` is the one place that turns
+ * each into a status and an envelope (DESIGN §2.3).
+ */
+
+/** One failed rule of one field; rendered into a message in the request's language by the HTTP layer. */
+export interface RuleFailure {
+  rule: string;
+  params?: Record<string, string | number>;
+}
+
+export type FieldFailures = Record<string, RuleFailure[]>;
+
+/** Base of every error a service throws on purpose; anything else reaching the HTTP layer is a fault. */
+export abstract class ServiceError extends Error {}
+
+export class ValidationError extends ServiceError {
+  constructor(readonly failures: FieldFailures) {
+    super(`Validation failed: ${Object.keys(failures).join(', ')}`);
+    this.name = 'ValidationError';
+  }
+
+  static taken(field: string): ValidationError {
+    return new ValidationError({ [field]: [{ rule: 'unique' }] });
+  }
+
+  /** Laravel's `exists` failure: "The selected :attribute is invalid." */
+  static notFound(field: string): ValidationError {
+    return new ValidationError({ [field]: [{ rule: 'exists' }] });
+  }
+}
+
+/** Email login with wrong credentials, or a provider that rejects the token. */
+export class InvalidCredentialsError extends ServiceError {
+  constructor() {
+    super('The login credentials are invalid.');
+    this.name = 'InvalidCredentialsError';
+  }
+}
+
+/** A provider vouched for an identity that no account is linked to. */
+export class NotRegisteredError extends ServiceError {
+  constructor() {
+    super('No account is linked to this identity.');
+    this.name = 'NotRegisteredError';
+  }
+}
+
+/** A protected route without a valid token. */
+export class UnauthenticatedError extends ServiceError {
+  constructor() {
+    super('Unauthenticated.');
+    this.name = 'UnauthenticatedError';
+  }
+}
+
+export class NotFoundError extends ServiceError {
+  constructor(what = 'resource') {
+    super(`${what} not found`);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** A write transaction failed; everything it wrote was rolled back. */
+export class CommitFailedError extends ServiceError {
+  constructor(cause: unknown) {
+    super('Failed to commit transaction.', { cause });
+    this.name = 'CommitFailedError';
+  }
+}
+
+/** The database (or another dependency we own) cannot be reached. */
+export class ServiceUnavailableError extends ServiceError {
+  constructor(cause?: unknown) {
+    super('Service Unavailable', { cause });
+    this.name = 'ServiceUnavailableError';
+  }
+}
+
+/** An identity provider could not be reached or answered garbage. */
+export class ProviderUnavailableError extends ServiceError {
+  constructor(detail: string, cause?: unknown) {
+    super(`Identity provider unavailable: ${detail}`, { cause });
+    this.name = 'ProviderUnavailableError';
+  }
+}
+
+export class TooManyRequestsError extends ServiceError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too Many Attempts.');
+    this.name = 'TooManyRequestsError';
+  }
+}

@@ -1,0 +1,24 @@
+/** The seed's envelope (DESIGN §2.3): `meta.code` always equals the HTTP status. */
+
+export interface SuccessEnvelope<T> {
+  meta: { code: 200 };
+  data: T;
+}
+
+export interface ErrorEnvelope {
+  meta: { code: number; error_type: string; error_message: string };
+  data: unknown;
+}
+
+export function ok<T>(data: T): SuccessEnvelope<T> {
+  return { meta: { code: 200 }, data };
+}
+
+export function failure(
+  code: number,
+  errorType: string,
+  errorMessage: string,
+  data: unknown = [],
+): ErrorEnvelope {
+  return { meta: { code, error_type: errorType, error_message: errorMessage }, data };
+}

@@ -1,0 +1,106 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionError } from '../db/errors.js';
+import {
+  CommitFailedError,
+  InvalidCredentialsError,
+  NotFoundError,
+  NotRegisteredError,
+  ProviderUnavailableError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../errors.js';
+import { preferredLocale, renderFailures } from '../validation/messages.js';
+import { type ErrorEnvelope, failure } from './envelope.js';
+
+/** Every error response of the service, by status (DESIGN §2.3). */
+export const notFound = (): ErrorEnvelope => failure(404, 'NotFoundHttpException', 'Not Found');
+export const methodNotAllowed = (): ErrorEnvelope =>
+  failure(405, 'MethodNotAllowedHttpException', 'Method Not Allowed');
+export const serviceUnavailable = (): ErrorEnvelope =>
+  failure(503, 'ServiceUnavailableHttpException', 'Service Unavailable');
+const internalError = (): ErrorEnvelope => failure(500, 'InternalServerError', 'Internal Server Error');
+
+/** Errors Fastify itself raises before a handler runs (body parsing, limits, content types). */
+function frameworkError(error: FastifyError): ErrorEnvelope | undefined {
+  switch (error.statusCode) {
+    case 400:
+      return failure(400, 'BadRequestHttpException', 'Bad Request', {
+        body: [
+          error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+            ? 'The body is empty.'
+            : 'The body could not be parsed.',
+        ],
+      });
+    case 413:
+      return failure(413, 'PayloadTooLargeHttpException', 'Payload Too Large');
+    case 415:
+      return failure(415, 'UnsupportedMediaTypeHttpException', 'Unsupported Media Type');
+    case 404:
+      return notFound();
+    case 405:
+      return methodNotAllowed();
+    default:
+      return undefined;
+  }
+}
+
+/** The one place that turns an error into a status and an envelope. */
+export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorEnvelope {
+  if (error instanceof ValidationError) {
+    const locale = preferredLocale(request.headers['accept-language']);
+    return failure(
+      422,
+      'ValidationException',
+      'Unprocessable Entity',
+      renderFailures(error.failures, locale),
+    );
+  }
+  if (error instanceof InvalidCredentialsError) {
+    return failure(401, 'Unauthorized', 'The login credentials are invalid.', {
+      status: 'authentication_failed',
+    });
+  }
+  if (error instanceof NotRegisteredError) {
+    return failure(401, 'Unauthorized', 'No account is linked to this identity.', {
+      status: 'not_registered',
+    });
+  }
+  if (error instanceof UnauthenticatedError) {
+    return failure(401, 'AuthenticationException', 'Unauthenticated.', { status: 'unauthenticated' });
+  }
+  if (error instanceof NotFoundError) return notFound();
+  if (error instanceof TooManyRequestsError) {
+    return failure(429, 'TooManyRequestsHttpException', 'Too Many Attempts.', {
+      retry_after: error.retryAfterSeconds,
+    });
+  }
+  if (error instanceof CommitFailedError) {
+    return failure(500, 'InternalServerError', 'Failed to commit transaction.');
+  }
+  if (error instanceof ProviderUnavailableError) {
+    return failure(502, 'BadGatewayHttpException', 'Identity provider unavailable.');
+  }
+  if (error instanceof ServiceUnavailableError || isConnectionError(error)) return serviceUnavailable();
+  const statusCode = (error as FastifyError | undefined)?.statusCode;
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    const mapped = frameworkError(error as FastifyError);
+    if (mapped) return mapped;
+    return failure(statusCode, 'HttpException', (error as Error).message);
+  }
+  return internalError();
+}
+
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const envelope = toErrorEnvelope(error, request);
+  const status = envelope.meta.code;
+  if (status >= 500) {
+    // Logged with the request id (pino binds it); the client sees only the envelope.
+    request.log.error({ err: error }, 'request failed');
+  } else if (status === 401 || status === 429) {
+    request.log.info({ status, error_type: envelope.meta.error_type }, 'request refused');
+  }
+  if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
+  return reply.code(status).type('application/json; charset=utf-8').send(envelope);
+}

@@ -1,0 +1,61 @@
+import type { FastifyRequest } from 'fastify';
+import type { LoggerOptions } from 'pino';
+
+/** Query parameters whose values are secrets (`api_token`, `*_access_token`, passwords). */
+const SECRET_PARAM = /^(api_token|.*access_token|.*password.*|.*secret.*)$/i;
+
+/** The URL as logged: secret query values replaced, so a token presented as `?api_token=` never lands in a log. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const query = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const [rawName = ''] = pair.split('=', 1);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName).replace(/\[.*$/, '');
+      } catch {
+        // A malformed escape: judge the raw name.
+      }
+      return SECRET_PARAM.test(name) ? `${rawName}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, queryStart)}?${query}`;
+}
+
+/**
+ * pino options for the service. Bodies are never logged; headers and any object that carries a secret by
+ * name are censored wherever they appear.
+ */
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.current_password',
+        '*.api_token',
+        '*.token',
+        '*.access_token',
+        '*.alpha_access_token',
+        '*.beta_access_token',
+        '*.gamma_access_token',
+        '*.password_hash',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        remoteAddress: request.ip,
+        userAgent: request.headers['user-agent'],
+      }),
+    },
+  };
+}

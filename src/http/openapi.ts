@@ -1,0 +1,115 @@
+import { ruleListSchema } from '../validation/schema.js';
+import type { Endpoint } from './endpoint.js';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  401: 'Unauthorized: invalid credentials, an unlinked identity, or a missing/invalid token',
+  404: 'Not Found',
+  413: 'Payload Too Large',
+  429: 'Too Many Attempts.',
+  500: 'Failed to commit transaction. / Internal Server Error',
+  502: 'Identity provider unavailable.',
+  503: 'Service Unavailable',
+};
+
+const envelope = (data: Record<string, unknown>) => ({
+  type: 'object',
+  required: ['meta', 'data'],
+  properties: { meta: { $ref: '#/components/schemas/Meta' }, data },
+});
+
+function operation(endpoint: Endpoint): Record<string, unknown> {
+  const schema = ruleListSchema(endpoint.rules);
+  const responses: Record<string, unknown> = {
+    '200': { description: 'OK', content: { 'application/json': { schema: envelope({ type: 'object' }) } } },
+    '422': {
+      description: 'Unprocessable Entity: `data` maps each failing parameter to its messages',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } },
+    },
+  };
+  const statuses = new Set([
+    ...(endpoint.errors ?? []),
+    ...(endpoint.auth === 'required' ? [401] : []),
+    500,
+    503,
+  ]);
+  for (const status of [...statuses].sort()) {
+    responses[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  const op: Record<string, unknown> = {
+    operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    responses,
+  };
+  if (endpoint.description) op.description = endpoint.description;
+  if (endpoint.auth === 'required') op.security = [{ bearer: [] }, { apiTokenQuery: [] }];
+  if (endpoint.auth === 'optional') op.security = [{}, { bearer: [] }, { apiTokenQuery: [] }];
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  if (endpoint.method === 'GET') {
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    op.parameters = Object.entries(properties).map(([name, property]) => ({
+      name: property.type === 'array' ? `${name}[]` : name,
+      in: 'query',
+      required: required.has(name),
+      schema: property,
+      description: property.description,
+    }));
+  } else {
+    const hasFile = Object.values(properties).some((property) => property.format === 'binary');
+    const content: Record<string, unknown> = { 'multipart/form-data': { schema } };
+    if (!hasFile) {
+      content['application/x-www-form-urlencoded'] = { schema };
+      content['application/json'] = { schema };
+    }
+    op.requestBody = { required: Object.keys(properties).length > 0, content };
+  }
+  return op;
+}
+
+/** The OpenAPI 3.1 document, generated from the same endpoint list and rule lists the service runs on. */
+export function openApiDocument(endpoints: Endpoint[], versions: string[], serviceVersion: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of endpoints) {
+    const path = endpoint.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'accounts',
+      version: serviceVersion,
+      description:
+        'Account service: availability checks, registration, login and the signed-in user. Every response is ' +
+        'the `{meta, data}` envelope with `meta.code` equal to the HTTP status. Body parameters may be sent ' +
+        'as form fields, multipart (the only way to send files) or JSON.',
+    },
+    servers: [{ url: '/{version}', variables: { version: { enum: versions, default: versions[0] } } }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The `api_token` from register or login.' },
+        apiTokenQuery: { type: 'apiKey', in: 'query', name: 'api_token' },
+      },
+      schemas: {
+        Meta: {
+          type: 'object',
+          required: ['code'],
+          properties: {
+            code: { type: 'integer' },
+            error_type: { type: 'string' },
+            error_message: { type: 'string' },
+          },
+        },
+        Error: envelope({}),
+        ValidationError: envelope({
+          type: 'object',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        }),
+      },
+    },
+  };
+}

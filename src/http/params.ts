@@ -1,0 +1,95 @@
+import qs from 'qs';
+import { isUploadedFile, type UploadedFile } from '../validation/types.js';
+
+/**
+ * PHP-style keys (`exclude[]=a&exclude[]=b`, `exclude[0]=a`, `a[b]=c`) become arrays and objects, as the
+ * Laravel stack the apps were built against parsed them. Bounded, so a hostile body cannot build a huge tree.
+ */
+export const QS_OPTIONS: qs.IParseOptions = {
+  depth: 5,
+  arrayLimit: 100,
+  parameterLimit: 1000,
+  allowPrototypes: false,
+  allowDots: false,
+};
+
+export function parsePhpStyle(query: string): Record<string, unknown> {
+  return qs.parse(query, QS_OPTIONS) as Record<string, unknown>;
+}
+
+/** PHP's trim() set (space, tab, LF, CR, NUL, vertical tab): what Laravel's TrimStrings removes. */
+const PHP_WHITESPACE = new Set([' ', '\t', '\n', '\r', '\u0000', '\u000b']);
+
+export function phpTrim(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && PHP_WHITESPACE.has(value.charAt(start))) start++;
+  while (end > start && PHP_WHITESPACE.has(value.charAt(end - 1))) end--;
+  return value.slice(start, end);
+}
+
+function normalizeValue(key: string, value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') {
+    // Passwords are taken exactly as typed: a leading space is part of the secret.
+    const trimmed = key.toLowerCase().includes('password') ? value : phpTrim(value);
+    return trimmed === '' ? undefined : trimmed;
+  }
+  if (isUploadedFile(value)) return value;
+  if (Array.isArray(value)) {
+    return value.map((item) => normalizeValue(key, item)).filter((item) => item !== undefined);
+  }
+  if (typeof value === 'object') return normalizeObject(value as Record<string, unknown>);
+  return value;
+}
+
+function normalizeObject(input: Record<string, unknown>): Record<string, unknown> {
+  const output: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const normalized = normalizeValue(key, value);
+    if (normalized !== undefined) output[key] = normalized;
+  }
+  return output;
+}
+
+/**
+ * One parameter bag from the query string and the body, as Laravel's `input()` sees it: body fields win over
+ * query fields of the same name; strings are trimmed (except passwords) and an empty string counts as absent.
+ */
+export function parameterBag(query: unknown, body: unknown): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  if (query && typeof query === 'object') Object.assign(merged, query);
+  if (body && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body))
+    Object.assign(merged, body);
+  return normalizeObject(merged);
+}
+
+export interface MultipartPart {
+  type: 'field' | 'file';
+  fieldname: string;
+  value?: unknown;
+  filename?: string;
+  mimetype?: string;
+  upload?: UploadedFile;
+}
+
+/**
+ * Turns @fastify/multipart's body (fields by name, repeated names as arrays) into the same shape a form body
+ * has: text fields through the PHP-style parser, files as UploadedFile values under their field name.
+ */
+export function multipartToObject(
+  body: Record<string, MultipartPart | MultipartPart[]>,
+): Record<string, unknown> {
+  const pairs: string[] = [];
+  const files: Record<string, UploadedFile> = {};
+  for (const entry of Object.values(body)) {
+    for (const part of Array.isArray(entry) ? entry : [entry]) {
+      if (part.type === 'file') {
+        if (part.upload) files[part.fieldname] = part.upload;
+      } else if (typeof part.value === 'string') {
+        pairs.push(`${encodeURIComponent(part.fieldname)}=${encodeURIComponent(part.value)}`);
+      }
+    }
+  }
+  return { ...parsePhpStyle(pairs.join('&')), ...files };
+}

@@ -1,0 +1,71 @@
+import { hash, verify } from '@node-rs/argon2';
+
+/** `Algorithm.Argon2id` of @node-rs/argon2 (an ambient const enum, which isolated modules cannot import). */
+const ARGON2ID = 2;
+
+import commonPasswords from 'fxa-common-password-list';
+
+export interface Argon2Cost {
+  memoryKib: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+/**
+ * argon2id through a native binding whose async calls run on libuv's thread pool: hashing never blocks the
+ * event loop, so one slow login cannot stall every other request.
+ */
+export class PasswordHasher {
+  #dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly cost: Argon2Cost) {}
+
+  hash(password: string): Promise<string> {
+    return hash(password, {
+      algorithm: ARGON2ID,
+      memoryCost: this.cost.memoryKib,
+      timeCost: this.cost.timeCost,
+      parallelism: this.cost.parallelism,
+    });
+  }
+
+  async verify(storedHash: string, password: string): Promise<boolean> {
+    if (!storedHash.startsWith('$argon2')) return false;
+    try {
+      return await verify(storedHash, password);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Spends the same time as a real verification for accounts that have no password, so a response's timing
+   * does not tell a provider-only account from one with a password.
+   */
+  async verifyNothing(password: string): Promise<false> {
+    this.#dummyHash ??= this.hash('timing-equaliser-password');
+    await this.verify(await this.#dummyHash, password);
+    return false;
+  }
+
+  /** A stored hash made with a weaker cost than today's should be replaced at the next successful login. */
+  needsRehash(storedHash: string): boolean {
+    const match = /^\$argon2id\$v=\d+\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(storedHash);
+    if (!match) return true;
+    return (
+      Number(match[1]) < this.cost.memoryKib ||
+      Number(match[2]) < this.cost.timeCost ||
+      Number(match[3]) !== this.cost.parallelism
+    );
+  }
+}
+
+/**
+ * NIST SP 800-63B §5.1.1.2: refuse passwords from lists of commonly used or breached values, and ones
+ * derived from the account's own identifiers. The list is Mozilla's (Firefox Accounts) common-password list.
+ */
+export function isCommonPassword(password: string, identifiers: Array<string | undefined>): boolean {
+  const lowered = password.toLowerCase();
+  if (commonPasswords.test(password) || commonPasswords.test(lowered)) return true;
+  return identifiers.some((identifier) => identifier !== undefined && identifier.toLowerCase() === lowered);
+}

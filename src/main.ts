@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from './config.js';
+import { migrate } from './db/migrate.js';
+import { closeOnSignals, openConfiguredDatabase, startServer } from './server.js';
+
+const USAGE = `Usage: accounts <command>
+
+Commands:
+  serve     Start the HTTP service (migrates first unless MIGRATE_ON_START=false)
+  migrate   Apply pending database migrations and exit
+
+Configuration comes from the environment; see the README.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command === undefined ? 1 : 0;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve': {
+      const server = await startServer(config);
+      closeOnSignals(server, config.shutdownTimeoutMs);
+      return -1;
+    }
+    case 'migrate': {
+      const database = await openConfiguredDatabase(config);
+      try {
+        const applied = await migrate(database);
+        console.log(applied.length === 0 ? 'Nothing to migrate.' : `Applied: ${applied.join(', ')}`);
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    default:
+      console.error(`Unknown command "${command}".\n\n${USAGE}`);
+      return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    // One clear line for a configuration mistake; the full error for anything else.
+    if (error instanceof ConfigError) console.error(error.message);
+    else console.error(error);
+    process.exit(1);
+  },
+);

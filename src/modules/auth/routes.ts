@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { rules } from '../../validation/fields.js';
+import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
+import type { AuthService, ClientInfo } from './service.js';
+
+function clientInfo(request: FastifyRequest): ClientInfo {
+  return { userAgent: request.headers['user-agent'] };
+}
+
+export function authEndpoints(auth: AuthService, options: RegisterRuleOptions): Endpoint[] {
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/auth/register',
+      summary: 'Register by email and password, or through an identity provider',
+      tag: 'auth',
+      auth: 'none',
+      errors: [429, 502],
+      rules: registerRules(options),
+      handle: ({ params, request }) => auth.register(params, clientInfo(request)),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/auth/login/email',
+      summary: 'Log in by email and password',
+      description: 'Every login issues a new token (one per device).',
+      tag: 'auth',
+      auth: 'none',
+      errors: [401, 429],
+      rules: loginEmailRules,
+      handle: ({ params, request }) =>
+        auth.loginWithEmail(params.email, params.password, clientInfo(request)),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/auth/logout',
+      summary: 'Revoke the presented token',
+      tag: 'auth',
+      auth: 'required',
+      rules: rules({}),
+      handle: async ({ auth: session }) => {
+        await auth.logout(session.tokenId);
+        return { status: 'logged_out' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,46 @@
+import { accepted, rules, string } from '../../validation/fields.js';
+import { type ImageLimits, imageField } from '../images/rules.js';
+import { emailField, genderField, newPasswordField, slugField, usernameField } from '../users/rules.js';
+
+export interface RegisterRuleOptions {
+  /** Accepted values of `type`: `email` and the configured register providers. */
+  types: string[];
+  /** Every provider the seed names for registration, configured or not: their fields are always checked. */
+  providerNames: string[];
+  image: ImageLimits;
+}
+
+/** `<name>_user_id` and `<name>_access_token`, required when `type` is that provider. */
+function providerFields(names: string[]) {
+  const fields: Record<string, ReturnType<typeof string>> = {};
+  for (const name of names) {
+    fields[`${name}_user_id`] = string()
+      .max(255)
+      .requiredIf('type', [name])
+      .describe(`The user's id at ${name}.`);
+    fields[`${name}_access_token`] = string()
+      .max(8192)
+      .requiredIf('type', [name])
+      .describe(`A token issued by ${name}; verified with ${name}, never stored.`);
+  }
+  return fields;
+}
+
+export function registerRules(options: RegisterRuleOptions) {
+  return rules({
+    type: string().required().in(options.types),
+    email: emailField.required().unique('email'),
+    username: usernameField.required().unique('username'),
+    slug: slugField.unique('slug').describe('Optional; derived from the email when absent.'),
+    gender: genderField.required(),
+    user_agreement: accepted().required(),
+    profile_picture: imageField(options.image),
+    password: newPasswordField.requiredIf('type', ['email']),
+    ...providerFields(options.providerNames),
+  });
+}
+
+export const loginEmailRules = rules({
+  email: emailField.required().exists('email'),
+  password: string().required().max(1024),
+});

@@ -1,0 +1,125 @@
+import { randomInt } from 'node:crypto';
+import type { Executor } from '../../db/transaction.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { InvalidCredentialsError, ValidationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import type { TokensService } from '../tokens/service.js';
+import { fieldOfUsersIndex, type UsersRepo } from '../users/repo.js';
+import type { UsersService } from '../users/service.js';
+import type { UserView } from '../users/view.js';
+
+export interface RegisterInput {
+  type: string;
+  email: string;
+  username: string;
+  slug?: string | undefined;
+  gender: number;
+  password?: string | undefined;
+}
+
+/** Who is asking, for naming the token in the user's session list. */
+export interface ClientInfo {
+  userAgent: string | undefined;
+}
+
+export type SignedIn = { user: UserView & { api_token: string } };
+
+const SLUG_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomSuffix(length: number): string {
+  let suffix = '';
+  for (let i = 0; i < length; i++) suffix += SLUG_ALPHABET[randomInt(SLUG_ALPHABET.length)];
+  return suffix;
+}
+
+/** The email's local part, made into a valid slug stem (or undefined when too little of it survives). */
+export function slugStem(email: string): string | undefined {
+  const stem = (email.split('@')[0] ?? '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/[-_]{2,}/g, '-')
+    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
+    .slice(0, 40)
+    .replace(/[^A-Za-z0-9]+$/, '')
+    .toLowerCase();
+  return stem.length >= 4 ? stem : undefined;
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Executor,
+    private readonly users: UsersRepo,
+    private readonly usersService: UsersService,
+    private readonly tokens: TokensService,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** A free slug from the email's local part, else `user-` and random characters; one query for all tries. */
+  async deriveSlug(email: string): Promise<string> {
+    const stem = slugStem(email);
+    const candidates = stem
+      ? [stem, `${stem}-${randomSuffix(4)}`, `${stem}-${randomSuffix(6)}`]
+      : [`user-${randomSuffix(8)}`, `user-${randomSuffix(10)}`];
+    const [free] = await this.users.freeSlugs(candidates);
+    return free ?? `user-${randomSuffix(12)}`;
+  }
+
+  /**
+   * Creates the account and its first token in one transaction. The password is hashed before the
+   * transaction opens, so no connection is held while argon2 runs.
+   */
+  async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
+    const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
+    // A derived slug can lose a race to another sign-up; derive again rather than fail the user's request.
+    for (let attempt = 1; ; attempt++) {
+      const slug = input.slug ?? (await this.deriveSlug(input.email));
+      try {
+        return await this.createAccount(input, slug, passwordHash, client);
+      } catch (error) {
+        const slugTaken = error instanceof ValidationError && Object.keys(error.failures).join() === 'slug';
+        if (!slugTaken || input.slug !== undefined || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  private async createAccount(
+    input: RegisterInput,
+    slug: string,
+    passwordHash: string | null,
+    client: ClientInfo,
+  ): Promise<SignedIn> {
+    const { row, token } = await writeTransaction(
+      this.db,
+      async (trx) => {
+        const row = await this.users.with(trx).insert({
+          id: newId(),
+          email: input.email,
+          username: input.username,
+          slug,
+          gender: input.gender,
+          password_hash: passwordHash,
+        });
+        const token = await this.tokens.issue(trx, row.id, client.userAgent);
+        return { row, token };
+      },
+      fieldOfUsersIndex,
+    );
+    return { user: { ...(await this.usersService.view(row)), api_token: token.token } };
+  }
+
+  /** Email and password; a wrong password and an account without one both get the same 401. */
+  async loginWithEmail(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw ValidationError.notFound('email');
+    const matches = user.password_hash
+      ? await this.hasher.verify(user.password_hash, password)
+      : await this.hasher.verifyNothing(password);
+    if (!matches) throw new InvalidCredentialsError();
+    const token = await writeTransaction(this.db, (trx) => this.tokens.issue(trx, user.id, client.userAgent));
+    return { user: { ...(await this.usersService.view(user)), api_token: token.token } };
+  }
+
+  async logout(tokenId: string): Promise<void> {
+    await this.tokens.revoke(tokenId);
+  }
+}

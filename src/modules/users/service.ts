@@ -1,0 +1,38 @@
+import type { UserRow } from '../../db/schema.js';
+import { NotFoundError } from '../../errors.js';
+import type { Column, Lookups } from '../../validation/types.js';
+import type { UsersRepo } from './repo.js';
+import { type UserView, userView } from './view.js';
+
+/** Where a user's linked identity providers come from (the providers module, once configured). */
+export interface LinkedProviders {
+  namesFor(userId: string): Promise<string[]>;
+}
+
+const NO_PROVIDERS: LinkedProviders = { namesFor: async () => [] };
+
+export class UsersService implements Lookups {
+  constructor(
+    private readonly users: UsersRepo,
+    private linkedProviders: LinkedProviders = NO_PROVIDERS,
+  ) {}
+
+  /** Lets the providers module, built after this one, supply the `providers` of the user object. */
+  useLinkedProviders(source: LinkedProviders): void {
+    this.linkedProviders = source;
+  }
+
+  taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
+    return this.users.taken(column, value, exceptUserId);
+  }
+
+  async view(row: UserRow): Promise<UserView> {
+    return userView(row, await this.linkedProviders.namesFor(row.id));
+  }
+
+  async get(userId: string): Promise<UserView> {
+    const row = await this.users.findById(userId);
+    if (!row) throw new NotFoundError('user');
+    return this.view(row);
+  }
+}

@@ -1,0 +1,43 @@
+import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { rules } from '../../validation/fields.js';
+import { emailField, slugField, usernameField } from '../users/rules.js';
+
+/**
+ * Availability checks before sign-up. The same field rules as registration: a value these call valid is
+ * one register accepts (unless someone takes it in between).
+ */
+export function validateEndpoints(): Endpoint[] {
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/validate/email',
+      summary: 'Is this email acceptable and unused?',
+      tag: 'validate',
+      auth: 'none',
+      errors: [429],
+      rules: rules({ email: emailField.required().unique('email') }),
+      handle: async ({ params }) => ({ email: params.email, status: 'valid' }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/validate/username',
+      summary: 'Is this username acceptable and unused?',
+      tag: 'validate',
+      auth: 'none',
+      errors: [429],
+      rules: rules({ username: usernameField.required().unique('username') }),
+      handle: async ({ params }) => ({ username: params.username, status: 'valid' }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/validate/slug',
+      summary: 'Is this slug acceptable and unused?',
+      description: 'Errors are keyed by `slug` (deliberate: the seed sample shows `username`, DESIGN §2.4).',
+      tag: 'validate',
+      auth: 'none',
+      errors: [429],
+      rules: rules({ slug: slugField.required().unique('slug') }),
+      handle: async ({ params }) => ({ slug: params.slug, status: 'valid' }),
+    }),
+  ];
+}

@@ -1,0 +1,259 @@
+import type { RuleFailure } from '../errors.js';
+import { codePointLength, EMAIL_PATTERN } from './patterns.js';
+import { type Column, isUploadedFile, type JsonSchema, type Rule, type UploadedFile } from './types.js';
+
+export type Presence =
+  | { type: 'optional' }
+  | { type: 'required' }
+  | { type: 'required_if'; other: string; values: readonly string[] };
+
+/** Turns a raw bag value into the field's type, or says which type rule failed. */
+type Coerce<T> = (value: unknown) => { ok: true; value: T } | { ok: false; failure: RuleFailure };
+
+interface FieldSpec<T> {
+  kind: 'string' | 'integer' | 'boolean' | 'accepted' | 'file' | 'array';
+  coerce: Coerce<T>;
+  baseSchema: JsonSchema;
+  presence: Presence;
+  rules: Rule<T>[];
+  description?: string;
+}
+
+/**
+ * One field of an endpoint's rule list. Immutable: every method returns a new field, so rule lists can share
+ * building blocks (`emailField.unique('email')`) without one endpoint's rules leaking into another's.
+ * `R` records at the type level whether the field is always present after validation.
+ */
+export class Field<T, R extends boolean = false> {
+  declare readonly __required: R;
+  constructor(readonly spec: FieldSpec<T>) {}
+
+  #with(changes: Partial<FieldSpec<T>>): Field<T, R> {
+    return new Field<T, R>({ ...this.spec, ...changes });
+  }
+
+  #rule(rule: Rule<T>): Field<T, R> {
+    return this.#with({ rules: [...this.spec.rules, rule] });
+  }
+
+  required(): Field<T, true> {
+    return new Field<T, true>({ ...this.spec, presence: { type: 'required' } });
+  }
+
+  /** Laravel's `required_if:other,value1,value2`: required when the other field equals one of the values. */
+  requiredIf(other: string, values: readonly string[]): Field<T, false> {
+    return new Field<T, false>({ ...this.spec, presence: { type: 'required_if', other, values } });
+  }
+
+  describe(description: string): Field<T, R> {
+    return this.#with({ description });
+  }
+
+  /** Adds a rule of the endpoint's own (checked in the order rules are added). */
+  rule(rule: Rule<T>): Field<T, R> {
+    return this.#rule(rule);
+  }
+
+  /** Maximum length in code points (strings), size in kilobytes (files) or value (integers). */
+  max(max: number): Field<T, R> {
+    const kind = this.spec.kind;
+    return this.#rule({
+      name: `max:${max}`,
+      check: (value) => {
+        if (kind === 'file')
+          return (value as UploadedFile).data.length > max * 1024 || (value as UploadedFile).truncated
+            ? { rule: 'max.file', params: { max } }
+            : undefined;
+        if (kind === 'integer')
+          return (value as number) > max ? { rule: 'max.numeric', params: { max } } : undefined;
+        if (kind === 'array')
+          return (value as unknown[]).length > max ? { rule: 'max.array', params: { max } } : undefined;
+        return codePointLength(value as string) > max ? { rule: 'max.string', params: { max } } : undefined;
+      },
+      schema: (schema) => {
+        if (kind === 'integer') schema.maximum = max;
+        else if (kind === 'array') schema.maxItems = max;
+        else if (kind === 'file') schema['x-max-kilobytes'] = max;
+        else schema.maxLength = max;
+      },
+    });
+  }
+
+  min(min: number): Field<T, R> {
+    const kind = this.spec.kind;
+    return this.#rule({
+      name: `min:${min}`,
+      check: (value) => {
+        if (kind === 'integer')
+          return (value as number) < min ? { rule: 'min.numeric', params: { min } } : undefined;
+        if (kind === 'array')
+          return (value as unknown[]).length < min ? { rule: 'min.array', params: { min } } : undefined;
+        return codePointLength(value as string) < min ? { rule: 'min.string', params: { min } } : undefined;
+      },
+      schema: (schema) => {
+        if (kind === 'integer') schema.minimum = min;
+        else if (kind === 'array') schema.minItems = min;
+        else schema.minLength = min;
+      },
+    });
+  }
+
+  email(): Field<T, R> {
+    return this.#rule({
+      name: 'email',
+      check: (value) => (EMAIL_PATTERN.test(value as string) ? undefined : { rule: 'email' }),
+      schema: (schema) => {
+        schema.format = 'email';
+      },
+    });
+  }
+
+  /** Laravel's `regex`: the pattern must match the whole value (the pattern carries its own anchors). */
+  pattern(pattern: RegExp): Field<T, R> {
+    return this.#rule({
+      name: `regex:${pattern.source}`,
+      check: (value) => (pattern.test(value as string) ? undefined : { rule: 'regex' }),
+      schema: (schema) => {
+        schema.pattern = pattern.source;
+      },
+    });
+  }
+
+  /** Laravel's `in`: the value must be one of these. */
+  in(values: readonly T[]): Field<T, R> {
+    return this.#rule({
+      name: `in:${values.join(',')}`,
+      check: (value) => (values.includes(value) ? undefined : { rule: 'in' }),
+      schema: (schema) => {
+        schema.enum = [...values];
+      },
+    });
+  }
+
+  /** No other user holds this value, case-insensitively (optionally ignoring the signed-in user). */
+  unique(column: Column, options: { ignoreCurrentUser?: boolean } = {}): Field<T, R> {
+    return this.#rule({
+      name: `unique:users,${column}`,
+      check: async (value, context) => {
+        const except = options.ignoreCurrentUser ? context.currentUserId : undefined;
+        return (await context.lookups.taken(column, value as string, except))
+          ? { rule: 'unique' }
+          : undefined;
+      },
+      schema: (schema) => {
+        schema['x-unique'] = true;
+      },
+    });
+  }
+
+  /** Some user holds this value, case-insensitively. */
+  exists(column: Column): Field<T, R> {
+    return this.#rule({
+      name: `exists:users,${column}`,
+      check: async (value, context) =>
+        (await context.lookups.taken(column, value as string)) ? undefined : { rule: 'exists' },
+    });
+  }
+}
+
+function base<T>(kind: FieldSpec<T>['kind'], coerce: Coerce<T>, baseSchema: JsonSchema): Field<T, false> {
+  return new Field<T, false>({ kind, coerce, baseSchema, presence: { type: 'optional' }, rules: [] });
+}
+
+/** A string field. `normalize: 'NFC'` composes Korean jamo sequences before any rule sees the value. */
+export function string(options: { normalize?: 'NFC' } = {}): Field<string> {
+  return base<string>(
+    'string',
+    (value) =>
+      typeof value === 'string'
+        ? { ok: true, value: options.normalize ? value.normalize(options.normalize) : value }
+        : { ok: false, failure: { rule: 'string' } },
+    { type: 'string' },
+  );
+}
+
+/** An integer, from a JSON number or a decimal string (form bodies carry only strings). */
+export function integer(): Field<number> {
+  return base<number>(
+    'integer',
+    (value) => {
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return { ok: true, value };
+      if (typeof value === 'string' && /^[+-]?\d{1,15}$/.test(value))
+        return { ok: true, value: Number(value) };
+      return { ok: false, failure: { rule: 'integer' } };
+    },
+    { type: 'integer' },
+  );
+}
+
+const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
+const FALSE_WORDS = ['0', 'false', 'off', 'no'];
+
+export function boolean(): Field<boolean> {
+  return base<boolean>(
+    'boolean',
+    (value) => {
+      if (typeof value === 'boolean') return { ok: true, value };
+      if (value === 1 || value === 0) return { ok: true, value: value === 1 };
+      if (typeof value === 'string' && TRUE_WORDS.includes(value.toLowerCase()))
+        return { ok: true, value: true };
+      if (typeof value === 'string' && FALSE_WORDS.includes(value.toLowerCase()))
+        return { ok: true, value: false };
+      return { ok: false, failure: { rule: 'boolean' } };
+    },
+    { type: 'boolean' },
+  );
+}
+
+/** Laravel's `accepted`: a checkbox that must be ticked (`on`, `yes`, `1`, `true`). */
+export function accepted(): Field<true> {
+  return base<true>(
+    'accepted',
+    (value) =>
+      value === true || value === 1 || (typeof value === 'string' && TRUE_WORDS.includes(value.toLowerCase()))
+        ? { ok: true, value: true }
+        : { ok: false, failure: { rule: 'accepted' } },
+    { type: 'string', enum: ['on', 'yes', '1', 'true'] },
+  );
+}
+
+/** A file part of a multipart body. */
+export function file(): Field<UploadedFile> {
+  return base<UploadedFile>(
+    'file',
+    (value) => (isUploadedFile(value) ? { ok: true, value } : { ok: false, failure: { rule: 'file' } }),
+    { type: 'string', format: 'binary' },
+  );
+}
+
+/** An array of strings (`exclude[]=a&exclude[]=b`, `exclude[0]=a` or a JSON array). */
+export function stringArray(): Field<string[]> {
+  return base<string[]>(
+    'array',
+    (value) =>
+      Array.isArray(value) && value.every((item) => typeof item === 'string')
+        ? { ok: true, value }
+        : { ok: false, failure: { rule: 'array' } },
+    { type: 'array', items: { type: 'string' } },
+  );
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a rule list mixes fields of every value type; Params<L> restores them.
+export type AnyField = Field<any, boolean>;
+export type RuleList = Record<string, AnyField>;
+
+type FieldValue<F> = F extends Field<infer T, boolean> ? T : never;
+type RequiredKeys<L extends RuleList> = {
+  [K in keyof L]: L[K] extends Field<infer _T, true> ? K : never;
+}[keyof L];
+type OptionalKeys<L extends RuleList> = Exclude<keyof L, RequiredKeys<L>>;
+
+/** The validated parameters of a rule list: required fields always present, the rest maybe. */
+export type Params<L extends RuleList> = { [K in RequiredKeys<L>]: FieldValue<L[K]> } & {
+  [K in OptionalKeys<L>]?: FieldValue<L[K]>;
+};
+
+/** Declares an endpoint's rule list (an identity function that keeps the exact field types). */
+export function rules<L extends RuleList>(list: L): L {
+  return list;
+}

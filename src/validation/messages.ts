@@ -1,0 +1,127 @@
+import type { FieldFailures, RuleFailure } from '../errors.js';
+
+export type Locale = 'en' | 'ko';
+
+/** Laravel 5's English wording (resources/lang/en/validation.php), which the mobile apps were built against. */
+const EN: Record<string, string> = {
+  required: 'The :attribute field is required.',
+  required_if: 'The :attribute field is required when :other is :value.',
+  string: 'The :attribute must be a string.',
+  integer: 'The :attribute must be an integer.',
+  boolean: 'The :attribute field must be true or false.',
+  array: 'The :attribute must be an array.',
+  file: 'The :attribute must be a file.',
+  accepted: 'The :attribute must be accepted.',
+  email: 'The :attribute must be a valid email address.',
+  regex: 'The :attribute format is invalid.',
+  in: 'The selected :attribute is invalid.',
+  exists: 'The selected :attribute is invalid.',
+  unique: 'The :attribute has already been taken.',
+  'max.string': 'The :attribute may not be greater than :max characters.',
+  'max.numeric': 'The :attribute may not be greater than :max.',
+  'max.file': 'The :attribute may not be greater than :max kilobytes.',
+  'max.array': 'The :attribute may not have more than :max items.',
+  'min.string': 'The :attribute must be at least :min characters.',
+  'min.numeric': 'The :attribute must be at least :min.',
+  'min.array': 'The :attribute must have at least :min items.',
+  image: 'The :attribute must be an image.',
+  mimes: 'The :attribute must be a file of type: :values.',
+  dimensions: 'The :attribute has invalid image dimensions.',
+  password_common: 'The :attribute is too common.',
+  current_password: 'The :attribute is incorrect.',
+};
+
+/** The Korean wording of the same rules (the laravel-lang `ko` set, with the app's attribute names). */
+const KO: Record<string, string> = {
+  required: ':attribute 항목은 필수입니다.',
+  required_if: ':other 항목이 :value인 경우 :attribute 항목은 필수입니다.',
+  string: ':attribute 항목은 문자열이어야 합니다.',
+  integer: ':attribute 항목은 정수여야 합니다.',
+  boolean: ':attribute 항목은 true 또는 false여야 합니다.',
+  array: ':attribute 항목은 배열이어야 합니다.',
+  file: ':attribute 항목은 파일이어야 합니다.',
+  accepted: ':attribute 항목에 동의해야 합니다.',
+  email: ':attribute 항목은 유효한 이메일 주소여야 합니다.',
+  regex: ':attribute 항목의 형식이 올바르지 않습니다.',
+  in: '선택한 :attribute 항목이 올바르지 않습니다.',
+  exists: '선택한 :attribute 항목이 올바르지 않습니다.',
+  unique: ':attribute 항목은 이미 사용 중입니다.',
+  'max.string': ':attribute 항목은 :max자를 초과할 수 없습니다.',
+  'max.numeric': ':attribute 항목은 :max보다 클 수 없습니다.',
+  'max.file': ':attribute 항목은 :max킬로바이트를 초과할 수 없습니다.',
+  'max.array': ':attribute 항목은 :max개를 초과할 수 없습니다.',
+  'min.string': ':attribute 항목은 최소 :min자 이상이어야 합니다.',
+  'min.numeric': ':attribute 항목은 최소 :min 이상이어야 합니다.',
+  'min.array': ':attribute 항목은 최소 :min개 이상이어야 합니다.',
+  image: ':attribute 항목은 이미지여야 합니다.',
+  mimes: ':attribute 항목은 다음 형식의 파일이어야 합니다: :values.',
+  dimensions: ':attribute 항목의 이미지 크기가 올바르지 않습니다.',
+  password_common: ':attribute 항목은 너무 흔한 비밀번호입니다.',
+  current_password: ':attribute 항목이 올바르지 않습니다.',
+};
+
+const KO_ATTRIBUTES: Record<string, string> = {
+  email: '이메일',
+  username: '사용자 이름',
+  slug: '슬러그',
+  password: '비밀번호',
+  current_password: '현재 비밀번호',
+  gender: '성별',
+  type: '가입 유형',
+  user_agreement: '이용약관 동의',
+  profile_picture: '프로필 사진',
+  bio: '소개',
+  device_id: '기기 ID',
+  platform: '플랫폼',
+  push_token: '푸시 토큰',
+  order: '정렬',
+  limit: '개수',
+  cursor: '커서',
+  exclude: '제외 목록',
+};
+
+/** Laravel's attribute name: the field name with `_` turned into spaces (`user_agreement` → `user agreement`). */
+function attributeName(field: string, locale: Locale): string {
+  if (locale === 'ko') return KO_ATTRIBUTES[field] ?? field.replaceAll('_', ' ');
+  return field.replaceAll('_', ' ');
+}
+
+export function renderFailure(field: string, failure: RuleFailure, locale: Locale): string {
+  const table = locale === 'ko' ? KO : EN;
+  const template = table[failure.rule] ?? EN[failure.rule] ?? 'The :attribute is invalid.';
+  const params: Record<string, string> = { attribute: attributeName(field, locale) };
+  for (const [key, value] of Object.entries(failure.params ?? {})) {
+    params[key] = key === 'other' ? attributeName(String(value), locale) : String(value);
+  }
+  // Longest names first, so `:values` is never read as `:value` + "s".
+  const keys = Object.keys(params).sort((a, b) => b.length - a.length);
+  return keys.reduce((message, key) => message.replaceAll(`:${key}`, params[key] as string), template);
+}
+
+export function renderFailures(failures: FieldFailures, locale: Locale): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(failures).map(([field, list]) => [
+      field,
+      list.map((f) => renderFailure(field, f, locale)),
+    ]),
+  );
+}
+
+/**
+ * The language the client prefers among those we speak: Korean when `Accept-Language` ranks `ko` above
+ * `en`, English otherwise (the default the apps were built against).
+ */
+export function preferredLocale(acceptLanguage: string | undefined): Locale {
+  if (!acceptLanguage) return 'en';
+  let best: { locale: Locale; q: number } | undefined;
+  for (const part of acceptLanguage.split(',')) {
+    const [tag = '', ...attributes] = part.trim().split(';');
+    const primary = tag.trim().toLowerCase().split('-')[0];
+    if (primary !== 'ko' && primary !== 'en') continue;
+    const qAttribute = attributes.map((a) => a.trim()).find((a) => a.startsWith('q='));
+    const q = qAttribute ? Number(qAttribute.slice(2)) : 1;
+    if (!Number.isFinite(q) || q <= 0) continue;
+    if (!best || q > best.q) best = { locale: primary, q };
+  }
+  return best?.locale ?? 'en';
+}

@@ -1,0 +1,24 @@
+/**
+ * The seed's patterns, with their PCRE meaning made explicit for JavaScript:
+ * - in `[...0-9-_\.]` a hyphen right after a range is a literal hyphen, so it is written `\-` here;
+ * - `$` without the m flag matches only at the very end (PCRE's would also allow one trailing newline;
+ *   rejecting it is deliberate, DESIGN §2.4).
+ * Korean jamo ㄱ-ㅎ (U+3131-U+314E) and syllables 가-힣 (U+AC00-U+D7A3) are all in the BMP.
+ */
+export const USERNAME_PATTERN = /^[ㄱ-ㅎ가-힣A-Za-z0-9]+[ㄱ-ㅎ가-힣A-Za-z0-9\-_.]*[ㄱ-ㅎ가-힣A-Za-z0-9]+$/;
+
+export const SLUG_PATTERN = /^[A-Za-z0-9]+[A-Za-z0-9\-_]*[A-Za-z0-9]+$/;
+
+/**
+ * The WHATWG "valid e-mail address" (what `<input type=email>` accepts), with at least one dot in the domain
+ * (DESIGN §2.4): `a@localhost` is valid HTML but no address a user of this app could receive mail at.
+ */
+export const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+/** Length in Unicode code points: a Korean syllable or an emoji is one character, as PHP's mb_strlen counts. */
+export function codePointLength(value: string): number {
+  let length = 0;
+  for (const _ of value) length++;
+  return length;
+}

@@ -1,0 +1,46 @@
+import type { RuleFailure } from '../errors.js';
+
+/** A file from a multipart body, held in memory (bounded by the file size limit). */
+export interface UploadedFile {
+  readonly kind: 'uploaded-file';
+  readonly fieldName: string;
+  readonly fileName: string;
+  readonly declaredType: string;
+  readonly data: Buffer;
+  /** The upload was cut off at the size limit: `data` is incomplete. */
+  readonly truncated: boolean;
+}
+
+export function isUploadedFile(value: unknown): value is UploadedFile {
+  return typeof value === 'object' && value !== null && (value as UploadedFile).kind === 'uploaded-file';
+}
+
+export type Column = 'email' | 'username' | 'slug';
+
+/** What rules may ask of the outside world: the database lookups of `unique` and `exists`. */
+export interface Lookups {
+  /** True when some user other than `exceptUserId` holds `value` in `column` (case-insensitively). */
+  taken(column: Column, value: string, exceptUserId?: string): Promise<boolean>;
+}
+
+export interface RuleContext {
+  /** Every normalised parameter of the request, for rules that compare fields. */
+  readonly bag: Readonly<Record<string, unknown>>;
+  readonly lookups: Lookups;
+  /** The signed-in user, for uniqueness rules that ignore the user itself. */
+  readonly currentUserId: string | undefined;
+  /** What the file's bytes turned out to be, set by the image rule for the service to reuse. */
+  readonly notes: Map<string, unknown>;
+}
+
+export type RuleResult = RuleFailure | undefined;
+
+export interface Rule<T> {
+  /** Laravel-style name for documentation, e.g. `max:255`. */
+  readonly name: string;
+  check(value: T, context: RuleContext, field: string): RuleResult | Promise<RuleResult>;
+  /** Adds what this rule means to the field's JSON Schema. */
+  schema?(schema: JsonSchema): void;
+}
+
+export type JsonSchema = Record<string, unknown>;

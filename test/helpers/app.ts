@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
+
+/** The service's config for tests: silent logs and a cheap argon2 (the real cost everywhere else). */
+export function testConfig(env: Record<string, string> = {}, dataDir?: string): Config {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    ...env,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: Config;
+  dataDir: string;
+}
+
+export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
+  const database = await createTestDatabase(backend);
+  const config = testConfig(env, dataDir);
+  const app = await buildApp(config, { database: database.handle });
+  await app.ready();
+  return { app, database, config, dataDir };
+}
+
+export async function closeTestApp(testApp: TestApp): Promise<void> {
+  await testApp.app.close();
+  await testApp.database.drop();
+  await rm(testApp.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Builds one app for the enclosing describe block and closes it after. Use inside
+ * `describe.each(backends)(...)`; read `ctx.app` in tests (it is set once beforeAll has run).
+ */
+export function useTestApp(backend: Backend, env: Record<string, string> = {}): TestApp {
+  const ctx = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(ctx, await createTestApp(backend, env));
+  });
+  afterAll(async () => {
+    if (ctx.app) await closeTestApp(ctx);
+  });
+  return ctx;
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { expectOk, postForm } from './http.js';
+
+let counter = 0;
+
+/** A unique suffix per call, so tests never collide on email, username or slug. */
+export function unique(): string {
+  counter += 1;
+  return `${counter}${randomBytes(3).toString('hex')}`;
+}
+
+export interface RegisteredUser {
+  id: string;
+  email: string;
+  username: string;
+  slug: string;
+  password: string;
+  token: string;
+  user: Record<string, unknown>;
+}
+
+/** Registers a user by email through the HTTP interface and returns who they are and their token. */
+export async function registerUser(
+  app: FastifyInstance,
+  overrides: Record<string, string> = {},
+  version = 'v1',
+): Promise<RegisteredUser> {
+  const id = unique();
+  const fields = {
+    type: 'email',
+    email: `user${id}@example.com`,
+    username: `user${id}`,
+    gender: '1',
+    user_agreement: 'on',
+    password: `Sturdy-Passphrase-${id}`,
+    ...overrides,
+  };
+  const data = expectOk<{ user: Record<string, unknown> & { id: string; api_token: string; slug: string } }>(
+    await postForm(app, `/${version}/auth/register`, fields),
+  );
+  return {
+    id: data.user.id,
+    email: fields.email,
+    username: fields.username,
+    slug: data.user.slug,
+    password: fields.password,
+    token: data.user.api_token,
+    user: data.user,
+  };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
