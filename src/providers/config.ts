@@ -58,7 +58,10 @@ function nameList(env: EnvReader, variable: string, fallback: string): string[] 
   const bad = names.find((name) => !NAME_PATTERN.test(name));
   if (bad !== undefined) {
     // Names become parameter names (`<name>_user_id`) and route segments: keep them plain.
-    env.fail(variable, `must be a comma-separated list of lower-case names of letters and digits (got "${value}")`);
+    env.fail(
+      variable,
+      `must be a comma-separated list of lower-case names of letters and digits (got "${value}")`,
+    );
   }
   return [...new Set(names)];
 }
@@ -86,7 +89,8 @@ function url(env: EnvReader, variable: string): string | undefined {
 }
 
 function needed<T>(env: EnvReader, variable: string, value: T | undefined, why: string): T {
-  if (value === undefined || (Array.isArray(value) && value.length === 0)) env.fail(variable, `is required ${why}`);
+  if (value === undefined || (Array.isArray(value) && value.length === 0))
+    env.fail(variable, `is required ${why}`);
   return value as T;
 }
 

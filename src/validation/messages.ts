@@ -62,7 +62,8 @@ const KO: Record<string, string> = {
   password_common: ':attribute 항목은 너무 흔한 비밀번호입니다.',
   current_password: ':attribute 항목이 올바르지 않습니다.',
   provider_linked: '다른 :provider 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
-  last_sign_in_method: ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
+  last_sign_in_method:
+    ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {

@@ -67,7 +67,9 @@ export class ProvidersService implements LinkedProviders {
 
   /** The request field a unique violation of provider_accounts stands for, when one does. */
   fieldOfIndex(provider: string, constraint: string | undefined): string | undefined {
-    return constraint === IDENTITY_INDEX || constraint === USER_PROVIDER_INDEX ? userIdField(provider) : undefined;
+    return constraint === IDENTITY_INDEX || constraint === USER_PROVIDER_INDEX
+      ? userIdField(provider)
+      : undefined;
   }
 
   async login(credentials: ProviderCredentials, tokenName: string | undefined): Promise<ProviderSignedIn> {
@@ -85,7 +87,9 @@ export class ProvidersService implements LinkedProviders {
     const linked = await this.links.findLinkedId(user.id, credentials.provider);
     if (linked === credentials.userId) return { user: await this.users.view(user) };
     if (linked !== undefined) {
-      throw new ValidationError({ [field]: [{ rule: 'provider_linked', params: { provider: credentials.provider } }] });
+      throw new ValidationError({
+        [field]: [{ rule: 'provider_linked', params: { provider: credentials.provider } }],
+      });
     }
     await writeTransaction(
       this.db,
