@@ -135,13 +135,13 @@ function providerConfig(env: EnvReader, name: string): ProviderConfig | undefine
 
 export function parseProviders(env: EnvReader): ProvidersConfig {
   const names = nameList(env, 'PROVIDERS', 'alpha,beta,gamma');
+  // `auth/login/email` and register type `email` are the password path.
+  if (names.includes('email')) env.fail('PROVIDERS', 'must not name "email"');
   const registerNames = nameList(env, 'REGISTER_PROVIDERS', 'alpha,beta');
   const unknown = registerNames.find((name) => !names.includes(name));
   if (unknown !== undefined) {
     env.fail('REGISTER_PROVIDERS', `names "${unknown}", which is not in PROVIDERS (${names.join(',')})`);
   }
-  // `auth/login/email` and register type `email` are the password path.
-  if (names.includes('email')) env.fail('PROVIDERS', 'must not name "email"');
   const configured = names
     .map((name) => providerConfig(env, name))
     .filter((provider) => provider !== undefined);

@@ -15,7 +15,11 @@ export const NOT_REGISTERED = [
   'No account is linked to this identity.',
   { status: 'not_registered' },
 ] as const;
-export const PROVIDER_UNAVAILABLE = [502, 'BadGatewayHttpException', 'Identity provider unavailable.'] as const;
+export const PROVIDER_UNAVAILABLE = [
+  502,
+  'BadGatewayHttpException',
+  'Identity provider unavailable.',
+] as const;
 
 export function expectAuthenticationFailed(res: LightMyRequestResponse): void {
   expectError(res, ...AUTHENTICATION_FAILED);

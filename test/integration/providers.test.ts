@@ -67,13 +67,19 @@ describe.each(backends)('%s: identity providers', (backend) => {
       expect(login.user.id).toBe(registered.user.id);
       expect(login.user.providers).toEqual(['alpha']);
       expect(login.user.api_token).not.toBe(registered.user.api_token);
-      const me = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(login.user.api_token) });
+      const me = await ctx.app.inject({
+        method: 'GET',
+        url: '/v1/user/get',
+        headers: bearer(login.user.api_token),
+      });
       expect(expectOk<SignedIn>(me).user.id).toBe(registered.user.id);
     });
 
     it('stores a password given with a provider sign-up', async () => {
       const alphaId = `a-${unique()}`;
-      const fields = providerSignUp('alpha', alphaId, alphaToken(alphaId), { password: 'Quiet-Harbour-Lantern-7' });
+      const fields = providerSignUp('alpha', alphaId, alphaToken(alphaId), {
+        password: 'Quiet-Harbour-Lantern-7',
+      });
       const registered = expectOk<SignedIn>(await postForm(ctx.app, '/v1/auth/register', fields));
       expect(registered.user.has_password).toBe(true);
       const login = await postForm(ctx.app, '/v1/auth/login/email', {
@@ -195,7 +201,9 @@ describe.each(backends)('%s: identity providers', (backend) => {
     it('refuses an ID token whose subject is not the claimed user, and one that is not a JWT', async () => {
       const betaId = `b-${unique()}`;
       await signUp('beta', betaId);
-      expectAuthenticationFailed(await providerLogin(ctx.app, 'beta', betaId, await betaToken(`b-${unique()}`)));
+      expectAuthenticationFailed(
+        await providerLogin(ctx.app, 'beta', betaId, await betaToken(`b-${unique()}`)),
+      );
       expectAuthenticationFailed(await providerLogin(ctx.app, 'beta', betaId, 'not.a.jwt'));
     });
 
@@ -224,7 +232,9 @@ describe.each(backends)('%s: identity providers', (backend) => {
       );
       expect(linked.user.providers).toEqual(['gamma']);
       expect(linked.user).not.toHaveProperty('api_token');
-      const login = expectOk<SignedIn>(await providerLogin(ctx.app, 'gamma', gammaId, fake.issueAccessToken(gammaId)));
+      const login = expectOk<SignedIn>(
+        await providerLogin(ctx.app, 'gamma', gammaId, fake.issueAccessToken(gammaId)),
+      );
       expect(login.user.id).toBe(user.id);
       // Linking the same identity again changes nothing.
       const again = await postForm(
@@ -307,7 +317,9 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const registered = await signUp('alpha', alphaId);
       const auth = bearer(registered.user.api_token);
       expectValidationError(await postForm(ctx.app, '/v1/user/providers/alpha/unlink', {}, auth), {
-        provider: ['The alpha account is the only way to sign in; set a password or link another provider first.'],
+        provider: [
+          'The alpha account is the only way to sign in; set a password or link another provider first.',
+        ],
       });
       const gammaId = `g-${unique()}`;
       expectOk(
@@ -318,14 +330,21 @@ describe.each(backends)('%s: identity providers', (backend) => {
           auth,
         ),
       );
-      const unlinked = expectOk<SignedIn>(await postForm(ctx.app, '/v1/user/providers/alpha/unlink', {}, auth));
+      const unlinked = expectOk<SignedIn>(
+        await postForm(ctx.app, '/v1/user/providers/alpha/unlink', {}, auth),
+      );
       expect(unlinked.user.providers).toEqual(['gamma']);
       expectNotRegistered(await providerLogin(ctx.app, 'alpha', alphaId, alphaToken(alphaId)));
       expectValidationError(await postForm(ctx.app, '/v1/user/providers/gamma/unlink', {}, auth), {
-        provider: ['The gamma account is the only way to sign in; set a password or link another provider first.'],
+        provider: [
+          'The gamma account is the only way to sign in; set a password or link another provider first.',
+        ],
       });
       // Unlinking a provider that is not linked changes nothing.
-      expect(expectOk<SignedIn>(await postForm(ctx.app, '/v1/user/providers/beta/unlink', {}, auth)).user.providers).toEqual(['gamma']);
+      expect(
+        expectOk<SignedIn>(await postForm(ctx.app, '/v1/user/providers/beta/unlink', {}, auth)).user
+          .providers,
+      ).toEqual(['gamma']);
     });
 
     it('lets a user with a password unlink their only provider', async () => {
