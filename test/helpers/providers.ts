@@ -39,7 +39,7 @@ export function providerSignUp(
   providerUserId: string,
   accessToken: string,
   overrides: Record<string, string> = {},
-): Record<string, string> {
+): Record<string, string> & { type: string; email: string } {
   const id = unique();
   return {
     type: provider,

@@ -134,7 +134,7 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const res = await postForm(ctx.app, '/v1/auth/register', {
         ...providerSignUp('alpha', 'x', 'not-checked'),
         email: 'not-an-email',
-        alpha_user_id: undefined as unknown as string,
+        alpha_user_id: undefined,
       });
       expectValidationError(res, {
         email: ['The email must be a valid email address.'],
