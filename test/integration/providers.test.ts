@@ -218,6 +218,18 @@ describe.each(backends)('%s: identity providers', (backend) => {
     });
   });
 
+  it('documents the routes of the configured providers in OpenAPI', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const paths = Object.keys(document.paths);
+    for (const name of ['alpha', 'beta', 'gamma']) {
+      expect(paths).toContain(`/auth/login/${name}`);
+      expect(paths).toContain(`/user/providers/${name}/link`);
+      expect(paths).toContain(`/user/providers/${name}/unlink`);
+    }
+    const register = document.paths['/auth/register'].post;
+    expect(JSON.stringify(register)).toContain('"enum":["email","alpha","beta"]');
+  });
+
   describe('link and unlink', () => {
     it('links gamma to an email account, which can then log in with gamma', async () => {
       const user = await registerUser(ctx.app);
@@ -379,6 +391,25 @@ describe.each(backends)('%s: identity providers', (backend) => {
       expect(results.map((res) => res.statusCode).sort()).toEqual([200, 422]);
       const me = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: auth });
       expect(expectOk<SignedIn>(me).user.providers).toHaveLength(1);
+    });
+
+    it('explains the last-method refusal in Korean when asked', async () => {
+      const alphaId = `a-${unique()}`;
+      const registered = await signUp('alpha', alphaId);
+      const res = await postForm(
+        ctx.app,
+        '/v1/user/providers/alpha/unlink',
+        {},
+        {
+          ...bearer(registered.user.api_token),
+          'accept-language': 'ko-KR,ko;q=0.9',
+        },
+      );
+      expectValidationError(res, {
+        provider: [
+          'alpha 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
+        ],
+      });
     });
 
     it('requires a signed-in user', async () => {
