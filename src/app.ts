@@ -11,20 +11,21 @@ import { registerBodyParsers, registerFallbacks, registerHealth, requestId } fro
 import { PasswordHasher } from './lib/passwords.js';
 import { authEndpoints } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
+import { ProviderAccountsRepo } from './modules/providers/repo.js';
+import { providerEndpoints } from './modules/providers/routes.js';
+import { ProvidersService } from './modules/providers/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
 import { TokensService } from './modules/tokens/service.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { userEndpoints } from './modules/users/routes.js';
 import { UsersService } from './modules/users/service.js';
 import { validateEndpoints } from './modules/validate/routes.js';
+import { buildVerifiers } from './providers/index.js';
 import { SERVICE_VERSION } from './version.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
 }
-
-/** Providers the seed names as registration types; each becomes acceptable once configured (its own issue). */
-const SEED_REGISTER_PROVIDERS = ['alpha', 'beta'];
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
 function buildEndpoints(config: Config, deps: AppDeps): { endpoints: Endpoint[]; services: RequestServices } {
@@ -33,15 +34,22 @@ function buildEndpoints(config: Config, deps: AppDeps): { endpoints: Endpoint[];
   const users = new UsersService(usersRepo);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   const hasher = new PasswordHasher(config.argon2);
-  const auth = new AuthService(db, usersRepo, users, tokens, hasher);
+  const verifiers = buildVerifiers(config.providers);
+  const providers = new ProvidersService(db, new ProviderAccountsRepo(db), verifiers, tokens, users);
+  users.useLinkedProviders(providers);
+  const auth = new AuthService(db, usersRepo, users, tokens, hasher, providers);
+  const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
     ...validateEndpoints(),
     ...authEndpoints(auth, {
-      types: ['email'],
-      providerNames: SEED_REGISTER_PROVIDERS,
+      // Only configured providers are register types; every REGISTER_PROVIDERS name keeps its required_if
+      // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
+      types: ['email', ...config.providers.registerNames.filter((name) => configured.includes(name))],
+      providerNames: config.providers.registerNames,
       image: { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels },
     }),
     ...userEndpoints(users),
+    ...providerEndpoints(providers, { configured, known: config.providers.names }),
   ];
   return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
 }
@@ -52,7 +60,7 @@ function buildEndpoints(config: Config, deps: AppDeps): { endpoints: Endpoint[];
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, config.providers.names),
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
 /**
  * The service's whole configuration, parsed once from the environment. Nothing else reads process.env:
@@ -22,6 +23,8 @@ export interface Config {
   tokenTtlDays: number | undefined;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** Identity providers (PROVIDERS, REGISTER_PROVIDERS, PROVIDER_*). */
+  providers: ProvidersConfig;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +112,17 @@ function databaseUrl(env: Env): string | undefined {
   return value;
 }
 
+/** Hands the providers parser this module's readers, so only this module touches the environment. */
+function envReader(env: Env): EnvReader {
+  return {
+    raw: (name) => raw(env, name),
+    integer: (name, fallback, min, max) => integer(env, name, fallback, min, max),
+    fail: (name, detail) => {
+      throw new ConfigError(name, detail);
+    },
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -130,5 +144,6 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlDays: optionalInteger(env, 'TOKEN_TTL_DAYS', 1, 36_500),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    providers: parseProviders(envReader(env)),
   };
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
+import { FAKE_PROVIDER_USAGE, runFakeProvider } from './dev/fake-provider-command.js';
 import { closeOnSignals, openConfiguredDatabase, startServer } from './server.js';
 
 const USAGE = `Usage: accounts <command>
@@ -8,6 +9,8 @@ const USAGE = `Usage: accounts <command>
 Commands:
   serve     Start the HTTP service (migrates first unless MIGRATE_ON_START=false)
   migrate   Apply pending database migrations and exit
+  dev fake-provider [--port 9400]
+            Run a development identity provider on 127.0.0.1 and print the PROVIDER_* settings for it
 
 Configuration comes from the environment; see the README.`;
 
@@ -32,6 +35,15 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await database.close();
       }
+      return 0;
+    }
+    case 'dev': {
+      const [subcommand, ...rest] = argv.slice(1);
+      if (subcommand !== 'fake-provider') {
+        console.error(`Unknown dev command "${subcommand ?? ''}".\n\n${FAKE_PROVIDER_USAGE}`);
+        return 1;
+      }
+      await runFakeProvider(rest, config.providers);
       return 0;
     }
     default:

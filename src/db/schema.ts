@@ -36,6 +36,13 @@ export interface ApiTokensTable {
   expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export interface ProviderAccountsTable {
+  user_id: string;
+  provider: string;
+  provider_user_id: string;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -45,6 +52,7 @@ export interface SchemaMigrationsTable {
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  provider_accounts: ProviderAccountsTable;
   schema_migrations: SchemaMigrationsTable;
 }
 

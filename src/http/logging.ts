@@ -27,9 +27,9 @@ export function redactUrl(url: string): string {
 
 /**
  * pino options for the service. Bodies are never logged; headers and any object that carries a secret by
- * name are censored wherever they appear.
+ * name (provider tokens of every configured provider name included) are censored wherever they appear.
  */
-export function loggerOptions(level: string): LoggerOptions {
+export function loggerOptions(level: string, providerNames: readonly string[] = []): LoggerOptions {
   return {
     level,
     redact: {
@@ -42,9 +42,9 @@ export function loggerOptions(level: string): LoggerOptions {
         '*.api_token',
         '*.token',
         '*.access_token',
-        '*.alpha_access_token',
-        '*.beta_access_token',
-        '*.gamma_access_token',
+        '*.id_token',
+        // pino paths have no suffix wildcard: one path per provider the deployment names (PROVIDERS).
+        ...providerNames.map((name) => `*.${name}_access_token`),
         '*.password_hash',
       ],
       censor: '[redacted]',

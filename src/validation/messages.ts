@@ -29,6 +29,9 @@ const EN: Record<string, string> = {
   dimensions: 'The :attribute has invalid image dimensions.',
   password_common: 'The :attribute is too common.',
   current_password: 'The :attribute is incorrect.',
+  provider_linked: 'Another :provider account is already linked; unlink it first.',
+  last_sign_in_method:
+    'The :provider account is the only way to sign in; set a password or link another provider first.',
 };
 
 /** The Korean wording of the same rules (the laravel-lang `ko` set, with the app's attribute names). */
@@ -58,6 +61,9 @@ const KO: Record<string, string> = {
   dimensions: ':attribute 항목의 이미지 크기가 올바르지 않습니다.',
   password_common: ':attribute 항목은 너무 흔한 비밀번호입니다.',
   current_password: ':attribute 항목이 올바르지 않습니다.',
+  provider_linked: '다른 :provider 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
+  last_sign_in_method:
+    ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {
@@ -78,6 +84,7 @@ const KO_ATTRIBUTES: Record<string, string> = {
   limit: '개수',
   cursor: '커서',
   exclude: '제외 목록',
+  provider: '소셜 계정',
 };
 
 /** Laravel's attribute name: the field name with `_` turned into spaces (`user_agreement` → `user agreement`). */

@@ -4,6 +4,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import type { ProviderCredentials } from '../providers/service.js';
 import type { TokensService } from '../tokens/service.js';
 import { fieldOfUsersIndex, type UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
@@ -16,6 +17,29 @@ export interface RegisterInput {
   slug?: string | undefined;
   gender: number;
   password?: string | undefined;
+  /** For a provider type: `<type>_user_id` and `<type>_access_token`, among the other parameters. */
+  [field: string]: unknown;
+}
+
+/** What registration needs of the providers module: verification first, then the link inside the transaction. */
+export interface ProviderIdentities {
+  /** The provider vouches for the identity, and no account has it yet (else a 422 on `<type>_user_id`). */
+  confirmNewIdentity(credentials: ProviderCredentials): Promise<void>;
+  linkWithin(trx: Executor, userId: string, credentials: ProviderCredentials): Promise<void>;
+  /** The field a unique violation of the provider links stands for (a race of two sign-ups). */
+  fieldOfIndex(provider: string, constraint: string | undefined): string | undefined;
+}
+
+/** The provider credentials of a provider-type registration; undefined for `email`. */
+function providerCredentials(input: RegisterInput): ProviderCredentials | undefined {
+  if (input.type === 'email') return undefined;
+  const userId = input[`${input.type}_user_id`];
+  const accessToken = input[`${input.type}_access_token`];
+  // The rules make both required for every provider type; a gap here is a bug, not a bad request.
+  if (typeof userId !== 'string' || typeof accessToken !== 'string') {
+    throw new Error(`register: ${input.type} credentials missing after validation`);
+  }
+  return { provider: input.type, userId, accessToken };
 }
 
 /** Who is asking, for naming the token in the user's session list. */
@@ -52,6 +76,7 @@ export class AuthService {
     private readonly usersService: UsersService,
     private readonly tokens: TokensService,
     private readonly hasher: PasswordHasher,
+    private readonly identities?: ProviderIdentities,
   ) {}
 
   /** A free slug from the email's local part, else `user-` and random characters; one query for all tries. */
@@ -69,12 +94,15 @@ export class AuthService {
    * transaction opens, so no connection is held while argon2 runs.
    */
   async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
+    const credentials = providerCredentials(input);
+    // Asked before anything is written (and before the slow hash): no account without the provider's word.
+    if (credentials) await this.providerIdentities().confirmNewIdentity(credentials);
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
     // A derived slug can lose a race to another sign-up; derive again rather than fail the user's request.
     for (let attempt = 1; ; attempt++) {
       const slug = input.slug ?? (await this.deriveSlug(input.email));
       try {
-        return await this.createAccount(input, slug, passwordHash, client);
+        return await this.createAccount(input, slug, passwordHash, client, credentials);
       } catch (error) {
         const slugTaken = error instanceof ValidationError && Object.keys(error.failures).join() === 'slug';
         if (!slugTaken || input.slug !== undefined || attempt >= 3) throw error;
@@ -87,6 +115,7 @@ export class AuthService {
     slug: string,
     passwordHash: string | null,
     client: ClientInfo,
+    credentials?: ProviderCredentials,
   ): Promise<SignedIn> {
     const { row, token } = await writeTransaction(
       this.db,
@@ -99,12 +128,20 @@ export class AuthService {
           gender: input.gender,
           password_hash: passwordHash,
         });
+        if (credentials) await this.providerIdentities().linkWithin(trx, row.id, credentials);
         const token = await this.tokens.issue(trx, row.id, client.userAgent);
         return { row, token };
       },
-      fieldOfUsersIndex,
+      (constraint) =>
+        fieldOfUsersIndex(constraint) ??
+        (credentials && this.providerIdentities().fieldOfIndex(credentials.provider, constraint)),
     );
     return { user: { ...(await this.usersService.view(row)), api_token: token.token } };
+  }
+
+  private providerIdentities(): ProviderIdentities {
+    if (!this.identities) throw new Error('register: provider type accepted without provider identities');
+    return this.identities;
   }
 
   /** Email and password; a wrong password and an account without one both get the same 401. */

@@ -1,0 +1,70 @@
+import type { FastifyRequest } from 'fastify';
+import type { UserRow } from '../../db/schema.js';
+import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { rules } from '../../validation/fields.js';
+import { credentialRules } from './rules.js';
+import { accessTokenField, type ProviderCredentials, type ProvidersService, userIdField } from './service.js';
+
+function credentials(provider: string, params: Record<string, unknown>): ProviderCredentials {
+  return {
+    provider,
+    userId: params[userIdField(provider)] as string,
+    accessToken: params[accessTokenField(provider)] as string,
+  };
+}
+
+function userAgent(request: FastifyRequest): string | undefined {
+  return request.headers['user-agent'];
+}
+
+/**
+ * Login and link routes exist only for configured providers (any other is a natural 404); unlink exists for
+ * every known provider, so a link to a provider the deployment has since switched off can still be removed.
+ */
+export function providerEndpoints(
+  providers: ProvidersService,
+  names: { configured: string[]; known: string[] },
+): Endpoint[] {
+  const endpoints: Endpoint[] = [];
+  for (const name of names.configured) {
+    endpoints.push(
+      endpoint({
+        method: 'POST',
+        path: `/auth/login/${name}`,
+        summary: `Log in with ${name}`,
+        description: `The ${name} token is verified with ${name}. An identity with no account is a 401 not_registered.`,
+        tag: 'auth',
+        auth: 'none',
+        errors: [401, 502],
+        rules: rules(credentialRules(name)),
+        handle: ({ params, request }) => providers.login(credentials(name, params), userAgent(request)),
+      }),
+      endpoint({
+        method: 'POST',
+        path: `/user/providers/${name}/link`,
+        summary: `Link a ${name} identity to the signed-in user`,
+        tag: 'user',
+        auth: 'required',
+        errors: [401, 502],
+        rules: rules(credentialRules(name)),
+        handle: ({ params, auth }) => providers.link(auth.user as UserRow, credentials(name, params)),
+      }),
+    );
+  }
+  for (const name of names.known) {
+    endpoints.push(
+      endpoint({
+        method: 'POST',
+        path: `/user/providers/${name}/unlink`,
+        summary: `Unlink ${name} from the signed-in user`,
+        description: 'Refused (422) when it is the last way to sign in: no password and no other provider.',
+        tag: 'user',
+        auth: 'required',
+        errors: [401],
+        rules: rules({}),
+        handle: ({ auth }) => providers.unlink(auth.user as UserRow, name),
+      }),
+    );
+  }
+  return endpoints;
+}

@@ -1,0 +1,114 @@
+import type { UserRow } from '../../db/schema.js';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { NotFoundError, NotRegisteredError, ValidationError } from '../../errors.js';
+import type { ProviderVerifier } from '../../providers/verifier.js';
+import type { TokensService } from '../tokens/service.js';
+import type { LinkedProviders, UsersService } from '../users/service.js';
+import type { UserView } from '../users/view.js';
+import { IDENTITY_INDEX, type ProviderAccountsRepo, USER_PROVIDER_INDEX } from './repo.js';
+
+/** A provider's identity as the app claims it: `<name>_user_id` and `<name>_access_token`. */
+export interface ProviderCredentials {
+  provider: string;
+  userId: string;
+  accessToken: string;
+}
+
+export const userIdField = (provider: string): string => `${provider}_user_id`;
+export const accessTokenField = (provider: string): string => `${provider}_access_token`;
+
+export type ProviderSignedIn = { user: UserView & { api_token: string } };
+
+/**
+ * Provider identities: verified with the provider on every use (sign-up, login, link), never trusted on the
+ * app's word; the provider's tokens are used once and never stored.
+ */
+export class ProvidersService implements LinkedProviders {
+  constructor(
+    private readonly db: Executor,
+    private readonly links: ProviderAccountsRepo,
+    private readonly verifiers: ReadonlyMap<string, ProviderVerifier>,
+    private readonly tokens: TokensService,
+    private readonly users: UsersService,
+  ) {}
+
+  namesFor(userId: string): Promise<string[]> {
+    return this.links.namesFor(userId);
+  }
+
+  /**
+   * Asks the provider whether the token is genuine, issued to our app and names this user. Throws
+   * InvalidCredentialsError or ProviderUnavailableError otherwise.
+   */
+  async verify(credentials: ProviderCredentials): Promise<void> {
+    const verifier = this.verifiers.get(credentials.provider);
+    // Routes and register types exist only for configured providers; reaching here otherwise is a bug.
+    if (!verifier) throw new NotFoundError(`provider ${credentials.provider}`);
+    await verifier.verify(credentials.userId, credentials.accessToken);
+  }
+
+  /**
+   * For sign-up: the identity is genuine and not linked to any account yet. Verified first, so that whether
+   * an identity is registered is told only to someone who holds a token for it.
+   */
+  async confirmNewIdentity(credentials: ProviderCredentials): Promise<void> {
+    await this.verify(credentials);
+    if (await this.links.identityTaken(credentials.provider, credentials.userId)) {
+      throw ValidationError.taken(userIdField(credentials.provider));
+    }
+  }
+
+  /** Links the identity inside the caller's transaction (sign-up writes user, link and token together). */
+  async linkWithin(trx: Executor, userId: string, credentials: ProviderCredentials): Promise<void> {
+    await this.links
+      .with(trx)
+      .insert({ userId, provider: credentials.provider, providerUserId: credentials.userId });
+  }
+
+  /** The request field a unique violation of provider_accounts stands for, when one does. */
+  fieldOfIndex(provider: string, constraint: string | undefined): string | undefined {
+    return constraint === IDENTITY_INDEX || constraint === USER_PROVIDER_INDEX
+      ? userIdField(provider)
+      : undefined;
+  }
+
+  async login(credentials: ProviderCredentials, tokenName: string | undefined): Promise<ProviderSignedIn> {
+    await this.verify(credentials);
+    const user = await this.links.findUserByIdentity(credentials.provider, credentials.userId);
+    if (!user) throw new NotRegisteredError();
+    const token = await writeTransaction(this.db, (trx) => this.tokens.issue(trx, user.id, tokenName));
+    return { user: { ...(await this.users.view(user)), api_token: token.token } };
+  }
+
+  /** Links a verified identity to the signed-in user; linking the same identity again changes nothing. */
+  async link(user: UserRow, credentials: ProviderCredentials): Promise<{ user: UserView }> {
+    await this.verify(credentials);
+    const field = userIdField(credentials.provider);
+    const linked = await this.links.findLinkedId(user.id, credentials.provider);
+    if (linked === credentials.userId) return { user: await this.users.view(user) };
+    if (linked !== undefined) {
+      throw new ValidationError({
+        [field]: [{ rule: 'provider_linked', params: { provider: credentials.provider } }],
+      });
+    }
+    await writeTransaction(
+      this.db,
+      (trx) => this.linkWithin(trx, user.id, credentials),
+      (constraint) => this.fieldOfIndex(credentials.provider, constraint),
+    );
+    return { user: await this.users.view(user) };
+  }
+
+  /** Removes the user's link to this provider, unless it is their last way to sign in. */
+  async unlink(user: UserRow, provider: string): Promise<{ user: UserView }> {
+    await writeTransaction(this.db, async (trx) => {
+      const names = await this.links.with(trx).lockNamesFor(user.id);
+      if (!names.includes(provider)) return;
+      if (user.password_hash === null && names.length === 1) {
+        throw new ValidationError({ provider: [{ rule: 'last_sign_in_method', params: { provider } }] });
+      }
+      await this.links.with(trx).delete(user.id, provider);
+    });
+    return { user: await this.users.view(user) };
+  }
+}
