@@ -36,6 +36,22 @@ export interface ApiTokensTable {
   expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export interface DevicesTable {
+  id: string;
+  user_id: string;
+  device_id: string;
+  platform: string | null;
+  push_token: string | null;
+  app_version: string | null;
+  os_version: string | null;
+  locale: string | null;
+  timezone: string | null;
+  push_enabled: Generated<boolean>;
+  api_token_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -45,9 +61,11 @@ export interface SchemaMigrationsTable {
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  devices: DevicesTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type DeviceRow = Selectable<DevicesTable>;

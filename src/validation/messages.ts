@@ -29,6 +29,7 @@ const EN: Record<string, string> = {
   dimensions: 'The :attribute has invalid image dimensions.',
   password_common: 'The :attribute is too common.',
   current_password: 'The :attribute is incorrect.',
+  timezone: 'The :attribute must be a valid zone.',
 };
 
 /** The Korean wording of the same rules (the laravel-lang `ko` set, with the app's attribute names). */
@@ -58,6 +59,7 @@ const KO: Record<string, string> = {
   dimensions: ':attribute 항목의 이미지 크기가 올바르지 않습니다.',
   password_common: ':attribute 항목은 너무 흔한 비밀번호입니다.',
   current_password: ':attribute 항목이 올바르지 않습니다.',
+  timezone: ':attribute 항목은 올바른 시간대여야 합니다.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {
@@ -74,6 +76,11 @@ const KO_ATTRIBUTES: Record<string, string> = {
   device_id: '기기 ID',
   platform: '플랫폼',
   push_token: '푸시 토큰',
+  push_enabled: '푸시 알림 허용',
+  app_version: '앱 버전',
+  os_version: 'OS 버전',
+  locale: '언어',
+  timezone: '시간대',
   order: '정렬',
   limit: '개수',
   cursor: '커서',

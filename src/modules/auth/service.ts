@@ -1,9 +1,12 @@
 import { randomInt } from 'node:crypto';
+import type { ProfilePicture } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import type { UploadedFile } from '../../validation/types.js';
+import type { ImagesService } from '../images/service.js';
 import type { TokensService } from '../tokens/service.js';
 import { fieldOfUsersIndex, type UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
@@ -16,6 +19,7 @@ export interface RegisterInput {
   slug?: string | undefined;
   gender: number;
   password?: string | undefined;
+  profile_picture?: UploadedFile | undefined;
 }
 
 /** Who is asking, for naming the token in the user's session list. */
@@ -52,6 +56,7 @@ export class AuthService {
     private readonly usersService: UsersService,
     private readonly tokens: TokensService,
     private readonly hasher: PasswordHasher,
+    private readonly images: ImagesService,
   ) {}
 
   /** A free slug from the email's local part, else `user-` and random characters; one query for all tries. */
@@ -70,11 +75,24 @@ export class AuthService {
    */
   async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
+    // The picture's files are written before the transaction and removed again if it fails (DESIGN §2.5).
+    const upload = input.profile_picture && { field: 'profile_picture', file: input.profile_picture };
+    return this.images.withStoredPicture(upload, (picture) =>
+      this.registerWithFreeSlug(input, passwordHash, client, picture),
+    );
+  }
+
+  private async registerWithFreeSlug(
+    input: RegisterInput,
+    passwordHash: string | null,
+    client: ClientInfo,
+    picture: ProfilePicture | undefined,
+  ): Promise<SignedIn> {
     // A derived slug can lose a race to another sign-up; derive again rather than fail the user's request.
     for (let attempt = 1; ; attempt++) {
       const slug = input.slug ?? (await this.deriveSlug(input.email));
       try {
-        return await this.createAccount(input, slug, passwordHash, client);
+        return await this.createAccount(input, slug, passwordHash, client, picture);
       } catch (error) {
         const slugTaken = error instanceof ValidationError && Object.keys(error.failures).join() === 'slug';
         if (!slugTaken || input.slug !== undefined || attempt >= 3) throw error;
@@ -87,6 +105,7 @@ export class AuthService {
     slug: string,
     passwordHash: string | null,
     client: ClientInfo,
+    picture: ProfilePicture | undefined,
   ): Promise<SignedIn> {
     const { row, token } = await writeTransaction(
       this.db,
@@ -98,6 +117,7 @@ export class AuthService {
           slug,
           gender: input.gender,
           password_hash: passwordHash,
+          profile_picture: picture ? JSON.stringify(picture) : null,
         });
         const token = await this.tokens.issue(trx, row.id, client.userAgent);
         return { row, token };
