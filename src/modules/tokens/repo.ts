@@ -110,6 +110,7 @@ export class TokensRepo {
         eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]),
       )
       .orderBy('api_tokens.created_at', 'desc')
+      .orderBy('api_tokens.id', 'desc')
       .execute();
   }
 
