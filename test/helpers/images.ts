@@ -31,10 +31,14 @@ export function webpFixture(): Promise<Buffer> {
 }
 
 /** Three frames of 80 × 60 (red, green, blue). */
-export function animatedGifFixture(): Promise<Buffer> {
-  const frames = ['#ff0000', '#00ff00', '#0000ff'].map((background) => ({
-    create: { width: 80, height: 60, channels: 4 as const, background },
-  }));
+export async function animatedGifFixture(): Promise<Buffer> {
+  const frames = await Promise.all(
+    ['#ff0000', '#00ff00', '#0000ff'].map((background) =>
+      sharp({ create: { width: 80, height: 60, channels: 4, background } })
+        .png()
+        .toBuffer(),
+    ),
+  );
   return sharp(frames, { join: { animated: true } })
     .gif()
     .toBuffer();
