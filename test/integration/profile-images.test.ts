@@ -150,6 +150,18 @@ describe.each(backends)('%s: profile pictures on local storage', (backend) => {
     }
   });
 
+  it('turns a photo upright by its EXIF orientation before dropping the EXIF', async () => {
+    // Stored 60 × 40 with "rotate 90° clockwise to display": the picture is 40 × 60 as the user sees it.
+    const sideways = await sharp(await jpegFixture(60, 40))
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const { picture } = await userWithPicture(ctx.app, sideways);
+    expect(picture).toMatchObject({ width: 40, height: 60 });
+    const [full] = await served(picture);
+    expect(full?.metadata).toMatchObject({ width: 40, height: 60 });
+    expect(full?.metadata.orientation).toBeUndefined();
+  });
+
   it('drops anything appended after the image (a PHP script in a real png)', async () => {
     const { picture } = await userWithPicture(ctx.app, await pngWithAppendedPhp());
     for (const file of await served(picture)) expect(file.body.includes(PHP_PAYLOAD)).toBe(false);
