@@ -11,24 +11,45 @@ import { registerBodyParsers, registerFallbacks, registerHealth, requestId } fro
 import { PasswordHasher } from './lib/passwords.js';
 import { authEndpoints } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
+import { DevicesRepo } from './modules/devices/repo.js';
+import { deviceEndpoints } from './modules/devices/routes.js';
+import { DevicesService } from './modules/devices/service.js';
+import { imageEndpoints } from './modules/images/routes.js';
+import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
 import { ProvidersService } from './modules/providers/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
+import { tokenEndpoints } from './modules/tokens/routes.js';
 import { TokensService } from './modules/tokens/service.js';
+import { ProfileService } from './modules/users/profile-service.js';
 import { UsersRepo } from './modules/users/repo.js';
-import { userEndpoints } from './modules/users/routes.js';
+import { profileEndpoints, userEndpoints } from './modules/users/routes.js';
 import { UsersService } from './modules/users/service.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import { buildVerifiers } from './providers/index.js';
+import { createStorage } from './storage/create-storage.js';
+import { LocalStorage } from './storage/local-storage.js';
+import type { MediaStorage } from './storage/media-storage.js';
+import { S3Storage } from './storage/s3-storage.js';
+import { serveLocalMedia } from './storage/serve-local.js';
 import { SERVICE_VERSION } from './version.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
 }
 
+/** What buildEndpoints needs besides the database: made by buildApp from the config. */
+interface EndpointDeps extends AppDeps {
+  storage: MediaStorage;
+  reportCleanupFailure: CleanupFailureReporter;
+}
+
 /** Builds repos from the database, services from repos, and endpoints from services. */
-function buildEndpoints(config: Config, deps: AppDeps): { endpoints: Endpoint[]; services: RequestServices } {
+function buildEndpoints(
+  config: Config,
+  deps: EndpointDeps,
+): { endpoints: Endpoint[]; services: RequestServices } {
   const db = deps.database.db;
   const usersRepo = new UsersRepo(db);
   const users = new UsersService(usersRepo);
@@ -37,7 +58,11 @@ function buildEndpoints(config: Config, deps: AppDeps): { endpoints: Endpoint[];
   const verifiers = buildVerifiers(config.providers);
   const providers = new ProvidersService(db, new ProviderAccountsRepo(db), verifiers, tokens, users);
   users.useLinkedProviders(providers);
-  const auth = new AuthService(db, usersRepo, users, tokens, hasher, providers);
+  const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
+  const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, providers);
+  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images);
+  const devices = new DevicesService(db, new DevicesRepo(db));
+  const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
     ...validateEndpoints(),
@@ -46,9 +71,13 @@ function buildEndpoints(config: Config, deps: AppDeps): { endpoints: Endpoint[];
       // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
       types: ['email', ...config.providers.registerNames.filter((name) => configured.includes(name))],
       providerNames: config.providers.registerNames,
-      image: { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels },
+      image: imageLimits,
     }),
     ...userEndpoints(users),
+    ...profileEndpoints(profile),
+    ...imageEndpoints(profile, imageLimits),
+    ...deviceEndpoints(devices),
+    ...tokenEndpoints(tokens),
     ...providerEndpoints(providers, { configured, known: config.providers.names }),
   ];
   return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
@@ -78,7 +107,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerFallbacks(app);
   await registerBodyParsers(app, config);
 
-  const { endpoints, services } = buildEndpoints(config, deps);
+  const storage = createStorage(config.media);
+  if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
+  if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
+  const { endpoints, services } = buildEndpoints(config, {
+    ...deps,
+    storage,
+    // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
+    reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
+  });
   registerHealth(app, async () => {
     await sql`SELECT 1`.execute(deps.database.db);
   });

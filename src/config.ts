@@ -25,7 +25,25 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Identity providers (PROVIDERS, REGISTER_PROVIDERS, PROVIDER_*). */
   providers: ProvidersConfig;
+  /** Where profile images are stored and how their URLs are built. */
+  media: MediaConfig;
 }
+
+/**
+ * Image storage: local files under `DATA_DIR/media` served at `/media/*` (zero setup), or S3-compatible
+ * object storage when `S3_BUCKET` is set (what a scaled-out deployment uses: every instance sees every file).
+ */
+export type MediaConfig =
+  | { driver: 'local'; dir: string; baseUrl: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      publicBaseUrl: string;
+    };
 
 export class ConfigError extends Error {
   constructor(
@@ -123,11 +141,71 @@ function envReader(env: Env): EnvReader {
   };
 }
 
+function httpUrl(env: Env, name: string): string | undefined {
+  const value = raw(env, name);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be an http:// or https:// URL (got "${value}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `must be an http:// or https:// URL (got "${value}")`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** `MEDIA_BASE_URL`: an absolute URL, or a path starting with `/` (relative to the API's own host). */
+function mediaBaseUrl(env: Env): string {
+  const value = raw(env, 'MEDIA_BASE_URL');
+  if (value === undefined) return '/media';
+  if (value.startsWith('/') && !value.startsWith('//')) return value.replace(/\/+$/, '');
+  return httpUrl(env, 'MEDIA_BASE_URL') as string;
+}
+
+function media(env: Env, dataDir: string): MediaConfig {
+  const bucket = raw(env, 'S3_BUCKET');
+  if (bucket === undefined)
+    return { driver: 'local', dir: path.join(dataDir, 'media'), baseUrl: mediaBaseUrl(env) };
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError('S3_BUCKET', `must be a valid bucket name (got "${bucket}")`);
+  }
+  const region = raw(env, 'S3_REGION') ?? 'us-east-1';
+  const endpoint = httpUrl(env, 'S3_ENDPOINT');
+  const forcePathStyle = boolean(env, 'S3_FORCE_PATH_STYLE', false);
+  const accessKeyId = raw(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = raw(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    // Never echo either value: one of them is a secret.
+    throw new ConfigError(
+      accessKeyId === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY',
+      'must be set together with its pair (or neither, to use the AWS default credential chain)',
+    );
+  }
+  const credentials =
+    accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : undefined;
+  const derivedBase = endpoint
+    ? forcePathStyle
+      ? `${endpoint}/${bucket}`
+      : undefined
+    : `https://${bucket}.s3.${region}.amazonaws.com`;
+  const publicBaseUrl = httpUrl(env, 'S3_PUBLIC_BASE_URL') ?? derivedBase;
+  if (publicBaseUrl === undefined) {
+    throw new ConfigError(
+      'S3_PUBLIC_BASE_URL',
+      'must be set when S3_ENDPOINT is set without S3_FORCE_PATH_STYLE',
+    );
+  }
+  return { driver: 's3', bucket, region, endpoint, forcePathStyle, credentials, publicBaseUrl };
+}
+
 export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: raw(env, 'HOST') ?? '127.0.0.1',
-    dataDir: path.resolve(raw(env, 'DATA_DIR') ?? './data'),
+    dataDir,
     databaseUrl: databaseUrl(env),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     apiVersions: apiVersions(env),
@@ -145,5 +223,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     providers: parseProviders(envReader(env)),
+    media: media(env, dataDir),
   };
 }

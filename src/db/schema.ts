@@ -43,6 +43,22 @@ export interface ProviderAccountsTable {
   created_at: Timestamp;
 }
 
+export interface DevicesTable {
+  id: string;
+  user_id: string;
+  device_id: string;
+  platform: string | null;
+  push_token: string | null;
+  app_version: string | null;
+  os_version: string | null;
+  locale: string | null;
+  timezone: string | null;
+  push_enabled: Generated<boolean>;
+  api_token_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -53,9 +69,11 @@ export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
   provider_accounts: ProviderAccountsTable;
+  devices: DevicesTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type DeviceRow = Selectable<DevicesTable>;

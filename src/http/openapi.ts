@@ -48,15 +48,26 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   if (endpoint.auth === 'required') op.security = [{ bearer: [] }, { apiTokenQuery: [] }];
   if (endpoint.auth === 'optional') op.security = [{}, { bearer: [] }, { apiTokenQuery: [] }];
   const properties = schema.properties as Record<string, Record<string, unknown>>;
+  // Path segments such as `:id` are parameters too (OpenAPI requires each to be declared).
+  const pathParameters = [...endpoint.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  if (pathParameters.length > 0) op.parameters = pathParameters;
   if (endpoint.method === 'GET') {
     const required = new Set((schema.required as string[] | undefined) ?? []);
-    op.parameters = Object.entries(properties).map(([name, property]) => ({
-      name: property.type === 'array' ? `${name}[]` : name,
-      in: 'query',
-      required: required.has(name),
-      schema: property,
-      description: property.description,
-    }));
+    op.parameters = [
+      ...pathParameters,
+      ...Object.entries(properties).map(([name, property]) => ({
+        name: property.type === 'array' ? `${name}[]` : name,
+        in: 'query',
+        required: required.has(name),
+        schema: property,
+        description: property.description,
+      })),
+    ];
   } else {
     const hasFile = Object.values(properties).some((property) => property.format === 'binary');
     const content: Record<string, unknown> = { 'multipart/form-data': { schema } };

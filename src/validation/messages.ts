@@ -32,6 +32,7 @@ const EN: Record<string, string> = {
   provider_linked: 'Another :provider account is already linked; unlink it first.',
   last_sign_in_method:
     'The :provider account is the only way to sign in; set a password or link another provider first.',
+  timezone: 'The :attribute must be a valid zone.',
 };
 
 /** The Korean wording of the same rules (the laravel-lang `ko` set, with the app's attribute names). */
@@ -64,6 +65,7 @@ const KO: Record<string, string> = {
   provider_linked: '다른 :provider 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
   last_sign_in_method:
     ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
+  timezone: ':attribute 항목은 올바른 시간대여야 합니다.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {
@@ -80,6 +82,11 @@ const KO_ATTRIBUTES: Record<string, string> = {
   device_id: '기기 ID',
   platform: '플랫폼',
   push_token: '푸시 토큰',
+  push_enabled: '푸시 알림 허용',
+  app_version: '앱 버전',
+  os_version: 'OS 버전',
+  locale: '언어',
+  timezone: '시간대',
   order: '정렬',
   limit: '개수',
   cursor: '커서',

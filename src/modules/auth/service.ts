@@ -1,9 +1,12 @@
 import { randomInt } from 'node:crypto';
+import type { ProfilePicture } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import type { UploadedFile } from '../../validation/types.js';
+import type { ImagesService } from '../images/service.js';
 import type { ProviderCredentials } from '../providers/service.js';
 import type { TokensService } from '../tokens/service.js';
 import { fieldOfUsersIndex, type UsersRepo } from '../users/repo.js';
@@ -17,6 +20,7 @@ export interface RegisterInput {
   slug?: string | undefined;
   gender: number;
   password?: string | undefined;
+  profile_picture?: UploadedFile | undefined;
   /** For a provider type: `<type>_user_id` and `<type>_access_token`, among the other parameters. */
   [field: string]: unknown;
 }
@@ -76,6 +80,7 @@ export class AuthService {
     private readonly usersService: UsersService,
     private readonly tokens: TokensService,
     private readonly hasher: PasswordHasher,
+    private readonly images: ImagesService,
     private readonly identities?: ProviderIdentities,
   ) {}
 
@@ -98,11 +103,25 @@ export class AuthService {
     // Asked before anything is written (and before the slow hash): no account without the provider's word.
     if (credentials) await this.providerIdentities().confirmNewIdentity(credentials);
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
+    // The picture's files are written before the transaction and removed again if it fails (DESIGN §2.5).
+    const upload = input.profile_picture && { field: 'profile_picture', file: input.profile_picture };
+    return this.images.withStoredPicture(upload, (picture) =>
+      this.registerWithFreeSlug(input, passwordHash, client, picture, credentials),
+    );
+  }
+
+  private async registerWithFreeSlug(
+    input: RegisterInput,
+    passwordHash: string | null,
+    client: ClientInfo,
+    picture: ProfilePicture | undefined,
+    credentials: ProviderCredentials | undefined,
+  ): Promise<SignedIn> {
     // A derived slug can lose a race to another sign-up; derive again rather than fail the user's request.
     for (let attempt = 1; ; attempt++) {
       const slug = input.slug ?? (await this.deriveSlug(input.email));
       try {
-        return await this.createAccount(input, slug, passwordHash, client, credentials);
+        return await this.createAccount(input, slug, passwordHash, client, picture, credentials);
       } catch (error) {
         const slugTaken = error instanceof ValidationError && Object.keys(error.failures).join() === 'slug';
         if (!slugTaken || input.slug !== undefined || attempt >= 3) throw error;
@@ -115,6 +134,7 @@ export class AuthService {
     slug: string,
     passwordHash: string | null,
     client: ClientInfo,
+    picture: ProfilePicture | undefined,
     credentials?: ProviderCredentials,
   ): Promise<SignedIn> {
     const { row, token } = await writeTransaction(
@@ -127,6 +147,7 @@ export class AuthService {
           slug,
           gender: input.gender,
           password_hash: passwordHash,
+          profile_picture: picture ? JSON.stringify(picture) : null,
         });
         if (credentials) await this.providerIdentities().linkWithin(trx, row.id, credentials);
         const token = await this.tokens.issue(trx, row.id, client.userAgent);

@@ -10,6 +10,20 @@ export interface NewToken {
   expiresAt: Date | null;
 }
 
+export interface DeviceSummary {
+  device_id: string;
+  platform: string | null;
+}
+
+export interface TokenListRow {
+  id: string;
+  name: string | null;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  device: DeviceSummary | null;
+}
+
 export class TokensRepo {
   constructor(private readonly db: Executor) {}
 
@@ -34,20 +48,85 @@ export class TokensRepo {
    * The owner of the live token with this digest, and the token's id: one query, one probe of the unique
    * token_hash index and one of the users primary key.
    */
-  async findLiveOwner(tokenHash: Buffer): Promise<{ user: UserRow; tokenId: string } | undefined> {
+  async findLiveOwner(
+    tokenHash: Buffer,
+  ): Promise<{ user: UserRow; tokenId: string; lastUsedAt: Date | null } | undefined> {
     const row = await this.db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
       .selectAll('users')
-      .select('api_tokens.id as token_id')
+      .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
       .where('api_tokens.token_hash', '=', tokenHash)
       .where((eb) =>
         eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]),
       )
       .executeTakeFirst();
     if (!row) return undefined;
-    const { token_id: tokenId, ...user } = row;
-    return { user, tokenId };
+    const { token_id: tokenId, token_last_used_at: lastUsedAt, ...user } = row;
+    return { user, tokenId, lastUsedAt };
+  }
+
+  /**
+   * Records that the token was used, at most once a minute: the condition makes concurrent requests of one
+   * client write once, and keeps a busy client from writing the row on every request.
+   */
+  async touch(id: string): Promise<void> {
+    await this.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('last_used_at', 'is', null),
+          eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
+        ]),
+      )
+      .execute();
+  }
+
+  /**
+   * The user's live tokens, newest first, each with the device it last registered (if any): one scan of the
+   * (user_id, created_at) index and one probe of the devices api_token_id index per token.
+   */
+  listLive(userId: string): Promise<TokenListRow[]> {
+    return this.db
+      .selectFrom('api_tokens')
+      .select((eb) => [
+        'api_tokens.id',
+        'api_tokens.name',
+        'api_tokens.created_at',
+        'api_tokens.last_used_at',
+        'api_tokens.expires_at',
+        eb
+          .selectFrom('devices')
+          .select(sql<DeviceSummary>`json_build_object('device_id', device_id, 'platform', platform)`.as('d'))
+          .whereRef('devices.api_token_id', '=', 'api_tokens.id')
+          .orderBy('devices.updated_at', 'desc')
+          .limit(1)
+          .as('device'),
+      ])
+      .where('api_tokens.user_id', '=', userId)
+      .where((eb) =>
+        eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]),
+      )
+      .orderBy('api_tokens.created_at', 'desc')
+      .orderBy('api_tokens.id', 'desc')
+      .execute();
+  }
+
+  /** Deletes the token only when it belongs to the user; says whether it did. */
+  async deleteOwn(userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('api_tokens')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** Every token of the user but one (a password change signs out every other session). */
+  async deleteAllBut(userId: string, keepId: string): Promise<void> {
+    await this.db.deleteFrom('api_tokens').where('user_id', '=', userId).where('id', '<>', keepId).execute();
   }
 
   async delete(id: string): Promise<void> {

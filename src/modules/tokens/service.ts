@@ -1,8 +1,9 @@
 import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
+import { NotFoundError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
-import type { TokensRepo } from './repo.js';
+import type { DeviceSummary, TokensRepo } from './repo.js';
 
 export interface IssuedToken {
   id: string;
@@ -15,6 +16,26 @@ export interface Authenticated {
 }
 
 const DAY_MS = 86_400_000;
+const TOUCH_INTERVAL_MS = 60_000;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** One session as its owner sees it. */
+export interface TokenView {
+  id: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  /** The User-Agent of the client the token was issued to. */
+  user_agent: string | null;
+  /** The device this session last registered through user/device/update, if any. */
+  device: DeviceSummary | null;
+  /** The token this request was made with. */
+  current: boolean;
+}
 
 export class TokensService {
   constructor(
@@ -39,10 +60,45 @@ export class TokensService {
   /** The user a presented token belongs to, or undefined for an unknown, revoked or expired token. */
   async authenticate(token: string): Promise<Authenticated | undefined> {
     if (token.length > 512) return undefined;
-    return this.tokens.findLiveOwner(hashApiToken(token));
+    const found = await this.tokens.findLiveOwner(hashApiToken(token));
+    if (!found) return undefined;
+    // Checked here first so that most requests cost no write at all; the UPDATE re-checks atomically.
+    if (found.lastUsedAt === null || Date.now() - found.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
+      await this.tokens.touch(found.tokenId);
+    }
+    return { user: found.user, tokenId: found.tokenId };
   }
 
   async revoke(tokenId: string): Promise<void> {
     await this.tokens.delete(tokenId);
+  }
+
+  /** The user's sessions, never the tokens themselves (only their digests are stored anyway). */
+  async list(userId: string, currentTokenId: string): Promise<TokenView[]> {
+    const rows = await this.tokens.listLive(userId);
+    return rows.map((row) => ({
+      id: row.id,
+      created_at: iso(row.created_at),
+      last_used_at: row.last_used_at === null ? null : iso(row.last_used_at),
+      expires_at: row.expires_at === null ? null : iso(row.expires_at),
+      user_agent: row.name,
+      device: row.device,
+      current: row.id === currentTokenId,
+    }));
+  }
+
+  /**
+   * Revokes one of the user's own tokens. Another user's token, an unknown id and a malformed one are the
+   * same 404: the answer never tells whether a token id exists.
+   */
+  async revokeOwn(userId: string, tokenId: string): Promise<void> {
+    if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(userId, tokenId))) {
+      throw new NotFoundError('token');
+    }
+  }
+
+  /** Signs out every session of the user but `keepTokenId`, inside the caller's transaction. */
+  async revokeAllBut(trx: Executor, userId: string, keepTokenId: string): Promise<void> {
+    await this.tokens.with(trx).deleteAllBut(userId, keepTokenId);
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { NewUser, UserRow } from '../../db/schema.js';
+import type { NewUser, ProfilePicture, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Column } from '../../validation/types.js';
 
@@ -12,6 +12,16 @@ const UNIQUE_INDEXES: Record<string, Column> = {
 
 export function fieldOfUsersIndex(constraint: string | undefined): Column | undefined {
   return constraint === undefined ? undefined : UNIQUE_INDEXES[constraint];
+}
+
+/** The columns user/update may change. */
+export interface UserChanges {
+  email?: string;
+  username?: string;
+  slug?: string;
+  gender?: number;
+  bio?: string;
+  password_hash?: string;
 }
 
 export class UsersRepo {
@@ -59,5 +69,34 @@ export class UsersRepo {
 
   async insert(user: NewUser): Promise<UserRow> {
     return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Changes the given profile fields (and `updated_at`); returns the row as it now is. */
+  async update(id: string, changes: UserChanges): Promise<UserRow> {
+    return this.db
+      .updateTable('users')
+      .set({ ...changes, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Sets the profile picture and returns the one it replaced, in one statement: the row is locked while the
+   * old value is read, so two concurrent replacements each get back exactly the picture they replaced.
+   */
+  async replaceProfilePicture(
+    id: string,
+    picture: ProfilePicture,
+  ): Promise<{ row: UserRow; previous: ProfilePicture | null }> {
+    const result = await sql<UserRow & { previous_picture: ProfilePicture | null }>`
+      WITH old AS (SELECT id, profile_picture FROM users WHERE id = ${id} FOR UPDATE)
+      UPDATE users SET profile_picture = ${JSON.stringify(picture)}::jsonb, updated_at = now()
+      FROM old WHERE users.id = old.id
+      RETURNING users.*, old.profile_picture AS previous_picture`.execute(this.db);
+    const first = result.rows[0];
+    if (!first) throw new Error('user row vanished');
+    const { previous_picture: previous, ...row } = first;
+    return { row, previous };
   }
 }

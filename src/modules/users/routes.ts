@@ -1,6 +1,8 @@
 import type { UserRow } from '../../db/schema.js';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import { rules } from '../../validation/fields.js';
+import type { ProfileService } from './profile-service.js';
+import { userUpdateRules } from './rules.js';
 import type { UsersService } from './service.js';
 
 export function userEndpoints(users: UsersService): Endpoint[] {
@@ -13,6 +15,26 @@ export function userEndpoints(users: UsersService): Endpoint[] {
       auth: 'required',
       rules: rules({}),
       handle: async ({ auth }) => ({ user: await users.view(auth.user as UserRow) }),
+    }),
+  ];
+}
+
+export function profileEndpoints(profile: ProfileService): Endpoint[] {
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/user/update',
+      summary: "Change the signed-in user's profile, email or password",
+      description:
+        'Any of the fields; those left out keep their value. Same rules and messages as registration; ' +
+        'uniqueness ignores the user itself. A new password needs `current_password` (when the user has ' +
+        'one) and signs out every other session.',
+      tag: 'user',
+      auth: 'required',
+      rules: userUpdateRules,
+      handle: async ({ params, auth }) => ({
+        user: await profile.update(auth.user as UserRow, auth.tokenId, params),
+      }),
     }),
   ];
 }

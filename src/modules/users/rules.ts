@@ -1,5 +1,5 @@
 import { isCommonPassword } from '../../lib/passwords.js';
-import { integer, string } from '../../validation/fields.js';
+import { integer, rules, string } from '../../validation/fields.js';
 import { SLUG_PATTERN, USERNAME_PATTERN } from '../../validation/patterns.js';
 import type { Rule } from '../../validation/types.js';
 
@@ -46,3 +46,22 @@ export const newPasswordField = string()
   .max(1024)
   .rule(notCommonPassword)
   .describe('Never trimmed. Common passwords and ones equal to the email or username are refused.');
+
+/**
+ * user/update: every field optional, with the registration rules; uniqueness ignores the user itself, so a
+ * user may re-case their own name. `current_password` is checked by the service (only it knows whether the
+ * user has a password).
+ */
+export const userUpdateRules = rules({
+  username: usernameField.unique('username', { ignoreCurrentUser: true }),
+  slug: slugField.unique('slug', { ignoreCurrentUser: true }),
+  gender: genderField,
+  bio: string().max(500).describe('At most 500 characters.'),
+  email: emailField.unique('email', { ignoreCurrentUser: true }),
+  password: newPasswordField.describe(
+    'A new password. Signs out every other session. Needs `current_password` when the user has one.',
+  ),
+  current_password: string()
+    .max(1024)
+    .describe('The present password; required with `password` when the user has one.'),
+});

@@ -1,0 +1,80 @@
+import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
+import type { DeviceRow } from '../../db/schema.js';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { CommitFailedError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import type { DeviceFields, DevicesRepo } from './repo.js';
+
+/** A device as its owner sees it. */
+export interface DeviceView {
+  device_id: string;
+  platform: string | null;
+  push_token: string | null;
+  app_version: string | null;
+  os_version: string | null;
+  locale: string | null;
+  timezone: string | null;
+  push_enabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeviceUpdate extends DeviceFields {
+  device_id: string;
+}
+
+function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+export function deviceView(row: DeviceRow): DeviceView {
+  return {
+    device_id: row.device_id,
+    platform: row.platform,
+    push_token: row.push_token,
+    app_version: row.app_version,
+    os_version: row.os_version,
+    locale: row.locale,
+    timezone: row.timezone,
+    push_enabled: row.push_enabled,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export class DevicesService {
+  constructor(
+    private readonly db: Executor,
+    private readonly devices: DevicesRepo,
+  ) {}
+
+  /**
+   * Registers or updates the device of the signed-in session. A push token is a device's address: when it
+   * arrives here it is taken off every other row first, whoever's it was, in the same transaction, so a
+   * shared phone never gets the previous account's notifications.
+   */
+  async update(userId: string, apiTokenId: string, input: DeviceUpdate): Promise<DeviceView> {
+    const { device_id: deviceId, ...fields } = input;
+    // Two registrations of one push token at once: the loser's unique violation is simply retried.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const row = await writeTransaction(this.db, async (trx) => {
+          const repo = this.devices.with(trx);
+          if (fields.push_token !== undefined) {
+            await repo.releasePushToken(fields.push_token, { userId, deviceId });
+          }
+          return repo.upsert({ id: newId(), userId, deviceId, apiTokenId, fields });
+        });
+        return deviceView(row);
+      } catch (error) {
+        const cause = error instanceof CommitFailedError ? error.cause : undefined;
+        const race = isUniqueViolation(cause) && violatedConstraint(cause) === 'devices_push_token_key';
+        if (!race || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  async list(userId: string): Promise<DeviceView[]> {
+    return (await this.devices.listByUser(userId)).map(deviceView);
+  }
+}

@@ -1,0 +1,29 @@
+import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { rules } from '../../validation/fields.js';
+import type { ProfileService } from '../users/profile-service.js';
+import type { ProbeResult } from './probe.js';
+import { IMAGE_NOTE, type ImageLimits, imageField } from './rules.js';
+
+export function imageEndpoints(profile: ProfileService, limits: ImageLimits): Endpoint[] {
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/user/profile-image/update',
+      summary: "Replace the signed-in user's profile picture",
+      description:
+        'multipart/form-data. The image is re-encoded (no EXIF or GPS data survives) and stored with 256 and ' +
+        '64 pixel square thumbnails; the previous picture is removed.',
+      tag: 'user',
+      auth: 'required',
+      errors: [413],
+      rules: rules({ profile_picture: imageField(limits).required() }),
+      handle: async ({ params, auth, notes }) => ({
+        user: await profile.replacePicture(
+          (auth.user as { id: string }).id,
+          params.profile_picture,
+          notes.get(IMAGE_NOTE('profile_picture')) as ProbeResult | undefined,
+        ),
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,97 @@
+import type { UserRow } from '../../db/schema.js';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { ValidationError } from '../../errors.js';
+import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
+import type { UploadedFile } from '../../validation/types.js';
+import type { ProbeResult } from '../images/probe.js';
+import type { ImagesService } from '../images/service.js';
+import type { TokensService } from '../tokens/service.js';
+import { fieldOfUsersIndex, type UserChanges, type UsersRepo } from './repo.js';
+import type { UsersService } from './service.js';
+import type { UserView } from './view.js';
+
+export interface ProfileUpdate {
+  username?: string | undefined;
+  slug?: string | undefined;
+  gender?: number | undefined;
+  bio?: string | undefined;
+  email?: string | undefined;
+  password?: string | undefined;
+  current_password?: string | undefined;
+}
+
+/** The signed-in user changing their own account: profile fields, password and profile picture. */
+export class ProfileService {
+  constructor(
+    private readonly db: Executor,
+    private readonly users: UsersRepo,
+    private readonly usersService: UsersService,
+    private readonly tokens: TokensService,
+    private readonly hasher: PasswordHasher,
+    private readonly images: ImagesService,
+  ) {}
+
+  /**
+   * Applies the given fields in one transaction. A new password needs the current one (when the user has
+   * one) and signs out every session but the one making this request.
+   */
+  async update(user: UserRow, currentTokenId: string, input: ProfileUpdate): Promise<UserView> {
+    const { password, current_password: currentPassword, ...profile } = input;
+    const changes: UserChanges = {};
+    for (const [key, value] of Object.entries(profile)) {
+      if (value !== undefined) Object.assign(changes, { [key]: value });
+    }
+    if (password !== undefined) {
+      await this.checkCurrentPassword(user, currentPassword);
+      // The rule compared the password with the email and username sent along; these are the ones that
+      // will be stored, sent or not.
+      const email = changes.email ?? user.email;
+      if (isCommonPassword(password, [email.split('@')[0], email, changes.username ?? user.username])) {
+        throw new ValidationError({ password: [{ rule: 'password_common' }] });
+      }
+      changes.password_hash = await this.hasher.hash(password);
+    }
+    const row = await writeTransaction(
+      this.db,
+      async (trx) => {
+        const row = await this.users.with(trx).update(user.id, changes);
+        if (changes.password_hash !== undefined) await this.tokens.revokeAllBut(trx, user.id, currentTokenId);
+        return row;
+      },
+      fieldOfUsersIndex,
+    );
+    return this.usersService.view(row);
+  }
+
+  private async checkCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
+    // A provider-only account has no password to confirm; its session is the proof.
+    if (user.password_hash === null) return;
+    if (currentPassword === undefined) {
+      throw new ValidationError({ current_password: [{ rule: 'required' }] });
+    }
+    if (!(await this.hasher.verify(user.password_hash, currentPassword))) {
+      throw new ValidationError({ current_password: [{ rule: 'current_password' }] });
+    }
+  }
+
+  /**
+   * Stores the new picture's files, points the user at them in one statement, and only then removes the
+   * replaced picture's files: at every moment the stored URL is served, and no file outlives its row.
+   */
+  async replacePicture(
+    userId: string,
+    file: UploadedFile,
+    probe: ProbeResult | undefined,
+  ): Promise<UserView> {
+    const { row, previous } = await this.images.withStoredPicture(
+      { field: 'profile_picture', file, probe },
+      (picture) =>
+        writeTransaction(this.db, (trx) =>
+          // withStoredPicture always passes a picture when given an upload.
+          this.users.with(trx).replaceProfilePicture(userId, picture as NonNullable<typeof picture>),
+        ),
+    );
+    await this.images.removePicture(previous);
+    return this.usersService.view(row);
+  }
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MEDIA_KEY_PATTERN, type MediaStorage } from './media-storage.js';
+
+/** Files under one directory (`DATA_DIR/media`), served by the service itself at `/media/*`. */
+export class LocalStorage implements MediaStorage {
+  readonly kind = 'local';
+
+  constructor(
+    readonly dir: string,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** The file of a key, or undefined for a key the service would never have made. */
+  pathOf(key: string): string | undefined {
+    return MEDIA_KEY_PATTERN.test(key) ? path.join(this.dir, key) : undefined;
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const file = this.pathOf(key);
+    if (!file) throw new Error(`invalid media key: ${key}`);
+    await mkdir(path.dirname(file), { recursive: true });
+    // Written beside the target and renamed into place: a reader never sees half a file.
+    const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
+    try {
+      await writeFile(partial, data, { flag: 'wx' });
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    await Promise.all(
+      keys.map(async (key) => {
+        const file = this.pathOf(key);
+        if (file) await rm(file, { force: true });
+      }),
+    );
+  }
+
+  url(key: string): string {
+    return `${this.baseUrl}/${key}`;
+  }
+}

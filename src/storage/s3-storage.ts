@@ -1,0 +1,58 @@
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { MEDIA_CACHE_CONTROL, type MediaStorage } from './media-storage.js';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  publicBaseUrl: string;
+}
+
+/** S3 or any S3-compatible store (MinIO, R2, …) through the official AWS SDK. */
+export class S3Storage implements MediaStorage {
+  readonly kind = 's3';
+  readonly client: S3Client;
+
+  constructor(private readonly options: S3StorageOptions) {
+    this.client = new S3Client({
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      // Without explicit keys the SDK's default chain applies (environment, instance role, …).
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      // Checksums only where S3 requires them: many S3-compatible stores reject the newer default ones.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: key,
+        Body: data,
+        ContentType: contentType,
+        CacheControl: MEDIA_CACHE_CONTROL,
+      }),
+    );
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    // One request per key: DeleteObjects needs a Content-MD5 some compatible stores do not accept, and a
+    // profile picture has three files.
+    await Promise.all(
+      keys.map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }))),
+    );
+  }
+
+  url(key: string): string {
+    return `${this.options.publicBaseUrl}/${key}`;
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,113 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../src/db/schema.js';
+import { type RegisteredUser, registerUser, unique } from './factories.js';
+import { expectOk, postMultipart } from './http.js';
+
+export interface Picture {
+  url: string;
+  width: number;
+  height: number;
+  thumbnails: { '256': string; '64': string };
+}
+
+/** Every file under a directory, relative to it (empty when the directory does not exist). */
+export async function filesUnder(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+      .sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** The three URLs of a picture: full size, 256 and 64. */
+export function pictureUrls(picture: Picture): string[] {
+  return [picture.url, picture.thumbnails['256'], picture.thumbnails['64']];
+}
+
+export function registerFields(): Record<string, string> {
+  const id = unique();
+  return {
+    type: 'email',
+    email: `pic${id}@example.com`,
+    username: `pic${id}`,
+    gender: '0',
+    user_agreement: 'on',
+    password: `Sturdy-Passphrase-${id}`,
+  };
+}
+
+/** Registers through multipart with a profile picture, as the app's sign-up screen does. */
+export function registerWithPicture(
+  app: FastifyInstance,
+  data: Buffer,
+  file: { filename?: string; contentType?: string } = {},
+  fields: Record<string, string> = registerFields(),
+): Promise<LightMyRequestResponse> {
+  return postMultipart(app, '/v1/auth/register', fields, {
+    profile_picture: {
+      filename: file.filename ?? 'me.jpg',
+      contentType: file.contentType ?? 'image/jpeg',
+      data,
+    },
+  });
+}
+
+export function updatePicture(
+  app: FastifyInstance,
+  token: string | undefined,
+  data: Buffer,
+  file: { filename?: string; contentType?: string } = {},
+): Promise<LightMyRequestResponse> {
+  return postMultipart(
+    app,
+    '/v1/user/profile-image/update',
+    {},
+    {
+      profile_picture: {
+        filename: file.filename ?? 'me.png',
+        contentType: file.contentType ?? 'image/png',
+        data,
+      },
+    },
+    token ? { authorization: `Bearer ${token}` } : {},
+  );
+}
+
+export async function userWithPicture(
+  app: FastifyInstance,
+  data: Buffer,
+): Promise<RegisteredUser & { picture: Picture }> {
+  const user = await registerUser(app);
+  const picture = expectOk<{ user: { profile_picture: Picture } }>(await updatePicture(app, user.token, data))
+    .user.profile_picture;
+  return { ...user, picture };
+}
+
+/**
+ * Makes the next write of a user whose username starts with `prefix` fail inside its transaction (a trigger
+ * raising an error), so tests can check that nothing of a failed write is left behind.
+ */
+export async function failWritesOfUsernames(db: Kysely<Database>, prefix: string): Promise<void> {
+  const fn = `fail_${prefix}`;
+  await sql
+    .raw(
+      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.username LIKE '${prefix}%' THEN RAISE EXCEPTION 'injected failure'; END IF;
+         RETURN NEW;
+       END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER ${fn} BEFORE INSERT OR UPDATE ON users FOR EACH ROW EXECUTE FUNCTION ${fn}()`)
+    .execute(db);
+}
