@@ -2,12 +2,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { registerBodyParsers } from './http/body-parsers.js';
 import { type Endpoint, type RequestServices, runEndpoint } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
 import { parsePhpStyle } from './http/params.js';
-import { registerBodyParsers, registerFallbacks, registerHealth, requestId } from './http/server-setup.js';
+import { registerFallbacks, registerHealth, requestId } from './http/server-setup.js';
 import { PasswordHasher } from './lib/passwords.js';
 import { authEndpoints } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
@@ -95,6 +97,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // `__proto__` and `constructor.prototype` keys in JSON are dropped like any other unknown field.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,

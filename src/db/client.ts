@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
 
@@ -38,8 +39,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openEmbedded(dir: string): Promise<DatabaseHandle> {
-  if (!dir.startsWith('memory://')) await mkdir(path.dirname(dir), { recursive: true });
-  const pglite = await PGlite.create(dir);
+  let unlock = async () => {};
+  if (!dir.startsWith('memory://')) {
+    await mkdir(path.dirname(dir), { recursive: true });
+    unlock = await lockDataDir(`${dir}.lock`);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const pool = new PGlitePool(pglite);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
@@ -58,7 +69,10 @@ async function openEmbedded(dir: string): Promise<DatabaseHandle> {
         release();
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await unlock();
+    },
   };
 }
 

@@ -46,6 +46,10 @@ function frameworkError(error: FastifyError): ErrorEnvelope | undefined {
   }
 }
 
+/** busboy's words for a multipart body it cannot read (no boundary, broken part headers, cut short). */
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Malformed part header|Unexpected end of (form|multipart data)|Part terminated early)/;
+
 /** The one place that turns an error into a status and an envelope. */
 export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorEnvelope {
   if (error instanceof ValidationError) {
@@ -83,6 +87,11 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
     return failure(502, 'BadGatewayHttpException', 'Identity provider unavailable.');
   }
   if (error instanceof ServiceUnavailableError || isConnectionError(error)) return serviceUnavailable();
+  if (error instanceof Error && MALFORMED_MULTIPART.test(error.message)) {
+    return failure(400, 'BadRequestHttpException', 'Bad Request', {
+      body: ['The body could not be parsed.'],
+    });
+  }
   const statusCode = (error as FastifyError | undefined)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     const mapped = frameworkError(error as FastifyError);

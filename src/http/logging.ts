@@ -15,11 +15,13 @@ export function redactUrl(url: string): string {
       const [rawName = ''] = pair.split('=', 1);
       let name = rawName;
       try {
-        name = decodeURIComponent(rawName).replace(/\[.*$/, '');
+        name = decodeURIComponent(rawName.replaceAll('+', ' '));
       } catch {
         // A malformed escape: judge the raw name.
       }
-      return SECRET_PARAM.test(name) ? `${rawName}=[redacted]` : pair;
+      // `a[b][api_token]` hides a secret one level down: judge every segment of the key.
+      const secret = name.split(/[[\]]+/).some((segment) => SECRET_PARAM.test(segment));
+      return secret ? `${rawName}=[redacted]` : pair;
     })
     .join('&');
   return `${url.slice(0, queryStart)}?${query}`;

@@ -21,11 +21,14 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   const schema = ruleListSchema(endpoint.rules);
   const responses: Record<string, unknown> = {
     '200': { description: 'OK', content: { 'application/json': { schema: envelope({ type: 'object' }) } } },
-    '422': {
+  };
+  // An endpoint without parameters cannot fail validation (a service may still raise a 422: see `errors`).
+  if (Object.keys(endpoint.rules).length > 0 || endpoint.errors?.includes(422)) {
+    responses['422'] = {
       description: 'Unprocessable Entity: `data` maps each failing parameter to its messages',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } },
-    },
-  };
+    };
+  }
   const statuses = new Set([
     ...(endpoint.errors ?? []),
     ...(endpoint.auth === 'required' ? [401] : []),

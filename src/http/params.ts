@@ -11,6 +11,8 @@ export const QS_OPTIONS: qs.IParseOptions = {
   parameterLimit: 1000,
   allowPrototypes: false,
   allowDots: false,
+  // PHP keeps the last of repeated keys (`email=a&email=b` is `b`); only `[]` keys build arrays.
+  duplicates: 'last',
 };
 
 export function parsePhpStyle(query: string): Record<string, unknown> {
@@ -28,7 +30,10 @@ export function phpTrim(value: string): string {
   return value.slice(start, end);
 }
 
-function normalizeValue(key: string, value: unknown): unknown {
+/** Deeper JSON than any parameter of ours has is left as it is (and fails its field's type check). */
+const MAX_DEPTH = 8;
+
+function normalizeValue(key: string, value: unknown, depth: number): unknown {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'string') {
     // Passwords are taken exactly as typed: a leading space is part of the secret.
@@ -36,17 +41,18 @@ function normalizeValue(key: string, value: unknown): unknown {
     return trimmed === '' ? undefined : trimmed;
   }
   if (isUploadedFile(value)) return value;
+  if (depth >= MAX_DEPTH) return value;
   if (Array.isArray(value)) {
-    return value.map((item) => normalizeValue(key, item)).filter((item) => item !== undefined);
+    return value.map((item) => normalizeValue(key, item, depth + 1)).filter((item) => item !== undefined);
   }
-  if (typeof value === 'object') return normalizeObject(value as Record<string, unknown>);
+  if (typeof value === 'object') return normalizeObject(value as Record<string, unknown>, depth + 1);
   return value;
 }
 
-function normalizeObject(input: Record<string, unknown>): Record<string, unknown> {
+function normalizeObject(input: Record<string, unknown>, depth = 0): Record<string, unknown> {
   const output: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    const normalized = normalizeValue(key, value);
+    const normalized = normalizeValue(key, value, depth);
     if (normalized !== undefined) output[key] = normalized;
   }
   return output;
@@ -71,6 +77,8 @@ export interface MultipartPart {
   filename?: string;
   mimetype?: string;
   upload?: UploadedFile;
+  /** Set by the multipart parser when a text value was cut at the field size limit. */
+  valueTruncated?: boolean;
 }
 
 /**
@@ -81,15 +89,18 @@ export function multipartToObject(
   body: Record<string, MultipartPart | MultipartPart[]>,
 ): Record<string, unknown> {
   const pairs: string[] = [];
-  const files: Record<string, UploadedFile> = {};
+  // Files, and JSON parts (which arrive parsed), keep their own values; text goes through the PHP-style parser.
+  const direct: Record<string, unknown> = {};
   for (const entry of Object.values(body)) {
     for (const part of Array.isArray(entry) ? entry : [entry]) {
       if (part.type === 'file') {
-        if (part.upload) files[part.fieldname] = part.upload;
+        if (part.upload) direct[part.fieldname] = part.upload;
       } else if (typeof part.value === 'string') {
         pairs.push(`${encodeURIComponent(part.fieldname)}=${encodeURIComponent(part.value)}`);
+      } else if (part.value !== undefined) {
+        direct[part.fieldname] = part.value;
       }
     }
   }
-  return { ...parsePhpStyle(pairs.join('&')), ...files };
+  return { ...parsePhpStyle(pairs.join('&')), ...direct };
 }

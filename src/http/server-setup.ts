@@ -1,61 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import type { UploadedFile } from '../validation/types.js';
 import { ok } from './envelope.js';
 import { methodNotAllowed, notFound, sendError, serviceUnavailable } from './errors.js';
-import { type MultipartPart, multipartToObject, parsePhpStyle } from './params.js';
 
 /** A client's own request id is kept only when it is short and plain, so it is safe to log and echo. */
 export function requestId(request: { headers: Record<string, unknown> }): string {
   const incoming = request.headers['x-request-id'];
   return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-}
-
-export interface BodyLimits {
-  bodyLimitBytes: number;
-  fileSizeLimitBytes: number;
-}
-
-/** Form bodies through the PHP-style parser; multipart with files buffered up to the file limit. */
-export async function registerBodyParsers(app: FastifyInstance, limits: BodyLimits): Promise<void> {
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: limits.bodyLimitBytes },
-    (_request, body, done) => done(null, parsePhpStyle(body as string)),
-  );
-  await app.register(multipart, {
-    attachFieldsToBody: true,
-    // An oversized file is a 422 on its field (`may not be greater than … kilobytes`), not a dropped request.
-    throwFileSizeLimit: false,
-    limits: {
-      fileSize: limits.fileSizeLimitBytes,
-      files: 5,
-      fields: 200,
-      parts: 205,
-      fieldSize: limits.bodyLimitBytes,
-    },
-    onFile: async (part) => {
-      const data = await part.toBuffer();
-      // A browser sends an empty part for a file input left blank: that is an absent field, not a file.
-      if (data.length === 0 && part.filename === '') return;
-      const upload: UploadedFile = {
-        kind: 'uploaded-file',
-        fieldName: part.fieldname,
-        fileName: part.filename,
-        declaredType: part.mimetype,
-        data,
-        truncated: part.file.truncated,
-      };
-      (part as unknown as MultipartPart).upload = upload;
-    },
-  });
-  app.addHook('preValidation', async (request) => {
-    if (request.isMultipart() && request.body && typeof request.body === 'object') {
-      request.body = multipartToObject(request.body as Record<string, MultipartPart | MultipartPart[]>);
-    }
-  });
 }
 
 /**

@@ -178,7 +178,8 @@ export function integer(): Field<number> {
     'integer',
     (value) => {
       if (typeof value === 'number' && Number.isSafeInteger(value)) return { ok: true, value };
-      if (typeof value === 'string' && /^[+-]?\d{1,15}$/.test(value))
+      // Plain decimal only: `01` and `+1` are not the 1 of Laravel's `in:0,1` (it compares strings).
+      if (typeof value === 'string' && /^-?(0|[1-9]\d{0,14})$/.test(value))
         return { ok: true, value: Number(value) };
       return { ok: false, failure: { rule: 'integer' } };
     },
@@ -205,12 +206,12 @@ export function boolean(): Field<boolean> {
   );
 }
 
-/** Laravel's `accepted`: a checkbox that must be ticked (`on`, `yes`, `1`, `true`). */
+/** Laravel's `accepted`: a checkbox that must be ticked (exactly `on`, `yes`, `1` or `true`, as PHP compares). */
 export function accepted(): Field<true> {
   return base<true>(
     'accepted',
     (value) =>
-      value === true || value === 1 || (typeof value === 'string' && TRUE_WORDS.includes(value.toLowerCase()))
+      value === true || value === 1 || (typeof value === 'string' && TRUE_WORDS.includes(value))
         ? { ok: true, value: true }
         : { ok: false, failure: { rule: 'accepted' } },
     { type: 'string', enum: ['on', 'yes', '1', 'true'] },

@@ -1,0 +1,39 @@
+import { open, readFile, unlink } from 'node:fs/promises';
+import { ConfigError } from '../config.js';
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same files would see a stale copy and then
+ * corrupt them. A lock file holding the owner's pid keeps a second `npm start` on one DATA_DIR from starting;
+ * a lock left by a process that died is taken over. Returns the release function.
+ */
+export async function lockDataDir(lockPath: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => unlink(lockPath).catch(() => undefined);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
+        throw new ConfigError(
+          'DATA_DIR',
+          `is in use by another accounts process (pid ${owner}); stop it or choose another DATA_DIR`,
+        );
+      }
+      await unlink(lockPath).catch(() => undefined);
+    }
+  }
+  throw new ConfigError('DATA_DIR', `could not be locked (${lockPath})`);
+}

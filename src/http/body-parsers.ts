@@ -1,0 +1,107 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { UploadedFile } from '../validation/types.js';
+import { type MultipartPart, multipartToObject, parsePhpStyle, QS_OPTIONS } from './params.js';
+
+export interface BodyLimits {
+  bodyLimitBytes: number;
+  fileSizeLimitBytes: number;
+}
+
+/** Files one multipart request may carry (a profile picture; a post's images). */
+const MAX_FILES = 5;
+
+/** A 4xx raised while reading a body; `http/errors.ts` maps it by status like Fastify's own. */
+export class BodyError extends Error {
+  constructor(
+    readonly statusCode: 400 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BodyError';
+  }
+}
+
+/** Form bodies through the PHP-style parser, refusing (not silently truncating) too many parameters. */
+function registerFormParser(app: FastifyInstance, limits: BodyLimits): void {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: limits.bodyLimitBytes },
+    (_request, body, done) => {
+      const text = body as string;
+      let parameters = 1;
+      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 38 /* & */) parameters++;
+      if (parameters > (QS_OPTIONS.parameterLimit ?? 1000)) {
+        done(new BodyError(413, 'Too many parameters'));
+        return;
+      }
+      done(null, parsePhpStyle(text));
+    },
+  );
+}
+
+/**
+ * Multipart: files buffered up to FILE_SIZE_LIMIT each (an oversized one is a 422 on its field), text fields
+ * together held to BODY_LIMIT like any other body. A declared length beyond what the limits can add up to is
+ * refused before a byte is read.
+ */
+async function registerMultipart(app: FastifyInstance, limits: BodyLimits): Promise<void> {
+  const ceiling = limits.bodyLimitBytes + MAX_FILES * (limits.fileSizeLimitBytes + 64 * 1024);
+  app.addHook('onRequest', async (request) => {
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (request.headers['content-type']?.startsWith('multipart/') && length > ceiling) {
+      throw new BodyError(413, 'Body over the multipart limit');
+    }
+  });
+  await app.register(multipart, {
+    attachFieldsToBody: true,
+    throwFileSizeLimit: false,
+    limits: {
+      fileSize: limits.fileSizeLimitBytes,
+      files: MAX_FILES,
+      fields: 100,
+      parts: 100 + MAX_FILES,
+      fieldSize: limits.bodyLimitBytes,
+    },
+    onFile: async (part) => {
+      const data = await part.toBuffer();
+      // A browser sends an empty part for a file input left blank: that is an absent field, not a file.
+      if (data.length === 0 && part.filename === '') return;
+      const upload: UploadedFile = {
+        kind: 'uploaded-file',
+        fieldName: part.fieldname,
+        fileName: part.filename,
+        declaredType: part.mimetype,
+        data,
+        truncated: part.file.truncated,
+      };
+      (part as unknown as MultipartPart).upload = upload;
+    },
+  });
+  app.addHook('preValidation', async (request) => {
+    if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
+    const parts = Object.values(request.body as Record<string, MultipartPart | MultipartPart[]>).flat();
+    let textBytes = 0;
+    for (const part of parts) {
+      if (part.type !== 'field') continue;
+      if (part.valueTruncated) throw new BodyError(413, 'A field is over the body limit');
+      textBytes += typeof part.value === 'string' ? Buffer.byteLength(part.value) : 0;
+    }
+    if (textBytes > limits.bodyLimitBytes) throw new BodyError(413, 'Fields over the body limit');
+    request.body = multipartToObject(request.body as Record<string, MultipartPart | MultipartPart[]>);
+  });
+}
+
+export async function registerBodyParsers(app: FastifyInstance, limits: BodyLimits): Promise<void> {
+  // Plain text carries no parameters: a 415 says so, where silently ignoring it would answer "field required".
+  app.removeContentTypeParser('text/plain');
+  // Compressed bodies are not decoded: refuse them rather than read compressed bytes as a form.
+  app.addHook('onRequest', async (request) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new BodyError(415, 'Content-Encoding is not supported');
+    }
+  });
+  registerFormParser(app, limits);
+  await registerMultipart(app, limits);
+}
