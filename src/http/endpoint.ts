@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from '../errors.js';
+import { clientAddressKey } from '../limits/client-address.js';
 import type { RateCounter } from '../limits/rate-counter.js';
 import { validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
@@ -75,7 +76,7 @@ export async function runEndpoint(
   request: FastifyRequest,
   services: RequestServices,
 ): Promise<unknown> {
-  if (definition.limit) await definition.limit.consume(request.ip);
+  if (definition.limit) await definition.limit.consume(clientAddressKey(request.ip));
   let auth: AuthContext | undefined;
   if (definition.auth !== 'none') {
     const token = presentedToken(request);

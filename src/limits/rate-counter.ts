@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { TooManyRequestsError } from '../errors.js';
+import { clientAddressKey } from './client-address.js';
 
 /**
  * One rate limit: a counter per key (an IP, an email and IP, …) in a fixed window. Services and endpoints see
@@ -63,8 +64,11 @@ export async function throttledAttempt<T>(
 
 /**
  * The key of a login-failure counter: the account's identifier (an email, lower-cased by the caller; or a
- * provider identity) with the client's IP. Hashed, so the store never holds email addresses in the clear.
+ * provider identity) with the client's address (an IPv6 client's /64). Hashed, so the store never holds
+ * email addresses in the clear.
  */
 export function attemptKey(identifier: string, ip: string): string {
-  return createHash('sha256').update(`${identifier}\n${ip}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${identifier}\n${clientAddressKey(ip)}`)
+    .digest('base64url');
 }

@@ -105,6 +105,20 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       expectOk(await post(ctx.app, '/v1/validate/username', { username: `free${unique()}` }, second));
     });
 
+    it('counts an IPv6 client by its /64: hopping addresses inside it does not reset the limit', async () => {
+      const prefix = `2001:db8:${lastIp.toString(16)}:${(++lastIp).toString(16)}`;
+      for (const host of ['1', '2', 'abcd:1']) {
+        expectOk(
+          await post(ctx.app, '/v1/validate/username', { username: `free${unique()}` }, `${prefix}::${host}`),
+        );
+      }
+      const hopped = await post(ctx.app, '/v1/validate/username', { username: 'someone' }, `${prefix}:ff::9`);
+      expectTooManyRequests(hopped, 60);
+      expectOk(
+        await post(ctx.app, '/v1/validate/username', { username: `free${unique()}` }, `${prefix}1::1`),
+      );
+    });
+
     it('counts parallel requests exactly (the increment is atomic)', async () => {
       const ip = newIp();
       const responses = await Promise.all(
