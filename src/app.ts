@@ -11,6 +11,8 @@ import { openApiDocument } from './http/openapi.js';
 import { parsePhpStyle } from './http/params.js';
 import { registerFallbacks, registerHealth, requestId } from './http/server-setup.js';
 import { PasswordHasher } from './lib/passwords.js';
+import { openRateLimits } from './limits/open-rate-limits.js';
+import type { RateLimits } from './limits/rate-counter.js';
 import { authEndpoints } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
@@ -45,6 +47,7 @@ export interface AppDeps {
 interface EndpointDeps extends AppDeps {
   storage: MediaStorage;
   reportCleanupFailure: CleanupFailureReporter;
+  limits: RateLimits;
 }
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
@@ -58,29 +61,35 @@ function buildEndpoints(
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   const hasher = new PasswordHasher(config.argon2);
   const verifiers = buildVerifiers(config.providers);
-  const providers = new ProvidersService(db, new ProviderAccountsRepo(db), verifiers, tokens, users);
+  const { limits } = deps;
+  const providerLinks = new ProviderAccountsRepo(db);
+  const providers = new ProvidersService(db, providerLinks, verifiers, tokens, users, limits.loginFailures);
   users.useLinkedProviders(providers);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
-  const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, providers);
+  const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images);
   const devices = new DevicesService(db, new DevicesRepo(db));
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
-    ...validateEndpoints(),
-    ...authEndpoints(auth, {
-      // Only configured providers are register types; every REGISTER_PROVIDERS name keeps its required_if
-      // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
-      types: ['email', ...config.providers.registerNames.filter((name) => configured.includes(name))],
-      providerNames: config.providers.registerNames,
-      image: imageLimits,
-    }),
+    ...validateEndpoints(limits.validateIp),
+    ...authEndpoints(
+      auth,
+      {
+        // Only configured providers are register types; every REGISTER_PROVIDERS name keeps its required_if
+        // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
+        types: ['email', ...config.providers.registerNames.filter((name) => configured.includes(name))],
+        providerNames: config.providers.registerNames,
+        image: imageLimits,
+      },
+      { register: limits.registerIp, login: limits.loginIp },
+    ),
     ...userEndpoints(users),
     ...profileEndpoints(profile),
     ...imageEndpoints(profile, imageLimits),
     ...deviceEndpoints(devices),
     ...tokenEndpoints(tokens),
-    ...providerEndpoints(providers, { configured, known: config.providers.names }),
+    ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
   ];
   return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
 }
@@ -117,9 +126,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const storage = createStorage(config.media);
   if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
   if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
+  // Built once: every request of this instance shares the counters (and, with Redis, every instance does).
+  const limits = openRateLimits(config.rateLimits, config.redisUrl, app.log);
+  app.addHook('onClose', async () => limits.close());
+  await limits.ready();
   const { endpoints, services } = buildEndpoints(config, {
     ...deps,
     storage,
+    limits,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

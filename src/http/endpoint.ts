@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from '../errors.js';
+import { clientAddressKey } from '../limits/client-address.js';
+import type { RateCounter } from '../limits/rate-counter.js';
 import { validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
 import type { Lookups } from '../validation/types.js';
@@ -41,6 +43,11 @@ export interface Endpoint<L extends RuleList = RuleList, M extends AuthMode = Au
   tag: string;
   auth: M;
   rules: L;
+  /**
+   * A per-IP limit: every request counts, before authentication and validation (a malformed guess costs as
+   * much as a good one), and the request is refused with 429 once the IP is over it.
+   */
+  limit?: RateCounter;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
   errors?: number[];
   handle(input: HandlerInput<L, M>): Promise<unknown>;
@@ -69,6 +76,7 @@ export async function runEndpoint(
   request: FastifyRequest,
   services: RequestServices,
 ): Promise<unknown> {
+  if (definition.limit) await definition.limit.consume(clientAddressKey(request.ip));
   let auth: AuthContext | undefined;
   if (definition.auth !== 'none') {
     const token = presentedToken(request);

@@ -7,12 +7,17 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
 
-/** The service's config for tests: silent logs and a cheap argon2 (the real cost everywhere else). */
+/**
+ * The service's config for tests: silent logs, a cheap argon2 (the real cost everywhere else) and rate limits
+ * off, because suites hammer endpoints from one address (races, fuzzing). The rate-limit suite turns them on.
+ * REDIS_URL is never taken from the environment here: a suite that wants Redis passes it.
+ */
 export function testConfig(env: Record<string, string> = {}, dataDir?: string): Config {
   return loadConfig({
     LOG_LEVEL: 'silent',
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
+    RATE_LIMIT_ENABLED: 'false',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...env,
   });

@@ -1,14 +1,25 @@
 import type { FastifyRequest } from 'fastify';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
 function clientInfo(request: FastifyRequest): ClientInfo {
-  return { userAgent: request.headers['user-agent'] };
+  return { userAgent: request.headers['user-agent'], ip: request.ip };
 }
 
-export function authEndpoints(auth: AuthService, options: RegisterRuleOptions): Endpoint[] {
+/** Per-IP limits of the public auth routes (the per-account login failures are counted by the service). */
+export interface AuthLimits {
+  register: RateCounter;
+  login: RateCounter;
+}
+
+export function authEndpoints(
+  auth: AuthService,
+  options: RegisterRuleOptions,
+  limits: AuthLimits,
+): Endpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -16,6 +27,7 @@ export function authEndpoints(auth: AuthService, options: RegisterRuleOptions): 
       summary: 'Register by email and password, or through an identity provider',
       tag: 'auth',
       auth: 'none',
+      limit: limits.register,
       errors: [429, 502],
       rules: registerRules(options),
       handle: ({ params, request }) => auth.register(params, clientInfo(request)),
@@ -27,6 +39,7 @@ export function authEndpoints(auth: AuthService, options: RegisterRuleOptions): 
       description: 'Every login issues a new token (one per device).',
       tag: 'auth',
       auth: 'none',
+      limit: limits.login,
       errors: [401, 429],
       rules: loginEmailRules,
       handle: ({ params, request }) =>

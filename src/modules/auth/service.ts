@@ -5,6 +5,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { UploadedFile } from '../../validation/types.js';
 import type { ImagesService } from '../images/service.js';
 import type { ProviderCredentials } from '../providers/service.js';
@@ -46,9 +47,15 @@ function providerCredentials(input: RegisterInput): ProviderCredentials | undefi
   return { provider: input.type, userId, accessToken };
 }
 
-/** Who is asking, for naming the token in the user's session list. */
+/** Who is asking: the user agent names the token in the user's session list; the IP keys login throttling. */
 export interface ClientInfo {
   userAgent: string | undefined;
+  ip: string;
+}
+
+/** A failed email login: a wrong password, an account without one, or an unknown email (the 422). */
+function isFailedLogin(error: unknown): boolean {
+  return error instanceof InvalidCredentialsError || error instanceof ValidationError;
 }
 
 export type SignedIn = { user: UserView & { api_token: string } };
@@ -81,6 +88,8 @@ export class AuthService {
     private readonly tokens: TokensService,
     private readonly hasher: PasswordHasher,
     private readonly images: ImagesService,
+    /** Failed logins per (lower-cased email, IP): DESIGN §5. */
+    private readonly loginFailures: RateCounter,
     private readonly identities?: ProviderIdentities,
   ) {}
 
@@ -165,8 +174,27 @@ export class AuthService {
     return this.identities;
   }
 
-  /** Email and password; a wrong password and an account without one both get the same 401. */
-  async loginWithEmail(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
+  /**
+   * Email and password, throttled per (email, IP): guessing one account's password from one address stops
+   * after a few failures, while the same address can still sign in to another account, and the account's
+   * owner from another address (so an attacker cannot lock a user out). The per-IP limit, on the route, caps
+   * guessing across many accounts.
+   */
+  loginWithEmail(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
+    return throttledAttempt(
+      this.loginFailures,
+      attemptKey(`email:${email.toLowerCase()}`, client.ip),
+      () => this.checkPasswordAndSignIn(email, password, client),
+      isFailedLogin,
+    );
+  }
+
+  /** A wrong password and an account without one both get the same 401. */
+  private async checkPasswordAndSignIn(
+    email: string,
+    password: string,
+    client: ClientInfo,
+  ): Promise<SignedIn> {
     const user = await this.users.findByEmail(email);
     if (!user) throw ValidationError.notFound('email');
     const matches = user.password_hash

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { UserRow } from '../../db/schema.js';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { credentialRules } from './rules.js';
 import { accessTokenField, type ProviderCredentials, type ProvidersService, userIdField } from './service.js';
@@ -24,6 +25,8 @@ function userAgent(request: FastifyRequest): string | undefined {
 export function providerEndpoints(
   providers: ProvidersService,
   names: { configured: string[]; known: string[] },
+  /** The per-IP login limit, shared with email login: an attacker gains nothing by switching routes. */
+  loginLimit: RateCounter,
 ): Endpoint[] {
   const endpoints: Endpoint[] = [];
   for (const name of names.configured) {
@@ -35,9 +38,11 @@ export function providerEndpoints(
         description: `The ${name} token is verified with ${name}. An identity with no account is a 401 not_registered.`,
         tag: 'auth',
         auth: 'none',
-        errors: [401, 502],
+        limit: loginLimit,
+        errors: [401, 429, 502],
         rules: rules(credentialRules(name)),
-        handle: ({ params, request }) => providers.login(credentials(name, params), userAgent(request)),
+        handle: ({ params, request }) =>
+          providers.login(credentials(name, params), { userAgent: userAgent(request), ip: request.ip }),
       }),
       endpoint({
         method: 'POST',

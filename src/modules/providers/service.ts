@@ -1,6 +1,7 @@
 import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { NotFoundError, NotRegisteredError, ValidationError } from '../../errors.js';
+import { InvalidCredentialsError, NotFoundError, NotRegisteredError, ValidationError } from '../../errors.js';
+import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { ProviderVerifier } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
 import type { LinkedProviders, UsersService } from '../users/service.js';
@@ -19,6 +20,12 @@ export const accessTokenField = (provider: string): string => `${provider}_acces
 
 export type ProviderSignedIn = { user: UserView & { api_token: string } };
 
+/** Who is logging in: the user agent names the token; the IP keys login throttling. */
+export interface LoginClient {
+  userAgent: string | undefined;
+  ip: string;
+}
+
 /**
  * Provider identities: verified with the provider on every use (sign-up, login, link), never trusted on the
  * app's word; the provider's tokens are used once and never stored.
@@ -30,6 +37,8 @@ export class ProvidersService implements LinkedProviders {
     private readonly verifiers: ReadonlyMap<string, ProviderVerifier>,
     private readonly tokens: TokensService,
     private readonly users: UsersService,
+    /** Failed logins per (provider identity, IP), the same counter as email logins: DESIGN §5. */
+    private readonly loginFailures: RateCounter,
   ) {}
 
   namesFor(userId: string): Promise<string[]> {
@@ -72,7 +81,23 @@ export class ProvidersService implements LinkedProviders {
       : undefined;
   }
 
-  async login(credentials: ProviderCredentials, tokenName: string | undefined): Promise<ProviderSignedIn> {
+  /**
+   * Throttled per (identity, IP) like email login. Only a token the provider rejects counts as a failure: a
+   * not-registered identity was vouched for by the provider, so it is no guess.
+   */
+  login(credentials: ProviderCredentials, client: LoginClient): Promise<ProviderSignedIn> {
+    return throttledAttempt(
+      this.loginFailures,
+      attemptKey(`${credentials.provider}:${credentials.userId}`, client.ip),
+      () => this.verifyAndSignIn(credentials, client.userAgent),
+      (error) => error instanceof InvalidCredentialsError,
+    );
+  }
+
+  private async verifyAndSignIn(
+    credentials: ProviderCredentials,
+    tokenName: string | undefined,
+  ): Promise<ProviderSignedIn> {
     await this.verify(credentials);
     const user = await this.links.findUserByIdentity(credentials.provider, credentials.userId);
     if (!user) throw new NotRegisteredError();

@@ -1,12 +1,14 @@
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { emailField, slugField, usernameField } from '../users/rules.js';
 
 /**
  * Availability checks before sign-up. The same field rules as registration: a value these call valid is
- * one register accepts (unless someone takes it in between).
+ * one register accepts (unless someone takes it in between). They tell anyone which accounts exist (by
+ * design), so they are what an attacker scripts first: one per-IP limit covers all three together.
  */
-export function validateEndpoints(): Endpoint[] {
+export function validateEndpoints(limit: RateCounter): Endpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -14,6 +16,7 @@ export function validateEndpoints(): Endpoint[] {
       summary: 'Is this email acceptable and unused?',
       tag: 'validate',
       auth: 'none',
+      limit,
       errors: [429],
       rules: rules({ email: emailField.required().unique('email') }),
       handle: async ({ params }) => ({ email: params.email, status: 'valid' }),
@@ -24,6 +27,7 @@ export function validateEndpoints(): Endpoint[] {
       summary: 'Is this username acceptable and unused?',
       tag: 'validate',
       auth: 'none',
+      limit,
       errors: [429],
       rules: rules({ username: usernameField.required().unique('username') }),
       handle: async ({ params }) => ({ username: params.username, status: 'valid' }),
@@ -35,6 +39,7 @@ export function validateEndpoints(): Endpoint[] {
       description: 'Errors are keyed by `slug` (deliberate: the seed sample shows `username`, DESIGN §2.4).',
       tag: 'validate',
       auth: 'none',
+      limit,
       errors: [429],
       rules: rules({ slug: slugField.required().unique('slug') }),
       handle: async ({ params }) => ({ slug: params.slug, status: 'valid' }),

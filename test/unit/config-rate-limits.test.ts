@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('rate-limit configuration', () => {
+  it('is on by default, in this process, with the documented limits', () => {
+    const config = loadConfig({});
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.rateLimits).toEqual({
+      enabled: true,
+      keyPrefix: 'accounts:rl',
+      loginFailures: { points: 10, windowSeconds: 900 },
+      loginIp: { points: 100, windowSeconds: 900 },
+      validateIp: { points: 60, windowSeconds: 60 },
+      registerIp: { points: 20, windowSeconds: 3600 },
+    });
+  });
+
+  it('reads limits as N per a window in seconds, minutes or hours', () => {
+    const { rateLimits } = loadConfig({
+      RATE_LIMIT_ENABLED: 'off',
+      RATE_LIMIT_KEY_PREFIX: 'eu-1:rl',
+      RATE_LIMIT_LOGIN_FAILURES: '5/30s',
+      RATE_LIMIT_LOGIN_IP: '200 / 2H',
+      RATE_LIMIT_VALIDATE_IP: '30/m',
+      RATE_LIMIT_REGISTER_IP: '1/24h',
+    });
+    expect(rateLimits).toEqual({
+      enabled: false,
+      keyPrefix: 'eu-1:rl',
+      loginFailures: { points: 5, windowSeconds: 30 },
+      loginIp: { points: 200, windowSeconds: 7200 },
+      validateIp: { points: 30, windowSeconds: 60 },
+      registerIp: { points: 1, windowSeconds: 86_400 },
+    });
+  });
+
+  it.each(['10', '10/15', '0/1m', '10/0m', '10/25h', '-1/1m', 'ten/1m', '10/1d', '1.5/1m'])(
+    'refuses the limit "%s", naming the variable',
+    (value) => {
+      const error = configError({ RATE_LIMIT_VALIDATE_IP: value });
+      expect(error.variable).toBe('RATE_LIMIT_VALIDATE_IP');
+      expect(error.message).toContain('such as 10/15m');
+    },
+  );
+
+  it('refuses a bad switch and a bad key prefix', () => {
+    expect(configError({ RATE_LIMIT_ENABLED: 'maybe' }).variable).toBe('RATE_LIMIT_ENABLED');
+    expect(configError({ RATE_LIMIT_KEY_PREFIX: 'has space' }).variable).toBe('RATE_LIMIT_KEY_PREFIX');
+  });
+
+  it('takes a redis:// or rediss:// URL and never echoes a bad one (it may hold a password)', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
+    expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.internal:6380' }).redisUrl).toBe(
+      'rediss://:pw@cache.internal:6380',
+    );
+    const error = configError({ REDIS_URL: 'http://:secret-pw@cache' });
+    expect(error.variable).toBe('REDIS_URL');
+    expect(error.message).not.toContain('secret-pw');
+  });
+});
