@@ -7,7 +7,13 @@ import { ok } from './http/envelope.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
 import { parsePhpStyle } from './http/params.js';
-import { registerBodyParsers, registerFallbacks, registerHealth, requestId } from './http/server-setup.js';
+import {
+  closeConnectionsWhenClosing,
+  registerBodyParsers,
+  registerFallbacks,
+  registerHealth,
+  requestId,
+} from './http/server-setup.js';
 import { PasswordHasher } from './lib/passwords.js';
 import { authEndpoints } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
@@ -68,6 +74,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reply.header('x-request-id', request.id);
   });
   registerFallbacks(app);
+  closeConnectionsWhenClosing(app);
   await registerBodyParsers(app, config);
 
   const { endpoints, services } = buildEndpoints(config, deps);
