@@ -172,6 +172,44 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
     expect(log).not.toContain(token);
   });
 
+  it('leaves the schema alone when MIGRATE_ON_START=false', async () => {
+    const fresh = await storage(backend);
+    try {
+      const service = await startService({ ...fresh.env, MIGRATE_ON_START: 'false' });
+      running.push(service);
+      const res = await post(`${service.url}/v1/validate/email`, { email: 'a@b.co' });
+      expect(res).toEqual({
+        status: 500,
+        json: {
+          meta: { code: 500, error_type: 'InternalServerError', error_message: 'Internal Server Error' },
+          data: [],
+        },
+      });
+      expect(await service.stop()).toBe(0);
+      running.pop();
+      expect((await runCli(['migrate'], fresh.env)).stdout).toBe('Applied: 0001_users_and_tokens\n');
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+
+  it('exits 1 when its port is taken', async () => {
+    const service = await startService(store.env);
+    running.push(service);
+    const other = await storage(backend);
+    try {
+      const result = await runCli(['serve'], {
+        ...other.env,
+        PORT: new URL(service.url).port,
+        LOG_LEVEL: 'silent',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('EADDRINUSE');
+    } finally {
+      await other.cleanup();
+    }
+  });
+
   it('finishes a request in flight before exiting on SIGTERM', async () => {
     // A costly hash keeps the registration in flight long enough for the signal to arrive during it.
     const service = await startService({ ...store.env, ARGON2_MEMORY_KIB: '65536', ARGON2_TIME_COST: '8' });
@@ -187,5 +225,26 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
     expect(response.status).toBe(200);
     expect(await exit).toBe(0);
     running.pop();
+  });
+
+  it('cuts a drain off after SHUTDOWN_TIMEOUT_MS and exits 1', async () => {
+    const service = await startService({
+      ...store.env,
+      SHUTDOWN_TIMEOUT_MS: '0',
+      ARGON2_MEMORY_KIB: '65536',
+      ARGON2_TIME_COST: '8',
+    });
+    running.push(service);
+    const pending = post(`${service.url}/v1/auth/register`, registration(), {
+      'x-request-id': 'e2e-cut-off',
+    }).catch((error: unknown) => error);
+    await new Promise<void>((resolve) => {
+      const check = () => (service.output().includes('e2e-cut-off') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(await service.stop('SIGTERM')).toBe(1);
+    running.pop();
+    expect(service.output()).toContain('shutdown timed out; exiting');
+    await pending;
   });
 });

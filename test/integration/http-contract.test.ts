@@ -62,6 +62,24 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
   });
 
   describe('bodies', () => {
+    it.each([
+      ['application/x-www-form-urlencoded; charset=UTF-8', 'form'],
+      ['application/x-www-form-urlencoded;charset=utf-8', 'form'],
+      ['Application/X-WWW-Form-Urlencoded', 'form'],
+      ['application/json; charset=utf-8', 'json'],
+      ['APPLICATION/JSON', 'json'],
+    ])('reads a body sent as %s (what mobile HTTP clients send)', async (contentType, kind) => {
+      const email = `ct${unique()}@example.com`;
+      const payload = kind === 'json' ? JSON.stringify({ email }) : `email=${encodeURIComponent(email)}`;
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/validate/email',
+        headers: { 'content-type': contentType },
+        payload,
+      });
+      expect(expectOk(res)).toEqual({ email, status: 'valid' });
+    });
+
     it('answers 400 for malformed JSON', async () => {
       const res = await ctx.app.inject({
         method: 'POST',
