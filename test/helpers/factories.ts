@@ -53,3 +53,19 @@ export async function registerUser(
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
+
+/** The fields of a complete, valid email registration with fresh identifiers; `undefined` leaves one out. */
+export function registrationForm(
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  const id = unique();
+  return {
+    type: 'email',
+    email: `reg${id}@example.com`,
+    username: `reg${id}`,
+    gender: '0',
+    user_agreement: 'on',
+    password: `Quiet-Harbour-${id}`,
+    ...overrides,
+  };
+}
