@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { unique } from '../helpers/factories.js';
+import { registrationForm } from '../helpers/factories.js';
 import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
@@ -12,27 +12,19 @@ beforeAll(async () => {
   await buildDist();
 });
 
-async function post(url: string, body: Record<string, string>, headers: Record<string, string> = {}) {
+async function post(
+  url: string,
+  body: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(body).toString(),
+    body: new URLSearchParams(body as Record<string, string>).toString(),
   });
   return {
     status: res.status,
     json: (await res.json()) as { meta: { code: number }; data: Record<string, unknown> },
-  };
-}
-
-function registration() {
-  const id = unique();
-  return {
-    type: 'email',
-    email: `e2e${id}@example.com`,
-    username: `e2e${id}`,
-    gender: '0',
-    user_agreement: 'on',
-    password: `Secret-Passphrase-${id}`,
   };
 }
 
@@ -129,7 +121,7 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
       meta: { code: 200 },
       data: { status: 'ready' },
     });
-    const body = registration();
+    const body = registrationForm();
     const registered = await post(`${first.url}/v1/auth/register`, body);
     expect(registered.status).toBe(200);
     expect(await first.stop('SIGTERM')).toBe(0);
@@ -152,7 +144,7 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
   it('never writes a password or a token to its log', async () => {
     const service = await startService(store.env);
     running.push(service);
-    const body = registration();
+    const body = registrationForm();
     const registered = await post(`${service.url}/v1/auth/register`, body, {
       'x-request-id': 'e2e-log-check',
     });
@@ -214,7 +206,7 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
     // A costly hash keeps the registration in flight long enough for the signal to arrive during it.
     const service = await startService({ ...store.env, ARGON2_MEMORY_KIB: '65536', ARGON2_TIME_COST: '8' });
     running.push(service);
-    const body = registration();
+    const body = registrationForm();
     const pending = post(`${service.url}/v1/auth/register`, body, { 'x-request-id': 'e2e-in-flight' });
     await new Promise<void>((resolve) => {
       const check = () => (service.output().includes('e2e-in-flight') ? resolve() : setTimeout(check, 5));
@@ -235,7 +227,7 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
       ARGON2_TIME_COST: '8',
     });
     running.push(service);
-    const pending = post(`${service.url}/v1/auth/register`, registration(), {
+    const pending = post(`${service.url}/v1/auth/register`, registrationForm(), {
       'x-request-id': 'e2e-cut-off',
     }).catch((error: unknown) => error);
     await new Promise<void>((resolve) => {

@@ -2,23 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
-import { unique } from '../helpers/factories.js';
+import { registrationForm } from '../helpers/factories.js';
 import { expectOk, expectValidationError, type FilePart, postMultipart } from '../helpers/http.js';
 import { image, pngHeaderOnly } from '../helpers/images.js';
 
 const URL = '/v1/auth/register';
-
-function fields(): Record<string, string> {
-  const id = unique();
-  return {
-    type: 'email',
-    email: `pic${id}@example.com`,
-    username: `pic${id}`,
-    gender: '1',
-    user_agreement: 'on',
-    password: `Lantern-Meadow-${id}`,
-  };
-}
 
 function picture(
   data: Buffer,
@@ -39,7 +27,7 @@ describe.each(backends)('%s: register with a profile_picture', (backend) => {
     const res = await postMultipart(
       ctx.app,
       URL,
-      fields(),
+      registrationForm(),
       picture(await image(format), `me.${format}`, type),
     );
     expectOk(res);
@@ -49,7 +37,7 @@ describe.each(backends)('%s: register with a profile_picture', (backend) => {
     const res = await postMultipart(
       ctx.app,
       URL,
-      fields(),
+      registrationForm(),
       picture(await image('png'), 'notes.txt', 'text/plain'),
     );
     expectOk(res);
@@ -59,31 +47,31 @@ describe.each(backends)('%s: register with a profile_picture', (backend) => {
     const res = await postMultipart(
       ctx.app,
       URL,
-      fields(),
+      registrationForm(),
       picture(Buffer.from('<?php system($_GET["c"]); ?>')),
     );
     expectValidationError(res, { profile_picture: ['The profile picture must be an image.'] });
   });
 
   it('refuses an empty file that has a name', async () => {
-    const res = await postMultipart(ctx.app, URL, fields(), picture(Buffer.alloc(0)));
+    const res = await postMultipart(ctx.app, URL, registrationForm(), picture(Buffer.alloc(0)));
     expectValidationError(res, { profile_picture: ['The profile picture must be an image.'] });
   });
 
   it.each(['webp', 'tiff'] as const)('refuses a real %s declared as image/png', async (format) => {
-    const res = await postMultipart(ctx.app, URL, fields(), picture(await image(format)));
+    const res = await postMultipart(ctx.app, URL, registrationForm(), picture(await image(format)));
     expectValidationError(res, {
       profile_picture: ['The profile picture must be a file of type: jpeg, png, gif.'],
     });
   });
 
   it('refuses a pixel bomb (a tiny PNG declaring 50,000 × 50,000) without decoding it', async () => {
-    const res = await postMultipart(ctx.app, URL, fields(), picture(pngHeaderOnly(50_000, 50_000)));
+    const res = await postMultipart(ctx.app, URL, registrationForm(), picture(pngHeaderOnly(50_000, 50_000)));
     expectValidationError(res, { profile_picture: ['The profile picture has invalid image dimensions.'] });
   });
 
   it('refuses a picture sent as a text field', async () => {
-    const res = await postMultipart(ctx.app, URL, { ...fields(), profile_picture: 'me.png' });
+    const res = await postMultipart(ctx.app, URL, { ...registrationForm(), profile_picture: 'me.png' });
     expectValidationError(res, { profile_picture: ['The profile picture must be a file.'] });
   });
 
@@ -91,7 +79,7 @@ describe.each(backends)('%s: register with a profile_picture', (backend) => {
     const res = await postMultipart(
       ctx.app,
       URL,
-      fields(),
+      registrationForm(),
       picture(Buffer.alloc(0), '', 'application/octet-stream'),
     );
     expectOk(res);
@@ -101,7 +89,7 @@ describe.each(backends)('%s: register with a profile_picture', (backend) => {
     const res = await postMultipart(
       ctx.app,
       URL,
-      { ...fields(), gender: '3' },
+      { ...registrationForm(), gender: '3' },
       picture(Buffer.from('not an image')),
     );
     expectValidationError(res, {
@@ -115,7 +103,7 @@ describe.each(backends)('%s: register with a profile_picture under small limits'
   const ctx = useTestApp(backend, { FILE_SIZE_LIMIT: '2kb', IMAGE_MAX_PIXELS: '100' });
 
   it('refuses a file over FILE_SIZE_LIMIT as a 422 on the field, not a dropped request', async () => {
-    const res = await postMultipart(ctx.app, URL, fields(), picture(randomBytes(4096)));
+    const res = await postMultipart(ctx.app, URL, registrationForm(), picture(randomBytes(4096)));
     expectValidationError(res, {
       profile_picture: ['The profile picture may not be greater than 2 kilobytes.'],
     });
@@ -125,8 +113,8 @@ describe.each(backends)('%s: register with a profile_picture under small limits'
     const small = await image('png', 10, 10);
     const large = await image('png', 11, 10);
     expect(large.length).toBeLessThan(2048);
-    expectOk(await postMultipart(ctx.app, URL, fields(), picture(small)));
-    expectValidationError(await postMultipart(ctx.app, URL, fields(), picture(large)), {
+    expectOk(await postMultipart(ctx.app, URL, registrationForm(), picture(small)));
+    expectValidationError(await postMultipart(ctx.app, URL, registrationForm(), picture(large)), {
       profile_picture: ['The profile picture has invalid image dimensions.'],
     });
   });

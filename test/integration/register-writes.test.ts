@@ -10,22 +10,10 @@ import { UsersRepo } from '../../src/modules/users/repo.js';
 import { UsersService } from '../../src/modules/users/service.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
-import { registerUser, unique } from '../helpers/factories.js';
+import { registerUser, registrationForm, unique } from '../helpers/factories.js';
 import { expectError, expectOk, postForm } from '../helpers/http.js';
 
 const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction.', []] as const;
-
-function registration(): Record<string, string> {
-  const id = unique();
-  return {
-    type: 'email',
-    email: `write${id}@example.com`,
-    username: `write${id}`,
-    gender: '1',
-    user_agreement: 'on',
-    password: `Granite-Orchard-${id}`,
-  };
-}
 
 async function count(db: Kysely<Database>, table: 'users' | 'api_tokens'): Promise<number> {
   const result = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db);
@@ -45,7 +33,7 @@ describe.each(backends)('%s: a write transaction that fails', (backend) => {
 
   it('register answers the seed’s 500 envelope and leaves no user behind', async () => {
     const db = ctx.database.handle.db;
-    const body = registration();
+    const body = registrationForm();
     const users = await count(db, 'users');
     const restore = await breakTokenInserts(db);
     try {

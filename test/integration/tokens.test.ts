@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
-import { bearer, registerUser, unique } from '../helpers/factories.js';
+import { bearer, registerUser, registrationForm } from '../helpers/factories.js';
 import { expectError, expectOk, postForm, UNAUTHENTICATED } from '../helpers/http.js';
 
 type UserData = { user: { id: string; email: string } };
@@ -104,20 +104,9 @@ describe.each(backends)('%s: API tokens', (backend) => {
     });
 
     it('cuts a long user agent to 255 characters for the token name', async () => {
-      const id = unique();
-      const res = await postForm(
-        ctx.app,
-        '/v1/auth/register',
-        {
-          type: 'email',
-          email: `ua${id}@example.com`,
-          username: `ua${id}`,
-          gender: '1',
-          user_agreement: 'on',
-          password: `Copper-Kettle-${id}`,
-        },
-        { 'user-agent': `App/1.0 ${'x'.repeat(400)}` },
-      );
+      const res = await postForm(ctx.app, '/v1/auth/register', registrationForm(), {
+        'user-agent': `App/1.0 ${'x'.repeat(400)}`,
+      });
       const { user } = expectOk<UserData>(res);
       const rows = await sql<{
         name: string;

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CommitFailedError, TooManyRequestsError, ValidationError } from '../../src/errors.js';
@@ -13,6 +12,7 @@ import { ok } from '../../src/http/envelope.js';
 import { sendError } from '../../src/http/errors.js';
 import { rules, string } from '../../src/validation/fields.js';
 import type { Column } from '../../src/validation/types.js';
+import { logSink } from '../helpers/logs.js';
 
 const alice: AuthContext = { user: { id: 'user-alice' }, tokenId: 'token-1' };
 
@@ -33,15 +33,9 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** A bare Fastify app serving one endpoint the way app.ts does, logging into `lines`. */
-async function serve(definition: Endpoint, requestServices: RequestServices, lines: string[] = []) {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  app = Fastify({ logger: { level: 'info', stream } });
+/** A bare Fastify app serving one endpoint the way app.ts does, logging into `sink`. */
+async function serve(definition: Endpoint, requestServices: RequestServices, sink = logSink()) {
+  app = Fastify({ logger: { level: 'info', stream: sink.stream } });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.route({
     method: definition.method,
@@ -149,9 +143,9 @@ describe('sendError', () => {
   });
 
   it('logs a 5xx with its cause for operators and shows the client only the envelope', async () => {
-    const lines: string[] = [];
+    const { stream, lines } = logSink();
     const cause = new Error('deadlock detected on relation users');
-    const server = await serve(failing(new CommitFailedError(cause)), services(), lines);
+    const server = await serve(failing(new CommitFailedError(cause)), services(), { stream, lines });
     const res = await server.inject({ method: 'POST', url: '/v1/fail' });
     expect(res.json()).toEqual({
       meta: { code: 500, error_type: 'InternalServerError', error_message: 'Failed to commit transaction.' },
@@ -164,8 +158,8 @@ describe('sendError', () => {
   });
 
   it('does not log a 422 as an error', async () => {
-    const lines: string[] = [];
-    const server = await serve(failing(ValidationError.taken('email')), services(), lines);
+    const { stream, lines } = logSink();
+    const server = await serve(failing(ValidationError.taken('email')), services(), { stream, lines });
     expect((await server.inject({ method: 'POST', url: '/v1/fail' })).statusCode).toBe(422);
     expect(lines.map((line) => JSON.parse(line).level)).not.toContain(50);
   });

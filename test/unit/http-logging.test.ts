@@ -1,7 +1,7 @@
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions, redactUrl } from '../../src/http/logging.js';
+import { logSink } from '../helpers/logs.js';
 
 describe('redactUrl', () => {
   it.each([
@@ -26,13 +26,7 @@ describe('redactUrl', () => {
 
 /** A pino logger with the service's options, writing JSON lines into an array. */
 function capture(level = 'info') {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
+  const { stream, lines } = logSink();
   return { logger: pino(loggerOptions(level), stream), lines };
 }
 
