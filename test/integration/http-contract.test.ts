@@ -17,6 +17,15 @@ const METHOD_NOT_ALLOWED = [405, 'MethodNotAllowedHttpException', 'Method Not Al
 describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
   const ctx = useTestApp(backend, { BODY_LIMIT: '4kb' });
 
+  /** POSTs these exact bytes with this content type to validate/email. */
+  const sendRaw = (contentType: string, payload: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/v1/validate/email',
+      headers: { 'content-type': contentType },
+      payload,
+    });
+
   describe('routes and versions', () => {
     it.each([
       '/',
@@ -71,34 +80,19 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
     ])('reads a body sent as %s (what mobile HTTP clients send)', async (contentType, kind) => {
       const email = `ct${unique()}@example.com`;
       const payload = kind === 'json' ? JSON.stringify({ email }) : `email=${encodeURIComponent(email)}`;
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/validate/email',
-        headers: { 'content-type': contentType },
-        payload,
-      });
+      const res = await sendRaw(contentType, payload);
       expect(expectOk(res)).toEqual({ email, status: 'valid' });
     });
 
     it('answers 400 for malformed JSON', async () => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/validate/email',
-        headers: { 'content-type': 'application/json' },
-        payload: '{"email": "a@b.co"',
-      });
+      const res = await sendRaw('application/json', '{"email": "a@b.co"');
       expectError(res, 400, 'BadRequestHttpException', 'Bad Request', {
         body: ['The body could not be parsed.'],
       });
     });
 
     it('answers 400 for an empty JSON body', async () => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/validate/email',
-        headers: { 'content-type': 'application/json' },
-        payload: '',
-      });
+      const res = await sendRaw('application/json', '');
       expectError(res, 400, 'BadRequestHttpException', 'Bad Request', { body: ['The body is empty.'] });
     });
 
@@ -106,12 +100,7 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
       '{"__proto__": {"isAdmin": true}, "email": "a@b.co"}',
       '{"constructor": {"prototype": {"isAdmin": true}}, "email": "a@b.co"}',
     ])('refuses JSON that tries prototype poisoning: %s', async (payload) => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/validate/email',
-        headers: { 'content-type': 'application/json' },
-        payload,
-      });
+      const res = await sendRaw('application/json', payload);
       expectError(res, 400, 'BadRequestHttpException', 'Bad Request', {
         body: ['The body could not be parsed.'],
       });
@@ -120,23 +109,16 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
 
     it('ignores prototype keys in a form body', async () => {
       const email = `proto${unique()}@example.com`;
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/validate/email',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: `__proto__[isAdmin]=1&constructor[prototype][isAdmin]=1&email=${encodeURIComponent(email)}`,
-      });
+      const res = await sendRaw(
+        'application/x-www-form-urlencoded',
+        `__proto__[isAdmin]=1&constructor[prototype][isAdmin]=1&email=${encodeURIComponent(email)}`,
+      );
       expect(expectOk(res)).toEqual({ email, status: 'valid' });
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     });
 
     it('answers 415 for a body of a type it does not read', async () => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/validate/email',
-        headers: { 'content-type': 'application/xml' },
-        payload: '<email>a@b.co</email>',
-      });
+      const res = await sendRaw('application/xml', '<email>a@b.co</email>');
       expectError(res, 415, 'UnsupportedMediaTypeHttpException', 'Unsupported Media Type');
     });
 
@@ -184,12 +166,7 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
     });
 
     it('reads PHP-style nested keys, and a nested value where a string belongs is a 422', async () => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/validate/email',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'email[address]=a@b.co',
-      });
+      const res = await sendRaw('application/x-www-form-urlencoded', 'email[address]=a@b.co');
       expectValidationError(res, { email: ['The email must be a string.'] });
     });
   });
