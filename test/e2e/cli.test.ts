@@ -82,7 +82,7 @@ async function storage(backend: Backend) {
     env,
     cleanup: async () => {
       await rm(dataDir, { recursive: true, force: true });
-      if (database) await database.drop().catch(() => undefined);
+      if (database) await database.drop();
     },
   };
 }
