@@ -9,7 +9,12 @@ import { clientErrorHandler, frameworkErrorHandler } from './http/framework-erro
 import { loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
 import { parsePhpStyle } from './http/params.js';
-import { registerFallbacks, registerHealth, requestId } from './http/server-setup.js';
+import {
+  closeConnectionsWhenClosing,
+  registerFallbacks,
+  registerHealth,
+  requestId,
+} from './http/server-setup.js';
 import { PasswordHasher } from './lib/passwords.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
 import type { RateLimits } from './limits/rate-counter.js';
@@ -121,6 +126,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reply.header('x-request-id', request.id);
   });
   registerFallbacks(app);
+  closeConnectionsWhenClosing(app);
   await registerBodyParsers(app, config);
 
   const storage = createStorage(config.media);

@@ -46,3 +46,18 @@ export function registerHealth(app: FastifyInstance, ready: () => Promise<void>)
     }
   });
 }
+
+/**
+ * Responses sent while the server is closing say `Connection: close`. Otherwise a keep-alive client (every
+ * load balancer) keeps the socket of a request that was in flight at SIGTERM open for Fastify's 72 s
+ * keep-alive timeout, and the drain can only end by the shutdown timeout, with exit code 1.
+ */
+export function closeConnectionsWhenClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+}

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/schema.js';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -56,4 +59,18 @@ export async function createTestDatabase(
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/** A fresh database for the enclosing describe block (migrated unless told otherwise). */
+export function useTestDatabase(backend: Backend, options: { migrate?: boolean } = {}) {
+  const ctx = {} as { database: TestDatabase; handle: DatabaseHandle; db: Kysely<Database> };
+  beforeAll(async () => {
+    ctx.database = await createTestDatabase(backend, options);
+    ctx.handle = ctx.database.handle;
+    ctx.db = ctx.handle.db;
+  });
+  afterAll(async () => {
+    await ctx.database?.drop();
+  });
+  return ctx;
 }

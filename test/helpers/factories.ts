@@ -23,19 +23,10 @@ export interface RegisteredUser {
 /** Registers a user by email through the HTTP interface and returns who they are and their token. */
 export async function registerUser(
   app: FastifyInstance,
-  overrides: Record<string, string> = {},
+  overrides: Partial<RegistrationFields & { slug: string }> = {},
   version = 'v1',
 ): Promise<RegisteredUser> {
-  const id = unique();
-  const fields = {
-    type: 'email',
-    email: `user${id}@example.com`,
-    username: `user${id}`,
-    gender: '1',
-    user_agreement: 'on',
-    password: `Sturdy-Passphrase-${id}`,
-    ...overrides,
-  };
+  const fields = { ...registrationForm(), ...overrides };
   const data = expectOk<{ user: Record<string, unknown> & { id: string; api_token: string; slug: string } }>(
     await postForm(app, `/${version}/auth/register`, fields),
   );
@@ -52,4 +43,30 @@ export async function registerUser(
 
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
+}
+
+/** A type alias, not an interface, so that it fits the `Body` index signature of the post helpers. */
+export type RegistrationFields = {
+  type: string;
+  email: string;
+  username: string;
+  gender: string;
+  user_agreement: string;
+  password: string;
+};
+
+/** The fields of a complete, valid email registration with fresh identifiers; `undefined` leaves one out. */
+export function registrationForm<O extends Record<string, string | undefined> = Record<never, never>>(
+  overrides: O = {} as O,
+): Omit<RegistrationFields, keyof O> & O {
+  const id = unique();
+  return {
+    type: 'email',
+    email: `reg${id}@example.com`,
+    username: `reg${id}`,
+    gender: '0',
+    user_agreement: 'on',
+    password: `Quiet-Harbour-${id}`,
+    ...overrides,
+  };
 }

@@ -65,7 +65,7 @@ export function providerEndpoints(
         description: 'Refused (422) when it is the last way to sign in: no password and no other provider.',
         tag: 'user',
         auth: 'required',
-        errors: [401],
+        errors: [401, 422],
         rules: rules({}),
         handle: ({ auth }) => providers.unlink(auth.user as UserRow, name),
       }),

@@ -1,0 +1,248 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadMigrations } from '../../src/db/migrate.js';
+import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { registrationForm } from '../helpers/factories.js';
+import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
+
+/** What `accounts migrate` prints on a fresh database: every migration file, in order. */
+async function appliedAll(): Promise<string> {
+  return `Applied: ${(await loadMigrations()).map((migration) => migration.version).join(', ')}\n`;
+}
+
+const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
+
+beforeAll(async () => {
+  await buildDist();
+});
+
+async function post(
+  url: string,
+  body: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(body as Record<string, string>).toString(),
+  });
+  return {
+    status: res.status,
+    json: (await res.json()) as { meta: { code: number }; data: Record<string, unknown> },
+  };
+}
+
+describe('accounts command line', () => {
+  it('prints usage and fails when given no command', async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^Usage: accounts <command>/);
+    expect(result.stdout).toContain('serve');
+    expect(result.stdout).toContain('migrate');
+  });
+
+  it.each(['help', '--help', '-h'])('prints usage and succeeds for %s', async (flag) => {
+    const result = await runCli([flag]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: accounts <command>/);
+  });
+
+  it('names an unknown command and fails', async () => {
+    const result = await runCli(['frobnicate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Unknown command "frobnicate"\.\n\nUsage: accounts <command>/);
+  });
+
+  it('stops on a bad setting with one line naming the variable', async () => {
+    const result = await runCli(['serve'], { PORT: '99999' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "99999")\n',
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('never prints a refused DATABASE_URL, which may hold a password', async () => {
+    const result = await runCli(['migrate'], { DATABASE_URL: 'mysql://root:hunter2-secret@db/accounts' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL\n',
+    );
+  });
+});
+
+/** Where a backend's data lives for one test: a DATA_DIR (embedded) or a fresh PostgreSQL database. */
+async function storage(backend: Backend) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-e2e-'));
+  let database: TestDatabase | undefined;
+  const env: Record<string, string> = { DATA_DIR: dataDir, ...CHEAP_ARGON2 };
+  if (backend === 'postgres') {
+    database = await createTestDatabase('postgres', { migrate: false });
+    // The child gets its own pool; ours is closed so that only the service holds connections.
+    await database.handle.close();
+    env.DATABASE_URL = database.url as string;
+  }
+  return {
+    env,
+    cleanup: async () => {
+      await rm(dataDir, { recursive: true, force: true });
+      if (database) await database.drop();
+    },
+  };
+}
+
+describe.each(backends)('%s: accounts migrate and serve', (backend) => {
+  let store: Awaited<ReturnType<typeof storage>>;
+  const running: RunningService[] = [];
+
+  beforeAll(async () => {
+    store = await storage(backend);
+  });
+
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((service) => service.stop('SIGKILL')));
+  });
+
+  afterAll(async () => {
+    await store?.cleanup();
+  });
+
+  it('migrates a fresh database once, then has nothing to do', async () => {
+    const first = await runCli(['migrate'], store.env);
+    expect(first).toEqual({ code: 0, stdout: await appliedAll(), stderr: '' });
+    const second = await runCli(['migrate'], store.env);
+    expect(second).toEqual({ code: 0, stdout: 'Nothing to migrate.\n', stderr: '' });
+  });
+
+  it('serves the API, keeps accounts across a restart, and exits 0 on SIGTERM', async () => {
+    const first = await startService(store.env);
+    running.push(first);
+    expect(await (await fetch(`${first.url}/healthz`)).json()).toEqual({
+      meta: { code: 200 },
+      data: { status: 'ok' },
+    });
+    expect(await (await fetch(`${first.url}/readyz`)).json()).toEqual({
+      meta: { code: 200 },
+      data: { status: 'ready' },
+    });
+    const body = registrationForm();
+    const registered = await post(`${first.url}/v1/auth/register`, body);
+    expect(registered.status).toBe(200);
+    expect(await first.stop('SIGTERM')).toBe(0);
+    running.pop();
+
+    const second = await startService(store.env);
+    running.push(second);
+    const login = await post(`${second.url}/dev/auth/login/email`, {
+      email: body.email,
+      password: body.password,
+    });
+    expect(login.status).toBe(200);
+    expect((login.json.data.user as { id: string }).id).toBe(
+      (registered.json.data.user as { id: string }).id,
+    );
+    expect(await second.stop('SIGINT')).toBe(0);
+    running.pop();
+  });
+
+  it('never writes a password or a token to its log', async () => {
+    const service = await startService(store.env);
+    running.push(service);
+    const body = registrationForm();
+    const registered = await post(`${service.url}/v1/auth/register`, body, {
+      'x-request-id': 'e2e-log-check',
+    });
+    const token = (registered.json.data.user as { api_token: string }).api_token;
+    await fetch(`${service.url}/v1/user/get?api_token=${token}`);
+    await fetch(`${service.url}/v1/user/get`, { headers: { authorization: `Bearer ${token}` } });
+    await post(`${service.url}/v1/auth/login/email`, {
+      email: body.email,
+      password: `${body.password}-wrong`,
+    });
+    expect(await service.stop()).toBe(0);
+    running.pop();
+    const log = service.output();
+    expect(log).toContain('e2e-log-check');
+    expect(log).toContain('api_token=[redacted]');
+    expect(log).not.toContain(body.password);
+    expect(log).not.toContain(token);
+  });
+
+  it('leaves the schema alone when MIGRATE_ON_START=false', async () => {
+    const fresh = await storage(backend);
+    try {
+      const service = await startService({ ...fresh.env, MIGRATE_ON_START: 'false' });
+      running.push(service);
+      const res = await post(`${service.url}/v1/validate/email`, { email: 'a@b.co' });
+      expect(res).toEqual({
+        status: 500,
+        json: {
+          meta: { code: 500, error_type: 'InternalServerError', error_message: 'Internal Server Error' },
+          data: [],
+        },
+      });
+      expect(await service.stop()).toBe(0);
+      running.pop();
+      expect((await runCli(['migrate'], fresh.env)).stdout).toBe(await appliedAll());
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+
+  it('exits 1 when its port is taken', async () => {
+    const service = await startService(store.env);
+    running.push(service);
+    const other = await storage(backend);
+    try {
+      const result = await runCli(['serve'], {
+        ...other.env,
+        PORT: new URL(service.url).port,
+        LOG_LEVEL: 'silent',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('EADDRINUSE');
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('finishes a request in flight before exiting on SIGTERM', async () => {
+    // A costly hash keeps the registration in flight long enough for the signal to arrive during it.
+    const service = await startService({ ...store.env, ARGON2_MEMORY_KIB: '65536', ARGON2_TIME_COST: '8' });
+    running.push(service);
+    const body = registrationForm();
+    const pending = post(`${service.url}/v1/auth/register`, body, { 'x-request-id': 'e2e-in-flight' });
+    await new Promise<void>((resolve) => {
+      const check = () => (service.output().includes('e2e-in-flight') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    const exit = service.stop('SIGTERM');
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect(await exit).toBe(0);
+    running.pop();
+  });
+
+  it('cuts a drain off after SHUTDOWN_TIMEOUT_MS and exits 1', async () => {
+    const service = await startService({
+      ...store.env,
+      SHUTDOWN_TIMEOUT_MS: '0',
+      ARGON2_MEMORY_KIB: '65536',
+      ARGON2_TIME_COST: '8',
+    });
+    running.push(service);
+    const pending = post(`${service.url}/v1/auth/register`, registrationForm(), {
+      'x-request-id': 'e2e-cut-off',
+    }).catch((error: unknown) => error);
+    await new Promise<void>((resolve) => {
+      const check = () => (service.output().includes('e2e-cut-off') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(await service.stop('SIGTERM')).toBe(1);
+    running.pop();
+    expect(service.output()).toContain('shutdown timed out; exiting');
+    await pending;
+  });
+});

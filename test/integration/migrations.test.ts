@@ -1,0 +1,120 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/schema.js';
+import { backends, type TestDatabase, useTestDatabase } from '../helpers/database.js';
+
+async function rowsOf(db: Kysely<Database>, query: string): Promise<unknown[]> {
+  return (await sql.raw(query).execute(db)).rows;
+}
+
+describe('loadMigrations', () => {
+  it('reads NNNN_name.sql files in order and ignores everything else', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'accounts-migrations-'));
+    try {
+      await writeFile(path.join(dir, '0002_second.sql'), 'SELECT 2;');
+      await writeFile(path.join(dir, '0001_first.sql'), 'SELECT 1;');
+      await writeFile(path.join(dir, '0010_tenth.sql'), 'SELECT 10;');
+      for (const ignored of [
+        'README.md',
+        '1_short.sql',
+        '0003_Upper.sql',
+        '0004_dash-name.sql',
+        '0005_x.sql.bak',
+      ]) {
+        await writeFile(path.join(dir, ignored), 'SELECT 0;');
+      }
+      expect(await loadMigrations(dir)).toEqual([
+        { version: '0001_first', sql: 'SELECT 1;' },
+        { version: '0002_second', sql: 'SELECT 2;' },
+        { version: '0010_tenth', sql: 'SELECT 10;' },
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds the service’s own migrations', async () => {
+    const versions = (await loadMigrations()).map((migration) => migration.version);
+    expect(versions[0]).toBe('0001_users_and_tokens');
+    expect([...versions].sort()).toEqual(versions);
+  });
+});
+
+describe.each(backends)('%s: migrate', (backend) => {
+  const ctx = useTestDatabase(backend, { migrate: false });
+
+  it('applies every migration once, then nothing', async () => {
+    const all = (await loadMigrations()).map((migration) => migration.version);
+    expect(await migrate(ctx.handle)).toEqual(all);
+    expect(await migrate(ctx.handle)).toEqual([]);
+    const applied = await rowsOf(ctx.db, 'SELECT version FROM schema_migrations ORDER BY version');
+    expect(applied).toEqual(all.map((version) => ({ version })));
+  });
+
+  it('creates the case-insensitive unique indexes and the token indexes', async () => {
+    const indexes = (await rowsOf(
+      ctx.db,
+      "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('users', 'api_tokens') ORDER BY indexname",
+    )) as Array<{ indexname: string }>;
+    expect(indexes.map((row) => row.indexname)).toEqual(
+      expect.arrayContaining([
+        'users_email_lower_key',
+        'users_username_lower_key',
+        'users_slug_lower_key',
+        'api_tokens_token_hash_key',
+        'api_tokens_user_id_idx',
+      ]),
+    );
+  });
+
+  it('rolls back a failing migration whole and names it, keeping the ones before it', async () => {
+    const error = await migrate(ctx.handle, [
+      { version: '9001_good', sql: 'CREATE TABLE test_good (x int);' },
+      { version: '9002_bad', sql: 'CREATE TABLE test_half (x int); SELECT * FROM no_such_table;' },
+    ]).then(
+      () => undefined,
+      (caught: Error) => caught,
+    );
+    expect(error?.message).toMatch(/^Migration 9002_bad failed: .*no_such_table/);
+    const tables = (await rowsOf(
+      ctx.db,
+      "SELECT tablename FROM pg_tables WHERE tablename IN ('test_good', 'test_half')",
+    )) as Array<{ tablename: string }>;
+    expect(tables.map((row) => row.tablename)).toEqual(['test_good']);
+    const versions = (await rowsOf(
+      ctx.db,
+      "SELECT version FROM schema_migrations WHERE version LIKE '900%'",
+    )) as Array<{
+      version: string;
+    }>;
+    expect(versions.map((row) => row.version)).toEqual(['9001_good']);
+    // The advisory lock was released: the next run goes ahead.
+    expect(
+      await migrate(ctx.handle, [{ version: '9002_bad', sql: 'CREATE TABLE test_half (x int);' }]),
+    ).toEqual(['9002_bad']);
+  });
+
+  it('migrates exactly once when several runs start together', async () => {
+    const migrations = [{ version: '9100_once', sql: 'CREATE TABLE test_once (x int);' }];
+    const others =
+      backend === 'postgres'
+        ? await Promise.all([1, 2].map(() => createTestDatabaseOn(ctx.database)))
+        : [ctx.handle, ctx.handle];
+    try {
+      const results = await Promise.all([ctx.handle, ...others].map((handle) => migrate(handle, migrations)));
+      expect(results.flat()).toEqual(['9100_once']);
+    } finally {
+      if (backend === 'postgres') await Promise.all(others.map((handle) => handle.close()));
+    }
+  });
+});
+
+/** Another connection pool on the same PostgreSQL database, as a second instance of the service would have. */
+async function createTestDatabaseOn(database: TestDatabase): Promise<DatabaseHandle> {
+  return openDatabase({ url: database.url, embeddedDir: '', poolMax: 2 });
+}

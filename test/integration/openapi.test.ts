@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app.js';
+import { backends } from '../helpers/database.js';
+
+type Operation = {
+  operationId: string;
+  security?: unknown[];
+  responses: Record<string, unknown>;
+  requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
+  parameters?: unknown[];
+};
+type Document = {
+  openapi: string;
+  info: { version: string };
+  servers: Array<{ url: string; variables: { version: { enum: string[]; default: string } } }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+};
+
+const PACKAGE_VERSION = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
+
+function refs(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) refs(item, found);
+  else if (value && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string') found.push(inner);
+      else refs(inner, found);
+    }
+  }
+  return found;
+}
+
+describe.each(backends)('%s: GET /openapi.json', (backend) => {
+  const ctx = useTestApp(backend, { API_VERSIONS: 'v1,dev' });
+
+  async function document(): Promise<Document> {
+    const res = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    return res.json() as Document;
+  }
+
+  it('is an OpenAPI 3.1 document of this service version, with the configured versions as servers', async () => {
+    const doc = await document();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe(PACKAGE_VERSION);
+    expect(doc.servers).toEqual([
+      { url: '/{version}', variables: { version: { enum: ['v1', 'dev'], default: 'v1' } } },
+    ]);
+  });
+
+  it('documents exactly the routes the service answers', async () => {
+    const doc = await document();
+    // No provider is configured here: their login and link routes are absent, unlink is there for every name.
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/auth/login/email',
+      '/auth/logout',
+      '/auth/register',
+      '/user/device/get',
+      '/user/device/update',
+      '/user/get',
+      '/user/profile-image/update',
+      '/user/providers/alpha/unlink',
+      '/user/providers/beta/unlink',
+      '/user/providers/gamma/unlink',
+      '/user/tokens',
+      '/user/tokens/{id}/revoke',
+      '/user/update',
+      '/validate/email',
+      '/validate/slug',
+      '/validate/username',
+    ]);
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(operations)) {
+        const res = await ctx.app.inject({
+          method: method.toUpperCase() as 'GET' | 'POST',
+          url: `/v1${path}`,
+        });
+        expect([404, 405], `${method} ${path}`).not.toContain(res.statusCode);
+      }
+    }
+  });
+
+  it('gives every operation a unique id and the error responses every endpoint can give', async () => {
+    const doc = await document();
+    const operations = Object.values(doc.paths).flatMap((byMethod) => Object.values(byMethod));
+    const ids = operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const operation of operations) {
+      expect(Object.keys(operation.responses), operation.operationId).toEqual(
+        expect.arrayContaining(['200', '500', '503']),
+      );
+    }
+    // A 422 is documented where parameters can fail (or the service can refuse), not on parameterless reads.
+    expect(Object.keys(doc.paths['/validate/email']?.post?.responses ?? {})).toContain('422');
+    expect(Object.keys(doc.paths['/user/providers/gamma/unlink']?.post?.responses ?? {})).toContain('422');
+    expect(Object.keys(doc.paths['/user/get']?.get?.responses ?? {})).not.toContain('422');
+    expect(Object.keys(doc.paths['/auth/login/email']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['401', '429']),
+    );
+  });
+
+  it('marks exactly the protected routes as needing a token', async () => {
+    const doc = await document();
+    const security = [{ bearer: [] }, { apiTokenQuery: [] }];
+    expect(doc.paths['/user/get']?.get?.security).toEqual(security);
+    expect(doc.paths['/auth/logout']?.post?.security).toEqual(security);
+    expect(Object.keys(doc.paths['/user/get']?.get?.responses ?? {})).toContain('401');
+    for (const path of ['/auth/register', '/auth/login/email', '/validate/email']) {
+      expect(doc.paths[path]?.post?.security, path).toBeUndefined();
+    }
+  });
+
+  it('derives the register body from its rule list: required fields, patterns, multipart for the file', async () => {
+    const body = (await document()).paths['/auth/register']?.post?.requestBody;
+    expect(body?.required).toBe(true);
+    expect(Object.keys(body?.content ?? {})).toEqual(['multipart/form-data']);
+    const schema = body?.content['multipart/form-data']?.schema as {
+      required: string[];
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(schema.required).toEqual(['type', 'email', 'username', 'gender', 'user_agreement']);
+    expect(schema.properties.type).toMatchObject({ type: 'string', enum: ['email'] });
+    expect(schema.properties.email).toMatchObject({ type: 'string', format: 'email', maxLength: 255 });
+    expect(schema.properties.slug).toMatchObject({ minLength: 4, maxLength: 256 });
+    expect(schema.properties.gender).toMatchObject({ type: 'integer', enum: [0, 1] });
+    expect(schema.properties.password).toMatchObject({ minLength: 8, maxLength: 1024 });
+    expect(schema.properties.password?.description).toContain('Required when `type` is email.');
+    expect(schema.properties.profile_picture).toMatchObject({ type: 'string', format: 'binary' });
+    expect(new RegExp(schema.properties.username?.pattern as string).test('김민준')).toBe(true);
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['alpha_user_id', 'alpha_access_token', 'beta_user_id', 'beta_access_token']),
+    );
+  });
+
+  it('offers form, JSON and multipart for bodies without files', async () => {
+    const body = (await document()).paths['/validate/email']?.post?.requestBody;
+    expect(Object.keys(body?.content ?? {}).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ]);
+  });
+
+  it('has no dangling $ref', async () => {
+    const doc = await document();
+    for (const ref of refs(doc)) {
+      const [, section, name] = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref) ?? [];
+      expect(doc.components[section as string]?.[name as string], ref).toBeDefined();
+    }
+  });
+});

@@ -1,0 +1,158 @@
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import type { Database } from '../../src/db/schema.js';
+import { ValidationError } from '../../src/errors.js';
+import { PasswordHasher } from '../../src/lib/passwords.js';
+import { unlimited } from '../../src/limits/rate-counter.js';
+import { AuthService, type RegisterInput } from '../../src/modules/auth/service.js';
+import { ImagesService } from '../../src/modules/images/service.js';
+import { TokensRepo } from '../../src/modules/tokens/repo.js';
+import { TokensService } from '../../src/modules/tokens/service.js';
+import { UsersRepo } from '../../src/modules/users/repo.js';
+import { UsersService } from '../../src/modules/users/service.js';
+import { LocalStorage } from '../../src/storage/local-storage.js';
+import { useTestApp } from '../helpers/app.js';
+import { backends } from '../helpers/database.js';
+import { registerUser, registrationForm, unique } from '../helpers/factories.js';
+import { expectError, expectOk, postForm } from '../helpers/http.js';
+
+const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction.', []] as const;
+
+async function count(db: Kysely<Database>, table: 'users' | 'api_tokens'): Promise<number> {
+  const result = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db);
+  return result.rows[0]?.n ?? -1;
+}
+
+/** Makes every insert into api_tokens fail (a non-unique constraint error) until `restore` runs. */
+async function breakTokenInserts(db: Kysely<Database>): Promise<() => Promise<void>> {
+  await sql`ALTER TABLE api_tokens ADD CONSTRAINT test_refuse_tokens CHECK (false) NOT VALID`.execute(db);
+  return async () => {
+    await sql`ALTER TABLE api_tokens DROP CONSTRAINT test_refuse_tokens`.execute(db);
+  };
+}
+
+describe.each(backends)('%s: a write transaction that fails', (backend) => {
+  const ctx = useTestApp(backend);
+
+  it('register answers the seed’s 500 envelope and leaves no user behind', async () => {
+    const db = ctx.database.handle.db;
+    const body = registrationForm();
+    const users = await count(db, 'users');
+    const restore = await breakTokenInserts(db);
+    try {
+      expectError(await postForm(ctx.app, '/v1/auth/register', body), ...COMMIT_FAILED);
+      expect(await count(db, 'users')).toBe(users);
+    } finally {
+      await restore();
+    }
+    // Nothing half-written blocks the same sign-up afterwards.
+    expectOk(await postForm(ctx.app, '/v1/auth/register', body));
+  });
+
+  it('login answers the same 500 envelope when its token cannot be written', async () => {
+    const db = ctx.database.handle.db;
+    const user = await registerUser(ctx.app);
+    const tokens = await count(db, 'api_tokens');
+    const restore = await breakTokenInserts(db);
+    try {
+      const res = await postForm(ctx.app, '/v1/auth/login/email', {
+        email: user.email,
+        password: user.password,
+      });
+      expectError(res, ...COMMIT_FAILED);
+      expect(await count(db, 'api_tokens')).toBe(tokens);
+    } finally {
+      await restore();
+    }
+  });
+});
+
+describe.each(backends)('%s: AuthService.register against the unique indexes', (backend) => {
+  const ctx = useTestApp(backend);
+
+  function service(): AuthService {
+    const db = ctx.database.handle.db;
+    const usersRepo = new UsersRepo(db);
+    return new AuthService(
+      db,
+      usersRepo,
+      new UsersService(usersRepo),
+      new TokensService(new TokensRepo(db), undefined),
+      new PasswordHasher(ctx.config.argon2),
+      new ImagesService(
+        new LocalStorage(path.join(ctx.dataDir, 'media'), '/media'),
+        ctx.config.imageMaxPixels,
+      ),
+      unlimited,
+    );
+  }
+
+  function input(overrides: Partial<RegisterInput> = {}): RegisterInput {
+    const id = unique();
+    return { type: 'email', email: `svc${id}@example.com`, username: `svc${id}`, gender: 0, ...overrides };
+  }
+
+  async function failure(promise: Promise<unknown>): Promise<unknown> {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).failures;
+  }
+
+  const client = { userAgent: 'tests', ip: '127.0.0.1' };
+
+  // The rules normally catch these first; these calls skip the rules, as the loser of a race does.
+  it('turns a unique violation at insert into the 422 on the field its index guards', async () => {
+    const auth = service();
+    const first = input({ slug: `first-${unique()}` });
+    await auth.register(first, client);
+    expect(await failure(auth.register(input({ email: first.email.toUpperCase() }), client))).toEqual({
+      email: [{ rule: 'unique' }],
+    });
+    expect(await failure(auth.register(input({ username: first.username.toUpperCase() }), client))).toEqual({
+      username: [{ rule: 'unique' }],
+    });
+    expect(await failure(auth.register(input({ slug: first.slug?.toUpperCase() }), client))).toEqual({
+      slug: [{ rule: 'unique' }],
+    });
+  });
+
+  it('derives the slug again when a derived slug loses a race', async () => {
+    const auth = service();
+    const taken = (await registerUser(ctx.app, { slug: `raced-${unique()}` })).slug;
+    const fresh = `fresh-${unique()}`;
+    const derive = vi.spyOn(auth, 'deriveSlug').mockResolvedValueOnce(taken).mockResolvedValueOnce(fresh);
+    const signedIn = await auth.register(input(), client);
+    expect(signedIn.user.slug).toBe(fresh);
+    expect(derive).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives up after three lost races with the slug 422', async () => {
+    const auth = service();
+    const taken = (await registerUser(ctx.app, { slug: `always-${unique()}` })).slug;
+    const derive = vi.spyOn(auth, 'deriveSlug').mockResolvedValue(taken);
+    expect(await failure(auth.register(input(), client))).toEqual({ slug: [{ rule: 'unique' }] });
+    expect(derive).toHaveBeenCalledTimes(3);
+  });
+
+  it('never retries a slug the client chose', async () => {
+    const auth = service();
+    const taken = (await registerUser(ctx.app, { slug: `chosen-${unique()}` })).slug;
+    const derive = vi.spyOn(auth, 'deriveSlug');
+    expect(await failure(auth.register(input({ slug: taken }), client))).toEqual({
+      slug: [{ rule: 'unique' }],
+    });
+    expect(derive).not.toHaveBeenCalled();
+  });
+
+  it('derives the next free candidate when the stem is taken', async () => {
+    const auth = service();
+    const stem = `stem${unique()}`;
+    await registerUser(ctx.app, { slug: stem });
+    const slug = await auth.deriveSlug(`${stem}@example.com`);
+    expect(slug).toMatch(new RegExp(`^${stem}-[a-z0-9]{4}$`));
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { endpoint } from '../../src/http/endpoint.js';
+import { openApiDocument } from '../../src/http/openapi.js';
+import { integer, rules, string, stringArray } from '../../src/validation/fields.js';
+
+const feed = endpoint({
+  method: 'GET',
+  path: '/post/raw/feed',
+  summary: 'The feed',
+  description: 'Newest first.',
+  tag: 'posts',
+  auth: 'optional',
+  errors: [429, 404],
+  rules: rules({
+    order: string().in(['hot', 'new']),
+    limit: integer().min(1).max(100),
+    exclude: stringArray(),
+    cursor: string().required(),
+  }),
+  handle: async () => ({}),
+});
+
+const single = endpoint({
+  method: 'GET',
+  path: '/post/single/:id/raw',
+  summary: 'One post',
+  tag: 'posts',
+  auth: 'none',
+  rules: rules({}),
+  handle: async () => ({}),
+});
+
+describe('openApiDocument', () => {
+  const doc = openApiDocument([feed, single], ['dev', 'v1'], '9.9.9');
+  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+
+  it('turns a GET rule list into query parameters, array fields with PHP brackets', () => {
+    const operation = paths['/post/raw/feed']?.get;
+    expect(operation?.requestBody).toBeUndefined();
+    expect(operation?.parameters).toEqual([
+      expect.objectContaining({
+        name: 'order',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ enum: ['hot', 'new'] }),
+      }),
+      expect.objectContaining({
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ minimum: 1, maximum: 100 }),
+      }),
+      expect.objectContaining({ name: 'exclude[]', in: 'query', required: false }),
+      expect.objectContaining({ name: 'cursor', in: 'query', required: true }),
+    ]);
+  });
+
+  it('makes a token optional for optional-auth endpoints and absent for public ones', () => {
+    expect(paths['/post/raw/feed']?.get?.security).toEqual([{}, { bearer: [] }, { apiTokenQuery: [] }]);
+    expect(paths['/post/single/{id}/raw']?.get?.security).toBeUndefined();
+  });
+
+  it('writes path parameters in OpenAPI form and makes camel-case operation ids', () => {
+    expect(Object.keys(paths)).toEqual(['/post/raw/feed', '/post/single/{id}/raw']);
+    expect(paths['/post/single/{id}/raw']?.get?.operationId).toBe('getPostSingleIdRaw');
+    expect(paths['/post/raw/feed']?.get?.operationId).toBe('getPostRawFeed');
+  });
+
+  it('lists the declared errors with 500 and 503, in order, and keeps the description', () => {
+    const operation = paths['/post/raw/feed']?.get as {
+      responses: Record<string, unknown>;
+      description: string;
+    };
+    expect(Object.keys(operation.responses)).toEqual(['200', '404', '422', '429', '500', '503']);
+    expect(operation.description).toBe('Newest first.');
+  });
+
+  it('names the service version and the versions as the server variable', () => {
+    expect(doc.info.version).toBe('9.9.9');
+    expect(doc.servers).toEqual([
+      { url: '/{version}', variables: { version: { enum: ['dev', 'v1'], default: 'dev' } } },
+    ]);
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import { validate } from '../../src/validation/engine.js';
+import { boolean, integer, rules, string, stringArray } from '../../src/validation/fields.js';
+import type { Lookups } from '../../src/validation/types.js';
+import { lookups } from '../helpers/validation.js';
+
+/** The failures of a validation that must fail. */
+async function failures(
+  list: Parameters<typeof validate>[0],
+  bag: Record<string, unknown>,
+  look: Lookups = lookups(),
+) {
+  const error = await validate(list, bag, { lookups: look }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ValidationError);
+  return (error as ValidationError).failures;
+}
+
+describe('validate', () => {
+  it('returns only the listed fields, with their coerced values', async () => {
+    const list = rules({ name: string().required(), age: integer(), ok: boolean(), note: string() });
+    const params = await validate(
+      list,
+      { name: 'kim', age: '30', ok: 'yes', stray: 'x' },
+      { lookups: lookups() },
+    );
+    expect(params).toEqual({ name: 'kim', age: 30, ok: true });
+  });
+
+  it('reports every failing field together', async () => {
+    const list = rules({ a: string().required(), b: integer().required(), c: string().max(2) });
+    expect(await failures(list, { c: 'abc' })).toEqual({
+      a: [{ rule: 'required' }],
+      b: [{ rule: 'required' }],
+      c: [{ rule: 'max.string', params: { max: 2 } }],
+    });
+  });
+
+  it('ends a field at its first failing rule, so a malformed email never costs a uniqueness query', async () => {
+    const look = lookups();
+    const list = rules({ email: string().required().max(255).email().unique('email') });
+    expect(await failures(list, { email: 'not-an-email' }, look)).toEqual({ email: [{ rule: 'email' }] });
+    expect(await failures(list, { email: `${'a'.repeat(250)}@b.com` }, look)).toEqual({
+      email: [{ rule: 'max.string', params: { max: 255 } }],
+    });
+    expect(look.taken).not.toHaveBeenCalled();
+  });
+
+  it('asks the lookups for unique and exists, case-insensitively by contract', async () => {
+    const look = lookups(['email:Kim@Example.com']);
+    const unique = rules({ email: string().unique('email') });
+    const exists = rules({ email: string().exists('email') });
+    expect(await failures(unique, { email: 'kim@example.COM' }, look)).toEqual({
+      email: [{ rule: 'unique' }],
+    });
+    await expect(validate(exists, { email: 'KIM@example.com' }, { lookups: look })).resolves.toEqual({
+      email: 'KIM@example.com',
+    });
+    expect(await failures(exists, { email: 'lee@example.com' }, look)).toEqual({
+      email: [{ rule: 'exists' }],
+    });
+    expect(look.taken).toHaveBeenCalledWith('email', 'kim@example.COM', undefined);
+  });
+
+  it('passes the signed-in user to unique only when the field ignores it', async () => {
+    const look = lookups();
+    const list = rules({
+      email: string().unique('email', { ignoreCurrentUser: true }),
+      slug: string().unique('slug'),
+    });
+    await validate(list, { email: 'a@b.co', slug: 'abcd' }, { lookups: look, currentUserId: 'user-1' });
+    expect(look.taken).toHaveBeenCalledWith('email', 'a@b.co', 'user-1');
+    expect(look.taken).toHaveBeenCalledWith('slug', 'abcd', undefined);
+  });
+
+  it('checks a type before any rule: a wrong type is its own failure', async () => {
+    const list = rules({ name: string().max(3), age: integer().min(1), files: stringArray() });
+    expect(await failures(list, { name: ['x'], age: 'old', files: 'a' })).toEqual({
+      name: [{ rule: 'string' }],
+      age: [{ rule: 'integer' }],
+      files: [{ rule: 'array' }],
+    });
+  });
+
+  it('leaves an absent optional field out instead of failing it', async () => {
+    const params = await validate(rules({ bio: string().max(3) }), {}, { lookups: lookups() });
+    expect(params).toEqual({});
+  });
+
+  describe('requiredIf', () => {
+    const list = rules({
+      type: string().required(),
+      password: string().min(8).requiredIf('type', ['email']),
+      alpha_user_id: string().requiredIf('type', ['alpha', 'beta']),
+    });
+
+    it('requires the field when the other field holds one of the values', async () => {
+      expect(await failures(list, { type: 'email' })).toEqual({
+        password: [{ rule: 'required_if', params: { other: 'type', value: 'email' } }],
+      });
+      expect(await failures(list, { type: 'beta' })).toEqual({
+        alpha_user_id: [{ rule: 'required_if', params: { other: 'type', value: 'beta' } }],
+      });
+    });
+
+    it('leaves it optional otherwise, and still checks it when sent', async () => {
+      await expect(
+        validate(list, { type: 'alpha', alpha_user_id: 'x' }, { lookups: lookups() }),
+      ).resolves.toEqual({
+        type: 'alpha',
+        alpha_user_id: 'x',
+      });
+      expect(await failures(list, { type: 'alpha', alpha_user_id: 'x', password: 'short' })).toEqual({
+        password: [{ rule: 'min.string', params: { min: 8 } }],
+      });
+    });
+
+    it('is not triggered by an other field of the wrong type', async () => {
+      expect(await failures(list, { type: ['email'] })).toEqual({ type: [{ rule: 'string' }] });
+    });
+  });
+
+  it('keeps what rules learn in the notes it is given', async () => {
+    const notes = new Map<string, unknown>();
+    const list = rules({
+      name: string().rule({
+        name: 'remember',
+        check: (value, context, field) => {
+          context.notes.set(field, value.length);
+          return undefined;
+        },
+      }),
+    });
+    await validate(list, { name: 'abcd' }, { lookups: lookups(), notes });
+    expect(notes.get('name')).toBe(4);
+  });
+
+  it('lets a custom rule see the whole parameter bag', async () => {
+    const list = rules({
+      password: string().rule({
+        name: 'not_username',
+        check: (value, context) => (value === context.bag.username ? { rule: 'password_common' } : undefined),
+      }),
+    });
+    expect(await failures(list, { username: 'samesame', password: 'samesame' })).toEqual({
+      password: [{ rule: 'password_common' }],
+    });
+  });
+});
+
+describe('Field immutability', () => {
+  it('never changes a shared field when a rule list derives from it', async () => {
+    const shared = string().max(5);
+    const strict = shared.required().min(3);
+    const loose = rules({ field: shared });
+    await expect(validate(loose, {}, { lookups: lookups() })).resolves.toEqual({});
+    await expect(validate(loose, { field: 'a' }, { lookups: lookups() })).resolves.toEqual({ field: 'a' });
+    expect(shared.spec.rules).toHaveLength(1);
+    expect(shared.spec.presence).toEqual({ type: 'optional' });
+    expect(strict.spec.rules).toHaveLength(2);
+    expect(strict.spec.presence).toEqual({ type: 'required' });
+  });
+});
