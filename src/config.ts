@@ -112,9 +112,18 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false (got "${value}")`);
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+};
 
-/** Byte sizes as `1048576`, `1mb` or `10 MB`. */
+/** Byte sizes as `1048576`, `512k`, `1mb` or `10 MB`. */
 function byteSize(env: Env, name: string, fallback: number): number {
   const value = raw(env, name);
   if (value === undefined) return fallback;
