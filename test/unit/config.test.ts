@@ -1,17 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-
-/** The error loadConfig throws for this environment (fails the test when it throws nothing). */
-function configError(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
-}
+import { loadConfig } from '../../src/config.js';
+import { configError } from '../helpers/config.js';
 
 describe('loadConfig', () => {
   // The core settings; media, providers and rate limits have unit tests of their own.

@@ -3,6 +3,7 @@ import type { DeviceRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
 import type { DeviceFields, DevicesRepo } from './repo.js';
 
 /** A device as its owner sees it. */
@@ -21,10 +22,6 @@ export interface DeviceView {
 
 export interface DeviceUpdate extends DeviceFields {
   device_id: string;
-}
-
-function iso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
 export function deviceView(row: DeviceRow): DeviceView {

@@ -2,6 +2,7 @@ import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { DeviceSummary, TokensRepo } from './repo.js';
 
@@ -18,10 +19,6 @@ export interface Authenticated {
 const DAY_MS = 86_400_000;
 const TOUCH_INTERVAL_MS = 60_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function iso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
 
 /** One session as its owner sees it. */
 export interface TokenView {

@@ -1,4 +1,5 @@
 import type { ProfilePicture, UserRow } from '../../db/schema.js';
+import { iso } from '../../lib/time.js';
 
 /** What a client sees of a profile picture: never the storage keys. */
 export interface PictureView {
@@ -30,10 +31,6 @@ export type PublicUserView = Omit<UserView, 'email' | 'providers' | 'has_passwor
 function pictureView(picture: ProfilePicture | null): PictureView | null {
   if (!picture) return null;
   return { url: picture.url, width: picture.width, height: picture.height, thumbnails: picture.thumbnails };
-}
-
-function iso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
 export function publicUserView(row: UserRow): PublicUserView {
