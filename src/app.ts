@@ -72,7 +72,7 @@ function buildEndpoints(
   users.useLinkedProviders(providers);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
   const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
-  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images);
+  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures);
   const devices = new DevicesService(db, new DevicesRepo(db));
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const configured = config.providers.configured.map((provider) => provider.name);

@@ -1,5 +1,5 @@
 import qs from 'qs';
-import { isUploadedFile, type UploadedFile } from '../validation/types.js';
+import { CLEARED, isUploadedFile, type UploadedFile } from '../validation/types.js';
 
 /**
  * PHP-style keys (`exclude[]=a&exclude[]=b`, `exclude[0]=a`, `a[b]=c`) become arrays and objects, as the
@@ -30,6 +30,12 @@ export function phpTrim(value: string): string {
   return value.slice(start, end);
 }
 
+function isEmptyValue(key: string, value: unknown): boolean {
+  if (value === null) return true;
+  if (typeof value !== 'string') return false;
+  return (key.toLowerCase().includes('password') ? value : phpTrim(value)) === '';
+}
+
 /** Deeper JSON than any parameter of ours has is left as it is (and fails its field's type check). */
 const MAX_DEPTH = 8;
 
@@ -54,6 +60,7 @@ function normalizeObject(input: Record<string, unknown>, depth = 0): Record<stri
   for (const [key, value] of Object.entries(input)) {
     const normalized = normalizeValue(key, value, depth);
     if (normalized !== undefined) output[key] = normalized;
+    else if (depth === 0 && isEmptyValue(key, value)) output[key] = CLEARED;
   }
   return output;
 }

@@ -1,6 +1,6 @@
 import { type FieldFailures, ValidationError } from '../errors.js';
 import type { AnyField, Params, RuleList } from './fields.js';
-import type { Lookups, RuleContext } from './types.js';
+import { CLEARED, type Lookups, type RuleContext } from './types.js';
 
 export interface ValidationOptions {
   lookups: Lookups;
@@ -26,7 +26,10 @@ function isRequired(field: AnyField, bag: Readonly<Record<string, unknown>>): bo
 
 async function checkField(name: string, field: AnyField, context: RuleContext): Promise<FieldOutcome> {
   const raw = context.bag[name];
-  if (raw === undefined) {
+  if (raw === undefined || raw === CLEARED) {
+    if (raw === CLEARED && field.spec.nullable && field.spec.presence.type === 'optional') {
+      return { ok: true, value: null };
+    }
     const required = isRequired(field, context.bag);
     if (required === true) return { ok: false, failures: [{ rule: 'required' }] };
     if (required === 'required_if' && field.spec.presence.type === 'required_if') {

@@ -17,6 +17,8 @@ interface FieldSpec<T> {
   presence: Presence;
   rules: Rule<T>[];
   description?: string;
+  /** Sent empty, the field reads as null ("clear it") instead of absent. */
+  nullable?: boolean;
 }
 
 /**
@@ -43,6 +45,11 @@ export class Field<T, R extends boolean = false> {
   /** Laravel's `required_if:other,value1,value2`: required when the other field equals one of the values. */
   requiredIf(other: string, values: readonly string[]): Field<T, false> {
     return new Field<T, false>({ ...this.spec, presence: { type: 'required_if', other, values } });
+  }
+
+  /** An empty value (`bio=` or `"bio": null`) clears the field: it validates as `null` rather than absent. */
+  nullable(): Field<T | null, R> {
+    return new Field<T | null, R>({ ...(this.spec as unknown as FieldSpec<T | null>), nullable: true });
   }
 
   describe(description: string): Field<T, R> {
@@ -165,9 +172,12 @@ export function string(options: { normalize?: 'NFC' } = {}): Field<string> {
   return base<string>(
     'string',
     (value) =>
-      typeof value === 'string'
-        ? { ok: true, value: options.normalize ? value.normalize(options.normalize) : value }
-        : { ok: false, failure: { rule: 'string' } },
+      typeof value !== 'string'
+        ? { ok: false, failure: { rule: 'string' } }
+        : // PostgreSQL text cannot hold U+0000; no field of ours has a use for it.
+          value.includes('\u0000')
+          ? { ok: false, failure: { rule: 'regex' } }
+          : { ok: true, value: options.normalize ? value.normalize(options.normalize) : value },
     { type: 'string' },
   );
 }
@@ -232,7 +242,7 @@ export function stringArray(): Field<string[]> {
   return base<string[]>(
     'array',
     (value) =>
-      Array.isArray(value) && value.every((item) => typeof item === 'string')
+      Array.isArray(value) && value.every((item) => typeof item === 'string' && !item.includes('\u0000'))
         ? { ok: true, value }
         : { ok: false, failure: { rule: 'array' } },
     { type: 'array', items: { type: 'string' } },

@@ -11,6 +11,12 @@ export interface UploadedFile {
   readonly truncated: boolean;
 }
 
+/**
+ * A top-level parameter that was sent empty (`bio=`, `"bio": null`). Every rule treats it as absent, as
+ * Laravel's ConvertEmptyStringsToNull makes it; a field declared `nullable()` reads it as "clear the value".
+ */
+export const CLEARED: unique symbol = Symbol('cleared');
+
 export function isUploadedFile(value: unknown): value is UploadedFile {
   return typeof value === 'object' && value !== null && (value as UploadedFile).kind === 'uploaded-file';
 }

@@ -203,4 +203,29 @@ describe.each(backends)('%s: user/device/update and user/device/get', (backend) 
       ...UNAUTHENTICATED,
     );
   });
+
+  it('removes the push token (and only the fields sent empty) when they are sent empty', async () => {
+    const me = await registerUser(ctx.app);
+    const deviceId = `device-${unique()}`;
+    expectOk(
+      await updateDevice(me.token, {
+        device_id: deviceId,
+        push_token: `fcm-${unique()}`,
+        app_version: '1.0.0',
+      }),
+    );
+    const { device } = expectOk<{ device: Device }>(
+      await updateDevice(me.token, { device_id: deviceId, push_token: '' }),
+    );
+    expect(device.push_token).toBeNull();
+    expect(device.app_version).toBe('1.0.0');
+  });
+
+  it('refuses a NUL character in a device field with a 422 on the field', async () => {
+    const me = await registerUser(ctx.app);
+    expectValidationError(await updateDevice(me.token, { device_id: 'a\u0000b', push_token: 'x\u0000y' }), {
+      device_id: ['The device id format is invalid.'],
+      push_token: ['The push token format is invalid.'],
+    });
+  });
 });

@@ -5,7 +5,7 @@ import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provide
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
-import { expectError, expectOk } from '../helpers/http.js';
+import { expectError, expectOk, expectValidationError } from '../helpers/http.js';
 import { expectAuthenticationFailed } from '../helpers/providers.js';
 import { closedRedisUrl, deleteKeys, limitsEnv, newKeyPrefix, type Store, stores } from '../helpers/redis.js';
 
@@ -39,6 +39,7 @@ function expectTooManyRequests(res: LightMyRequestResponse, windowSeconds: numbe
 interface Account {
   email: string;
   password: string;
+  token: string;
 }
 
 async function signUp(app: FastifyInstance): Promise<Account> {
@@ -50,8 +51,8 @@ async function signUp(app: FastifyInstance): Promise<Account> {
     { type: 'email', username: `limit${id}`, gender: '1', user_agreement: 'on', ...account },
     newIp(),
   );
-  expectOk(res);
-  return account;
+  const { user } = expectOk<{ user: { api_token: string } }>(res);
+  return { ...account, token: user.api_token };
 }
 
 function login(app: FastifyInstance, email: string, password: string, ip: string) {
@@ -225,6 +226,28 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
         900,
       );
       expectOk(await login(ctx.app, account.email, account.password, newIp()));
+    });
+  });
+
+  describe('current_password on user/update (wrong guesses per account)', () => {
+    it('locks password changes after the wrong guesses, from any address, but not another account', async () => {
+      const [victim, other] = [await signUp(ctx.app), await signUp(ctx.app)];
+      const change = (account: Account, current: string, ip: string) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/v1/user/update',
+          remoteAddress: ip,
+          headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ password: `A-New-Passphrase-${unique()}`, current_password: current }),
+        });
+      for (let i = 0; i < 3; i++) {
+        expectValidationError(await change(victim, `Wrong-Guess-${i}`, newIp()), {
+          current_password: ['The current password is incorrect.'],
+        });
+      }
+      // A stolen session cannot keep guessing by hopping addresses; even the right password waits.
+      expectTooManyRequests(await change(victim, victim.password, newIp()), 900);
+      expectOk(await change(other, other.password, newIp()));
     });
   });
 

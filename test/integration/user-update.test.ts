@@ -237,4 +237,38 @@ describe.each(backends)('%s: POST user/update', (backend) => {
       expect(await getUser(other.token)).toMatchObject({ id: other.id, bio: null });
     });
   });
+
+  it('clears the bio when it is sent empty or null, and keeps it when it is left out', async () => {
+    const me = await registerUser(ctx.app);
+    expectOk(await update(me.token, { bio: 'to be removed' }));
+    expect(
+      expectOk<{ user: { bio: string | null } }>(await update(me.token, { bio: '' })).user.bio,
+    ).toBeNull();
+    expectOk(await update(me.token, { bio: 'again' }));
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/user/update',
+      headers: { ...bearer(me.token), 'content-type': 'application/json' },
+      payload: JSON.stringify({ bio: null }),
+    });
+    expect(expectOk<{ user: { bio: string | null } }>(json).user.bio).toBeNull();
+    expectOk(await update(me.token, { bio: 'kept' }));
+    expect(expectOk<{ user: { bio: string | null } }>(await update(me.token, { gender: '0' })).user.bio).toBe(
+      'kept',
+    );
+  });
+
+  it('refuses a NUL character in free text with a 422 on the field, not a failed commit', async () => {
+    const me = await registerUser(ctx.app);
+    expectValidationError(await update(me.token, { bio: 'ab\u0000cd' }), {
+      bio: ['The bio format is invalid.'],
+    });
+  });
+
+  it('still requires what is required when it is sent empty (empty is absent, not a value)', async () => {
+    const me = await registerUser(ctx.app);
+    expectValidationError(await update(me.token, { password: 'A-New-Passphrase-1', current_password: '' }), {
+      current_password: ['The current password field is required.'],
+    });
+  });
 });

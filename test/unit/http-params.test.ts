@@ -7,6 +7,7 @@ import {
   phpTrim,
 } from '../../src/http/params.js';
 import type { UploadedFile } from '../../src/validation/types.js';
+import { CLEARED } from '../../src/validation/types.js';
 
 describe('parsePhpStyle', () => {
   it('reads plain, array and nested keys the way PHP does', () => {
@@ -68,9 +69,12 @@ describe('parameterBag', () => {
     });
   });
 
-  it('trims strings and drops empty ones, as Laravel middleware does', () => {
+  it('trims strings and marks empty ones as cleared (absent to every rule), as Laravel middleware does', () => {
     expect(parameterBag({}, { email: '  a@b.co ', username: '   ', slug: '', bio: null })).toEqual({
       email: 'a@b.co',
+      username: CLEARED,
+      slug: CLEARED,
+      bio: CLEARED,
     });
   });
 
@@ -81,7 +85,9 @@ describe('parameterBag', () => {
   });
 
   it('still counts an empty password as absent', () => {
-    expect(parameterBag({}, { password: '' })).toEqual({});
+    expect(parameterBag({}, { password: '' })).toEqual({ password: CLEARED });
+    // …but a password of spaces is a password: never trimmed, so not empty.
+    expect(parameterBag({}, { password: '   ' })).toEqual({ password: '   ' });
   });
 
   it('trims array items and drops the empty ones', () => {

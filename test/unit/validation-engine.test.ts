@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { validate } from '../../src/validation/engine.js';
 import { boolean, integer, rules, string, stringArray } from '../../src/validation/fields.js';
-import type { Lookups } from '../../src/validation/types.js';
+import { CLEARED, type Lookups } from '../../src/validation/types.js';
 import { lookups } from '../helpers/validation.js';
 
 /** The failures of a validation that must fail. */
@@ -162,5 +162,38 @@ describe('Field immutability', () => {
     expect(shared.spec.presence).toEqual({ type: 'optional' });
     expect(strict.spec.rules).toHaveLength(2);
     expect(strict.spec.presence).toEqual({ type: 'required' });
+  });
+});
+
+describe('fields sent empty', () => {
+  const list = rules({
+    bio: string().max(5).nullable(),
+    note: string(),
+    name: string().required().nullable(),
+  });
+
+  it('reads a cleared nullable field as null, skips a cleared plain one, and requires a cleared required one', async () => {
+    const failures = await validate(
+      list,
+      { bio: CLEARED, note: CLEARED, name: CLEARED },
+      { lookups: lookups() },
+    ).then(
+      () => undefined,
+      (error: ValidationError) => error.failures,
+    );
+    expect(failures).toEqual({ name: [{ rule: 'required' }] });
+    expect(await validate(list, { bio: CLEARED, note: CLEARED, name: 'x' }, { lookups: lookups() })).toEqual({
+      bio: null,
+      name: 'x',
+    });
+  });
+
+  it('still applies the rules to a nullable field that has a value', async () => {
+    const error = await validate(list, { bio: 'too long', name: 'x' }, { lookups: lookups() }).catch(
+      (e) => e,
+    );
+    expect((error as ValidationError).failures).toEqual({
+      bio: [{ rule: 'max.string', params: { max: 5 } }],
+    });
   });
 });

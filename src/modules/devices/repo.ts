@@ -4,11 +4,11 @@ import type { Executor } from '../../db/transaction.js';
 
 export interface DeviceFields {
   platform?: string | undefined;
-  push_token?: string | undefined;
-  app_version?: string | undefined;
-  os_version?: string | undefined;
-  locale?: string | undefined;
-  timezone?: string | undefined;
+  push_token?: string | null | undefined;
+  app_version?: string | null | undefined;
+  os_version?: string | null | undefined;
+  locale?: string | null | undefined;
+  timezone?: string | null | undefined;
   push_enabled?: boolean | undefined;
 }
 

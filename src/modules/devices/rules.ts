@@ -28,10 +28,14 @@ export const deviceUpdateRules = rules({
   platform: string().in([...PLATFORMS]),
   push_token: string()
     .max(4096)
-    .describe('APNs / FCM token. It belongs to one device: registering it here removes it everywhere else.'),
-  app_version: string().max(64),
-  os_version: string().max(64),
-  locale: string().max(35).pattern(LOCALE_PATTERN).describe('BCP 47, e.g. `ko-KR`.'),
-  timezone: string().max(64).rule(ianaTimezone).describe('IANA zone name, e.g. `Asia/Seoul`.'),
+    .nullable()
+    .describe(
+      'APNs / FCM token. It belongs to one device: registering it here removes it everywhere else. ' +
+        'Empty removes it from this device (the app signed out of notifications).',
+    ),
+  app_version: string().max(64).nullable(),
+  os_version: string().max(64).nullable(),
+  locale: string().max(35).pattern(LOCALE_PATTERN).nullable().describe('BCP 47, e.g. `ko-KR`.'),
+  timezone: string().max(64).rule(ianaTimezone).nullable().describe('IANA zone name, e.g. `Asia/Seoul`.'),
   push_enabled: boolean().describe('Whether the user allows notifications on this device (default true).'),
 });

@@ -57,7 +57,7 @@ export class DevicesService {
       try {
         const row = await writeTransaction(this.db, async (trx) => {
           const repo = this.devices.with(trx);
-          if (fields.push_token !== undefined) {
+          if (typeof fields.push_token === 'string') {
             await repo.releasePushToken(fields.push_token, { userId, deviceId });
           }
           return repo.upsert({ id: newId(), userId, deviceId, apiTokenId, fields });

@@ -2,6 +2,7 @@ import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
+import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
@@ -14,7 +15,7 @@ export interface ProfileUpdate {
   username?: string | undefined;
   slug?: string | undefined;
   gender?: number | undefined;
-  bio?: string | undefined;
+  bio?: string | null | undefined;
   email?: string | undefined;
   password?: string | undefined;
   current_password?: string | undefined;
@@ -29,6 +30,8 @@ export class ProfileService {
     private readonly tokens: TokensService,
     private readonly hasher: PasswordHasher,
     private readonly images: ImagesService,
+    /** Wrong `current_password` guesses per user (the login-failure limit): a stolen session cannot brute-force it. */
+    private readonly passwordGuesses: RateCounter,
   ) {}
 
   /**
@@ -69,9 +72,18 @@ export class ProfileService {
     if (currentPassword === undefined) {
       throw new ValidationError({ current_password: [{ rule: 'required' }] });
     }
-    if (!(await this.hasher.verify(user.password_hash, currentPassword))) {
-      throw new ValidationError({ current_password: [{ rule: 'current_password' }] });
-    }
+    const storedHash = user.password_hash;
+    // Counted per account, whatever the address: whoever holds the session may change IPs at will.
+    await throttledAttempt(
+      this.passwordGuesses,
+      `current-password:${user.id}`,
+      async () => {
+        if (!(await this.hasher.verify(storedHash, currentPassword))) {
+          throw new ValidationError({ current_password: [{ rule: 'current_password' }] });
+        }
+      },
+      (error) => error instanceof ValidationError,
+    );
   }
 
   /**

@@ -20,7 +20,7 @@ export interface UserChanges {
   username?: string;
   slug?: string;
   gender?: number;
-  bio?: string;
+  bio?: string | null;
   password_hash?: string;
 }
 

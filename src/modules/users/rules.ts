@@ -56,7 +56,7 @@ export const userUpdateRules = rules({
   username: usernameField.unique('username', { ignoreCurrentUser: true }),
   slug: slugField.unique('slug', { ignoreCurrentUser: true }),
   gender: genderField,
-  bio: string().max(500).describe('At most 500 characters.'),
+  bio: string().max(500).nullable().describe('At most 500 characters.'),
   email: emailField.unique('email', { ignoreCurrentUser: true }),
   password: newPasswordField.describe(
     'A new password. Signs out every other session. Needs `current_password` when the user has one.',
