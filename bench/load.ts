@@ -10,8 +10,6 @@ export interface LoadOptions {
   body?: string | (() => string);
   connections: number;
   seconds: number;
-  /** Requests per second over all connections; unset = as fast as the server answers. */
-  rate?: number;
 }
 
 export interface LoadResult {
@@ -35,7 +33,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     url: options.url,
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
     requests: [request],
   });
   return {

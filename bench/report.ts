@@ -22,9 +22,10 @@ function ratio(row: Row): string {
   return base === 0 ? 'n/a' : `${(value / base).toFixed(2)} × ${baseline.metric}`;
 }
 
-// autocannon records latency in whole milliseconds: a 0 is an answer in under one.
+// autocannon records latency in whole milliseconds (a 0 is an answer in under one); the probe has fractions.
 function milliseconds(value: number): string {
-  return value < 1 ? '<1' : value.toFixed(0);
+  if (value === 0) return '<1';
+  return Number.isInteger(value) || value >= 10 ? value.toFixed(0) : value.toFixed(2);
 }
 
 /** A Markdown table, so a run can be pasted into docs/benchmarks.md as it is. */
