@@ -1,0 +1,51 @@
+import autocannon from 'autocannon';
+
+/** One bounded load run against the service. */
+export interface LoadOptions {
+  url: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** A fixed body, or one per request (e.g. a fresh address each time). */
+  body?: string | (() => string);
+  connections: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Responses that were not 2xx plus connection errors and timeouts: any of these spoils the run. */
+  failures: number;
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const { body } = options;
+  const request: autocannon.Request = {
+    method: options.method ?? 'GET',
+    path: options.path,
+    headers: options.headers,
+  };
+  if (typeof body === 'string') request.body = body;
+  if (typeof body === 'function') request.setupRequest = (req) => ({ ...req, body: body() });
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    requests: [request],
+  });
+  return {
+    // The mean of the per-second samples equals total answered / duration and is what autocannon reports.
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** A short unrecorded run first, so the JIT and the connection pools are warm when the measurement starts. */
+export async function warmThenRun(options: LoadOptions, warmupSeconds: number): Promise<LoadResult> {
+  if (warmupSeconds > 0) await runLoad({ ...options, seconds: warmupSeconds });
+  return runLoad(options);
+}
