@@ -11,7 +11,10 @@ export interface BodyLimits {
 /** Files one multipart request may carry (a profile picture; a post's images). */
 const MAX_FILES = 5;
 
-/** A 4xx raised while reading a body; `http/errors.ts` maps it by status like Fastify's own. */
+/**
+ * A 4xx raised while reading a body; `http/errors.ts` maps it by status like Fastify's own. The message of a
+ * 400 is shown to the client.
+ */
 export class BodyError extends Error {
   constructor(
     readonly statusCode: 400 | 413 | 415,
@@ -104,4 +107,13 @@ export async function registerBodyParsers(app: FastifyInstance, limits: BodyLimi
   });
   registerFormParser(app, limits);
   await registerMultipart(app, limits);
+  // A JSON body carries named parameters: `[…]`, `"text"`, `5` or `null` is a malformed request, not an empty one.
+  app.addHook('preValidation', async (request) => {
+    const type = request.headers['content-type'];
+    if (type === undefined || !/^application\/json\b/i.test(type)) return;
+    const body = request.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new BodyError(400, 'The JSON body must be an object.');
+    }
+  });
 }

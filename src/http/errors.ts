@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from '../errors.js';
 import { preferredLocale, renderFailures } from '../validation/messages.js';
+import { BodyError } from './body-parsers.js';
 import { type ErrorEnvelope, failure } from './envelope.js';
 
 /** Every error response of the service, by status (DESIGN §2.3). */
@@ -28,9 +29,11 @@ function frameworkError(error: FastifyError): ErrorEnvelope | undefined {
     case 400:
       return failure(400, 'BadRequestHttpException', 'Bad Request', {
         body: [
-          error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-            ? 'The body is empty.'
-            : 'The body could not be parsed.',
+          error instanceof BodyError
+            ? error.message
+            : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? 'The body is empty.'
+              : 'The body could not be parsed.',
         ],
       });
     case 413:

@@ -56,7 +56,8 @@ export function loggerOptions(level: string, providerNames: readonly string[] = 
         method: request.method,
         url: redactUrl(request.url),
         remoteAddress: request.ip,
-        userAgent: request.headers['user-agent'],
+        // Bounded: a client chooses this header's length, and a log line should not.
+        userAgent: request.headers['user-agent']?.slice(0, 256),
       }),
     },
   };

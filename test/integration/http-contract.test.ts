@@ -71,6 +71,21 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
   });
 
   describe('bodies', () => {
+    it.each(['[]', '["a@b.co"]', '"a@b.co"', '5', 'null', 'true'])(
+      'answers 400 for a JSON body that is not an object: %s',
+      async (payload) => {
+        expectError(
+          await sendRaw('application/json', payload),
+          400,
+          'BadRequestHttpException',
+          'Bad Request',
+          {
+            body: ['The JSON body must be an object.'],
+          },
+        );
+      },
+    );
+
     it.each([
       ['application/x-www-form-urlencoded; charset=UTF-8', 'form'],
       ['application/x-www-form-urlencoded;charset=utf-8', 'form'],
