@@ -1,14 +1,8 @@
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { MediaConfig } from '../config.js';
 import { MEDIA_CACHE_CONTROL, type MediaStorage } from './media-storage.js';
 
-export interface S3StorageOptions {
-  bucket: string;
-  region: string;
-  endpoint: string | undefined;
-  forcePathStyle: boolean;
-  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-  publicBaseUrl: string;
-}
+export type S3StorageOptions = Omit<Extract<MediaConfig, { driver: 's3' }>, 'driver'>;
 
 /** S3 or any S3-compatible store (MinIO, R2, …) through the official AWS SDK. */
 export class S3Storage implements MediaStorage {

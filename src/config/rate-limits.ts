@@ -1,0 +1,70 @@
+import { boolean, ConfigError, type Env, raw } from './env.js';
+
+/** At most `points` hits per key in a fixed window of `windowSeconds`. */
+export interface Limit {
+  points: number;
+  windowSeconds: number;
+}
+
+/**
+ * Throttles on the endpoints an attacker scripts first. Defaults follow OWASP ASVS 5.0 V6.3 and NIST 800-63B
+ * (at most 100 failed attempts per account per hour; 10 per 15 minutes stays well below that).
+ */
+export interface RateLimitsConfig {
+  enabled: boolean;
+  /** Prefix of every Redis key, so deployments (and test runs) sharing one Redis keep apart. */
+  keyPrefix: string;
+  /** Failed logins per (lower-cased email, IP), and per (provider identity, IP). */
+  loginFailures: Limit;
+  /** Login requests per IP, email and provider logins together. */
+  loginIp: Limit;
+  /** validate/email, validate/username and validate/slug requests per IP, together. */
+  validateIp: Limit;
+  /** Registration requests per IP. */
+  registerIp: Limit;
+}
+
+export function parseRedisUrl(env: Env): string | undefined {
+  const value = raw(env, 'REDIS_URL');
+  if (value === undefined) return undefined;
+  // The value may hold a password: name the variable, never echo it.
+  if (!/^rediss?:\/\/[^\s]*$/.test(value))
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  return value;
+}
+
+const WINDOW_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 };
+const MAX_WINDOW_SECONDS = 24 * 3600;
+
+/** A limit as `N/<window>`: `10/15m` is 10 per 15 minutes; units s, m, h; `60/m` means `60/1m`. */
+function limit(env: Env, name: string, fallback: string): Limit {
+  const value = raw(env, name) ?? fallback;
+  const match = /^(\d+)\s*\/\s*(\d*)\s*([smh])$/i.exec(value);
+  const points = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2] || '1') * (WINDOW_UNITS[match?.[3]?.toLowerCase() ?? ''] ?? 0);
+  if (!match || points < 1 || points > 1_000_000 || windowSeconds < 1 || windowSeconds > MAX_WINDOW_SECONDS) {
+    throw new ConfigError(
+      name,
+      `must be a limit such as 10/15m (1 to 1000000 per 1s to 24h; units s, m, h) (got "${value}")`,
+    );
+  }
+  return { points, windowSeconds };
+}
+
+export function parseRateLimits(env: Env): RateLimitsConfig {
+  const keyPrefix = raw(env, 'RATE_LIMIT_KEY_PREFIX') ?? 'accounts:rl';
+  if (!/^[A-Za-z0-9:._-]{1,100}$/.test(keyPrefix)) {
+    throw new ConfigError(
+      'RATE_LIMIT_KEY_PREFIX',
+      `must be 1 to 100 of A-Z a-z 0-9 : . _ - (got "${keyPrefix}")`,
+    );
+  }
+  return {
+    enabled: boolean(env, 'RATE_LIMIT_ENABLED', true),
+    keyPrefix,
+    loginFailures: limit(env, 'RATE_LIMIT_LOGIN_FAILURES', '10/15m'),
+    loginIp: limit(env, 'RATE_LIMIT_LOGIN_IP', '100/15m'),
+    validateIp: limit(env, 'RATE_LIMIT_VALIDATE_IP', '60/1m'),
+    registerIp: limit(env, 'RATE_LIMIT_REGISTER_IP', '20/1h'),
+  };
+}
