@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { loadMigrations } from './db/migrate.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { type Endpoint, type RequestServices, runEndpoint } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
@@ -143,8 +144,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });
+  // Ready means the database answers *and* carries every migration this build knows: an instance started
+  // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
+  const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';
   registerHealth(app, async () => {
-    await sql`SELECT 1`.execute(deps.database.db);
+    const { rows } = await sql<{
+      version: string | null;
+    }>`SELECT max(version) AS version FROM schema_migrations`.execute(deps.database.db);
+    const applied = rows[0]?.version ?? '';
+    if (applied < latestMigration)
+      throw new Error(`schema at ${applied || 'nothing'}, this build needs ${latestMigration}`);
   });
   const document = openApiDocument(endpoints, config.apiVersions, SERVICE_VERSION);
   app.get('/openapi.json', async () => document);

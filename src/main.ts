@@ -52,14 +52,21 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Errors of binding the listening socket: the operator's setting, not a fault of the service. */
+const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'ENOTFOUND', 'EAI_AGAIN']);
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    // One clear line for a configuration mistake; the full error for anything else.
+    // One clear line for a configuration mistake or an address that cannot be listened on; the full error
+    // for anything else.
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (error instanceof ConfigError) console.error(error.message);
-    else console.error(error);
+    else if (code !== undefined && LISTEN_ERRORS.has(code)) {
+      console.error(`Cannot listen (check HOST and PORT): ${code} ${(error as Error).message}`);
+    } else console.error(error);
     process.exit(1);
   },
 );

@@ -22,6 +22,12 @@ function mediaBaseUrl(env: Env): string {
   const value = raw(env, 'MEDIA_BASE_URL');
   if (value === undefined) return '/media';
   if (value.startsWith('/') && !value.startsWith('//')) return value.replace(/\/+$/, '');
+  if (!/^https?:\/\//i.test(value)) {
+    throw new ConfigError(
+      'MEDIA_BASE_URL',
+      `must be a path starting with / or an http(s) URL (got "${value}")`,
+    );
+  }
   return httpUrl(env, 'MEDIA_BASE_URL') as string;
 }
 

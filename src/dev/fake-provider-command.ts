@@ -31,7 +31,8 @@ export async function runFakeProvider(args: string[], providers: ProvidersConfig
   const example = providers.names[0] ?? 'alpha';
   console.log(`Fake identity provider listening on ${fake.url} (development only).
 
-Add these to the service's environment (e.g. a .env file), then start it:
+Put these lines in a file (say provider.env) and start the service with them in its environment
+(set -a; . ./provider.env; set +a; npm start):
 
 ${lines.join('\n')}
 
@@ -39,7 +40,7 @@ Get tokens for a user of your choice (access_token for userinfo providers, id_to
 
   curl -s '${fake.url}/token?user_id=alice'
 
-then, with the service on :8080:
+then, with the service on its port (8080 by default):
 
   curl -s http://127.0.0.1:8080/v1/auth/register -d type=${example} -d email=alice@example.com \\
     -d username=alice -d gender=0 -d user_agreement=on -d ${example}_user_id=alice -d ${example}_access_token=<token>

@@ -137,7 +137,14 @@ export function parseProviders(env: EnvReader): ProvidersConfig {
   const names = nameList(env, 'PROVIDERS', 'alpha,beta,gamma');
   // `auth/login/email` and register type `email` are the password path.
   if (names.includes('email')) env.fail('PROVIDERS', 'must not name "email"');
-  const registerNames = nameList(env, 'REGISTER_PROVIDERS', 'alpha,beta');
+  // Unset: the seed's register types among the known providers; `none`: provider sign-up switched off.
+  const registerValue = env.raw('REGISTER_PROVIDERS');
+  const registerNames =
+    registerValue === undefined
+      ? ['alpha', 'beta'].filter((name) => names.includes(name))
+      : registerValue.toLowerCase() === 'none'
+        ? []
+        : nameList(env, 'REGISTER_PROVIDERS', '');
   const unknown = registerNames.find((name) => !names.includes(name));
   if (unknown !== undefined) {
     env.fail('REGISTER_PROVIDERS', `names "${unknown}", which is not in PROVIDERS (${names.join(',')})`);

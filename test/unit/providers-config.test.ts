@@ -79,3 +79,14 @@ describe('PROVIDER_* configuration', () => {
     expect(configError(env).variable).toBe(variable);
   });
 });
+
+describe('REGISTER_PROVIDERS defaults', () => {
+  it('registers with the seed names that PROVIDERS still knows when unset', () => {
+    expect(loadConfig({ PROVIDERS: 'alpha,gamma' }).providers.registerNames).toEqual(['alpha']);
+    expect(loadConfig({ PROVIDERS: 'kakao,apple' }).providers.registerNames).toEqual([]);
+  });
+
+  it('switches provider sign-up off with `none`', () => {
+    expect(loadConfig({ REGISTER_PROVIDERS: 'none' }).providers.registerNames).toEqual([]);
+  });
+});
