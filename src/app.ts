@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
-import { registerBodyParsers } from './http/body-parsers.js';
+import { NO_FILES, registerBodyParsers } from './http/body-parsers.js';
 import { type Endpoint, type RequestServices, runEndpoint } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
@@ -135,6 +135,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
   // Built once: every request of this instance shares the counters (and, with Redis, every instance does).
   const limits = openRateLimits(config.rateLimits, config.redisUrl, app.log);
+  for (const provider of config.providers.configured) {
+    if (provider.kind === 'userinfo' && provider.clientIds.length === 0) {
+      // Without a client-id check a token any other app obtained for the same person signs in here too.
+      app.log.warn(
+        { provider: provider.name },
+        'identity provider has no PROVIDER_<NAME>_CLIENT_ID: tokens issued to other apps are accepted',
+      );
+    }
+  }
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
   const { endpoints, services } = buildEndpoints(config, {
@@ -160,9 +169,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   for (const version of config.apiVersions) {
     for (const definition of endpoints) {
+      const takesFiles = Object.values(definition.rules).some((field) => field.spec.kind === 'file');
       app.route({
         method: definition.method,
         url: `/${version}${definition.path}`,
+        ...(takesFiles ? {} : { config: NO_FILES }),
         handler: async (request) => ok(await runEndpoint(definition, request, services)),
       });
     }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
@@ -27,7 +28,12 @@ export interface Config {
   migrateOnStart: boolean;
   /** undefined = tokens live until revoked. */
   tokenTtlDays: number | undefined;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe: false (none) or their addresses/CIDRs. Never "all": a client
+   * could then name its own IP and walk past every per-IP limit. (No hop count either: Fastify cannot check
+   * the immediate peer with one, so it trusts nothing.)
+   */
+  trustProxy: false | string[];
   shutdownTimeoutMs: number;
   /** Identity providers (PROVIDERS, REGISTER_PROVIDERS, PROVIDER_*). */
   providers: ProvidersConfig;
@@ -82,6 +88,22 @@ function envReader(env: Env): EnvReader {
   };
 }
 
+const PROXY_ADDRESS = /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/;
+
+function trustProxy(env: Env): Config['trustProxy'] {
+  const value = raw(env, 'TRUST_PROXY');
+  if (value === undefined || ['false', 'no', 'off', '0'].includes(value.toLowerCase())) return false;
+  const addresses = value.split(',').map((part) => part.trim());
+  if (addresses.every((address) => PROXY_ADDRESS.test(address) && isIP(address.split('/')[0] ?? '') !== 0)) {
+    return addresses;
+  }
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `must be false or the addresses/CIDRs of the proxies in front of the service (got "${value}"); ` +
+      'trusting every X-Forwarded-For would let a client choose its own IP',
+  );
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
   return {
@@ -102,7 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     tokenTtlDays: optionalInteger(env, 'TOKEN_TTL_DAYS', 1, 36_500),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     providers: parseProviders(envReader(env)),
     media: parseMedia(env, dataDir),

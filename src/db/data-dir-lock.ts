@@ -1,4 +1,4 @@
-import { open, readFile, unlink } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { ConfigError } from '../config.js';
 
 function isRunning(pid: number): boolean {
@@ -17,11 +17,21 @@ function isRunning(pid: number): boolean {
  * a lock left by a process that died is taken over. Returns the release function.
  */
 export async function lockDataDir(lockPath: string): Promise<() => Promise<void>> {
+  // The pid is written to a file of our own first and then linked into place, which is atomic: whoever finds
+  // the lock file finds the owner's pid in it, never an empty file that would look abandoned.
+  const draft = `${lockPath}.${process.pid}`;
+  await writeFile(draft, String(process.pid));
+  try {
+    return await takeLock(lockPath, draft);
+  } finally {
+    await unlink(draft).catch(() => undefined);
+  }
+}
+
+async function takeLock(lockPath: string, draft: string): Promise<() => Promise<void>> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
+      await link(draft, lockPath);
       return () => unlink(lockPath).catch(() => undefined);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

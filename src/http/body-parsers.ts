@@ -12,6 +12,17 @@ export interface BodyLimits {
 const MAX_FILES = 5;
 
 /**
+ * Route options for an endpoint that takes no file: a multipart body may still carry its text fields, but a
+ * file part is refused (413) as soon as it starts, instead of being read into memory for nothing.
+ */
+export const NO_FILES = { multipartOptions: { limits: { files: 0 } } };
+
+function filesAllowed(config: unknown): number {
+  const files = (config as typeof NO_FILES | undefined)?.multipartOptions?.limits?.files;
+  return typeof files === 'number' ? files : MAX_FILES;
+}
+
+/**
  * A 4xx raised while reading a body; `http/errors.ts` maps it by status like Fastify's own. The message of a
  * 400 is shown to the client.
  */
@@ -49,10 +60,11 @@ function registerFormParser(app: FastifyInstance, limits: BodyLimits): void {
  * refused before a byte is read.
  */
 async function registerMultipart(app: FastifyInstance, limits: BodyLimits): Promise<void> {
-  const ceiling = limits.bodyLimitBytes + MAX_FILES * (limits.fileSizeLimitBytes + 64 * 1024);
   app.addHook('onRequest', async (request) => {
-    const length = Number(request.headers['content-length'] ?? 0);
-    if (request.headers['content-type']?.startsWith('multipart/') && length > ceiling) {
+    if (!request.headers['content-type']?.startsWith('multipart/')) return;
+    const files = filesAllowed(request.routeOptions.config);
+    const ceiling = limits.bodyLimitBytes + files * (limits.fileSizeLimitBytes + 64 * 1024);
+    if (Number(request.headers['content-length'] ?? 0) > ceiling) {
       throw new BodyError(413, 'Body over the multipart limit');
     }
   });

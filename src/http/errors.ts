@@ -42,6 +42,8 @@ function frameworkError(error: FastifyError): ErrorEnvelope | undefined {
       return failure(415, 'UnsupportedMediaTypeHttpException', 'Unsupported Media Type');
     case 404:
       return notFound();
+    case 408:
+      return failure(408, 'RequestTimeoutHttpException', 'Request Timeout');
     case 405:
       return methodNotAllowed();
     default:
@@ -99,7 +101,11 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     const mapped = frameworkError(error as FastifyError);
     if (mapped) return mapped;
-    return failure(statusCode, 'HttpException', (error as Error).message);
+    // Any other 4xx a library raises (a multipart JSON part that does not parse, say) is a bad request: the
+    // contract's statuses only, and never a library's own wording.
+    return failure(400, 'BadRequestHttpException', 'Bad Request', {
+      body: ['The body could not be parsed.'],
+    });
   }
   return internalError();
 }

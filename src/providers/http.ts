@@ -55,7 +55,11 @@ export async function getProviderJson(
   } catch (error) {
     if (error instanceof InvalidCredentialsError || error instanceof ProviderUnavailableError) throw error;
     const reason = (error as Error | undefined)?.name === 'TimeoutError' ? 'timed out' : 'unreachable';
-    throw new ProviderUnavailableError(`${new URL(url).host} ${reason}`, error);
+    // Only the underlying network error is kept for the log: fetch's own message may quote a header value.
+    throw new ProviderUnavailableError(
+      `${new URL(url).host} ${reason}`,
+      (error as { cause?: unknown }).cause,
+    );
   }
   try {
     return JSON.parse(text) as unknown;

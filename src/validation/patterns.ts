@@ -4,10 +4,15 @@
  * - `$` without the m flag matches only at the very end (PCRE's would also allow one trailing newline;
  *   rejecting it is deliberate, DESIGN §2.4).
  * Korean jamo ㄱ-ㅎ (U+3131-U+314E) and syllables 가-힣 (U+AC00-U+D7A3) are all in the BMP.
+ *
+ * The seed writes `^[X]+[Y]*[X]+$` with X inside Y. That is exactly `^[X][Y]*[X]$` (at least two characters,
+ * X first and last, Y between), which is the form used here: the seed's form backtracks polynomially on a
+ * near-miss (a 255-character `aaa…a!` costs milliseconds of event loop), this one is linear. The property
+ * tests check the two agree.
  */
-export const USERNAME_PATTERN = /^[ㄱ-ㅎ가-힣A-Za-z0-9]+[ㄱ-ㅎ가-힣A-Za-z0-9\-_.]*[ㄱ-ㅎ가-힣A-Za-z0-9]+$/;
+export const USERNAME_PATTERN = /^[ㄱ-ㅎ가-힣A-Za-z0-9][ㄱ-ㅎ가-힣A-Za-z0-9\-_.]*[ㄱ-ㅎ가-힣A-Za-z0-9]$/;
 
-export const SLUG_PATTERN = /^[A-Za-z0-9]+[A-Za-z0-9\-_]*[A-Za-z0-9]+$/;
+export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9\-_]*[A-Za-z0-9]$/;
 
 /**
  * The WHATWG "valid e-mail address" (what `<input type=email>` accepts), with at least one dot in the domain
@@ -22,3 +27,9 @@ export function codePointLength(value: string): number {
   for (const _ of value) length++;
   return length;
 }
+
+/**
+ * A provider token as it may travel in an `Authorization` header: visible ASCII, no spaces. Anything else is
+ * refused as input (a 422) rather than failing inside the HTTP client, whose error would quote the token.
+ */
+export const PROVIDER_TOKEN_PATTERN = /^[\x21-\x7E]+$/;

@@ -170,7 +170,7 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
       );
     });
 
-    it('answers 422 (not 500) for a file where a string is expected', async () => {
+    it('refuses any file part on a route that takes no file, before reading it (413)', async () => {
       const res = await postMultipart(
         ctx.app,
         '/v1/validate/email',
@@ -179,7 +179,20 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
           email: { filename: 'email.txt', contentType: 'text/plain', data: Buffer.from('a@b.co') },
         },
       );
-      expectValidationError(res, { email: ['The email must be a string.'] });
+      expectError(res, 413, 'PayloadTooLargeHttpException', 'Payload Too Large');
+    });
+
+    it('answers 422 (not 500) for a file where a string is expected on a route that takes files', async () => {
+      const res = await postMultipart(
+        ctx.app,
+        '/v1/auth/register',
+        {},
+        {
+          email: { filename: 'email.txt', contentType: 'text/plain', data: Buffer.from('a@b.co') },
+        },
+      );
+      expect(res.statusCode).toBe(422);
+      expect(res.json().data.email).toEqual(['The email must be a string.']);
     });
 
     it('reads PHP-style nested keys, and a nested value where a string belongs is a 422', async () => {

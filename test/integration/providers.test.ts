@@ -142,6 +142,15 @@ describe.each(backends)('%s: identity providers', (backend) => {
       });
     });
 
+    it.each(['tok\nen', 'tök', 'two words'])(
+      'refuses a token no Authorization header can carry (%j) as input, without asking the provider',
+      async (token) => {
+        expectValidationError(await providerLogin(ctx.app, 'alpha', 'someone', token), {
+          alpha_access_token: ['The alpha access token format is invalid.'],
+        });
+      },
+    );
+
     it('requires both credentials at login', async () => {
       expectValidationError(await postForm(ctx.app, '/v1/auth/login/alpha', {}), {
         alpha_user_id: ['The alpha user id field is required.'],

@@ -28,6 +28,7 @@ describe.each(backends)('%s: POST user/update', (backend) => {
       gender: '0',
       bio: '안녕하세요, I take photos.',
       email: `New.Address${id}@Example.com`,
+      current_password: me.password,
     });
     const data = expectOk<{ user: Record<string, unknown> }>(res);
     expect(data).toEqual({
@@ -270,5 +271,23 @@ describe.each(backends)('%s: POST user/update', (backend) => {
     expectValidationError(await update(me.token, { password: 'A-New-Passphrase-1', current_password: '' }), {
       current_password: ['The current password field is required.'],
     });
+  });
+
+  it('needs the current password to change the email, and refuses a wrong one', async () => {
+    const me = await registerUser(ctx.app);
+    const email = `moved${unique()}@example.com`;
+    expectValidationError(await update(me.token, { email }), {
+      current_password: ['The current password field is required.'],
+    });
+    expectValidationError(await update(me.token, { email, current_password: 'Not-The-Password-1' }), {
+      current_password: ['The current password is incorrect.'],
+    });
+    expect((await getUser(me.token)).email).toBe(me.email);
+    // The same address in another case is no change, so no password is asked for.
+    expectOk(await update(me.token, { email: me.email.toUpperCase() }));
+    expect(
+      expectOk<{ user: { email: string } }>(await update(me.token, { email, current_password: me.password }))
+        .user.email,
+    ).toBe(email);
   });
 });

@@ -50,7 +50,7 @@ describe('loadConfig', () => {
       ARGON2_PARALLELISM: '4',
       MIGRATE_ON_START: 'off',
       TOKEN_TTL_DAYS: '30',
-      TRUST_PROXY: 'Yes',
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
       SHUTDOWN_TIMEOUT_MS: '0',
     });
     expect(config).toMatchObject({
@@ -67,7 +67,7 @@ describe('loadConfig', () => {
       argon2: { memoryKib: 65_536, timeCost: 3, parallelism: 4 },
       migrateOnStart: false,
       tokenTtlDays: 30,
-      trustProxy: true,
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       shutdownTimeoutMs: 0,
     });
   });
@@ -109,7 +109,12 @@ describe('loadConfig', () => {
     ['TOKEN_TTL_DAYS', '0', 'must be a whole number from 1 to 36500 (got "0")'],
     ['SHUTDOWN_TIMEOUT_MS', '600001', 'must be a whole number from 0 to 600000 (got "600001")'],
     ['MIGRATE_ON_START', 'maybe', 'must be true or false (got "maybe")'],
-    ['TRUST_PROXY', '2', 'must be true or false (got "2")'],
+    [
+      'TRUST_PROXY',
+      'true',
+      'must be false or the addresses/CIDRs of the proxies in front of the service (got "true"); ' +
+        'trusting every X-Forwarded-For would let a client choose its own IP',
+    ],
     ['LOG_LEVEL', 'verbose', 'must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
     ['API_VERSIONS', 'v1,v 2', 'must be a comma-separated list of path segments (got "v1,v 2")'],
     ['API_VERSIONS', 'v1/v2', 'must be a comma-separated list of path segments (got "v1/v2")'],
@@ -137,8 +142,20 @@ describe('loadConfig', () => {
     ['off', false],
     ['no', false],
   ])('reads the boolean %j as %s', (value, expected) => {
-    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
     expect(loadConfig({ MIGRATE_ON_START: value }).migrateOnStart).toBe(expected);
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['192.168.0.1', ['192.168.0.1']],
+    ['10.0.0.0/8,::1', ['10.0.0.0/8', '::1']],
+  ])('reads TRUST_PROXY %j as %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes', 'on', 'everyone', '300.1.1.1', '2'])('refuses TRUST_PROXY %j', (value) => {
+    expect(configError({ TRUST_PROXY: value }).variable).toBe('TRUST_PROXY');
   });
 
   it('reads process.env when given no environment', () => {

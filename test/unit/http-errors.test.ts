@@ -189,9 +189,20 @@ describe('toErrorEnvelope (DESIGN §2.3)', () => {
       },
     ],
     [
-      'another client error of the framework',
+      'a request timeout',
       fastifyError(408, 'FST_ERR_REQUEST_TIMEOUT', 'Request Timeout'),
-      { meta: { code: 408, error_type: 'HttpException', error_message: 'Request Timeout' }, data: [] },
+      {
+        meta: { code: 408, error_type: 'RequestTimeoutHttpException', error_message: 'Request Timeout' },
+        data: [],
+      },
+    ],
+    [
+      'another client error of a library, in its own words',
+      fastifyError(406, 'FST_INVALID_JSON_FIELD_ERROR', 'a request field is not a valid JSON as declared'),
+      {
+        meta: { code: 400, error_type: 'BadRequestHttpException', error_message: 'Bad Request' },
+        data: { body: ['The body could not be parsed.'] },
+      },
     ],
     [
       'a framework 5xx',

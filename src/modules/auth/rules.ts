@@ -1,4 +1,5 @@
 import { accepted, rules, string } from '../../validation/fields.js';
+import { PROVIDER_TOKEN_PATTERN } from '../../validation/patterns.js';
 import { type ImageLimits, imageField } from '../images/rules.js';
 import { emailField, genderField, newPasswordField, slugField, usernameField } from '../users/rules.js';
 
@@ -20,6 +21,7 @@ function providerFields(names: string[]) {
       .describe(`The user's id at ${name}.`);
     fields[`${name}_access_token`] = string()
       .max(8192)
+      .pattern(PROVIDER_TOKEN_PATTERN)
       .requiredIf('type', [name])
       .describe(`A token issued by ${name}; verified with ${name}, never stored.`);
   }

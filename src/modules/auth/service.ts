@@ -201,7 +201,14 @@ export class AuthService {
       ? await this.hasher.verify(user.password_hash, password)
       : await this.hasher.verifyNothing(password);
     if (!matches) throw new InvalidCredentialsError();
-    const token = await writeTransaction(this.db, (trx) => this.tokens.issue(trx, user.id, client.userAgent));
+    const token = await writeTransaction(this.db, async (trx) => {
+      // The hash was checked outside any transaction (argon2 takes a while). If the password changed since,
+      // this login proved the old one: no token. Holding the row shared also makes a password change that
+      // starts now wait for this token, and then revoke it with the others.
+      const current = await this.users.with(trx).passwordHashForShare(user.id);
+      if (current !== user.password_hash) throw new InvalidCredentialsError();
+      return this.tokens.issue(trx, user.id, client.userAgent);
+    });
     return { user: { ...(await this.usersService.view(user)), api_token: token.token } };
   }
 

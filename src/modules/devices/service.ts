@@ -1,7 +1,7 @@
 import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
 import type { DeviceRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { CommitFailedError } from '../../errors.js';
+import { CommitFailedError, UnauthenticatedError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { DeviceFields, DevicesRepo } from './repo.js';
@@ -65,6 +65,8 @@ export class DevicesService {
         return deviceView(row);
       } catch (error) {
         const cause = error instanceof CommitFailedError ? error.cause : undefined;
+        // The session was revoked (logout, password change) while this request was on its way.
+        if ((cause as { code?: unknown } | undefined)?.code === '23503') throw new UnauthenticatedError();
         const race = isUniqueViolation(cause) && violatedConstraint(cause) === 'devices_push_token_key';
         if (!race || attempt >= 3) throw error;
       }

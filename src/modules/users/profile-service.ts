@@ -35,8 +35,8 @@ export class ProfileService {
   ) {}
 
   /**
-   * Applies the given fields in one transaction. A new password needs the current one (when the user has
-   * one) and signs out every session but the one making this request.
+   * Applies the given fields in one transaction. A new password or email needs the current password (when
+   * the user has one); a new password signs out every session but the one making this request.
    */
   async update(user: UserRow, currentTokenId: string, input: ProfileUpdate): Promise<UserView> {
     const { password, current_password: currentPassword, ...profile } = input;
@@ -44,8 +44,12 @@ export class ProfileService {
     for (const [key, value] of Object.entries(profile)) {
       if (value !== undefined) Object.assign(changes, { [key]: value });
     }
+    // The email is how the account signs in and is recovered: changing it, like the password, needs the
+    // present password (ASVS 5.0 V7.5.1), so a stolen session alone cannot take the account over.
+    const emailChanges =
+      changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase();
+    if (password !== undefined || emailChanges) await this.checkCurrentPassword(user, currentPassword);
     if (password !== undefined) {
-      await this.checkCurrentPassword(user, currentPassword);
       // The rule compared the password with the email and username sent along; these are the ones that
       // will be stored, sent or not.
       const email = changes.email ?? user.email;

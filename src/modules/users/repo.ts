@@ -35,6 +35,17 @@ export class UsersRepo {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The stored password hash, read under a share lock (no password change can commit until we do). */
+  async passwordHashForShare(id: string): Promise<string | null | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', id)
+      .forShare()
+      .executeTakeFirst();
+    return row?.password_hash;
+  }
+
   /** Case-insensitive, on the lower(email) unique index. */
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.db

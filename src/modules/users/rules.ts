@@ -63,5 +63,5 @@ export const userUpdateRules = rules({
   ),
   current_password: string()
     .max(1024)
-    .describe('The present password; required with `password` when the user has one.'),
+    .describe('The present password; required with `password` or a new `email` when the user has one.'),
 });

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { InvalidCredentialsError } from '../../src/errors.js';
+import { PasswordHasher } from '../../src/lib/passwords.js';
+import { unlimited } from '../../src/limits/rate-counter.js';
+import { AuthService } from '../../src/modules/auth/service.js';
+import { ImagesService } from '../../src/modules/images/service.js';
+import { TokensRepo } from '../../src/modules/tokens/repo.js';
+import { TokensService } from '../../src/modules/tokens/service.js';
+import { UsersRepo } from '../../src/modules/users/repo.js';
+import { UsersService } from '../../src/modules/users/service.js';
+import { LocalStorage } from '../../src/storage/local-storage.js';
+import { useTestApp } from '../helpers/app.js';
+import { backends } from '../helpers/database.js';
+import { registerUser } from '../helpers/factories.js';
+
+/**
+ * A login checks the password outside any transaction (argon2 is slow). A password change that commits in
+ * that gap must win: the login proved the old password and gets no token.
+ */
+describe.each(backends)('%s: a login racing a password change', (backend) => {
+  const ctx = useTestApp(backend);
+
+  /** A hasher whose verification lets the password change happen while it "hashes". */
+  class RacingHasher extends PasswordHasher {
+    duringVerify: () => Promise<void> = async () => {};
+    override async verify(storedHash: string, password: string): Promise<boolean> {
+      const matches = await super.verify(storedHash, password);
+      await this.duringVerify();
+      return matches;
+    }
+  }
+
+  function service(hasher: PasswordHasher): AuthService {
+    const db = ctx.database.handle.db;
+    const usersRepo = new UsersRepo(db);
+    const images = new ImagesService(new LocalStorage(path.join(ctx.dataDir, 'media'), '/media'), 1);
+    return new AuthService(
+      db,
+      usersRepo,
+      new UsersService(usersRepo),
+      new TokensService(new TokensRepo(db), undefined),
+      hasher,
+      images,
+      unlimited,
+    );
+  }
+
+  const tokenCount = async (userId: string) =>
+    Number(
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM api_tokens WHERE user_id = ${userId}`.execute(
+          ctx.database.handle.db,
+        )
+      ).rows[0]?.n,
+    );
+
+  it('issues no token when the password changed while the old one was being checked', async () => {
+    const user = await registerUser(ctx.app);
+    const hasher = new RacingHasher(ctx.config.argon2);
+    const newHash = await hasher.hash('A-Brand-New-Passphrase-1');
+    hasher.duringVerify = async () => {
+      await sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${user.id}`.execute(
+        ctx.database.handle.db,
+      );
+    };
+    const before = await tokenCount(user.id);
+    await expect(
+      service(hasher).loginWithEmail(user.email, user.password, { userAgent: 't', ip: '127.0.0.1' }),
+    ).rejects.toBeInstanceOf(InvalidCredentialsError);
+    expect(await tokenCount(user.id)).toBe(before);
+  });
+
+  it('issues the token when nothing changed in between', async () => {
+    const user = await registerUser(ctx.app);
+    const before = await tokenCount(user.id);
+    const signedIn = await service(new RacingHasher(ctx.config.argon2)).loginWithEmail(
+      user.email,
+      user.password,
+      {
+        userAgent: 't',
+        ip: '127.0.0.1',
+      },
+    );
+    expect(signedIn.user.id).toBe(user.id);
+    expect(await tokenCount(user.id)).toBe(before + 1);
+  });
+});
