@@ -41,6 +41,14 @@ describe.each(backends)('%s: identity providers', (backend) => {
   });
 
   const alphaToken = (id: string) => fake.issueAccessToken(id);
+  /** Links gamma identity `gammaId`, with a genuine token for it, to the account of `apiToken`. */
+  const linkGamma = (apiToken: string, gammaId: string) =>
+    postForm(
+      ctx.app,
+      '/v1/user/providers/gamma/link',
+      { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
+      bearer(apiToken),
+    );
   const betaToken = (id: string) => fake.issueIdToken(id);
 
   async function signUp(provider: 'alpha' | 'beta', providerUserId: string): Promise<SignedIn> {
@@ -243,14 +251,7 @@ describe.each(backends)('%s: identity providers', (backend) => {
     it('links gamma to an email account, which can then log in with gamma', async () => {
       const user = await registerUser(ctx.app);
       const gammaId = `g-${unique()}`;
-      const linked = expectOk<SignedIn>(
-        await postForm(
-          ctx.app,
-          '/v1/user/providers/gamma/link',
-          { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
-          bearer(user.token),
-        ),
-      );
+      const linked = expectOk<SignedIn>(await linkGamma(user.token, gammaId));
       expect(linked.user.providers).toEqual(['gamma']);
       expect(linked.user).not.toHaveProperty('api_token');
       const login = expectOk<SignedIn>(
@@ -258,12 +259,7 @@ describe.each(backends)('%s: identity providers', (backend) => {
       );
       expect(login.user.id).toBe(user.id);
       // Linking the same identity again changes nothing.
-      const again = await postForm(
-        ctx.app,
-        '/v1/user/providers/gamma/link',
-        { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
-        bearer(user.token),
-      );
+      const again = await linkGamma(user.token, gammaId);
       expect(expectOk<SignedIn>(again).user.providers).toEqual(['gamma']);
     });
 
@@ -271,12 +267,7 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const alphaId = `a-${unique()}`;
       const registered = await signUp('alpha', alphaId);
       const gammaId = `g-${unique()}`;
-      await postForm(
-        ctx.app,
-        '/v1/user/providers/gamma/link',
-        { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
-        bearer(registered.user.api_token),
-      );
+      await linkGamma(registered.user.api_token, gammaId);
       const betaId = `b-${unique()}`;
       const res = await postForm(
         ctx.app,
@@ -290,34 +281,15 @@ describe.each(backends)('%s: identity providers', (backend) => {
     it('refuses an identity linked to another account, and a second identity of one provider', async () => {
       const owner = await registerUser(ctx.app);
       const gammaId = `g-${unique()}`;
-      expectOk(
-        await postForm(
-          ctx.app,
-          '/v1/user/providers/gamma/link',
-          { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
-          bearer(owner.token),
-        ),
-      );
+      expectOk(await linkGamma(owner.token, gammaId));
       const other = await registerUser(ctx.app);
-      expectValidationError(
-        await postForm(
-          ctx.app,
-          '/v1/user/providers/gamma/link',
-          { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
-          bearer(other.token),
-        ),
-        { gamma_user_id: ['The gamma user id has already been taken.'] },
-      );
+      expectValidationError(await linkGamma(other.token, gammaId), {
+        gamma_user_id: ['The gamma user id has already been taken.'],
+      });
       const secondId = `g-${unique()}`;
-      expectValidationError(
-        await postForm(
-          ctx.app,
-          '/v1/user/providers/gamma/link',
-          { gamma_user_id: secondId, gamma_access_token: fake.issueAccessToken(secondId) },
-          bearer(owner.token),
-        ),
-        { gamma_user_id: ['Another gamma account is already linked; unlink it first.'] },
-      );
+      expectValidationError(await linkGamma(owner.token, secondId), {
+        gamma_user_id: ['Another gamma account is already linked; unlink it first.'],
+      });
     });
 
     it('refuses to link an identity the provider does not vouch for', async () => {
