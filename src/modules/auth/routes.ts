@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
+import type { ProbeResult } from '../images/probe.js';
+import { IMAGE_NOTE } from '../images/rules.js';
 import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
@@ -30,7 +32,12 @@ export function authEndpoints(
       limit: limits.register,
       errors: [429, 502],
       rules: registerRules(options),
-      handle: ({ params, request }) => auth.register(params, clientInfo(request)),
+      handle: ({ params, request, notes }) =>
+        auth.register(
+          params,
+          clientInfo(request),
+          notes.get(IMAGE_NOTE('profile_picture')) as ProbeResult | undefined,
+        ),
     }),
     endpoint({
       method: 'POST',

@@ -7,12 +7,13 @@ import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { UploadedFile } from '../../validation/types.js';
+import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { ProviderCredentials } from '../providers/service.js';
 import type { TokensService } from '../tokens/service.js';
 import { fieldOfUsersIndex, type UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
-import type { UserView } from '../users/view.js';
+import type { SignedIn } from '../users/view.js';
 
 export interface RegisterInput {
   type: string;
@@ -57,8 +58,6 @@ export interface ClientInfo {
 function isFailedLogin(error: unknown): boolean {
   return error instanceof InvalidCredentialsError || error instanceof ValidationError;
 }
-
-export type SignedIn = { user: UserView & { api_token: string } };
 
 const SLUG_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -107,13 +106,14 @@ export class AuthService {
    * Creates the account and its first token in one transaction. The password is hashed before the
    * transaction opens, so no connection is held while argon2 runs.
    */
-  async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
+  /** `probe` is what the image rule learned of the picture's header, so it is not read twice. */
+  async register(input: RegisterInput, client: ClientInfo, probe?: ProbeResult): Promise<SignedIn> {
     const credentials = providerCredentials(input);
     // Asked before anything is written (and before the slow hash): no account without the provider's word.
     if (credentials) await this.providerIdentities().confirmNewIdentity(credentials);
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
     // The picture's files are written before the transaction and removed again if it fails (DESIGN §2.5).
-    const upload = input.profile_picture && { field: 'profile_picture', file: input.profile_picture };
+    const upload = input.profile_picture && { field: 'profile_picture', file: input.profile_picture, probe };
     return this.images.withStoredPicture(upload, (picture) =>
       this.registerWithFreeSlug(input, passwordHash, client, picture, credentials),
     );

@@ -41,16 +41,6 @@ export class ProviderAccountsRepo {
       .executeTakeFirst();
   }
 
-  async identityTaken(provider: string, providerUserId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('provider_accounts')
-      .select('user_id')
-      .where('provider', '=', provider)
-      .where('provider_user_id', '=', providerUserId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /** The identity the user has linked at this provider, if any. */
   async findLinkedId(userId: string, provider: string): Promise<string | undefined> {
     const row = await this.db

@@ -5,7 +5,7 @@ import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rat
 import type { ProviderVerifier } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
 import type { LinkedProviders, UsersService } from '../users/service.js';
-import type { UserView } from '../users/view.js';
+import type { SignedIn, UserView } from '../users/view.js';
 import { IDENTITY_INDEX, type ProviderAccountsRepo, USER_PROVIDER_INDEX } from './repo.js';
 
 /** A provider's identity as the app claims it: `<name>_user_id` and `<name>_access_token`. */
@@ -17,8 +17,6 @@ export interface ProviderCredentials {
 
 export const userIdField = (provider: string): string => `${provider}_user_id`;
 export const accessTokenField = (provider: string): string => `${provider}_access_token`;
-
-export type ProviderSignedIn = { user: UserView & { api_token: string } };
 
 /** Who is logging in: the user agent names the token; the IP keys login throttling. */
 export interface LoginClient {
@@ -62,7 +60,7 @@ export class ProvidersService implements LinkedProviders {
    */
   async confirmNewIdentity(credentials: ProviderCredentials): Promise<void> {
     await this.verify(credentials);
-    if (await this.links.identityTaken(credentials.provider, credentials.userId)) {
+    if (await this.links.findUserByIdentity(credentials.provider, credentials.userId)) {
       throw ValidationError.taken(userIdField(credentials.provider));
     }
   }
@@ -85,7 +83,7 @@ export class ProvidersService implements LinkedProviders {
    * Throttled per (identity, IP) like email login. Only a token the provider rejects counts as a failure: a
    * not-registered identity was vouched for by the provider, so it is no guess.
    */
-  login(credentials: ProviderCredentials, client: LoginClient): Promise<ProviderSignedIn> {
+  login(credentials: ProviderCredentials, client: LoginClient): Promise<SignedIn> {
     return throttledAttempt(
       this.loginFailures,
       attemptKey(`${credentials.provider}:${credentials.userId}`, client.ip),
@@ -97,7 +95,7 @@ export class ProvidersService implements LinkedProviders {
   private async verifyAndSignIn(
     credentials: ProviderCredentials,
     tokenName: string | undefined,
-  ): Promise<ProviderSignedIn> {
+  ): Promise<SignedIn> {
     await this.verify(credentials);
     const user = await this.links.findUserByIdentity(credentials.provider, credentials.userId);
     if (!user) throw new NotRegisteredError();

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { UserRow } from '../../db/schema.js';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 
 export interface NewToken {
@@ -23,6 +23,10 @@ export interface TokenListRow {
   expires_at: Date | null;
   device: DeviceSummary | null;
 }
+
+/** A token that has not expired (tokens without an expiry live until revoked). */
+const isLive = (eb: ExpressionBuilder<Database, 'api_tokens'>) =>
+  eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]);
 
 export class TokensRepo {
   constructor(private readonly db: Executor) {}
@@ -57,9 +61,7 @@ export class TokensRepo {
       .selectAll('users')
       .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
       .where('api_tokens.token_hash', '=', tokenHash)
-      .where((eb) =>
-        eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]),
-      )
+      .where(isLive)
       .executeTakeFirst();
     if (!row) return undefined;
     const { token_id: tokenId, token_last_used_at: lastUsedAt, ...user } = row;
@@ -106,9 +108,7 @@ export class TokensRepo {
           .as('device'),
       ])
       .where('api_tokens.user_id', '=', userId)
-      .where((eb) =>
-        eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]),
-      )
+      .where(isLive)
       .orderBy('api_tokens.created_at', 'desc')
       .orderBy('api_tokens.id', 'desc')
       .execute();

@@ -25,6 +25,9 @@ export interface UserView {
   updated_at: string;
 }
 
+/** What register and every login answer: the user and the new token, shown this once. */
+export type SignedIn = { user: UserView & { api_token: string } };
+
 /** Another user as anyone may see them (inspirers, post authors): no email, providers or password flag. */
 export type PublicUserView = Omit<UserView, 'email' | 'providers' | 'has_password'>;
 
