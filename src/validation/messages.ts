@@ -35,37 +35,42 @@ const EN: Record<string, string> = {
   timezone: 'The :attribute must be a valid zone.',
 };
 
-/** The Korean wording of the same rules (the laravel-lang `ko` set, with the app's attribute names). */
+/**
+ * The Korean wording of the same rules: Laravel-Lang's `ko/validation.php` of the Laravel 5 era, word for word
+ * (particles written `은(는)` as the pack writes them, since they depend on the attribute), with the app's
+ * attribute names. Rules the pack lacks (password_common, current_password, the provider rules) keep the
+ * project's own wording, written with the pack's particles.
+ */
 const KO: Record<string, string> = {
-  required: ':attribute 항목은 필수입니다.',
-  required_if: ':other 항목이 :value인 경우 :attribute 항목은 필수입니다.',
-  string: ':attribute 항목은 문자열이어야 합니다.',
-  integer: ':attribute 항목은 정수여야 합니다.',
-  boolean: ':attribute 항목은 true 또는 false여야 합니다.',
-  array: ':attribute 항목은 배열이어야 합니다.',
-  file: ':attribute 항목은 파일이어야 합니다.',
-  accepted: ':attribute 항목에 동의해야 합니다.',
-  email: ':attribute 항목은 유효한 이메일 주소여야 합니다.',
-  regex: ':attribute 항목의 형식이 올바르지 않습니다.',
-  in: '선택한 :attribute 항목이 올바르지 않습니다.',
-  exists: '선택한 :attribute 항목이 올바르지 않습니다.',
-  unique: ':attribute 항목은 이미 사용 중입니다.',
-  'max.string': ':attribute 항목은 :max자를 초과할 수 없습니다.',
-  'max.numeric': ':attribute 항목은 :max보다 클 수 없습니다.',
-  'max.file': ':attribute 항목은 :max킬로바이트를 초과할 수 없습니다.',
-  'max.array': ':attribute 항목은 :max개를 초과할 수 없습니다.',
-  'min.string': ':attribute 항목은 최소 :min자 이상이어야 합니다.',
-  'min.numeric': ':attribute 항목은 최소 :min 이상이어야 합니다.',
-  'min.array': ':attribute 항목은 최소 :min개 이상이어야 합니다.',
-  image: ':attribute 항목은 이미지여야 합니다.',
-  mimes: ':attribute 항목은 다음 형식의 파일이어야 합니다: :values.',
-  dimensions: ':attribute 항목의 이미지 크기가 올바르지 않습니다.',
-  password_common: ':attribute 항목은 너무 흔한 비밀번호입니다.',
-  current_password: ':attribute 항목이 올바르지 않습니다.',
+  required: ':attribute 필드는 필수입니다.',
+  required_if: ':other이(가) :value 일 때 :attribute 필드는 필수입니다.',
+  string: ':attribute은(는) 문자열이어야 합니다.',
+  integer: ':attribute은(는) 정수여야 합니다.',
+  boolean: ':attribute은(는) true 또는 false 이어야 합니다.',
+  array: ':attribute은(는) 배열이어야 합니다.',
+  file: ':attribute은(는) 파일이어야 합니다.',
+  accepted: ':attribute을(를) 동의해야 합니다.',
+  email: ':attribute은(는) 유효한 이메일 주소여야 합니다.',
+  regex: ':attribute 형식이 유효하지 않습니다.',
+  in: '선택된 :attribute은(는) 유효하지 않습니다.',
+  exists: '선택된 :attribute은(는) 유효하지 않습니다.',
+  unique: ':attribute은(는) 이미 사용 중입니다.',
+  'max.string': ':attribute은(는) :max자보다 클 수 없습니다.',
+  'max.numeric': ':attribute은(는) :max보다 클 수 없습니다.',
+  'max.file': ':attribute은(는) :max킬로바이트보다 클 수 없습니다.',
+  'max.array': ':attribute은(는) :max개보다 많을 수 없습니다.',
+  'min.string': ':attribute은(는) 최소한 :min자이어야 합니다.',
+  'min.numeric': ':attribute은(는) 최소한 :min이어야 합니다.',
+  'min.array': ':attribute은(는) 최소한 :min개의 항목이 있어야 합니다.',
+  image: ':attribute은(는) 이미지여야 합니다.',
+  mimes: ':attribute은(는) 다음의 파일 형식이어야 합니다: :values.',
+  dimensions: ':attribute은(는) 유효하지 않는 이미지 크기입니다.',
+  password_common: ':attribute은(는) 너무 흔한 비밀번호입니다.',
+  current_password: ':attribute이(가) 올바르지 않습니다.',
   provider_linked: '다른 :provider 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
   last_sign_in_method:
     ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
-  timezone: ':attribute 항목은 올바른 시간대여야 합니다.',
+  timezone: ':attribute은(는) 올바른 시간대 이어야 합니다.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {

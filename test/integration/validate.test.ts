@@ -73,7 +73,7 @@ describe.each(backends)('%s: POST /{v}/validate/email', (backend) => {
     expectValidationError(
       await postForm(ctx.app, url, {}, { 'accept-language': 'ko-KR,ko;q=0.9,en;q=0.8' }),
       {
-        email: ['이메일 항목은 필수입니다.'],
+        email: ['이메일 필드는 필수입니다.'],
       },
     );
   });

@@ -219,7 +219,7 @@ describe('toErrorEnvelope (DESIGN §2.3)', () => {
   it('renders validation messages in Korean when the client prefers it', () => {
     const error = new ValidationError({ email: [{ rule: 'required' }] });
     expect(toErrorEnvelope(error, request({ 'accept-language': 'ko-KR,ko;q=0.9' })).data).toEqual({
-      email: ['이메일 항목은 필수입니다.'],
+      email: ['이메일 필드는 필수입니다.'],
     });
   });
 });

@@ -55,23 +55,62 @@ describe('renderFailure in English (Laravel 5 wording)', () => {
   });
 });
 
-describe('renderFailure in Korean', () => {
+describe('renderFailure in Korean (Laravel-Lang ko/validation.php, word for word)', () => {
   it.each([
-    ['email', { rule: 'required' }, '이메일 항목은 필수입니다.'],
-    ['username', { rule: 'unique' }, '사용자 이름 항목은 이미 사용 중입니다.'],
-    ['slug', { rule: 'min.string', params: { min: 4 } }, '슬러그 항목은 최소 4자 이상이어야 합니다.'],
+    ['email', { rule: 'required' }, '이메일 필드는 필수입니다.'],
+    ['alpha_user_id', { rule: 'required' }, 'alpha user id 필드는 필수입니다.'],
     [
       'password',
       { rule: 'required_if', params: { other: 'type', value: 'email' } },
-      '가입 유형 항목이 email인 경우 비밀번호 항목은 필수입니다.',
+      '가입 유형이(가) email 일 때 비밀번호 필드는 필수입니다.',
     ],
-    ['user_agreement', { rule: 'accepted' }, '이용약관 동의 항목에 동의해야 합니다.'],
+    ['email', { rule: 'string' }, '이메일은(는) 문자열이어야 합니다.'],
+    ['gender', { rule: 'integer' }, '성별은(는) 정수여야 합니다.'],
+    ['push_enabled', { rule: 'boolean' }, '푸시 알림 허용은(는) true 또는 false 이어야 합니다.'],
+    ['exclude', { rule: 'array' }, '제외 목록은(는) 배열이어야 합니다.'],
+    ['profile_picture', { rule: 'file' }, '프로필 사진은(는) 파일이어야 합니다.'],
+    ['user_agreement', { rule: 'accepted' }, '이용약관 동의을(를) 동의해야 합니다.'],
+    ['email', { rule: 'email' }, '이메일은(는) 유효한 이메일 주소여야 합니다.'],
+    ['username', { rule: 'regex' }, '사용자 이름 형식이 유효하지 않습니다.'],
+    ['gender', { rule: 'in' }, '선택된 성별은(는) 유효하지 않습니다.'],
+    ['email', { rule: 'exists' }, '선택된 이메일은(는) 유효하지 않습니다.'],
+    ['username', { rule: 'unique' }, '사용자 이름은(는) 이미 사용 중입니다.'],
+    ['bio', { rule: 'max.string', params: { max: 500 } }, '소개은(는) 500자보다 클 수 없습니다.'],
+    ['limit', { rule: 'max.numeric', params: { max: 100 } }, '개수은(는) 100보다 클 수 없습니다.'],
+    [
+      'profile_picture',
+      { rule: 'max.file', params: { max: 10240 } },
+      '프로필 사진은(는) 10240킬로바이트보다 클 수 없습니다.',
+    ],
+    ['exclude', { rule: 'max.array', params: { max: 3 } }, '제외 목록은(는) 3개보다 많을 수 없습니다.'],
+    ['slug', { rule: 'min.string', params: { min: 4 } }, '슬러그은(는) 최소한 4자이어야 합니다.'],
+    ['limit', { rule: 'min.numeric', params: { min: 1 } }, '개수은(는) 최소한 1이어야 합니다.'],
+    [
+      'exclude',
+      { rule: 'min.array', params: { min: 1 } },
+      '제외 목록은(는) 최소한 1개의 항목이 있어야 합니다.',
+    ],
+    ['profile_picture', { rule: 'image' }, '프로필 사진은(는) 이미지여야 합니다.'],
     [
       'profile_picture',
       { rule: 'mimes', params: { values: 'jpeg, png, gif' } },
-      '프로필 사진 항목은 다음 형식의 파일이어야 합니다: jpeg, png, gif.',
+      '프로필 사진은(는) 다음의 파일 형식이어야 합니다: jpeg, png, gif.',
     ],
-    ['alpha_user_id', { rule: 'required' }, 'alpha user id 항목은 필수입니다.'],
+    ['profile_picture', { rule: 'dimensions' }, '프로필 사진은(는) 유효하지 않는 이미지 크기입니다.'],
+    ['timezone', { rule: 'timezone' }, '시간대은(는) 올바른 시간대 이어야 합니다.'],
+    // Rules the pack lacks: the project's own wording, with the pack's particles.
+    ['password', { rule: 'password_common' }, '비밀번호은(는) 너무 흔한 비밀번호입니다.'],
+    ['current_password', { rule: 'current_password' }, '현재 비밀번호이(가) 올바르지 않습니다.'],
+    [
+      'alpha_user_id',
+      { rule: 'provider_linked', params: { provider: 'alpha' } },
+      '다른 alpha 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
+    ],
+    [
+      'provider',
+      { rule: 'last_sign_in_method', params: { provider: 'alpha' } },
+      'alpha 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
+    ],
     ['field', { rule: 'no-such-rule' }, 'The field is invalid.'],
   ])('%s / %o → %j', (field, failure, message) => {
     expect(renderFailure(field, failure, 'ko')).toBe(message);
@@ -104,6 +143,7 @@ describe('renderFailure in Korean', () => {
       'dimensions',
       'password_common',
       'current_password',
+      'timezone',
     ];
     for (const rule of rules) {
       const params = { max: 1, min: 1, other: 'type', value: 'email', values: 'jpeg' };
