@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
+import { newApiToken } from '../../src/lib/tokens.js';
+import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/database.js';
+import { bearer, type RegisteredUser, registerUser } from '../helpers/factories.js';
+import { expectOk, postForm } from '../helpers/http.js';
+import { concretePath, type DocumentedRoute, documentedRoutes, registeredRoutes } from '../helpers/routes.js';
+
+/**
+ * Every route the app documents as `auth: 'required'`, in every API version it serves, refuses every kind of
+ * bad credential with the one exact 401 envelope. The route list comes from the app, so a route added later
+ * is covered the moment it exists; the guard list below catches one that forgot to ask for a token.
+ */
+
+const UNAUTHENTICATED_BODY = {
+  meta: { code: 401, error_type: 'AuthenticationException', error_message: 'Unauthenticated.' },
+  data: { status: 'unauthenticated' },
+};
+
+/** Paths that act for a signed-in user by their very name: each must be `auth: 'required'`. */
+const MUST_BE_PROTECTED = [
+  /^\/user\//,
+  /^\/test\//,
+  /^\/post\/(create|like|unlike|delete)(\/|$)/,
+  /^\/auth\/logout$/,
+];
+
+/** Routes outside the versioned API (health, the document itself, media files). */
+const UNVERSIONED = /^(GET|POST) (\*|\/healthz|\/readyz|\/openapi\.json|\/media\/.*)$/;
+
+const sha256 = (token: string) => createHash('sha256').update(token).digest();
+
+/** A credential as a request carries it: headers, and a token in the query string or the form body. */
+interface Presentation {
+  name: string;
+  headers?: Record<string, string>;
+  query?: string;
+  body?: string;
+}
+
+/** The same dead token in each place the guard looks (query, form body, header). */
+function everywhere(name: string, token: string): Presentation[] {
+  return [
+    { name: `${name} (header)`, headers: bearer(token) },
+    { name: `${name} (query)`, query: token },
+    { name: `${name} (body)`, body: token },
+  ];
+}
+
+/** Authorization headers that are not `Bearer <token>`, each around a token that is live. */
+function malformed(live: string): Presentation[] {
+  const headers = [
+    'Bearer',
+    'Bearer ',
+    `Bearer${live}`,
+    `Bearer ${live} extra`,
+    `Bearer "${live}"`,
+    `Token ${live}`,
+    `Basic ${Buffer.from(`user:${live}`).toString('base64')}`,
+    `${live}`,
+    `Bearer ${live}%00`,
+  ];
+  return headers.map((authorization) => ({
+    name: `malformed: ${authorization}`,
+    headers: { authorization },
+  }));
+}
+
+describe.each(backends)('%s: every protected route refuses bad credentials alike', (backend) => {
+  let fake: FakeProvider;
+  let ctx: TestApp;
+  let versions: string[];
+  let routes: DocumentedRoute[];
+  let live: RegisteredUser;
+  const presentations: Presentation[] = [{ name: 'no token' }];
+
+  /** A user whose token worked, and then was killed by `kill`. */
+  async function deadToken(kill: (user: RegisteredUser) => Promise<void>): Promise<string> {
+    const user = await registerUser(ctx.app);
+    expectOk(await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(user.token) }));
+    await kill(user);
+    return user.token;
+  }
+
+  beforeAll(async () => {
+    fake = await startFakeProvider({ clientId: 'accounts-test' });
+    // Providers of both kinds, so their link routes exist too; tokens that expire, as in production.
+    ctx = await createTestApp(backend, {
+      ...fake.env('alpha', 'userinfo'),
+      ...fake.env('beta', 'id-token'),
+      TOKEN_TTL_DAYS: '30',
+    });
+    ({ versions, routes } = await documentedRoutes(ctx.app));
+    live = await registerUser(ctx.app);
+    const loggedOut = await deadToken(async (user) => {
+      expectOk(await ctx.app.inject({ method: 'POST', url: '/v1/auth/logout', headers: bearer(user.token) }));
+    });
+    const revoked = await deadToken(async (user) => {
+      const list = expectOk<{ tokens: Array<{ id: string; current: boolean }> }>(
+        await ctx.app.inject({ method: 'GET', url: '/v1/user/tokens', headers: bearer(user.token) }),
+      );
+      const id = list.tokens.find((token) => token.current)?.id;
+      const url = `/v1/user/tokens/${id}/revoke`;
+      expectOk(await ctx.app.inject({ method: 'POST', url, headers: bearer(user.token) }));
+    });
+    const expired = await deadToken(async (user) => {
+      await sql`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha256(user.token)}`.execute(
+        ctx.database.handle.db,
+      );
+    });
+    presentations.push(
+      ...everywhere('unknown token', newApiToken()),
+      ...everywhere('logged-out token', loggedOut),
+      ...everywhere('revoked token', revoked),
+      ...everywhere('expired token', expired),
+      ...malformed(live.token),
+    );
+  });
+  afterAll(async () => {
+    if (ctx) await closeTestApp(ctx);
+    if (fake) await fake.close();
+  });
+
+  function send(version: string, route: DocumentedRoute, presentation: Presentation) {
+    const query =
+      presentation.query === undefined ? '' : `?api_token=${encodeURIComponent(presentation.query)}`;
+    const url = `${concretePath(version, route.path)}${query}`;
+    if (route.method === 'GET') return ctx.app.inject({ method: 'GET', url, headers: presentation.headers });
+    const body = presentation.body === undefined ? {} : { api_token: presentation.body };
+    return postForm(ctx.app, url, body, presentation.headers);
+  }
+
+  it('reads the routes from the app: every versioned route it answers is documented, and nothing else', () => {
+    const documented = versions.flatMap((version) =>
+      routes.map((route) => `${route.method} /${version}${route.path.replace(/\{([A-Za-z_]+)\}/g, ':$1')}`),
+    );
+    const answered = registeredRoutes(ctx.app).filter((route) => !UNVERSIONED.test(route));
+    expect(answered.sort()).toEqual(documented.sort());
+    expect(versions.length).toBeGreaterThanOrEqual(2);
+    expect(routes.filter((route) => route.auth === 'required').length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('asks for a token on every route whose path says it acts for a signed-in user', () => {
+    const guarded = routes.filter((route) => MUST_BE_PROTECTED.some((pattern) => pattern.test(route.path)));
+    expect(guarded.length).toBeGreaterThan(0);
+    for (const route of guarded)
+      expect(`${route.method} ${route.path}: ${route.auth}`).toMatch(/: required$/);
+  });
+
+  it('answers the exact 401 envelope for no, unknown, logged-out, revoked, expired and malformed credentials', async () => {
+    const protectedRoutes = routes.filter((route) => route.auth === 'required');
+    const wrong: unknown[] = [];
+    for (const version of versions) {
+      for (const route of protectedRoutes) {
+        for (const presentation of presentations) {
+          const res: LightMyRequestResponse = await send(version, route, presentation);
+          const got = { status: res.statusCode, type: res.headers['content-type'], body: res.json() };
+          const expected = {
+            status: 401,
+            type: 'application/json; charset=utf-8',
+            body: UNAUTHENTICATED_BODY,
+          };
+          if (!isDeepStrictEqual(got, expected)) {
+            wrong.push({ request: `${route.method} /${version}${route.path}`, with: presentation.name, got });
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The token inside the malformed headers was live all along: the header's shape alone was refused.
+    expectOk(await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(live.token) }));
+  });
+});
