@@ -82,6 +82,35 @@ export async function truncatedPng(): Promise<Buffer> {
   return png.subarray(0, Math.floor(png.length * 0.6));
 }
 
+/** Pixels from a fixed-seed xorshift generator: true noise (nothing for JPEG to compress), the same every run. */
+function seededNoise(width: number, height: number): sharp.Sharp {
+  const pixels = Buffer.alloc(width * height * 3);
+  let state = 0x2545f491;
+  for (let i = 0; i < pixels.length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    pixels[i] = state & 0xff;
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } });
+}
+
+/**
+ * A JPEG of noise cut off at 60%: its header is whole (the probe reads 400 × 300), but 40% of its entropy-coded
+ * data is missing. Decoders that tolerate truncation fill the rest with grey; this service must refuse it.
+ */
+export async function truncatedNoisyJpeg(): Promise<Buffer> {
+  const jpeg = await seededNoise(400, 300).jpeg().toBuffer();
+  return jpeg.subarray(0, Math.floor(jpeg.length * 0.6));
+}
+
+/** A plain JPEG larger than the stored full size on both sides (a phone photo, in shape if not in detail). */
+export function largeJpegFixture(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#88aa44' } })
+    .jpeg()
+    .toBuffer();
+}
+
 /**
  * A pixel bomb: a few hundred bytes of PNG whose header declares 50,000 × 50,000 pixels (10 GB once decoded).
  * Made by rewriting the IHDR of a tiny real PNG and fixing its CRC.

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
+import { PasswordHasher } from '../../src/lib/passwords.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
@@ -98,6 +99,34 @@ describe.each(backends)('%s: POST /{v}/auth/login/email', (backend) => {
       await postForm(ctx.app, URL, { email, password: 'Any-Password-At-All' }),
       ...INVALID_CREDENTIALS,
     );
+  });
+
+  it('spends one real argon2 verification on an account without a password, as on one with a password', async () => {
+    // A spy on the real hasher (it still hashes): the timing equaliser must run, not merely answer false.
+    const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+    try {
+      const id = unique();
+      const email = `nopass${id}@example.com`;
+      await sql`INSERT INTO users (id, email, username, slug, gender) VALUES (${newId()}, ${email}, ${`nopass${id}`}, ${`nopass-${id}`}, 0)`.execute(
+        ctx.database.handle.db,
+      );
+      const withPassword = await registerUser(ctx.app);
+      verify.mockClear();
+      expectError(
+        await postForm(ctx.app, URL, { email, password: 'Guess-Without-Hash' }),
+        ...INVALID_CREDENTIALS,
+      );
+      expect(verify.mock.calls).toEqual([[expect.stringMatching(/^\$argon2id\$/), 'Guess-Without-Hash']]);
+      expect(await verify.mock.results[0]?.value).toBe(false);
+      verify.mockClear();
+      expectError(
+        await postForm(ctx.app, URL, { email: withPassword.email, password: 'Guess-With-Hash' }),
+        ...INVALID_CREDENTIALS,
+      );
+      expect(verify.mock.calls).toEqual([[expect.stringMatching(/^\$argon2id\$/), 'Guess-With-Hash']]);
+    } finally {
+      verify.mockRestore();
+    }
   });
 
   it('answers 401, never 500, for a stored hash it cannot read', async () => {

@@ -14,11 +14,13 @@ import {
   gifFixture,
   jpegFixture,
   jpegWithGpsFixture,
+  largeJpegFixture,
   PHP_PAYLOAD,
   phpScript,
   pixelBomb,
   pngFixture,
   pngWithAppendedPhp,
+  truncatedNoisyJpeg,
   truncatedPng,
   webpFixture,
 } from '../helpers/images.js';
@@ -84,6 +86,16 @@ describe.each(backends)('%s: profile pictures on local storage', (backend) => {
       await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(user.api_token) }),
     );
     expect(got.user.profile_picture).toEqual(user.profile_picture);
+  });
+
+  it('stores a large photo at most 2048 pixels on its longest side, its shape kept', async () => {
+    const res = await registerWithPicture(ctx.app, await largeJpegFixture(3000, 1500));
+    const { user } = expectOk<{ user: { profile_picture: Picture } }>(res);
+    expect([user.profile_picture.width, user.profile_picture.height]).toEqual([2048, 1024]);
+    // The file on the disk, not only what the response says of it.
+    const stored = path.join(mediaDir(), user.profile_picture.url.replace(/^\/media\//, ''));
+    const metadata = await sharp(await readFile(stored)).metadata();
+    expect([metadata.format, metadata.width, metadata.height]).toEqual(['jpeg', 2048, 1024]);
   });
 
   it('registers without a picture as before (profile_picture null, nothing stored)', async () => {
@@ -193,6 +205,13 @@ describe.each(backends)('%s: profile pictures on local storage', (backend) => {
         'a truncated png',
         truncatedPng,
         { filename: 'cut.png', contentType: 'image/png' },
+        'The profile picture must be an image.',
+      ],
+      [
+        // Its header probes fine; only decoding every byte (sharp's failOn: 'error') finds the missing 40%.
+        'a noisy jpeg truncated at 60%',
+        truncatedNoisyJpeg,
+        { filename: 'cut.jpg', contentType: 'image/jpeg' },
         'The profile picture must be an image.',
       ],
       [
