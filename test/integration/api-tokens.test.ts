@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, registrationForm } from '../helpers/factories.js';
@@ -72,6 +73,23 @@ describe.each(backends)('%s: API tokens', (backend) => {
       ['a token of 513 characters', bearer('a'.repeat(513))],
     ])('answers 401 Unauthenticated for %s', async (_why, headers) => {
       expectError(await getUser(ctx.app, headers), 401, ...UNAUTHENTICATED);
+    });
+
+    it('looks up tokens of up to 512 characters only: a longer one never reaches the database', async () => {
+      // Rows whose digests match a 512- and a 513-character token: only the length cap can tell them apart.
+      const user = await registerUser(ctx.app);
+      const fits = 'T'.repeat(512);
+      const tooLong = 'T'.repeat(513);
+      const huge = 'T'.repeat(100_000);
+      for (const token of [fits, tooLong, huge]) {
+        await sql`INSERT INTO api_tokens (id, user_id, token_hash) VALUES (${newId()}, ${user.id}, ${sha256(token)})`.execute(
+          ctx.database.handle.db,
+        );
+      }
+      expect(expectOk<UserData>(await getUser(ctx.app, bearer(fits))).user.id).toBe(user.id);
+      expectError(await getUser(ctx.app, bearer(tooLong)), 401, ...UNAUTHENTICATED);
+      // 100 KB through the body (a header that long is cut off by the HTTP server before us).
+      expectError(await postForm(ctx.app, '/v1/auth/logout', { api_token: huge }), 401, ...UNAUTHENTICATED);
     });
 
     it('answers 401 for a token that differs from a real one by one character', async () => {

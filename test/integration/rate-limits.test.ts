@@ -6,7 +6,7 @@ import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError } from '../helpers/http.js';
-import { expectAuthenticationFailed } from '../helpers/providers.js';
+import { expectAuthenticationFailed, expectNotRegistered } from '../helpers/providers.js';
 import { closedRedisUrl, deleteKeys, limitsEnv, newKeyPrefix, type Store, stores } from '../helpers/redis.js';
 
 let lastIp = 0;
@@ -280,6 +280,35 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       expectTooManyRequests(await alphaLogin(victimId, fake.issueAccessToken(victimId), attacker), 900);
       expectOk(await alphaLogin(victimId, fake.issueAccessToken(victimId), owner));
       expectOk(await alphaLogin(otherId, fake.issueAccessToken(otherId), attacker));
+    });
+
+    it('never counts a not_registered answer as a failure: the provider vouched for the identity', async () => {
+      const id = `alpha-${unique()}`;
+      const ip = newIp();
+      const alphaLogin = (token: string) =>
+        post(ctx.app, '/v1/auth/login/alpha', { alpha_user_id: id, alpha_access_token: token }, ip);
+      // Twice the failure limit of not_registered answers (still under the per-IP limit of 12)...
+      for (let i = 0; i < 6; i++) expectNotRegistered(await alphaLogin(fake.issueAccessToken(id)));
+      // ...and the counter is untouched: two rejected tokens are still failures, not yet a lock.
+      for (let i = 0; i < 2; i++) expectAuthenticationFailed(await alphaLogin('forged'));
+      const id_ = unique();
+      expectOk(
+        await post(
+          ctx.app,
+          '/v1/auth/register',
+          {
+            type: 'alpha',
+            email: `alpha${id_}@example.com`,
+            username: `alpha${id_}`,
+            gender: '0',
+            user_agreement: 'on',
+            alpha_user_id: id,
+            alpha_access_token: fake.issueAccessToken(id),
+          },
+          newIp(),
+        ),
+      );
+      expectOk(await alphaLogin(fake.issueAccessToken(id)));
     });
   });
 });
