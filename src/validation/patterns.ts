@@ -7,8 +7,8 @@
  *
  * The seed writes `^[X]+[Y]*[X]+$` with X inside Y. That is exactly `^[X][Y]*[X]$` (at least two characters,
  * X first and last, Y between), which is the form used here: the seed's form backtracks polynomially on a
- * near-miss (a 255-character `aaa…a!` costs milliseconds of event loop), this one is linear. The property
- * tests check the two agree.
+ * near-miss (a 255-character `aaa…a!` costs milliseconds of event loop), this one is linear. A property
+ * test (test/unit/validation-patterns.test.ts) runs both on generated strings and checks they agree.
  */
 export const USERNAME_PATTERN = /^[ㄱ-ㅎ가-힣A-Za-z0-9][ㄱ-ㅎ가-힣A-Za-z0-9\-_.]*[ㄱ-ㅎ가-힣A-Za-z0-9]$/;
 

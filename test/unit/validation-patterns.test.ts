@@ -84,6 +84,67 @@ describe('USERNAME_PATTERN (the seed pattern with its PCRE meaning)', () => {
   });
 });
 
+/**
+ * The seed's username pattern as written, `^[X]+[Y]*[X]+$` (its hyphen escaped: PCRE reads `0-9-_` as a range
+ * and a literal hyphen). It backtracks polynomially, so it only ever sees short strings here.
+ */
+const SEED_USERNAME_PATTERN = /^[ㄱ-ㅎ가-힣A-Za-z0-9]+[ㄱ-ㅎ가-힣A-Za-z0-9\-_.]*[ㄱ-ㅎ가-힣A-Za-z0-9]+$/;
+
+/** Characters from inside and just outside the username alphabet, plus anything at all now and then. */
+const USERNAME_ISH_CHARACTER = fc.oneof(
+  { arbitrary: USERNAME_EDGE, weight: 6 },
+  { arbitrary: fc.constantFrom('-', '_', '.'), weight: 3 },
+  {
+    // Neighbours of the ranges' ends and look-alikes: ㄰ (U+3130), ㅏ (U+314F), 가 - 1, 힣 + 1, conjoining
+    // jamo, a full-width A, é, and separators the pattern must refuse.
+    arbitrary: fc.constantFrom(
+      '\u3130',
+      '\u314f',
+      '\uabff',
+      '\ud7a4',
+      '\u1100',
+      '\u11a8',
+      'Ａ',
+      'é',
+      ' ',
+      '\n',
+      ':',
+      '/',
+      '@',
+      '😀',
+    ),
+    weight: 1,
+  },
+  { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }), weight: 1 },
+);
+const USERNAME_ISH = fc.array(USERNAME_ISH_CHARACTER, { maxLength: 24 }).map((parts) => parts.join(''));
+
+describe('USERNAME_PATTERN against the seed pattern it rewrites', () => {
+  it('agrees with the seed pattern on every generated string', () => {
+    fc.assert(
+      fc.property(USERNAME_ISH, (candidate) => {
+        expect(USERNAME_PATTERN.test(candidate)).toBe(SEED_USERNAME_PATTERN.test(candidate));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('is tested on both sides: the generator yields accepted and refused usernames alike', () => {
+    const verdicts = fc
+      .sample(USERNAME_ISH, { numRuns: 2000, seed: 42 })
+      .map((candidate) => SEED_USERNAME_PATTERN.test(candidate));
+    expect(verdicts.filter(Boolean).length).toBeGreaterThan(200);
+    expect(verdicts.filter((accepted) => !accepted).length).toBeGreaterThan(200);
+  });
+
+  it.each(['ab', 'a.b', '가-나', 'ㄱ_ㅎ', 'a..b', 'a', '.a', 'a.', '-', '', 'ab\n', 'a\u314fb'])(
+    'agrees on %j',
+    (candidate) => {
+      expect(USERNAME_PATTERN.test(candidate)).toBe(SEED_USERNAME_PATTERN.test(candidate));
+    },
+  );
+});
+
 describe('SLUG_PATTERN', () => {
   it.each(['ab', 'abcd', 'my-slug', 'my_slug', 'a-_b', 'ABC123'])('accepts %j', (slug) => {
     expect(SLUG_PATTERN.test(slug)).toBe(true);
