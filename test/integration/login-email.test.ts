@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { newId } from '../../src/lib/ids.js';
 import { PasswordHasher } from '../../src/lib/passwords.js';
-import { useTestApp } from '../helpers/app.js';
+import { testConfig, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm, postJson } from '../helpers/http.js';
@@ -19,6 +20,13 @@ type SignedIn = { user: Record<string, unknown> & { id: string; api_token: strin
 
 describe.each(backends)('%s: POST /{v}/auth/login/email', (backend) => {
   const ctx = useTestApp(backend);
+
+  const userRow = async (userId: string) =>
+    (
+      await sql<{
+        updated_at: Date;
+      }>`SELECT updated_at FROM users WHERE id = ${userId}`.execute(ctx.database.handle.db)
+    ).rows[0] as { updated_at: Date };
 
   it('answers 200 with the user object and a new token', async () => {
     const user = await registerUser(ctx.app);
@@ -126,6 +134,43 @@ describe.each(backends)('%s: POST /{v}/auth/login/email', (backend) => {
       expect(verify.mock.calls).toEqual([[expect.stringMatching(/^\$argon2id\$/), 'Guess-With-Hash']]);
     } finally {
       verify.mockRestore();
+    }
+  });
+
+  it('upgrades a hash made at a lower argon2 cost at the next successful login, and only then', async () => {
+    const storedHash = async (userId: string) =>
+      (
+        await sql<{
+          password_hash: string;
+        }>`SELECT password_hash FROM users WHERE id = ${userId}`.execute(ctx.database.handle.db)
+      ).rows[0]?.password_hash;
+    const user = await registerUser(ctx.app);
+    const before = await storedHash(user.id);
+    expect(before).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    // The same database, served by an instance whose operator raised the cost.
+    const raised = await buildApp(
+      testConfig({ ARGON2_MEMORY_KIB: '2048', ARGON2_TIME_COST: '2' }, ctx.dataDir),
+      {
+        database: ctx.database.handle,
+      },
+    );
+    try {
+      const updatedAt = (await userRow(user.id)).updated_at;
+      expectError(
+        await postForm(raised, URL, { email: user.email, password: 'Not-The-Password-1' }),
+        ...INVALID_CREDENTIALS,
+      );
+      expect(await storedHash(user.id)).toBe(before);
+      expectOk(await postForm(raised, URL, { email: user.email, password: user.password }));
+      const after = await storedHash(user.id);
+      expect(after).toMatch(/^\$argon2id\$v=19\$m=2048,t=2,p=1\$/);
+      // A new hash of the same password, not a profile change: both instances still sign the user in.
+      expect((await userRow(user.id)).updated_at).toEqual(updatedAt);
+      expectOk(await postForm(raised, URL, { email: user.email, password: user.password }));
+      expect(await storedHash(user.id)).toBe(after);
+      expectOk(await postForm(ctx.app, URL, { email: user.email, password: user.password }));
+    } finally {
+      await raised.close();
     }
   });
 

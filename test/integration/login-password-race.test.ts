@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { InvalidCredentialsError } from '../../src/errors.js';
 import { PasswordHasher } from '../../src/lib/passwords.js';
 import { unlimited } from '../../src/limits/rate-counter.js';
@@ -11,9 +12,10 @@ import { TokensService } from '../../src/modules/tokens/service.js';
 import { UsersRepo } from '../../src/modules/users/repo.js';
 import { UsersService } from '../../src/modules/users/service.js';
 import { LocalStorage } from '../../src/storage/local-storage.js';
-import { useTestApp } from '../helpers/app.js';
+import { testConfig, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registerUser } from '../helpers/factories.js';
+import { expectOk, postForm } from '../helpers/http.js';
 
 /**
  * A login checks the password outside any transaction (argon2 is slow). A password change that commits in
@@ -70,6 +72,44 @@ describe.each(backends)('%s: a login racing a password change', (backend) => {
       service(hasher).loginWithEmail(user.email, user.password, { userAgent: 't', ip: '127.0.0.1' }),
     ).rejects.toBeInstanceOf(InvalidCredentialsError);
     expect(await tokenCount(user.id)).toBe(before);
+  });
+
+  it('issues the token when a parallel login upgraded the hash of the same password in between', async () => {
+    const user = await registerUser(ctx.app);
+    const raisedCost = { ...ctx.config.argon2, memoryKib: ctx.config.argon2.memoryKib * 2 };
+    const upgraded = await new PasswordHasher(raisedCost).hash(user.password);
+    const hasher = new RacingHasher(raisedCost);
+    hasher.duringVerify = async () => {
+      await sql`UPDATE users SET password_hash = ${upgraded} WHERE id = ${user.id}`.execute(
+        ctx.database.handle.db,
+      );
+    };
+    const before = await tokenCount(user.id);
+    const signedIn = await service(hasher).loginWithEmail(user.email, user.password, {
+      userAgent: 't',
+      ip: '::1',
+    });
+    expect(signedIn.user.id).toBe(user.id);
+    expect(await tokenCount(user.id)).toBe(before + 1);
+  });
+
+  it('signs in every one of several parallel logins that all upgrade the same hash', async () => {
+    const user = await registerUser(ctx.app);
+    const raised = await buildApp(testConfig({ ARGON2_MEMORY_KIB: '2048' }, ctx.dataDir), {
+      database: ctx.database.handle,
+    });
+    try {
+      const before = await tokenCount(user.id);
+      const responses = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          postForm(raised, '/v1/auth/login/email', { email: user.email, password: user.password }),
+        ),
+      );
+      for (const res of responses) expectOk(res);
+      expect(await tokenCount(user.id)).toBe(before + 4);
+    } finally {
+      await raised.close();
+    }
   });
 
   it('issues the token when nothing changed in between', async () => {

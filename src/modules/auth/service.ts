@@ -189,11 +189,15 @@ export class AuthService {
     );
   }
 
-  /** A wrong password and an account without one both get the same 401. */
+  /**
+   * A wrong password and an account without one both get the same 401. A hash made with a lower argon2 cost
+   * than today's is replaced by one made now, while the password is at hand (it is never kept).
+   */
   private async checkPasswordAndSignIn(
     email: string,
     password: string,
     client: ClientInfo,
+    checkedBefore = false,
   ): Promise<SignedIn> {
     const user = await this.users.findByEmail(email);
     if (!user) throw ValidationError.notFound('email');
@@ -201,14 +205,29 @@ export class AuthService {
       ? await this.hasher.verify(user.password_hash, password)
       : await this.hasher.verifyNothing(password);
     if (!matches) throw new InvalidCredentialsError();
+    const rehashed =
+      user.password_hash && this.hasher.needsRehash(user.password_hash)
+        ? await this.hasher.hash(password)
+        : undefined;
     const token = await writeTransaction(this.db, async (trx) => {
-      // The hash was checked outside any transaction (argon2 takes a while). If the password changed since,
-      // this login proved the old one: no token. Holding the row shared also makes a password change that
-      // starts now wait for this token, and then revoke it with the others.
-      const current = await this.users.with(trx).passwordHashForShare(user.id);
-      if (current !== user.password_hash) throw new InvalidCredentialsError();
+      // The hash was checked outside any transaction (argon2 takes a while), so it is read again here. Holding
+      // the row also makes a password change that starts now wait for this token, and then revoke it with the
+      // others.
+      const users = this.users.with(trx);
+      const current = rehashed
+        ? await users.passwordHashForUpdate(user.id)
+        : await users.passwordHashForShare(user.id);
+      if (current !== user.password_hash) return undefined;
+      if (rehashed) await users.replacePasswordHash(user.id, rehashed);
       return this.tokens.issue(trx, user.id, client.userAgent);
     });
+    if (!token) {
+      // The hash changed since it was checked: a password change (this login proved the old password: no
+      // token), or a parallel login's upgrade of the same password. One more check against the hash as it is
+      // now tells the two apart.
+      if (checkedBefore) throw new InvalidCredentialsError();
+      return this.checkPasswordAndSignIn(email, password, client, true);
+    }
     return { user: { ...(await this.usersService.view(user)), api_token: token.token } };
   }
 

@@ -46,6 +46,25 @@ export class UsersRepo {
     return row?.password_hash;
   }
 
+  /**
+   * The stored password hash, read under an update lock: for a login that rewrites the hash, so that two such
+   * logins queue for the row instead of deadlocking on two share locks that both want to become exclusive.
+   */
+  async passwordHashForUpdate(id: string): Promise<string | null | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    return row?.password_hash;
+  }
+
+  /** Replaces the hash of the same password (a stronger argon2 cost): not a profile change, so no updated_at. */
+  async replacePasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+
   /** Case-insensitive, on the lower(email) unique index. */
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.db
