@@ -2,11 +2,12 @@ import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { writeTransaction } from '../../src/db/transaction.js';
+import { fieldOfUsersIndex } from '../../src/db/users-indexes.js';
 import { CommitFailedError, ServiceUnavailableError, ValidationError } from '../../src/errors.js';
 import { newId } from '../../src/lib/ids.js';
 import { hashApiToken } from '../../src/lib/tokens.js';
 import { TokensRepo } from '../../src/modules/tokens/repo.js';
-import { fieldOfUsersIndex, UsersRepo } from '../../src/modules/users/repo.js';
+import { UsersRepo } from '../../src/modules/users/repo.js';
 import { backends, useTestDatabase } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
 

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { ProfilePicture } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
@@ -11,7 +12,7 @@ import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { ProviderCredentials } from '../providers/service.js';
 import type { TokensService } from '../tokens/service.js';
-import { fieldOfUsersIndex, type UsersRepo } from '../users/repo.js';
+import type { UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
 import type { SignedIn } from '../users/view.js';
 

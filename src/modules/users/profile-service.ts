@@ -1,5 +1,6 @@
 import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
@@ -7,7 +8,7 @@ import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { TokensService } from '../tokens/service.js';
-import { fieldOfUsersIndex, type UserChanges, type UsersRepo } from './repo.js';
+import type { UserChanges, UsersRepo } from './repo.js';
 import type { UsersService } from './service.js';
 import type { UserView } from './view.js';
 

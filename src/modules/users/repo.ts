@@ -3,17 +3,6 @@ import type { NewUser, ProfilePicture, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Column } from '../../validation/types.js';
 
-/** The unique index behind each case-insensitive column, for turning a race lost at insert into a 422. */
-const UNIQUE_INDEXES: Record<string, Column> = {
-  users_email_lower_key: 'email',
-  users_username_lower_key: 'username',
-  users_slug_lower_key: 'slug',
-};
-
-export function fieldOfUsersIndex(constraint: string | undefined): Column | undefined {
-  return constraint === undefined ? undefined : UNIQUE_INDEXES[constraint];
-}
-
 /** The columns user/update may change. */
 export interface UserChanges {
   email?: string;
