@@ -70,14 +70,14 @@ export async function feedPage(
 }
 
 /**
- * Walks the feed from the first page to the last, calling `between` after each page (to change the data
- * while the walk is under way). Returns the ids in the order they came. Bounded, so a cursor that never ends
+ * Walks the feed from the first page to the last, calling `between` after each page with the ids seen so far
+ * (to change the data while the walk is under way). Returns the ids in the order they came. Bounded, so a cursor that never ends
  * fails the test instead of hanging it.
  */
 export async function walkFeed(
   app: FastifyInstance,
   options: { order: 'new' | 'hot'; limit: number; token?: string },
-  between: (page: number) => Promise<void> = async () => {},
+  between: (page: number, seen: readonly string[]) => Promise<void> = async () => {},
 ): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
@@ -86,7 +86,7 @@ export async function walkFeed(
     ids.push(...data.posts.map((post) => post.id));
     if (data.next_cursor === null) return ids;
     cursor = data.next_cursor;
-    await between(page);
+    await between(page, ids);
   }
   throw new Error('the feed never ended');
 }

@@ -1,7 +1,7 @@
 import { integer, rules, string } from '../../validation/fields.js';
 import type { Rule } from '../../validation/types.js';
 import { type ImageLimits, imageListField } from '../images/rules.js';
-import { FEED_ORDERS, type FeedCursorCodec, MAX_CURSOR_LENGTH } from './cursor.js';
+import { FEED_ORDERS, type FeedCursorCodec } from './cursor.js';
 
 /** A post holds at most this many images (the multipart parser allows one file more, so 5 is a 422). */
 export const MAX_POST_IMAGES = 4;
@@ -41,8 +41,8 @@ export function feedRules(codec: FeedCursorCodec) {
       .in([...FEED_ORDERS])
       .describe('`new` (default): newest first. `hot`: by hot score.'),
     limit: integer().min(1).max(100).describe('Posts per page, default 20.'),
+    // No max() rule: an over-long cursor is as invalid as any other we did not make, and says so the same way.
     cursor: string()
-      .max(MAX_CURSOR_LENGTH)
       .rule(cursorRule(codec))
       .describe('`next_cursor` of the previous page, with the same `order`.'),
   });
