@@ -1,13 +1,8 @@
-import { type ExpressionBuilder, sql } from 'kysely';
-import type { Database, PostImage, PostRow } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { PostImage, PostRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import type { FeedCursor, FeedOrder } from './cursor.js';
 import type { PostWithAuthor } from './view.js';
-
-type PostsAndAuthors = ExpressionBuilder<
-  Database & { p: Database['posts']; u: Database['users'] },
-  'p' | 'u'
->;
 
 /** A page row: the post with its author, plus what the next cursor is made of. */
 export interface FeedRow extends PostWithAuthor {
@@ -80,8 +75,8 @@ export class PostsRepo {
   }
 
   /**
-   * Posts with their authors and the viewer's like, in ONE statement: a join on users' primary key and an
-   * EXISTS probe of post_likes' primary key per row (no query per post).
+   * Posts with their authors and the viewer's like, in ONE statement: a join on users' primary key and a
+   * probe of post_likes' primary key per row (no query per post).
    */
   private selectPosts(viewerId: string | undefined) {
     return this.db
@@ -110,19 +105,21 @@ export class PostsRepo {
           'read_bound',
         ),
       )
-      .select((eb: PostsAndAuthors) =>
-        viewerId === undefined
-          ? sql<boolean>`false`.as('liked_by_me')
-          : eb
-              .exists(
-                eb
-                  .selectFrom('post_likes as l')
-                  .select(sql`1`.as('one'))
-                  .whereRef('l.post_id', '=', 'p.id')
-                  .where('l.user_id', '=', viewerId),
-              )
-              .as('liked_by_me'),
-      );
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('post_likes as l')
+            .select(sql<boolean>`true`.as('liked'))
+            .whereRef('l.post_id', '=', 'p.id')
+            // No viewer: NULL matches no row, and liked_by_me is false.
+            .where('l.user_id', '=', viewerId ?? sql<string>`NULL`)
+            // LIMIT 1 keeps this a probe of the primary key per row of the page: as a plain EXISTS the
+            // planner may hash *all* of the viewer's likes instead, a cost that grows with how much they like.
+            .limit(1)
+            .as('lk'),
+        (join) => join.onTrue(),
+      )
+      .select(sql<boolean>`coalesce(lk.liked, false)`.as('liked_by_me'));
   }
 
   async find(id: string, viewerId: string | undefined): Promise<FeedRow | undefined> {
