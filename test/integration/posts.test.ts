@@ -143,6 +143,35 @@ describe.each(backends)('%s: post/create', (backend) => {
     expect(await postFiles()).toEqual(before);
   });
 
+  it('refuses a sixth file before reading it (413), and anything but files under images (422)', async () => {
+    const me = await registerUser(ctx.app);
+    const parts = await Promise.all(Array.from({ length: 6 }, () => jpegPart()));
+    expectError(
+      await createPost(ctx.app, me.token, 'far too many', parts),
+      413,
+      'PayloadTooLargeHttpException',
+      'Payload Too Large',
+    );
+    expectValidationError(
+      await postForm(ctx.app, '/v1/post/create', { text: 'x', images: ['a', 'b'] }, bearer(me.token)),
+      {
+        images: ['The images must be an array.'],
+      },
+    );
+  });
+
+  it('reads one file sent as plain `images` as a list of one', async () => {
+    const me = await registerUser(ctx.app);
+    const res = await postMultipart(
+      ctx.app,
+      '/v1/post/create',
+      { text: 'one' },
+      { images: await jpegPart(20, 10) },
+      bearer(me.token),
+    );
+    expect(expectOk<{ post: Post }>(res).post.images.map((image) => image.width)).toEqual([20]);
+  });
+
   it('refuses a file that is not an image, judged by its bytes, and stores none of the others', async () => {
     const me = await registerUser(ctx.app);
     const before = await postFiles();
