@@ -6,7 +6,8 @@ import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { FeedCursor, FeedCursorCodec, FeedOrder } from './cursor.js';
-import type { FeedRow, PostsRepo } from './repo.js';
+import type { PostsRepo } from './repo.js';
+import type { FeedRow } from './rows.js';
 import { type PostView, postView } from './view.js';
 
 /** Post images live in their own storage folder, apart from profile pictures. */
