@@ -7,8 +7,8 @@ export interface Row {
   baseline?: {
     scenario: string;
     result: LoadResult;
-    /** Throughput rows compare req/s (higher is better); latency rows compare p99 (lower is better). */
-    metric: 'req/s' | 'p99';
+    /** Throughput rows compare req/s (higher is better); latency rows compare p99 or p50 (lower is better). */
+    metric: 'req/s' | 'p99' | 'p50';
   };
 }
 
@@ -18,7 +18,7 @@ function ratio(row: Row): string {
   const [value, base] =
     baseline.metric === 'req/s'
       ? [row.result.requestsPerSecond, baseline.result.requestsPerSecond]
-      : [row.result.p99, baseline.result.p99];
+      : [row.result[baseline.metric], baseline.result[baseline.metric]];
   return base === 0 ? 'n/a' : `${(value / base).toFixed(2)} × ${baseline.metric}`;
 }
 

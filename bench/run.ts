@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
+import { benchFeed, type FeedBench } from './feed.js';
 import { type LoadOptions, type LoadResult, runLoad, warmThenRun } from './load.js';
 import { probe } from './probe.js';
 import { type Row, table } from './report.js';
@@ -140,13 +141,16 @@ async function main(): Promise<number> {
   for (const open of backends) {
     const database = await open();
     let result: BackendResult;
+    let feed: FeedBench;
     try {
       result = await benchBackend(database, settings);
+      feed = await benchFeed(database, settings);
     } finally {
       await database.drop();
     }
-    const { rows } = result;
-    console.log(`\n${database.name}\n\n${table(rows)}\n\n${result.eventLoop}`);
+    const rows = [...result.rows, ...feed.rows];
+    console.log(`\n${database.name}\n\n${table(result.rows)}\n\n${result.eventLoop}`);
+    console.log(`\n${table(feed.rows)}\n\n${feed.summary}`);
     const spoiled = rows.filter((row) => row.result.failures > 0);
     for (const row of spoiled) console.error(`${row.scenario}: ${row.result.failures} failed requests`);
     failed ||= spoiled.length > 0;

@@ -12,7 +12,7 @@ export interface Settings {
   databaseUrl: string | undefined;
 }
 
-function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+export function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const text = env[name]?.trim();
   if (text === undefined || text === '') return fallback;
   const value = Number(text);

@@ -26,6 +26,10 @@ import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { FeedCursorCodec } from './modules/posts/cursor.js';
+import { PostsRepo } from './modules/posts/repo.js';
+import { postEndpoints } from './modules/posts/routes.js';
+import { PostsService } from './modules/posts/service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
 import { ProvidersService } from './modules/providers/service.js';
@@ -76,6 +80,9 @@ function buildEndpoints(
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures);
   const devices = new DevicesService(db, new DevicesRepo(db));
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
+  const postsRepo = new PostsRepo(db);
+  const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
+  const posts = new PostsService(db, postsRepo, images, feedCursors);
   const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
     ...validateEndpoints(limits.validateIp),
@@ -96,6 +103,7 @@ function buildEndpoints(
     ...deviceEndpoints(devices),
     ...tokenEndpoints(tokens),
     ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
+    ...postEndpoints(posts, feedCursors, imageLimits),
   ];
   return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
 }
@@ -169,7 +177,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   for (const version of config.apiVersions) {
     for (const definition of endpoints) {
-      const takesFiles = Object.values(definition.rules).some((field) => field.spec.kind === 'file');
+      const takesFiles = Object.values(definition.rules).some(
+        (field) => field.spec.kind === 'file' || field.spec.kind === 'files',
+      );
       app.route({
         method: definition.method,
         url: `/${version}${definition.path}`,

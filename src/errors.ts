@@ -61,6 +61,14 @@ export class NotFoundError extends ServiceError {
   }
 }
 
+/** Signed in, but not allowed to do this to this resource (e.g. delete someone else's post). */
+export class ForbiddenError extends ServiceError {
+  constructor() {
+    super('This action is unauthorized.');
+    this.name = 'ForbiddenError';
+  }
+}
+
 /** A write transaction failed; everything it wrote was rolled back. */
 export class CommitFailedError extends ServiceError {
   constructor(cause: unknown) {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/errors.js';
 import {
   CommitFailedError,
+  ForbiddenError,
   InvalidCredentialsError,
   NotFoundError,
   NotRegisteredError,
@@ -80,6 +81,9 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
     return failure(401, 'AuthenticationException', 'Unauthenticated.', { status: 'unauthenticated' });
   }
   if (error instanceof NotFoundError) return notFound();
+  if (error instanceof ForbiddenError) {
+    return failure(403, 'AccessDeniedHttpException', 'This action is unauthorized.');
+  }
   if (error instanceof TooManyRequestsError) {
     return failure(429, 'TooManyRequestsHttpException', 'Too Many Attempts.', {
       retry_after: error.retryAfterSeconds,

@@ -3,6 +3,7 @@ import type { Endpoint } from './endpoint.js';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Unauthorized: invalid credentials, an unlinked identity, or a missing/invalid token',
+  403: 'This action is unauthorized.',
   404: 'Not Found',
   413: 'Payload Too Large',
   429: 'Too Many Attempts.',
@@ -72,7 +73,11 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
       })),
     ];
   } else {
-    const hasFile = Object.values(properties).some((property) => property.format === 'binary');
+    const hasFile = Object.values(properties).some(
+      (property) =>
+        property.format === 'binary' ||
+        (property.items as { format?: string } | undefined)?.format === 'binary',
+    );
     const content: Record<string, unknown> = { 'multipart/form-data': { schema } };
     if (!hasFile) {
       content['application/x-www-form-urlencoded'] = { schema };

@@ -88,6 +88,9 @@ export interface MultipartPart {
   valueTruncated?: boolean;
 }
 
+/** A file part name that builds a list: `images[]` or `images[3]` (kept in the order the parts arrive). */
+const FILE_LIST_NAME = /^([^[\]]+)\[\d*\]$/;
+
 /**
  * Turns @fastify/multipart's body (fields by name, repeated names as arrays) into the same shape a form body
  * has: text fields through the PHP-style parser, files as UploadedFile values under their field name.
@@ -98,10 +101,16 @@ export function multipartToObject(
   const pairs: string[] = [];
   // Files, and JSON parts (which arrive parsed), keep their own values; text goes through the PHP-style parser.
   const direct: Record<string, unknown> = {};
+  const fileLists: Record<string, UploadedFile[]> = {};
   for (const entry of Object.values(body)) {
     for (const part of Array.isArray(entry) ? entry : [entry]) {
       if (part.type === 'file') {
-        if (part.upload) direct[part.fieldname] = part.upload;
+        if (!part.upload) continue;
+        // `images[]` (or `images[0]`, `images[1]`…) parts build a list, as PHP's $_FILES does; a plain name
+        // keeps its last file.
+        const listName = FILE_LIST_NAME.exec(part.fieldname)?.[1];
+        if (listName === undefined) direct[part.fieldname] = part.upload;
+        else fileLists[listName] = [...(fileLists[listName] ?? []), part.upload];
       } else if (typeof part.value === 'string') {
         pairs.push(`${encodeURIComponent(part.fieldname)}=${encodeURIComponent(part.value)}`);
       } else if (part.value !== undefined) {
@@ -109,5 +118,5 @@ export function multipartToObject(
       }
     }
   }
-  return { ...parsePhpStyle(pairs.join('&')), ...direct };
+  return { ...parsePhpStyle(pairs.join('&')), ...direct, ...fileLists };
 }

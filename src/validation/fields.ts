@@ -11,7 +11,7 @@ export type Presence =
 type Coerce<T> = (value: unknown) => { ok: true; value: T } | { ok: false; failure: RuleFailure };
 
 interface FieldSpec<T> {
-  kind: 'string' | 'integer' | 'boolean' | 'accepted' | 'file' | 'array';
+  kind: 'string' | 'integer' | 'boolean' | 'accepted' | 'file' | 'array' | 'files';
   coerce: Coerce<T>;
   baseSchema: JsonSchema;
   presence: Presence;
@@ -73,13 +73,13 @@ export class Field<T, R extends boolean = false> {
             : undefined;
         if (kind === 'integer')
           return (value as number) > max ? { rule: 'max.numeric', params: { max } } : undefined;
-        if (kind === 'array')
+        if (kind === 'array' || kind === 'files')
           return (value as unknown[]).length > max ? { rule: 'max.array', params: { max } } : undefined;
         return codePointLength(value as string) > max ? { rule: 'max.string', params: { max } } : undefined;
       },
       schema: (schema) => {
         if (kind === 'integer') schema.maximum = max;
-        else if (kind === 'array') schema.maxItems = max;
+        else if (kind === 'array' || kind === 'files') schema.maxItems = max;
         else if (kind === 'file') schema['x-max-kilobytes'] = max;
         else schema.maxLength = max;
       },
@@ -93,13 +93,13 @@ export class Field<T, R extends boolean = false> {
       check: (value) => {
         if (kind === 'integer')
           return (value as number) < min ? { rule: 'min.numeric', params: { min } } : undefined;
-        if (kind === 'array')
+        if (kind === 'array' || kind === 'files')
           return (value as unknown[]).length < min ? { rule: 'min.array', params: { min } } : undefined;
         return codePointLength(value as string) < min ? { rule: 'min.string', params: { min } } : undefined;
       },
       schema: (schema) => {
         if (kind === 'integer') schema.minimum = min;
-        else if (kind === 'array') schema.minItems = min;
+        else if (kind === 'array' || kind === 'files') schema.minItems = min;
         else schema.minLength = min;
       },
     });
@@ -234,6 +234,23 @@ export function file(): Field<UploadedFile> {
     'file',
     (value) => (isUploadedFile(value) ? { ok: true, value } : { ok: false, failure: { rule: 'file' } }),
     { type: 'string', format: 'binary' },
+  );
+}
+
+/**
+ * Several file parts under one name (`images[]`, or `images[0]`, `images[1]`…). A single part sent as plain
+ * `images` is read as a list of one: the app means the same thing.
+ */
+export function fileArray(): Field<UploadedFile[]> {
+  return base<UploadedFile[]>(
+    'files',
+    (value) => {
+      const list = isUploadedFile(value) ? [value] : value;
+      return Array.isArray(list) && list.every(isUploadedFile)
+        ? { ok: true, value: list }
+        : { ok: false, failure: { rule: 'array' } };
+    },
+    { type: 'array', items: { type: 'string', format: 'binary' } },
   );
 }
 

@@ -49,7 +49,7 @@ export function postMultipart(
   app: FastifyInstance,
   url: string,
   fields: Record<string, string | undefined>,
-  files: Record<string, FilePart> = {},
+  files: Record<string, FilePart | FilePart[]> = {},
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
   const boundary = `----accounts-test-${Math.random().toString(16).slice(2)}`;
@@ -60,7 +60,11 @@ export function postMultipart(
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
     );
   }
-  for (const [name, file] of Object.entries(files)) {
+  // A list sends one part per file under the same name (`images[]`), as a browser's multiple file input does.
+  const parts = Object.entries(files).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((file) => [name, file] as const),
+  );
+  for (const [name, file] of parts) {
     chunks.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,

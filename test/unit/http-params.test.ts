@@ -144,6 +144,25 @@ describe('multipartToObject', () => {
     expect(multipartToObject(body)).toEqual({ email: 'a@b.co', exclude: ['x', 'y&z=1'], picture: upload });
   });
 
+  it('collects files named images[] or images[N] into a list, in the order they came', () => {
+    const file = (name: string): UploadedFile => ({ ...upload, fieldName: name, fileName: `${name}.png` });
+    const [a, b, c] = [file('a'), file('b'), file('c')];
+    const listed: Record<string, MultipartPart | MultipartPart[]> = {
+      'images[]': [
+        { type: 'file', fieldname: 'images[]', upload: a },
+        { type: 'file', fieldname: 'images[]', upload: b },
+      ],
+      'more[0]': { type: 'file', fieldname: 'more[0]', upload: c },
+      'more[1]': { type: 'file', fieldname: 'more[1]', upload: a },
+      single: [
+        { type: 'file', fieldname: 'single', upload: a },
+        { type: 'file', fieldname: 'single', upload: b },
+      ],
+    };
+    // A name without brackets keeps its last file, as PHP does.
+    expect(multipartToObject(listed)).toEqual({ images: [a, b], more: [c, a], single: b });
+  });
+
   it('drops file parts that carried nothing, and keeps a parsed JSON part as it is (for its rule to judge)', () => {
     const body: Record<string, MultipartPart | MultipartPart[]> = {
       empty: { type: 'file', fieldname: 'empty', filename: '' },

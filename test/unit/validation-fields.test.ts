@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ValidationError } from '../../src/errors.js';
 import { validate } from '../../src/validation/engine.js';
-import { accepted, boolean, file, integer, rules, string, stringArray } from '../../src/validation/fields.js';
+import {
+  accepted,
+  boolean,
+  file,
+  fileArray,
+  integer,
+  rules,
+  string,
+  stringArray,
+} from '../../src/validation/fields.js';
 import type { UploadedFile } from '../../src/validation/types.js';
 import { lookups } from '../helpers/validation.js';
 
@@ -165,5 +174,34 @@ describe('rules by field kind', () => {
     const b = rules({ field: string().max(2).pattern(/^\d+$/) });
     expect(await check(a, 'abc')).toEqual([{ rule: 'regex' }]);
     expect(await check(b, 'abc')).toEqual([{ rule: 'max.string', params: { max: 2 } }]);
+  });
+});
+
+describe('fileArray()', () => {
+  const run = (field: ReturnType<typeof fileArray>, value: unknown) =>
+    validate(rules({ images: field }), { images: value }, { lookups: lookups() }).then(
+      (params) => ({ value: params.images }),
+      (error: ValidationError) => ({ failure: error.failures.images }),
+    );
+
+  it('takes a list of files, and one file as a list of one', async () => {
+    const [a, b] = [upload(1), upload(2)];
+    expect(await run(fileArray(), [a, b])).toEqual({ value: [a, b] });
+    expect(await run(fileArray(), a)).toEqual({ value: [a] });
+  });
+
+  it('refuses text, or a list holding anything but files, as not an array of files', async () => {
+    for (const value of ['x', ['x'], [upload(1), 'x'], { 0: upload(1) }]) {
+      expect(await run(fileArray(), value)).toEqual({ failure: [{ rule: 'array' }] });
+    }
+  });
+
+  it('counts items for max() and min()', async () => {
+    expect(await run(fileArray().max(2), [upload(1), upload(1), upload(1)])).toEqual({
+      failure: [{ rule: 'max.array', params: { max: 2 } }],
+    });
+    expect(await run(fileArray().min(2), [upload(1)])).toEqual({
+      failure: [{ rule: 'min.array', params: { min: 2 } }],
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { file } from '../../validation/fields.js';
+import { file, fileArray } from '../../validation/fields.js';
 import type { Rule, UploadedFile } from '../../validation/types.js';
 import { ACCEPTED_FORMATS, probeImage } from './probe.js';
 
@@ -37,5 +37,40 @@ export function imageField(limits: ImageLimits) {
     .rule(imageRule(limits.maxPixels))
     .describe(
       `JPEG, PNG or GIF (judged by the bytes), at most ${limits.maxPixels.toLocaleString('en')} pixels.`,
+    );
+}
+
+/**
+ * Up to `maxCount` uploaded images under one name (`images[]`): each held to the same rules as `imageField`,
+ * the first failing one reported on the field. Each probe is noted as `IMAGE_NOTE('<field>.<index>')`.
+ */
+export function imageListField(limits: ImageLimits, maxCount: number) {
+  const maxKilobytes = Math.floor(limits.maxBytes / 1024);
+  const eachImage = imageRule(limits.maxPixels);
+  const everyImage: Rule<UploadedFile[]> = {
+    name: `each:max:${maxKilobytes}|${eachImage.name}`,
+    check: async (uploads, context, field) => {
+      for (const [index, upload] of uploads.entries()) {
+        if (upload.truncated || upload.data.length > maxKilobytes * 1024)
+          return { rule: 'max.file', params: { max: maxKilobytes } };
+        const failure = await eachImage.check(upload, context, `${field}.${index}`);
+        if (failure) return failure;
+      }
+      return undefined;
+    },
+    schema: (schema) => {
+      schema.items = {
+        type: 'string',
+        format: 'binary',
+        contentMediaType: 'image/jpeg, image/png, image/gif',
+      };
+    },
+  };
+  return fileArray()
+    .max(maxCount)
+    .rule(everyImage)
+    .describe(
+      `Up to ${maxCount} JPEG, PNG or GIF files (judged by the bytes), each at most ` +
+        `${limits.maxPixels.toLocaleString('en')} pixels.`,
     );
 }

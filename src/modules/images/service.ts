@@ -25,7 +25,13 @@ export class ImagesService {
    * Re-encodes the upload and writes its files. `probe` is what the image rule learned (it is probed again
    * when absent). A file that cannot be decoded is the same 422 as one that is not an image at all.
    */
-  async store(field: string, upload: UploadedFile, probe?: ProbeResult): Promise<ProfilePicture> {
+  async store(
+    field: string,
+    upload: UploadedFile,
+    probe?: ProbeResult,
+    /** The storage folder of the files (post images live apart from profile pictures). */
+    folder = 'profile-pictures',
+  ): Promise<ProfilePicture> {
     const known = probe ?? (await probeImage(upload.data, this.maxPixels));
     if (!known.ok) throw new ValidationError({ [field]: [{ rule: 'image' }] });
     let renditions: Awaited<ReturnType<typeof renderProfilePicture>>;
@@ -39,7 +45,7 @@ export class ImagesService {
     const name = randomBytes(16).toString('base64url');
     const files = renditions.map((rendition) => ({
       ...rendition,
-      key: `profile-pictures/${name}${rendition.name === 'full' ? '' : `_${rendition.name}`}.${rendition.extension}`,
+      key: `${folder}/${name}${rendition.name === 'full' ? '' : `_${rendition.name}`}.${rendition.extension}`,
     }));
     // Settled, not all: when one write fails, the others must have finished before they are removed.
     const results = await Promise.allSettled(

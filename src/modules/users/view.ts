@@ -36,7 +36,21 @@ function pictureView(picture: ProfilePicture | null): PictureView | null {
   return { url: picture.url, width: picture.width, height: picture.height, thumbnails: picture.thumbnails };
 }
 
-export function publicUserView(row: UserRow): PublicUserView {
+/** The columns a public view reads (a post's author is selected with just these). */
+export type PublicUserRow = Pick<
+  UserRow,
+  | 'id'
+  | 'username'
+  | 'slug'
+  | 'gender'
+  | 'bio'
+  | 'profile_picture'
+  | 'is_inspirer'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export function publicUserView(row: PublicUserRow): PublicUserView {
   return {
     id: row.id,
     username: row.username,

@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import type { PostImage, PostRow } from '../../db/schema.js';
+import type { Executor } from '../../db/transaction.js';
+import type { FeedCursor, FeedOrder } from './cursor.js';
+import { type FeedRow, type JoinedRow, toFeedRow } from './rows.js';
+
+export interface NewPost {
+  id: string;
+  userId: string;
+  text: string;
+  images: PostImage[];
+}
+
+export class PostsRepo {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): PostsRepo {
+    return new PostsRepo(trx);
+  }
+
+  /**
+   * Posts with their authors and the viewer's like, in ONE statement: a join on users' primary key and a
+   * probe of post_likes' primary key per row (no query per post).
+   */
+  private selectPosts(viewerId: string | undefined) {
+    return this.db
+      .selectFrom('posts as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .select([
+        'p.id',
+        'p.text',
+        'p.images',
+        'p.like_count',
+        'p.created_at',
+        'p.updated_at',
+        'p.hot_score',
+        'u.id as author_id',
+        'u.username as author_username',
+        'u.slug as author_slug',
+        'u.gender as author_gender',
+        'u.bio as author_bio',
+        'u.profile_picture as author_profile_picture',
+        'u.is_inspirer as author_is_inspirer',
+        'u.created_at as author_created_at',
+        'u.updated_at as author_updated_at',
+      ])
+      .select(
+        sql<Date>`date_trunc('milliseconds', statement_timestamp()) + interval '1 millisecond'`.as(
+          'read_bound',
+        ),
+      )
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('post_likes as l')
+            .select(sql<boolean>`true`.as('liked'))
+            .whereRef('l.post_id', '=', 'p.id')
+            // No viewer: NULL matches no row, and liked_by_me is false.
+            .where('l.user_id', '=', viewerId ?? sql<string>`NULL`)
+            // LIMIT 1 keeps this a probe of the primary key per row of the page: as a plain EXISTS the
+            // planner may hash *all* of the viewer's likes instead, a cost that grows with how much they like.
+            .limit(1)
+            .as('lk'),
+        (join) => join.onTrue(),
+      )
+      .select(sql<boolean>`coalesce(lk.liked, false)`.as('liked_by_me'));
+  }
+
+  async find(id: string, viewerId: string | undefined): Promise<FeedRow | undefined> {
+    const row = await this.selectPosts(viewerId).where('p.id', '=', id).executeTakeFirst();
+    return row && toFeedRow(row as JoinedRow);
+  }
+
+  /**
+   * One page of the feed: one descent of posts_new_idx or posts_hot_idx from the cursor (a row comparison the
+   * index answers directly), never an OFFSET. `limit` rows at most.
+   */
+  async page(options: {
+    order: FeedOrder;
+    limit: number;
+    after: FeedCursor | undefined;
+    viewerId: string | undefined;
+  }): Promise<FeedRow[]> {
+    const { order, after } = options;
+    let query = this.selectPosts(options.viewerId);
+    if (order === 'new') {
+      if (after?.order === 'new')
+        query = query.where(
+          sql<boolean>`(p.created_at, p.id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`,
+        );
+      query = query.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc');
+    } else {
+      if (after?.order === 'hot') {
+        query = query
+          .where(sql<boolean>`(p.hot_score, p.id) < (${after.score}::double precision, ${after.id}::uuid)`)
+          .where('p.created_at', '<=', after.bound);
+      }
+      query = query.orderBy('p.hot_score', 'desc').orderBy('p.id', 'desc');
+    }
+    const rows = await query.limit(options.limit).execute();
+    return rows.map((row) => toFeedRow(row as JoinedRow));
+  }
+
+  async insert(post: NewPost): Promise<PostRow> {
+    return this.db
+      .insertInto('posts')
+      .values({ id: post.id, user_id: post.userId, text: post.text, images: JSON.stringify(post.images) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** The post's owner and images, its row locked until the transaction ends (a delete follows). */
+  lockForDelete(id: string): Promise<Pick<PostRow, 'user_id' | 'images'> | undefined> {
+    return this.db
+      .selectFrom('posts')
+      .select(['user_id', 'images'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+  }
+
+  /** Deletes a post (its likes go with it); its images, for removing the files after commit. */
+  async delete(id: string): Promise<PostImage[] | undefined> {
+    const row = await this.db.deleteFrom('posts').where('id', '=', id).returning('images').executeTakeFirst();
+    return row?.images;
+  }
+
+  /** Deletes every post of a user (on posts_user_id_idx); their images, for removing after commit. */
+  async deleteByUser(userId: string): Promise<PostImage[]> {
+    const rows = await this.db
+      .deleteFrom('posts')
+      .where('user_id', '=', userId)
+      .returning('images')
+      .execute();
+    return rows.flatMap((row) => row.images);
+  }
+
+  /**
+   * Records the like; true when this call made it (false when the user already liked the post, or the post
+   * does not exist). ON CONFLICT DO NOTHING on the primary key: of concurrent likes by one user, exactly one
+   * inserts; the others wait for it and then do nothing.
+   */
+  async addLike(postId: string, userId: string): Promise<boolean> {
+    const rows = await sql<{ post_id: string }>`
+      INSERT INTO post_likes (post_id, user_id)
+      SELECT id, ${userId}::uuid FROM posts WHERE id = ${postId}::uuid
+      ON CONFLICT DO NOTHING
+      RETURNING post_id`.execute(this.db);
+    return rows.rows.length === 1;
+  }
+
+  /** Removes the like; true when this call removed it. Of concurrent unlikes, exactly one deletes the row. */
+  async removeLike(postId: string, userId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('post_likes')
+      .where('post_id', '=', postId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return result.numDeletedRows === 1n;
+  }
+
+  /**
+   * Moves the count by what this transaction really changed (+1 or −1). The UPDATE takes the row lock and
+   * re-reads the latest like_count under it, so concurrent likes of one post add up exactly; hot_score is
+   * generated from like_count by the database in the same statement.
+   */
+  async adjustLikeCount(postId: string, delta: 1 | -1): Promise<void> {
+    await this.db
+      .updateTable('posts')
+      .set((eb) => ({ like_count: eb('like_count', '+', delta) }))
+      .where('id', '=', postId)
+      .execute();
+  }
+
+  /** The HMAC key of feed cursors (created by migration 0004). */
+  async secret(name: string): Promise<Uint8Array> {
+    const row = await this.db
+      .selectFrom('service_secrets')
+      .select('secret')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return row.secret;
+  }
+}

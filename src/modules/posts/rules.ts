@@ -1,0 +1,49 @@
+import { integer, rules, string } from '../../validation/fields.js';
+import type { Rule } from '../../validation/types.js';
+import { type ImageLimits, imageListField } from '../images/rules.js';
+import { FEED_ORDERS, type FeedCursorCodec } from './cursor.js';
+
+/** A post holds at most this many images (the multipart parser allows one file more, so 5 is a 422). */
+export const MAX_POST_IMAGES = 4;
+
+/** The decoded cursor is kept in the validation notes, so the service never decodes it twice. */
+export const CURSOR_NOTE = 'feed:cursor';
+
+export function createPostRules(limits: ImageLimits) {
+  return rules({
+    text: string().required().max(5000).describe('At most 5,000 characters (a Korean syllable is one).'),
+    images: imageListField(limits, MAX_POST_IMAGES),
+  });
+}
+
+/**
+ * A cursor this service made (its HMAC checks out) for the order being asked for: one from the other order
+ * would walk the wrong index. Any other string is "The selected cursor is invalid.", never a 500.
+ */
+function cursorRule(codec: FeedCursorCodec): Rule<string> {
+  return {
+    name: 'feed_cursor',
+    check: async (text, context) => {
+      const cursor = await codec.decode(text);
+      if (!cursor) return { rule: 'in' };
+      const order = context.bag.order ?? 'new';
+      // An invalid `order` is reported on its own field; the cursor is then only checked for being ours.
+      if (FEED_ORDERS.includes(order as never) && cursor.order !== order) return { rule: 'in' };
+      context.notes.set(CURSOR_NOTE, cursor);
+      return undefined;
+    },
+  };
+}
+
+export function feedRules(codec: FeedCursorCodec) {
+  return rules({
+    order: string()
+      .in([...FEED_ORDERS])
+      .describe('`new` (default): newest first. `hot`: by hot score.'),
+    limit: integer().min(1).max(100).describe('Posts per page, default 20.'),
+    // No max() rule: an over-long cursor is as invalid as any other we did not make, and says so the same way.
+    cursor: string()
+      .rule(cursorRule(codec))
+      .describe('`next_cursor` of the previous page, with the same `order`.'),
+  });
+}

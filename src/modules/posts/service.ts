@@ -1,0 +1,172 @@
+import type { PostImage, UserRow } from '../../db/schema.js';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import type { UploadedFile } from '../../validation/types.js';
+import type { ProbeResult } from '../images/probe.js';
+import type { ImagesService } from '../images/service.js';
+import type { FeedCursor, FeedCursorCodec, FeedOrder } from './cursor.js';
+import type { PostsRepo } from './repo.js';
+import type { FeedRow } from './rows.js';
+import { type PostView, postView } from './view.js';
+
+/** Post images live in their own storage folder, apart from profile pictures. */
+export const POST_IMAGES_FOLDER = 'post-images';
+
+/** Ids are UUIDs: anything else names no post (a 404, never a database error). */
+const POST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface NewPostInput {
+  text: string;
+  images: Array<{ file: UploadedFile; probe: ProbeResult | undefined }>;
+}
+
+export interface FeedRequest {
+  order: FeedOrder;
+  limit: number;
+  cursor: FeedCursor | undefined;
+}
+
+export interface FeedPage {
+  posts: PostView[];
+  next_cursor: string | null;
+}
+
+/** Posts, their likes and the feed. Files are written before a transaction and removed after its outcome. */
+export class PostsService {
+  constructor(
+    private readonly db: Executor,
+    private readonly posts: PostsRepo,
+    private readonly images: ImagesService,
+    private readonly cursors: FeedCursorCodec,
+  ) {}
+
+  /**
+   * Stores every image (one after the other: each decode may hold a 40-megapixel bitmap), then inserts the
+   * post. Whatever fails — an image that cannot be decoded, the storage, the transaction — no file stays.
+   */
+  async create(author: UserRow, input: NewPostInput): Promise<PostView> {
+    const stored: PostImage[] = [];
+    try {
+      for (const image of input.images) {
+        stored.push(await this.images.store('images', image.file, image.probe, POST_IMAGES_FOLDER));
+      }
+      const row = await writeTransaction(this.db, (trx) =>
+        this.posts.with(trx).insert({ id: newId(), userId: author.id, text: input.text, images: stored }),
+      );
+      return postView({ ...row, author, liked_by_me: false });
+    } catch (error) {
+      await this.removeImageFiles(stored);
+      throw error;
+    }
+  }
+
+  async get(postId: string, viewerId: string | undefined): Promise<PostView> {
+    const row = POST_ID.test(postId) ? await this.posts.find(postId, viewerId) : undefined;
+    if (!row) throw new NotFoundError('post');
+    return postView(row);
+  }
+
+  /**
+   * Likes are rows of post_likes (one per user and post, by primary key); like_count moves by exactly the rows
+   * this transaction inserted or deleted, in the same transaction, so concurrent likes and unlikes always sum
+   * to the number of rows. A recount under a row lock would be as correct but cost O(likes) per like.
+   */
+  like(viewer: UserRow, postId: string): Promise<PostView> {
+    return this.changeLike(viewer, postId, async (repo) => {
+      if (await repo.addLike(postId, viewer.id)) await repo.adjustLikeCount(postId, 1);
+    });
+  }
+
+  unlike(viewer: UserRow, postId: string): Promise<PostView> {
+    return this.changeLike(viewer, postId, async (repo) => {
+      if (await repo.removeLike(postId, viewer.id)) await repo.adjustLikeCount(postId, -1);
+    });
+  }
+
+  private async changeLike(
+    viewer: UserRow,
+    postId: string,
+    change: (repo: PostsRepo) => Promise<void>,
+  ): Promise<PostView> {
+    if (!POST_ID.test(postId)) throw new NotFoundError('post');
+    try {
+      const row = await writeTransaction(this.db, async (trx) => {
+        const repo = this.posts.with(trx);
+        await change(repo);
+        const post = await repo.find(postId, viewer.id);
+        if (!post) throw new NotFoundError('post');
+        return post;
+      });
+      return postView(row);
+    } catch (error) {
+      // The post was deleted between the like's existence check and its foreign-key check.
+      if (error instanceof CommitFailedError && (error.cause as { code?: unknown })?.code === '23503')
+        throw new NotFoundError('post');
+      throw error;
+    }
+  }
+
+  /** Deletes the user's own post: someone else's is a 403, a missing one a 404. Files go after commit. */
+  async delete(userId: string, postId: string): Promise<void> {
+    if (!POST_ID.test(postId)) throw new NotFoundError('post');
+    const images = await writeTransaction(this.db, async (trx) => {
+      const repo = this.posts.with(trx);
+      const post = await repo.lockForDelete(postId);
+      if (!post) throw new NotFoundError('post');
+      if (post.user_id !== userId) throw new ForbiddenError();
+      return (await repo.delete(postId)) ?? [];
+    });
+    await this.removeImageFiles(images);
+  }
+
+  /** For the operator CLI: removes any post. False when there was no such post. Files go after commit. */
+  async removeAsOperator(postId: string): Promise<boolean> {
+    if (!POST_ID.test(postId)) return false;
+    const images = await writeTransaction(this.db, (trx) => this.posts.with(trx).delete(postId));
+    if (images === undefined) return false;
+    await this.removeImageFiles(images);
+    return true;
+  }
+
+  /**
+   * Deletes every post of a user inside the caller's transaction (account deletion). Returns their images:
+   * pass them to `removeImageFiles` once that transaction has committed, never before.
+   */
+  deleteAllOfUser(trx: Executor, userId: string): Promise<PostImage[]> {
+    return this.posts.with(trx).deleteByUser(userId);
+  }
+
+  /** Best effort, like every file removal: a failure is reported with the keys (see ImagesService). */
+  async removeImageFiles(images: readonly PostImage[]): Promise<void> {
+    await Promise.all(images.map((image) => this.images.removePicture(image)));
+  }
+
+  /**
+   * One page of the feed, in one query (authors and the viewer's likes joined in). It reads one row more than
+   * the page holds: that row only tells whether there is a next page, so `next_cursor` is null exactly on the
+   * last page.
+   */
+  async feed(viewerId: string | undefined, request: FeedRequest): Promise<FeedPage> {
+    const rows = await this.posts.page({
+      order: request.order,
+      limit: request.limit + 1,
+      after: request.cursor,
+      viewerId,
+    });
+    const page = rows.slice(0, request.limit);
+    const last = page.at(-1);
+    const next =
+      rows.length > request.limit && last !== undefined
+        ? await this.cursors.encode(this.cursorAfter(request, last, page))
+        : null;
+    return { posts: page.map(postView), next_cursor: next };
+  }
+
+  private cursorAfter(request: FeedRequest, last: FeedRow, rows: FeedRow[]): FeedCursor {
+    if (request.order === 'new') return { order: 'new', createdAt: last.created_at, id: last.id };
+    // The walk's bound is set by its first page and carried by every cursor after it.
+    const bound = request.cursor?.order === 'hot' ? request.cursor.bound : (rows[0] as FeedRow).read_bound;
+    return { order: 'hot', score: last.hot_score, id: last.id, bound };
+  }
+}
