@@ -33,6 +33,9 @@ const EN: Record<string, string> = {
   last_sign_in_method:
     'The :provider account is the only way to sign in; set a password or link another provider first.',
   timezone: 'The :attribute must be a valid zone.',
+  url: 'The :attribute format is invalid.',
+  date: 'The :attribute is not a valid date.',
+  after: 'The :attribute must be a date after :date.',
 };
 
 /** The Korean wording of the same rules (the laravel-lang `ko` set, with the app's attribute names). */
@@ -66,6 +69,9 @@ const KO: Record<string, string> = {
   last_sign_in_method:
     ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
   timezone: ':attribute 항목은 올바른 시간대여야 합니다.',
+  url: ':attribute 항목의 형식이 올바르지 않습니다.',
+  date: ':attribute 항목은 올바른 날짜가 아닙니다.',
+  after: ':attribute 항목은 :date 이후의 날짜여야 합니다.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { ProfilePicture } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { InvalidCredentialsError, ValidationError } from '../../errors.js';
+import { AccountDisabledError, InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
@@ -201,12 +201,15 @@ export class AuthService {
       ? await this.hasher.verify(user.password_hash, password)
       : await this.hasher.verifyNothing(password);
     if (!matches) throw new InvalidCredentialsError();
+    // Said only now that the password proved right: a guesser never learns that an account is disabled.
+    if (user.disabled_at !== null) throw new AccountDisabledError();
     const token = await writeTransaction(this.db, async (trx) => {
       // The hash was checked outside any transaction (argon2 takes a while). If the password changed since,
-      // this login proved the old one: no token. Holding the row shared also makes a password change that
-      // starts now wait for this token, and then revoke it with the others.
-      const current = await this.users.with(trx).passwordHashForShare(user.id);
-      if (current !== user.password_hash) throw new InvalidCredentialsError();
+      // this login proved the old one: no token. Holding the row shared also makes a password change (or a
+      // disabling) that starts now wait for this token, and then revoke (or refuse) it with the others.
+      const current = await this.users.with(trx).signInStateForShare(user.id);
+      if (current?.password_hash !== user.password_hash) throw new InvalidCredentialsError();
+      if (current.disabled_at !== null) throw new AccountDisabledError();
       return this.tokens.issue(trx, user.id, client.userAgent);
     });
     return { user: { ...(await this.usersService.view(user)), api_token: token.token } };

@@ -35,15 +35,19 @@ export class UsersRepo {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The stored password hash, read under a share lock (no password change can commit until we do). */
-  async passwordHashForShare(id: string): Promise<string | null | undefined> {
-    const row = await this.db
+  /**
+   * What decides whether the user may sign in — the stored password hash and whether the account is
+   * disabled — read under a share lock (no password change or disabling can commit until we do).
+   */
+  signInStateForShare(
+    id: string,
+  ): Promise<{ password_hash: string | null; disabled_at: Date | null } | undefined> {
+    return this.db
       .selectFrom('users')
-      .select('password_hash')
+      .select(['password_hash', 'disabled_at'])
       .where('id', '=', id)
       .forShare()
       .executeTakeFirst();
-    return row?.password_hash;
   }
 
   /** Case-insensitive, on the lower(email) unique index. */
@@ -109,5 +113,50 @@ export class UsersRepo {
     if (!first) throw new Error('user row vanished');
     const { previous_picture: previous, ...row } = first;
     return { row, previous };
+  }
+
+  /** Case-insensitive, on the lower(username) unique index. */
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where(sql`lower(username)`, '=', sql`lower(${username})`)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Disables (now) or enables the user. Disabling an already disabled user keeps the first date. The
+   * inspirer pool follows through the migration's trigger.
+   */
+  async setDisabled(id: string, disabled: boolean): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({
+        disabled_at: disabled ? sql<Date>`coalesce(disabled_at, now())` : null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Marks or unmarks the user as an inspirer (the sampling pool follows through the trigger). */
+  async setInspirer(id: string, inspirer: boolean): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ is_inspirer: inspirer, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Every user marked inspirer, disabled ones included, by username (on the partial inspirer index). */
+  listInspirers(): Promise<UserRow[]> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('is_inspirer', '=', true)
+      .orderBy(sql`lower(username)`)
+      .execute();
   }
 }
