@@ -2,6 +2,7 @@ import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
+import { openConfiguredDatabase } from '../db/open-configured.js';
 import type { Executor } from '../db/transaction.js';
 import { BannersRepo, InspirersRepo } from '../modules/promotions/repo.js';
 import { PromotionsService } from '../modules/promotions/service.js';
@@ -11,7 +12,6 @@ import { TokensService } from '../modules/tokens/service.js';
 import { UserOperationsService } from '../modules/users/operator-service.js';
 import { UsersRepo } from '../modules/users/repo.js';
 import { UsersService } from '../modules/users/service.js';
-import { openConfiguredDatabase } from '../server.js';
 import { OperatorError } from './output.js';
 
 /** The services operator commands work through (never SQL of their own). */

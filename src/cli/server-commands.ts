@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
+import { openConfiguredDatabase } from '../db/open-configured.js';
 import { runFakeProvider } from '../dev/fake-provider-command.js';
-import { closeOnSignals, openConfiguredDatabase, startServer } from '../server.js';
 
 /** What main must know of a command once it returns: whether the process keeps running (a server). */
 export interface RunState {
@@ -22,6 +22,8 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .description('Start the HTTP service (migrates first unless MIGRATE_ON_START=false)')
     .action(async () => {
       const config = loadConfig();
+      // Loaded here, not at the top: the whole HTTP service is a second's import the other commands never use.
+      const { closeOnSignals, startServer } = await import('../server.js');
       const server = await startServer(config);
       closeOnSignals(server, config.shutdownTimeoutMs);
       state.keepRunning = true;
