@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
+import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, runLoad, warmThenRun } from './load.js';
 import { probe } from './probe.js';
 import { type Row, table } from './report.js';
@@ -142,6 +143,7 @@ async function main(): Promise<number> {
     let result: BackendResult;
     try {
       result = await benchBackend(database, settings);
+      result.rows.push(...(await benchInspirers(database, settings)));
     } finally {
       await database.drop();
     }
