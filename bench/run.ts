@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
 import { benchFeed, type FeedBench } from './feed.js';
+import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, runLoad, warmThenRun } from './load.js';
 import { probe } from './probe.js';
 import { type Row, table } from './report.js';
@@ -145,6 +146,7 @@ async function main(): Promise<number> {
     try {
       result = await benchBackend(database, settings);
       feed = await benchFeed(database, settings);
+      result.rows.push(...(await benchInspirers(database, settings)));
     } finally {
       await database.drop();
     }

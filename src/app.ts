@@ -30,12 +30,16 @@ import { FeedCursorCodec } from './modules/posts/cursor.js';
 import { PostsRepo } from './modules/posts/repo.js';
 import { postEndpoints } from './modules/posts/routes.js';
 import { PostsService } from './modules/posts/service.js';
+import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
+import { promotionEndpoints } from './modules/promotions/routes.js';
+import { PromotionsService } from './modules/promotions/service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
 import { ProvidersService } from './modules/providers/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { TokensService } from './modules/tokens/service.js';
+import { UserOperationsService } from './modules/users/operator-service.js';
 import { ProfileService } from './modules/users/profile-service.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { profileEndpoints, userEndpoints } from './modules/users/routes.js';
@@ -79,6 +83,8 @@ function buildEndpoints(
   const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures);
   const devices = new DevicesService(db, new DevicesRepo(db));
+  const operations = new UserOperationsService(usersRepo, users);
+  const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations, users);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
@@ -104,6 +110,7 @@ function buildEndpoints(
     ...tokenEndpoints(tokens),
     ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
     ...postEndpoints(posts, feedCursors, imageLimits),
+    ...promotionEndpoints(promotions),
   ];
   return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
 }

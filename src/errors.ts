@@ -46,6 +46,17 @@ export class NotRegisteredError extends ServiceError {
   }
 }
 
+/**
+ * The credentials were right but an operator disabled the account. Only said to someone who proved the
+ * credentials (a wrong password still gets InvalidCredentialsError), so it tells a guesser nothing.
+ */
+export class AccountDisabledError extends ServiceError {
+  constructor() {
+    super('This account is disabled.');
+    this.name = 'AccountDisabledError';
+  }
+}
+
 /** A protected route without a valid token. */
 export class UnauthenticatedError extends ServiceError {
   constructor() {

@@ -1,17 +1,11 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { type DatabaseHandle, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { openConfiguredDatabase } from './db/open-configured.js';
 
-export function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
-  return openDatabase({
-    url: config.databaseUrl,
-    embeddedDir: path.join(config.dataDir, 'pglite'),
-    poolMax: config.databasePoolMax,
-  });
-}
+// Kept here too: callers open the service's database from where they start the service.
+export { openConfiguredDatabase };
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,6 +1,17 @@
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { ConfigError } from '../config.js';
 
+/** DATA_DIR is locked by a live process (a running server, or another command). */
+export class DataDirInUseError extends ConfigError {
+  constructor(readonly owner: number) {
+    super(
+      'DATA_DIR',
+      `is in use by another accounts process (pid ${owner}); stop it or choose another DATA_DIR`,
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -37,10 +48,7 @@ async function takeLock(lockPath: string, draft: string): Promise<() => Promise<
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new ConfigError(
-          'DATA_DIR',
-          `is in use by another accounts process (pid ${owner}); stop it or choose another DATA_DIR`,
-        );
+        throw new DataDirInUseError(owner);
       }
       await unlink(lockPath).catch(() => undefined);
     }

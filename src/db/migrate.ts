@@ -65,3 +65,17 @@ export async function migrate(handle: DatabaseHandle, migrations?: Migration[]):
     }
   });
 }
+
+/** The migrations this build knows that the database has not applied (all of them on an empty database). */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const known = (await loadMigrations()).map((migration) => migration.version);
+  const applied = await handle.withSession(async (session) => {
+    const [table] = await session.query<{ name: string | null }>(
+      "SELECT to_regclass('schema_migrations')::text AS name",
+    );
+    if (!table?.name) return new Set<string>();
+    const rows = await session.query<{ version: string }>('SELECT version FROM schema_migrations');
+    return new Set(rows.map((row) => row.version));
+  });
+  return known.filter((version) => !applied.has(version));
+}

@@ -24,6 +24,8 @@ export interface UsersTable {
   is_inspirer: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Set by an operator: the user cannot sign in and no token of theirs is accepted. */
+  disabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ApiTokensTable {
@@ -85,6 +87,25 @@ export interface ServiceSecretsTable {
   secret: Uint8Array;
 }
 
+export interface BannersTable {
+  id: string;
+  title: string;
+  image_url: string;
+  link_url: string | null;
+  position: number;
+  starts_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The inspirer sampling pool: ranks 1..N over the eligible inspirers, kept by triggers (migration 0005). */
+export interface InspirersTable {
+  user_id: string;
+  rank: number;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -96,6 +117,8 @@ export interface Database {
   api_tokens: ApiTokensTable;
   provider_accounts: ProviderAccountsTable;
   devices: DevicesTable;
+  banners: BannersTable;
+  inspirers: InspirersTable;
   schema_migrations: SchemaMigrationsTable;
   posts: PostsTable;
   post_likes: PostLikesTable;
@@ -107,3 +130,4 @@ export type NewUser = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type PostRow = Selectable<PostsTable>;
+export type BannerRow = Selectable<BannersTable>;

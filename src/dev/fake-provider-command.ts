@@ -1,28 +1,20 @@
-import { parseArgs } from 'node:util';
 import type { ProvidersConfig } from '../providers/config.js';
 import { startFakeProvider } from './fake-provider.js';
 
-export const FAKE_PROVIDER_USAGE = `Usage: accounts dev fake-provider [--port 9400] [--client-id accounts-dev] [--id-token beta]
-
-Starts a development identity provider on 127.0.0.1 and prints the PROVIDER_* settings that point every
-provider in PROVIDERS at it: those named by --id-token as the id-token kind, the others as userinfo.`;
+export interface FakeProviderOptions {
+  port: number;
+  clientId: string;
+  /** Comma-separated provider names to serve as the id-token kind (the others are userinfo). */
+  idToken: string;
+}
 
 /** `accounts dev fake-provider`: runs until interrupted. */
-export async function runFakeProvider(args: string[], providers: ProvidersConfig): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', default: '9400' },
-      'client-id': { type: 'string', default: 'accounts-dev' },
-      'id-token': { type: 'string', default: 'beta' },
-    },
-    strict: true,
-  });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port must be 0-65535 (got "${values.port}")`);
-  const idTokenNames = values['id-token'].split(',').map((name) => name.trim().toLowerCase());
-  const fake = await startFakeProvider({ port, clientId: values['client-id'] });
+export async function runFakeProvider(
+  options: FakeProviderOptions,
+  providers: ProvidersConfig,
+): Promise<void> {
+  const idTokenNames = options.idToken.split(',').map((name) => name.trim().toLowerCase());
+  const fake = await startFakeProvider({ port: options.port, clientId: options.clientId });
   const lines = providers.names.flatMap((name) =>
     Object.entries(fake.env(name, idTokenNames.includes(name) ? 'id-token' : 'userinfo')).map(
       ([variable, value]) => `${variable}=${value}`,

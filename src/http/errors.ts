@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/errors.js';
 import {
+  AccountDisabledError,
   CommitFailedError,
   ForbiddenError,
   InvalidCredentialsError,
@@ -76,6 +77,9 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
     return failure(401, 'Unauthorized', 'No account is linked to this identity.', {
       status: 'not_registered',
     });
+  }
+  if (error instanceof AccountDisabledError) {
+    return failure(401, 'Unauthorized', 'This account is disabled.', { status: 'account_disabled' });
   }
   if (error instanceof UnauthenticatedError) {
     return failure(401, 'AuthenticationException', 'Unauthenticated.', { status: 'unauthenticated' });

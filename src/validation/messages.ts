@@ -33,6 +33,9 @@ const EN: Record<string, string> = {
   last_sign_in_method:
     'The :provider account is the only way to sign in; set a password or link another provider first.',
   timezone: 'The :attribute must be a valid zone.',
+  url: 'The :attribute format is invalid.',
+  date: 'The :attribute is not a valid date.',
+  after: 'The :attribute must be a date after :date.',
 };
 
 /**
@@ -71,6 +74,9 @@ const KO: Record<string, string> = {
   last_sign_in_method:
     ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
   timezone: ':attribute은(는) 올바른 시간대 이어야 합니다.',
+  url: ':attribute 형식이 유효하지 않습니다.',
+  date: ':attribute은(는) 올바른 날짜가 아닙니다.',
+  after: ':attribute은(는) :date 이후 날짜여야 합니다.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {

@@ -207,7 +207,7 @@ describe.each(backends)('%s: post/create', (backend) => {
       {},
       { ...bearer(me.token), 'accept-language': 'ko' },
     );
-    expectValidationError(res, { text: ['내용 항목은 필수입니다.'] });
+    expectValidationError(res, { text: ['내용 필드는 필수입니다.'] });
   });
 
   it('needs a token', async () => {

@@ -20,6 +20,7 @@ const row: UserRow = {
   is_inspirer: true,
   created_at: new Date('2024-03-01T09:30:00+09:00'),
   updated_at: new Date('2024-03-02T00:00:00Z'),
+  disabled_at: null,
 };
 
 describe('userView', () => {

@@ -3,7 +3,7 @@ import type { ProfilePicture } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
-import { InvalidCredentialsError, ValidationError } from '../../errors.js';
+import { AccountDisabledError, InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
@@ -206,19 +206,19 @@ export class AuthService {
       ? await this.hasher.verify(user.password_hash, password)
       : await this.hasher.verifyNothing(password);
     if (!matches) throw new InvalidCredentialsError();
+    // Said only now that the password proved right: a guesser never learns that an account is disabled.
+    if (user.disabled_at !== null) throw new AccountDisabledError();
     const rehashed =
       user.password_hash && this.hasher.needsRehash(user.password_hash)
         ? await this.hasher.hash(password)
         : undefined;
     const token = await writeTransaction(this.db, async (trx) => {
-      // The hash was checked outside any transaction (argon2 takes a while), so it is read again here. Holding
-      // the row also makes a password change that starts now wait for this token, and then revoke it with the
-      // others.
+      // The hash was checked outside any transaction (argon2 takes a while), so it is read again here, with
+      // the disabled flag (an operator may have disabled the account meanwhile).
       const users = this.users.with(trx);
-      const current = rehashed
-        ? await users.passwordHashForUpdate(user.id)
-        : await users.passwordHashForShare(user.id);
-      if (current !== user.password_hash) return undefined;
+      const current = await users.signInState(user.id, rehashed ? 'update' : 'share');
+      if (current !== undefined && current.disabled_at !== null) throw new AccountDisabledError();
+      if (current?.password_hash !== user.password_hash) return undefined;
       if (rehashed) await users.replacePasswordHash(user.id, rehashed);
       return this.tokens.issue(trx, user.id, client.userAgent);
     });

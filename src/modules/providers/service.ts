@@ -1,6 +1,12 @@
 import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { InvalidCredentialsError, NotFoundError, NotRegisteredError, ValidationError } from '../../errors.js';
+import {
+  AccountDisabledError,
+  InvalidCredentialsError,
+  NotFoundError,
+  NotRegisteredError,
+  ValidationError,
+} from '../../errors.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { ProviderVerifier } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
@@ -99,6 +105,8 @@ export class ProvidersService implements LinkedProviders {
     await this.verify(credentials);
     const user = await this.links.findUserByIdentity(credentials.provider, credentials.userId);
     if (!user) throw new NotRegisteredError();
+    // After the provider vouched for the identity, so only its holder learns the account is disabled.
+    if (user.disabled_at !== null) throw new AccountDisabledError();
     const token = await writeTransaction(this.db, (trx) => this.tokens.issue(trx, user.id, tokenName));
     return { user: { ...(await this.users.view(user)), api_token: token.token } };
   }

@@ -49,8 +49,8 @@ export class TokensRepo {
   }
 
   /**
-   * The owner of the live token with this digest, and the token's id: one query, one probe of the unique
-   * token_hash index and one of the users primary key.
+   * The owner of the live token with this digest, and the token's id, unless the owner is disabled: one
+   * query, one probe of the unique token_hash index and one of the users primary key.
    */
   async findLiveOwner(
     tokenHash: Buffer,
@@ -62,6 +62,8 @@ export class TokensRepo {
       .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
       .where('api_tokens.token_hash', '=', tokenHash)
       .where(isLive)
+      // A disabled user's tokens stop working at once and work again when the user is enabled.
+      .where('users.disabled_at', 'is', null)
       .executeTakeFirst();
     if (!row) return undefined;
     const { token_id: tokenId, token_last_used_at: lastUsedAt, ...user } = row;
@@ -131,5 +133,17 @@ export class TokensRepo {
 
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('api_tokens').where('id', '=', id).execute();
+  }
+
+  /** Deletes one token by id, whoever owns it (operators); says whether there was one. */
+  async deleteById(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('api_tokens').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** Deletes every token of the user (on the (user_id, created_at) index); returns how many there were. */
+  async deleteAllOf(userId: string): Promise<number> {
+    const result = await this.db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

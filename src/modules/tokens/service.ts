@@ -94,6 +94,19 @@ export class TokensService {
     }
   }
 
+  /**
+   * Operators: revokes a token by its id, whoever owns it. Returns false for an unknown (or malformed) id, so
+   * the command can say so.
+   */
+  async revokeById(tokenId: string): Promise<boolean> {
+    return UUID_PATTERN.test(tokenId) && (await this.tokens.deleteById(tokenId));
+  }
+
+  /** Operators: signs out every session of the user; returns how many were revoked. */
+  revokeAllOf(userId: string): Promise<number> {
+    return this.tokens.deleteAllOf(userId);
+  }
+
   /** Signs out every session of the user but `keepTokenId`, inside the caller's transaction. */
   async revokeAllBut(trx: Executor, userId: string, keepTokenId: string): Promise<void> {
     await this.tokens.with(trx).deleteAllBut(userId, keepTokenId);

@@ -24,29 +24,19 @@ export class UsersRepo {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The stored password hash, read under a share lock (no password change can commit until we do). */
-  async passwordHashForShare(id: string): Promise<string | null | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('id', '=', id)
-      .forShare()
-      .executeTakeFirst();
-    return row?.password_hash;
-  }
-
   /**
-   * The stored password hash, read under an update lock: for a login that rewrites the hash, so that two such
-   * logins queue for the row instead of deadlocking on two share locks that both want to become exclusive.
+   * What a sign-in must re-read inside its transaction: the hash (did the password change since it was
+   * checked?) and the disabled flag. Share-locked, so a password change or a disabling that starts now waits
+   * for the new token and then revokes (or refuses) it with the others; update-locked for a login that rewrites
+   * the hash, so that two such logins queue for the row instead of deadlocking on two share locks that both
+   * want to become exclusive.
    */
-  async passwordHashForUpdate(id: string): Promise<string | null | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
-    return row?.password_hash;
+  signInState(
+    id: string,
+    lock: 'share' | 'update',
+  ): Promise<{ password_hash: string | null; disabled_at: Date | null } | undefined> {
+    const query = this.db.selectFrom('users').select(['password_hash', 'disabled_at']).where('id', '=', id);
+    return (lock === 'update' ? query.forUpdate() : query.forShare()).executeTakeFirst();
   }
 
   /** Replaces the hash of the same password (a stronger argon2 cost): not a profile change, so no updated_at. */
@@ -117,5 +107,50 @@ export class UsersRepo {
     if (!first) throw new Error('user row vanished');
     const { previous_picture: previous, ...row } = first;
     return { row, previous };
+  }
+
+  /** Case-insensitive, on the lower(username) unique index. */
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where(sql`lower(username)`, '=', sql`lower(${username})`)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Disables (now) or enables the user. Disabling an already disabled user keeps the first date. The
+   * inspirer pool follows through the migration's trigger.
+   */
+  async setDisabled(id: string, disabled: boolean): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({
+        disabled_at: disabled ? sql<Date>`coalesce(disabled_at, now())` : null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Marks or unmarks the user as an inspirer (the sampling pool follows through the trigger). */
+  async setInspirer(id: string, inspirer: boolean): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ is_inspirer: inspirer, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Every user marked inspirer, disabled ones included, by username (on the partial inspirer index). */
+  listInspirers(): Promise<UserRow[]> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('is_inspirer', '=', true)
+      .orderBy(sql`lower(username)`)
+      .execute();
   }
 }

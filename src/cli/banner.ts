@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import type { BannerView } from '../modules/promotions/service.js';
+import { withOperatorServices } from './context.js';
+import { printColumns, printJson } from './output.js';
+
+interface BannerAddOptions {
+  title: string;
+  imageUrl: string;
+  linkUrl?: string;
+  position?: string;
+  startsAt?: string;
+  endsAt?: string;
+  json?: boolean;
+}
+
+/** Whether the app shows the banner now, will, or did. */
+function status(banner: BannerView, now = Date.now()): 'active' | 'scheduled' | 'ended' {
+  if (banner.starts_at !== null && Date.parse(banner.starts_at) > now) return 'scheduled';
+  if (banner.ends_at !== null && Date.parse(banner.ends_at) <= now) return 'ended';
+  return 'active';
+}
+
+function describeBanner(banner: BannerView): string[] {
+  return [
+    banner.id,
+    String(banner.position),
+    status(banner),
+    `${banner.starts_at ?? '-'} .. ${banner.ends_at ?? '-'}`,
+    banner.title,
+  ];
+}
+
+/** `accounts banner add|list|remove`. */
+export function registerBannerCommands(program: Command): void {
+  const banner = program.command('banner').description('Manage the banners of promotions/banners');
+
+  banner
+    .command('add')
+    .description('Add a banner; shown while starts-at <= now < ends-at (an omitted bound is open)')
+    .requiredOption('--title <text>', 'the banner title (at most 255 characters)')
+    .requiredOption('--image-url <url>', 'http(s) URL of the banner image')
+    .option('--link-url <url>', 'what the banner opens (any absolute URL, app links too)')
+    .option('--position <n>', 'display order, lowest first (default 0; ties by id)')
+    .option(
+      '--starts-at <iso>',
+      'first instant shown, ISO 8601 with a zone (2026-12-01T00:00:00+09:00) or a date (UTC)',
+    )
+    .option('--ends-at <iso>', 'first instant no longer shown, as --starts-at')
+    .option('--json', 'print the banner as JSON')
+    .action(async (options: BannerAddOptions) => {
+      const added = await withOperatorServices(({ promotions }) =>
+        promotions.addBanner({
+          title: options.title,
+          image_url: options.imageUrl,
+          link_url: options.linkUrl,
+          position: options.position,
+          starts_at: options.startsAt,
+          ends_at: options.endsAt,
+        }),
+      );
+      if (options.json) printJson(added);
+      else console.log(`Added banner ${added.id} (${status(added)}): ${added.title}`);
+    });
+
+  banner
+    .command('list')
+    .description('List every banner, past and scheduled ones too, in display order')
+    .option('--json', 'print the banners as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const banners = await withOperatorServices(({ promotions }) => promotions.allBanners());
+      if (options.json) printJson(banners);
+      else if (banners.length === 0) console.log('No banners.');
+      else printColumns([['ID', 'POSITION', 'STATUS', 'WINDOW', 'TITLE'], ...banners.map(describeBanner)]);
+    });
+
+  banner
+    .command('remove')
+    .description('Remove a banner')
+    .argument('<id>', 'the banner id (from banner list)')
+    .action(async (id: string) => {
+      await withOperatorServices(({ promotions }) => promotions.removeBanner(id));
+      console.log(`Removed banner ${id}.`);
+    });
+}

@@ -1,0 +1,73 @@
+import { type Config, loadConfig } from '../config.js';
+import type { DatabaseHandle } from '../db/client.js';
+import { DataDirInUseError } from '../db/data-dir-lock.js';
+import { pendingMigrations } from '../db/migrate.js';
+import { openConfiguredDatabase } from '../db/open-configured.js';
+import type { Executor } from '../db/transaction.js';
+import { BannersRepo, InspirersRepo } from '../modules/promotions/repo.js';
+import { PromotionsService } from '../modules/promotions/service.js';
+import { ProviderAccountsRepo } from '../modules/providers/repo.js';
+import { TokensRepo } from '../modules/tokens/repo.js';
+import { TokensService } from '../modules/tokens/service.js';
+import { UserOperationsService } from '../modules/users/operator-service.js';
+import { UsersRepo } from '../modules/users/repo.js';
+import { UsersService } from '../modules/users/service.js';
+import { OperatorError } from './output.js';
+
+/** The services operator commands work through (never SQL of their own). */
+export interface OperatorServices {
+  users: UserOperationsService;
+  promotions: PromotionsService;
+  tokens: TokensService;
+  // `accounts post remove ID` needs the posts module's service: add `posts: PostsService` here, build it in
+  // buildOperatorServices, and register cli/post.ts in cli/program.ts.
+}
+
+function buildOperatorServices(config: Config, db: Executor): OperatorServices {
+  const usersRepo = new UsersRepo(db);
+  const links = new ProviderAccountsRepo(db);
+  // The user's linked providers, for `user show`; the verifiers the ProvidersService holds are not needed.
+  const views = new UsersService(usersRepo, { namesFor: (userId) => links.namesFor(userId) });
+  const users = new UserOperationsService(usersRepo, views);
+  return {
+    users,
+    promotions: new PromotionsService(new BannersRepo(db), new InspirersRepo(db), users, views),
+    tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
+  };
+}
+
+/**
+ * Opens the configured database for one operator command. The embedded database belongs to one process: while
+ * a server holds DATA_DIR the command stops at once, with one line, before PGlite opens a file (so nothing
+ * hangs and nothing is corrupted). With DATABASE_URL it runs beside any number of servers.
+ */
+async function openForOperator(config: Config): Promise<DatabaseHandle> {
+  try {
+    return await openConfiguredDatabase(config);
+  } catch (error) {
+    if (error instanceof DataDirInUseError) {
+      throw new OperatorError(
+        `DATA_DIR ${config.dataDir} is in use by a running accounts server (pid ${error.owner}): stop the ` +
+          'server first, or set DATABASE_URL to run commands beside running servers',
+      );
+    }
+    throw error;
+  }
+}
+
+/** Runs `work` with the operator services on the configured database, and closes it after. */
+export async function withOperatorServices<T>(work: (services: OperatorServices) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await openForOperator(config);
+  try {
+    const pending = await pendingMigrations(database);
+    if (pending.length > 0) {
+      throw new OperatorError(
+        `The database lacks migrations ${pending.join(', ')}: run "accounts migrate" first`,
+      );
+    }
+    return await work(buildOperatorServices(config, database.db));
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { withOperatorServices } from './context.js';
+import { printColumns, printJson } from './output.js';
+
+const USER_ARGUMENT = ['<user>', 'the user: an id, an email or a username'] as const;
+
+/** `accounts inspirer add|remove|list`. */
+export function registerInspirerCommands(program: Command): void {
+  const inspirer = program
+    .command('inspirer')
+    .description('Choose the users promotions/inspirers samples from');
+
+  inspirer
+    .command('add')
+    .description('Mark a user as an inspirer')
+    .argument(...USER_ARGUMENT)
+    .action(async (reference: string) => {
+      const user = await withOperatorServices(({ promotions }) => promotions.addInspirer(reference));
+      const note = user.disabled_at === null ? '' : ' (disabled: not shown until enabled)';
+      console.log(`${user.username} (${user.id}) is an inspirer${note}.`);
+    });
+
+  inspirer
+    .command('remove')
+    .description('Stop showing a user as an inspirer')
+    .argument(...USER_ARGUMENT)
+    .action(async (reference: string) => {
+      const user = await withOperatorServices(({ promotions }) => promotions.removeInspirer(reference));
+      console.log(`${user.username} (${user.id}) is no longer an inspirer.`);
+    });
+
+  inspirer
+    .command('list')
+    .description('List the inspirers, by username (disabled ones are marked: they are never shown)')
+    .option('--json', 'print the inspirers as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const inspirers = await withOperatorServices(({ promotions }) => promotions.listInspirers());
+      if (options.json) printJson(inspirers);
+      else if (inspirers.length === 0) console.log('No inspirers.');
+      else
+        printColumns([
+          ['ID', 'USERNAME', 'EMAIL', 'STATUS'],
+          ...inspirers.map((user) => [
+            user.id,
+            user.username,
+            user.email,
+            user.disabled_at ? 'disabled' : 'shown',
+          ]),
+        ]);
+    });
+}

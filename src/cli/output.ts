@@ -1,0 +1,62 @@
+import { ConfigError } from '../config.js';
+import { isConnectionError } from '../db/errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { renderFailure } from '../validation/messages.js';
+
+/** A mistake of the operator's (a bad argument, a server holding DATA_DIR): printed as one line, exit 1. */
+export class OperatorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorError';
+  }
+}
+
+/** Errors of binding the listening socket: the operator's setting, not a fault of the service. */
+const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** A rule field as the option that carries it: `image_url` → `--image-url`. */
+const optionName = (field: string) => `--${field.replaceAll('_', '-')}`;
+
+/**
+ * The one line an operator sees for an error that is theirs to fix, or undefined for a fault of ours (which
+ * is printed whole, stack and all, because someone has to debug it).
+ */
+export function operatorMessage(error: unknown): string | undefined {
+  if (error instanceof OperatorError || error instanceof ConfigError) return error.message;
+  if (error instanceof ValidationError) {
+    return Object.entries(error.failures)
+      .map(
+        ([field, failures]) =>
+          `${optionName(field)}: ${failures.map((f) => renderFailure(field, f, 'en')).join(' ')}`,
+      )
+      .join('; ');
+  }
+  if (error instanceof NotFoundError) {
+    return error.message.charAt(0).toUpperCase() + error.message.slice(1);
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (isConnectionError(error)) {
+    return `Cannot reach the database (check DATABASE_URL): ${code ?? (error as Error).message}`;
+  }
+  if (code !== undefined && LISTEN_ERRORS.has(code)) {
+    return `Cannot listen (check HOST and PORT): ${code} ${(error as Error).message}`;
+  }
+  return undefined;
+}
+
+/** Prints rows as aligned columns (two spaces apart), the way `ls -l` and `git` do. */
+export function printColumns(rows: string[][]): void {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  for (const row of rows) {
+    console.log(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '));
+  }
+}
+
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}

@@ -1,0 +1,41 @@
+import { Command } from 'commander';
+import { SERVICE_VERSION } from '../version.js';
+import { registerBannerCommands } from './banner.js';
+import { registerInspirerCommands } from './inspirer.js';
+import { type RunState, registerServerCommands } from './server-commands.js';
+import { registerTokenCommands } from './token.js';
+import { registerUserCommands } from './user.js';
+
+/**
+ * The `accounts` command line (commander): `--help` at every level, `--version`, and a bad argument is one
+ * line on stderr and exit 1. Settings are made before any subcommand is added, so every level inherits them.
+ */
+export function buildProgram(state: RunState): Command {
+  const program = new Command('accounts')
+    .usage('<command> [options]')
+    .description(
+      'The accounts service and its operator commands. Configuration comes from the environment; see the README.',
+    )
+    .version(SERVICE_VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      // commander's own errors ("error: unknown option '--x'") are already one line; keep them so.
+      outputError: (message, write) => write(`${message.trimEnd().replaceAll('\n', ' ')}\n`),
+    });
+
+  registerServerCommands(program, state);
+  registerBannerCommands(program);
+  registerInspirerCommands(program);
+  registerUserCommands(program);
+  registerTokenCommands(program);
+  // `accounts post remove ID` (issue 7) joins here as registerPostCommands(program) from cli/post.ts, once the
+  // posts module's service exists; see OperatorServices in cli/context.ts.
+
+  // An unknown top-level command names itself and shows what there is (as the command line always has).
+  program.on('command:*', (operands: string[]) => {
+    process.stderr.write(`Unknown command "${operands[0] ?? ''}".\n\n${program.helpInformation()}`);
+    process.exit(1);
+  });
+  return program;
+}

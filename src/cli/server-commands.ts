@@ -1,0 +1,58 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config.js';
+import { migrate } from '../db/migrate.js';
+import { openConfiguredDatabase } from '../db/open-configured.js';
+import { runFakeProvider } from '../dev/fake-provider-command.js';
+
+/** What main must know of a command once it returns: whether the process keeps running (a server). */
+export interface RunState {
+  keepRunning: boolean;
+}
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('must be 0-65535.');
+  return port;
+}
+
+/** `serve`, `migrate` and `dev fake-provider`: the service itself. */
+export function registerServerCommands(program: Command, state: RunState): void {
+  program
+    .command('serve')
+    .description('Start the HTTP service (migrates first unless MIGRATE_ON_START=false)')
+    .action(async () => {
+      const config = loadConfig();
+      // Loaded here, not at the top: the whole HTTP service is a second's import the other commands never use.
+      const { closeOnSignals, startServer } = await import('../server.js');
+      const server = await startServer(config);
+      closeOnSignals(server, config.shutdownTimeoutMs);
+      state.keepRunning = true;
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations and exit')
+    .action(async () => {
+      const database = await openConfiguredDatabase(loadConfig());
+      try {
+        const applied = await migrate(database);
+        console.log(applied.length === 0 ? 'Nothing to migrate.' : `Applied: ${applied.join(', ')}`);
+      } finally {
+        await database.close();
+      }
+    });
+
+  const dev = program.command('dev').description('Development helpers');
+  dev
+    .command('fake-provider')
+    .description(
+      'Run a development identity provider on 127.0.0.1 and print the PROVIDER_* settings that point every ' +
+        'provider in PROVIDERS at it (those named by --id-token as the id-token kind, the others as userinfo)',
+    )
+    .option('--port <port>', 'port to listen on', portNumber, 9400)
+    .option('--client-id <id>', 'the client id its tokens are issued to', 'accounts-dev')
+    .option('--id-token <names>', 'comma-separated providers served as OIDC id-token providers', 'beta')
+    .action(async (options: { port: number; clientId: string; idToken: string }) => {
+      await runFakeProvider(options, loadConfig().providers);
+    });
+}

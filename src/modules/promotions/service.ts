@@ -1,0 +1,144 @@
+import { randomInt } from 'node:crypto';
+import type { BannerRow } from '../../db/schema.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { validate } from '../../validation/engine.js';
+import type { Params } from '../../validation/fields.js';
+import type { Lookups } from '../../validation/types.js';
+import type { OperatorUserView, UserOperationsService, UserSummary } from '../users/operator-service.js';
+import { type PublicUserView, publicUserView } from '../users/view.js';
+import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
+import { bannerAddRules } from './rules.js';
+import { drawRanks, type RandomInt } from './sampling.js';
+
+export interface BannerView {
+  id: string;
+  title: string;
+  image_url: string;
+  link_url: string | null;
+  position: number;
+  starts_at: string | null;
+  ends_at: string | null;
+}
+
+export function bannerView(row: BannerRow): BannerView {
+  return {
+    id: row.id,
+    title: row.title,
+    image_url: row.image_url,
+    link_url: row.link_url,
+    position: row.position,
+    starts_at: row.starts_at === null ? null : iso(row.starts_at),
+    ends_at: row.ends_at === null ? null : iso(row.ends_at),
+  };
+}
+
+/** What `banner add` is given, as strings from the command line (validated by bannerAddRules). */
+export type BannerInput = Record<string, string | undefined>;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Rounds of drawing before a short answer is accepted. With the pool consistent (the triggers keep it so)
+ * the first round always suffices: it draws `limit + excluded` ranks, of which at most `excluded` can be
+ * refused. Later rounds only cover a pool that is briefly out of step with the users table.
+ */
+const MAX_ROUNDS = 3;
+
+export class PromotionsService {
+  constructor(
+    private readonly banners: BannersRepo,
+    private readonly inspirers: InspirersRepo,
+    private readonly users: UserOperationsService,
+    /** The rule engine's lookups (banner rules use none; the engine wants them). */
+    private readonly lookups: Lookups,
+    private readonly random: RandomInt = randomInt,
+  ) {}
+
+  async activeBanners(): Promise<BannerView[]> {
+    return (await this.banners.listActive()).map(bannerView);
+  }
+
+  async allBanners(): Promise<BannerView[]> {
+    return (await this.banners.listAll()).map(bannerView);
+  }
+
+  /** Validated with the same engine and messages as the HTTP endpoints: a ValidationError names the field. */
+  async addBanner(input: BannerInput): Promise<BannerView> {
+    const params: Params<typeof bannerAddRules> = await validate(bannerAddRules, withoutEmpty(input), {
+      lookups: this.lookups,
+    });
+    const startsAt = params.starts_at === undefined ? null : new Date(params.starts_at);
+    const endsAt = params.ends_at === undefined ? null : new Date(params.ends_at);
+    if (startsAt && endsAt && endsAt <= startsAt) {
+      throw new ValidationError({ ends_at: [{ rule: 'after', params: { date: 'starts at' } }] });
+    }
+    const row = await this.banners.insert({
+      id: newId(),
+      title: params.title,
+      image_url: params.image_url,
+      link_url: params.link_url ?? null,
+      position: params.position ?? 0,
+      starts_at: startsAt,
+      ends_at: endsAt,
+    });
+    return bannerView(row);
+  }
+
+  async removeBanner(id: string): Promise<void> {
+    if (!UUID_PATTERN.test(id) || !(await this.banners.delete(id))) throw new NotFoundError(`banner "${id}"`);
+  }
+
+  addInspirer(user: string): Promise<OperatorUserView> {
+    return this.users.setInspirer(user, true);
+  }
+
+  removeInspirer(user: string): Promise<OperatorUserView> {
+    return this.users.setInspirer(user, false);
+  }
+
+  listInspirers(): Promise<UserSummary[]> {
+    return this.users.listInspirers();
+  }
+
+  /**
+   * A uniform random sample of at most `limit` eligible inspirers, none of `exclude` (docs/inspirers.md).
+   * Ranks are drawn without replacement in a uniformly random order and the first `limit` that hold an
+   * eligible, non-excluded user are kept, in that order: every such user is equally likely to be chosen.
+   * Cost: one probe for N, then one indexed query for `limit + excluded` ranks — nothing grows with N.
+   */
+  async sampleInspirers(exclude: readonly string[], limit: number): Promise<PublicUserView[]> {
+    // An id that is not a UUID can never match a user; leaving it out keeps the uuid[] cast valid.
+    const excluded = [
+      ...new Set(exclude.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase())),
+    ];
+    const size = await this.inspirers.poolSize();
+    const tried = new Set<number>();
+    const chosen: RankedUser[] = [];
+    const chosenIds = new Set<string>();
+    for (let round = 0; round < MAX_ROUNDS && chosen.length < limit; round++) {
+      const ranks = drawRanks(size, limit - chosen.length + excluded.length, tried, this.random);
+      if (ranks.length === 0) break;
+      const found = new Map(
+        (await this.inspirers.findAtRanks(ranks, excluded)).map((row) => [row.rank, row]),
+      );
+      for (const rank of ranks) {
+        const row = found.get(rank);
+        if (!row || chosenIds.has(row.id) || chosen.length >= limit) continue;
+        chosenIds.add(row.id);
+        chosen.push(row);
+      }
+    }
+    return chosen.map((row) => publicUserView(row));
+  }
+}
+
+/** Command-line options left out arrive as undefined; an empty one (`--link-url ''`) is absent too. */
+function withoutEmpty(input: BannerInput): Record<string, string> {
+  const bag: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value !== undefined && value.trim() !== '') bag[key] = value.trim();
+  }
+  return bag;
+}

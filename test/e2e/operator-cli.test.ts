@@ -1,0 +1,269 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { registrationForm } from '../helpers/factories.js';
+import { buildDist, type CliResult, type RunningService, runCli, startService } from '../helpers/process.js';
+
+const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
+
+beforeAll(async () => {
+  await buildDist();
+});
+
+/** Exit 1 with exactly one line on stderr (never a stack trace) and nothing on stdout. */
+function expectOneLineFailure(result: CliResult, line: string | RegExp): void {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.endsWith('\n')).toBe(true);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  if (typeof line === 'string') expect(result.stderr).toBe(`${line}\n`);
+  else expect(result.stderr).toMatch(line);
+}
+
+describe('accounts operator commands: help and bad arguments', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-cli-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const cli = (args: string[]) => runCli(args, { DATA_DIR: dataDir });
+
+  it.each([
+    ['banner', 'add'],
+    ['banner', 'list'],
+    ['banner', 'remove'],
+    ['inspirer', 'add'],
+    ['inspirer', 'remove'],
+    ['inspirer', 'list'],
+    ['user', 'show'],
+    ['user', 'disable'],
+    ['user', 'enable'],
+    ['token', 'revoke'],
+  ])('accounts %s %s --help describes the command', async (group, command) => {
+    const result = await cli([group, command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: accounts ${group} ${command} `));
+    expect(result.stderr).toBe('');
+  });
+
+  it.each(['banner', 'inspirer', 'user', 'token'])('accounts %s --help lists its commands', async (group) => {
+    const result = await cli([group, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: accounts ${group} `));
+  });
+
+  it('prints its version', async () => {
+    const result = await cli(['--version']);
+    expect(result).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  it.each([
+    [['banner', 'add', '--title', 'x'], "error: required option '--image-url <url>' not specified"],
+    [['banner', 'list', '--colour'], "error: unknown option '--colour'"],
+    [['banner', 'remove'], "error: missing required argument 'id'"],
+    [['banner', 'rmeove', 'x'], "error: unknown command 'rmeove' (Did you mean remove?)"],
+    [['inspirer', 'add'], "error: missing required argument 'user'"],
+    [['inspirer', 'remove', 'a', 'b'], /^error: too many arguments for 'remove'/],
+    [['inspirer', 'list', '--all'], "error: unknown option '--all'"],
+    [['user', 'show'], "error: missing required argument 'user'"],
+    [['user', 'disable'], "error: missing required argument 'user'"],
+    [['user', 'enable', '--now', 'x'], "error: unknown option '--now'"],
+    [['token', 'revoke'], 'Give a token id, or --user USER --all'],
+    [['token', 'revoke', '--user', 'kim'], '--user revokes every token of the user: add --all to confirm'],
+    [
+      ['token', 'revoke', 'id', '--user', 'kim', '--all'],
+      'Give either a token id or --user USER --all, not both',
+    ],
+  ])('accounts %j fails with one line', async (args, line) => {
+    expectOneLineFailure(await cli(args), line);
+  });
+});
+
+/** A DATA_DIR, and for PostgreSQL a fresh database, migrated by the real command. */
+async function storage(backend: Backend) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-cli-'));
+  let database: TestDatabase | undefined;
+  const env: Record<string, string> = { DATA_DIR: dataDir, ...CHEAP_ARGON2 };
+  if (backend === 'postgres') {
+    database = await createTestDatabase('postgres', { migrate: false });
+    await database.handle.close();
+    env.DATABASE_URL = database.url as string;
+  }
+  return {
+    env,
+    cleanup: async () => {
+      await rm(dataDir, { recursive: true, force: true });
+      if (database) await database.drop();
+    },
+  };
+}
+
+interface Account {
+  id: string;
+  email: string;
+  username: string;
+  password: string;
+  token: string;
+  tokenId: string;
+}
+
+describe.each(backends)('%s: accounts operator commands end to end', (backend) => {
+  let store: Awaited<ReturnType<typeof storage>>;
+  let service: RunningService | undefined;
+
+  beforeAll(async () => {
+    store = await storage(backend);
+    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    await store?.cleanup();
+  });
+
+  const cli = (args: string[]) => runCli(args, store.env);
+  const ok = async (args: string[]) => {
+    const result = await cli(args);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return result.stdout;
+  };
+  const api = async (url: string, init: RequestInit = {}) => {
+    const res = await fetch(`${service?.url}${url}`, init);
+    return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+  };
+  const form = (fields: Record<string, string>): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  const asUser = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+  async function register(): Promise<Account> {
+    const fields = registrationForm();
+    const { body } = await api('/v1/auth/register', form(fields));
+    const user = body.data.user as { id: string; api_token: string };
+    const tokens = await api('/v1/user/tokens', asUser(user.api_token));
+    const [current] = tokens.body.data.tokens as Array<{ id: string }>;
+    return { ...fields, id: user.id, token: user.api_token, tokenId: current?.id as string };
+  }
+
+  it('runs every command, and the service sees the result', async () => {
+    service = await startService(store.env);
+    const [kim, lee, park] = [await register(), await register(), await register()];
+    // The embedded database belongs to the server while it runs: commands wait until it is stopped.
+    if (backend === 'pglite') {
+      expectOneLineFailure(
+        await cli(['user', 'show', kim.email]),
+        `DATA_DIR ${store.env.DATA_DIR} is in use by a running accounts server (pid ${service.child.pid}): stop the server first, or set DATABASE_URL to run commands beside running servers`,
+      );
+      expect(await service.stop()).toBe(0);
+      service = undefined;
+    }
+
+    const kept = JSON.parse(
+      await ok([
+        'banner',
+        'add',
+        '--title',
+        'Spring',
+        '--image-url',
+        'https://cdn.example.com/s.png',
+        '--link-url',
+        'app://events/1',
+        '--position',
+        '2',
+        '--starts-at',
+        '2020-01-01',
+        '--json',
+      ]),
+    ) as { id: string };
+    expect(kept).toMatchObject({
+      title: 'Spring',
+      link_url: 'app://events/1',
+      position: 2,
+      starts_at: '2020-01-01T00:00:00.000Z',
+      ends_at: null,
+    });
+    const removed = (
+      await ok(['banner', 'add', '--title', 'Gone', '--image-url', 'https://cdn.example.com/g.png'])
+    ).match(/^Added banner (\S+) \(active\): Gone\n$/)?.[1];
+    expect(removed).toBeDefined();
+    expectOneLineFailure(
+      await cli(['banner', 'add', '--title', 'Bad', '--image-url', 'ftp://x', '--ends-at', 'tomorrow']),
+      '--image-url: The image url format is invalid.; --ends-at: The ends at is not a valid date.',
+    );
+    const listed = await ok(['banner', 'list']);
+    expect(listed).toMatch(/^ID +POSITION +STATUS +WINDOW +TITLE\n/);
+    expect(listed).toContain(`${kept.id}  2         active  2020-01-01T00:00:00.000Z .. -`);
+    expect(await ok(['banner', 'remove', removed as string])).toBe(`Removed banner ${removed}.\n`);
+    expectOneLineFailure(await cli(['banner', 'remove', removed as string]), `Banner "${removed}" not found`);
+    expect(
+      (JSON.parse(await ok(['banner', 'list', '--json'])) as Array<{ id: string }>).map((b) => b.id),
+    ).toEqual([kept.id]);
+
+    expect(await ok(['inspirer', 'add', kim.email])).toBe(`${kim.username} (${kim.id}) is an inspirer.\n`);
+    expect(await ok(['inspirer', 'add', lee.username.toUpperCase()])).toBe(
+      `${lee.username} (${lee.id}) is an inspirer.\n`,
+    );
+    expect(await ok(['inspirer', 'remove', lee.id])).toBe(
+      `${lee.username} (${lee.id}) is no longer an inspirer.\n`,
+    );
+    expect(await ok(['inspirer', 'list'])).toMatch(
+      new RegExp(`^ID +USERNAME +EMAIL +STATUS\n${kim.id}  ${kim.username}  ${kim.email}  shown\n$`),
+    );
+    expect(JSON.parse(await ok(['inspirer', 'list', '--json']))).toEqual([
+      { id: kim.id, email: kim.email, username: kim.username, disabled_at: null },
+    ]);
+    expectOneLineFailure(
+      await cli(['inspirer', 'add', 'nobody@example.com']),
+      'User "nobody@example.com" not found',
+    );
+
+    const shown = await ok(['user', 'show', kim.username]);
+    expect(shown).toMatch(new RegExp(`^id +${kim.id}\nemail +${kim.email}\n`));
+    expect(shown).toMatch(/\ninspirer +yes\ndisabled +no\n/);
+    expect(JSON.parse(await ok(['user', 'show', kim.id, '--json']))).toMatchObject({
+      id: kim.id,
+      is_inspirer: true,
+      disabled_at: null,
+      has_password: true,
+    });
+
+    expect(await ok(['user', 'disable', park.email])).toMatch(
+      new RegExp(`^Disabled ${park.username} \\(${park.id}\\) since \\d{4}-.+Z\\.\n$`),
+    );
+    if (service) {
+      // Beside a running server (PostgreSQL): the token stops working at once.
+      expect((await api('/v1/user/get', asUser(park.token))).status).toBe(401);
+    }
+    expect(await ok(['user', 'disable', kim.id])).toContain(`Disabled ${kim.username}`);
+    expect(await ok(['user', 'enable', kim.email])).toBe(`Enabled ${kim.username} (${kim.id}).\n`);
+    expectOneLineFailure(await cli(['user', 'enable', 'nobody']), 'User "nobody" not found');
+
+    expect(await ok(['token', 'revoke', kim.tokenId])).toBe(`Revoked token ${kim.tokenId}.\n`);
+    expectOneLineFailure(await cli(['token', 'revoke', kim.tokenId]), `Token "${kim.tokenId}" not found`);
+    expect(await ok(['token', 'revoke', '--user', lee.username, '--all'])).toBe(
+      `Revoked 1 token of ${lee.username} (${lee.id}).\n`,
+    );
+
+    service ??= await startService(store.env);
+    const banners = await api('/v1/promotions/banners');
+    expect((banners.body.data.banners as Array<{ id: string }>).map((b) => b.id)).toEqual([kept.id]);
+    const inspirers = await api('/v1/promotions/inspirers?limit=100');
+    expect((inspirers.body.data.inspirers as Array<{ id: string }>).map((u) => u.id)).toEqual([kim.id]);
+    expect((await api('/v1/user/get', asUser(kim.token))).status).toBe(401);
+    expect((await api('/v1/user/get', asUser(lee.token))).status).toBe(401);
+    expect((await api('/v1/user/get', asUser(park.token))).status).toBe(401);
+    expect(
+      (await api('/v1/auth/login/email', form({ email: kim.email, password: kim.password }))).status,
+    ).toBe(200);
+    const refused = await api('/v1/auth/login/email', form({ email: park.email, password: park.password }));
+    expect(refused).toMatchObject({ status: 401, body: { data: { status: 'account_disabled' } } });
+    // About thirty processes, each opening the database: minutes on a busy two-core machine.
+  }, 300_000);
+});
