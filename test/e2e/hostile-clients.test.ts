@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,6 +14,22 @@ const TIMEOUT = {
   data: [],
 };
 const MiB = 1024 ** 2;
+
+/** The JSON log lines of one request. */
+function logLines(output: string, requestId: string): { level: number; msg: string }[] {
+  return output
+    .split('\n')
+    .filter((line) => line.includes(requestId))
+    .map((line) => JSON.parse(line) as { level: number; msg: string });
+}
+
+/** Waits (bounded) until the condition holds. */
+async function until(condition: () => boolean, limitMs = 10_000): Promise<void> {
+  for (let waited = 0; !condition(); waited += 50) {
+    if (waited > limitMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** A request's head, as a hostile client would send it, without its body. */
 function head(lines: string[]): string {
@@ -77,6 +95,7 @@ describe('slow and hostile clients against the real process', () => {
       FILE_SIZE_LIMIT: '2mb',
       RATE_LIMIT_ENABLED: 'true',
       RATE_LIMIT_LOGIN_IP: '1/1h',
+      LOG_LEVEL: 'debug',
     });
     // One ordinary request first, so the handles a first request opens lazily are counted as the baseline.
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
@@ -136,6 +155,42 @@ describe('slow and hostile clients against the real process', () => {
     expect((await peakRss(pid)) - peakBefore).toBeLessThan(100 * MiB);
   });
 
+  it('answers a request without Host (HTTP/1.1) with the 400 envelope', async () => {
+    const exchange = await rawExchange(service.url, head(['GET /healthz HTTP/1.1']), { giveUpMs: 5000 });
+    expect(exchange.closedByServer).toBe(true);
+    expect(parseRawResponse(exchange.response)).toMatchObject({
+      status: 400,
+      body: {
+        meta: { code: 400, error_type: 'BadRequestHttpException', error_message: 'Bad Request' },
+        data: { host: ['The Host header is required.'] },
+      },
+    });
+  });
+
+  it('logs a client that resets its connection mid-body at debug, never as an error or an outage', async () => {
+    const socket = connect(Number(new URL(service.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    const requestId = 'reset-by-client-1';
+    socket.write(
+      head([
+        'POST /v1/validate/email HTTP/1.1',
+        'Host: 127.0.0.1',
+        `X-Request-Id: ${requestId}`,
+        'Content-Type: application/x-www-form-urlencoded',
+        'Content-Length: 1000',
+      ]) + 'email=a',
+    );
+    // The request is in when the server has logged it; then the client resets (RST, not FIN).
+    await until(() => service.output().includes(requestId));
+    socket.resetAndDestroy();
+    await until(() =>
+      logLines(service.output(), requestId).some((line) => line.msg === 'client disconnected'),
+    );
+    const lines = logLines(service.output(), requestId);
+    expect(lines.find((line) => line.msg === 'client disconnected')?.level).toBe(20);
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+  });
+
   it('counts the per-IP login limit before reading the body', async () => {
     const first = await fetch(`${service.url}/v1/auth/login/email`, {
       method: 'POST',
@@ -153,24 +208,32 @@ describe('slow and hostile clients against the real process', () => {
 });
 
 describe('shutdown with a slow client connected', () => {
+  let service: RunningService;
+  let dataDir: string;
+
+  // Started in the hook: a start on a busy machine must not eat into the test's own time.
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-hostile-'));
+    service = await startService({
+      ...CHEAP_ARGON2,
+      DATA_DIR: dataDir,
+      // The client's own timeouts are long: only the shutdown bound can end its connection in time.
+      REQUEST_TIMEOUT_MS: '120000',
+      HEADERS_TIMEOUT_MS: '120000',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
+  });
+
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
   it('exits 0 once the shutdown bound has passed, whatever the slow client does', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-hostile-'));
-    try {
-      const service = await startService({
-        ...CHEAP_ARGON2,
-        DATA_DIR: dataDir,
-        // The client's own timeouts are long: only the shutdown bound can end its connection in time.
-        REQUEST_TIMEOUT_MS: '120000',
-        HEADERS_TIMEOUT_MS: '120000',
-        SHUTDOWN_TIMEOUT_MS: '1000',
-      });
-      const slow = rawExchange(service.url, `${STALLED_VALIDATE}email=a`, { giveUpMs: 60_000 });
-      // The request is in (its handler waits for the body) before the signal.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await service.stop('SIGTERM')).toBe(0);
-      expect((await slow).closedByServer).toBe(true);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    const slow = rawExchange(service.url, `${STALLED_VALIDATE}email=a`, { giveUpMs: 60_000 });
+    // The request is in (its handler waits for the body) before the signal.
+    await until(() => service.output().includes('/v1/validate/email'));
+    expect(await service.stop('SIGTERM')).toBe(0);
+    expect((await slow).closedByServer).toBe(true);
   });
 });
