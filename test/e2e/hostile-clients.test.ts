@@ -172,13 +172,13 @@ describe('slow and hostile clients against the real process', () => {
     await once(socket, 'connect');
     const requestId = 'reset-by-client-1';
     socket.write(
-      head([
+      `${head([
         'POST /v1/validate/email HTTP/1.1',
         'Host: 127.0.0.1',
         `X-Request-Id: ${requestId}`,
         'Content-Type: application/x-www-form-urlencoded',
         'Content-Length: 1000',
-      ]) + 'email=a',
+      ])}email=a`,
     );
     // The request is in when the server has logged it; then the client resets (RST, not FIN).
     await until(() => service.output().includes(requestId));
