@@ -76,7 +76,7 @@ export function registerTransportHygiene(app: FastifyInstance): void {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     // Answered before its body was read (a 429 counted on the headers, a 413 on the size): the connection is
     // closed after the answer, not kept alive with the rest of the body still unread.
-    if (!request.raw.complete) {
+    if (request.raw.complete === false) {
       reply.header('connection', 'close');
       lingerBeforeClosing(request.raw);
     }
