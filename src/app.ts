@@ -4,7 +4,8 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
 import { NO_FILES, registerBodyParsers } from './http/body-parsers.js';
-import { type Endpoint, type RequestServices, runEndpoint } from './http/endpoint.js';
+import { connectionOptions, registerTransportHygiene } from './http/connections.js';
+import { type Endpoint, limitBeforeBody, type RequestServices, runEndpoint } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { loggerOptions } from './http/logging.js';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    ...connectionOptions(config.http),
     // `__proto__` and `constructor.prototype` keys in JSON are dropped like any other unknown field.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
@@ -141,6 +143,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerTransportHygiene(app);
   registerFallbacks(app);
   closeConnectionsWhenClosing(app);
   await registerBodyParsers(app, config);
@@ -187,10 +190,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       const takesFiles = Object.values(definition.rules).some(
         (field) => field.spec.kind === 'file' || field.spec.kind === 'files',
       );
+      const countLimit = limitBeforeBody(definition);
       app.route({
         method: definition.method,
         url: `/${version}${definition.path}`,
         ...(takesFiles ? {} : { config: NO_FILES }),
+        ...(countLimit ? { onRequest: countLimit } : {}),
         handler: async (request) => ok(await runEndpoint(definition, request, services)),
       });
     }

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
+import { type HttpConfig, parseHttp } from './config/http.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
@@ -19,6 +21,10 @@ export interface Config {
   /** undefined = embedded PGlite under dataDir. */
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  /** DATABASE_*_TIMEOUT_MS: every wait for the database is bounded. */
+  database: DatabaseTimeouts;
+  /** REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS: how long a client may take. */
+  http: HttpConfig;
   apiVersions: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
@@ -112,6 +118,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl: databaseUrl(env),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    database: parseDatabaseTimeouts(env),
+    http: parseHttp(env),
     apiVersions: apiVersions(env),
     logLevel: logLevel(env),
     bodyLimitBytes: byteSize(env, 'BODY_LIMIT', 1024 ** 2),

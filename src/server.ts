@@ -40,15 +40,28 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
 }
 
-/** SIGTERM and SIGINT drain in-flight requests and exit; a drain that hangs is cut off after the timeout. */
+/** After the drain bound, how long closing the database may still take before the process gives up. */
+const FINAL_CLOSE_MS = 5_000;
+
+/**
+ * SIGTERM and SIGINT drain in-flight requests and exit 0. The drain is bounded by the shutdown timeout: past
+ * it every connection still open (a slow client trickling its headers or body, a hung request) is destroyed,
+ * so one slow client cannot turn a deploy into a timeout and an exit 1. Only a database that will not close
+ * within a few more seconds makes the exit 1.
+ */
 export function closeOnSignals(server: RunningServer, timeoutMs: number): void {
   const shutdown = (signal: string) => {
     server.app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
+    const drainTimer = setTimeout(() => {
+      server.app.log.warn('shutdown drain timed out; closing the connections still open');
+      server.app.server.closeAllConnections();
+    }, timeoutMs);
+    drainTimer.unref();
+    const hardTimer = setTimeout(() => {
       server.app.log.error('shutdown timed out; exiting');
       process.exit(1);
-    }, timeoutMs);
-    timer.unref();
+    }, timeoutMs + FINAL_CLOSE_MS);
+    hardTimer.unref();
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { boolean, ConfigError, type Env, httpUrl, raw } from './env.js';
+import { boolean, ConfigError, type Env, httpUrl, integer, raw } from './env.js';
 
 /**
  * Image storage: local files under `DATA_DIR/media` served at `/media/*` (zero setup), or S3-compatible
@@ -15,6 +15,8 @@ export type MediaConfig =
       forcePathStyle: boolean;
       credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
       publicBaseUrl: string;
+      /** S3_TIMEOUT_MS: connecting, and waiting for each response, to the store. */
+      timeoutMs: number;
     };
 
 /** `MEDIA_BASE_URL`: an absolute URL, or a path starting with `/` (relative to the API's own host). */
@@ -64,5 +66,6 @@ export function parseMedia(env: Env, dataDir: string): MediaConfig {
       'must be set when S3_ENDPOINT is set without S3_FORCE_PATH_STYLE',
     );
   }
-  return { driver: 's3', bucket, region, endpoint, forcePathStyle, credentials, publicBaseUrl };
+  const timeoutMs = integer(env, 'S3_TIMEOUT_MS', 10_000, 100, 600_000);
+  return { driver: 's3', bucket, region, endpoint, forcePathStyle, credentials, publicBaseUrl, timeoutMs };
 }

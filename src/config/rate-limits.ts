@@ -1,4 +1,4 @@
-import { boolean, ConfigError, type Env, raw } from './env.js';
+import { boolean, ConfigError, type Env, integer, raw } from './env.js';
 
 /** At most `points` hits per key in a fixed window of `windowSeconds`. */
 export interface Limit {
@@ -22,6 +22,11 @@ export interface RateLimitsConfig {
   validateIp: Limit;
   /** Registration requests per IP. */
   registerIp: Limit;
+  /**
+   * How long one Redis command may take before the counter falls back to this process (REDIS_COMMAND_TIMEOUT_MS).
+   * Small on purpose: a limit check runs on the request path, and Redis answers in well under a millisecond.
+   */
+  redisCommandTimeoutMs: number;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -66,5 +71,6 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     loginIp: limit(env, 'RATE_LIMIT_LOGIN_IP', '100/15m'),
     validateIp: limit(env, 'RATE_LIMIT_VALIDATE_IP', '60/1m'),
     registerIp: limit(env, 'RATE_LIMIT_REGISTER_IP', '20/1h'),
+    redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 100, 1, 60_000),
   };
 }

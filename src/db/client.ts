@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { DatabaseTimeouts } from '../config/database.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
@@ -30,15 +31,32 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; `memory://` for a throwaway in-memory database. */
   embeddedDir: string;
   poolMax?: number;
+  /** Bounds on every wait (config/database.ts); the defaults there when absent. */
+  timeouts?: Partial<DatabaseTimeouts>;
 }
+
+const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
+  acquireTimeoutMs: 5_000,
+  statementTimeoutMs: 10_000,
+  lockTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 30_000,
+};
+
+/**
+ * How much longer than the server's statement_timeout the client waits for an answer. The server cancels a
+ * slow statement itself (a clean 57014); the client-side bound is for a server that does not answer at all
+ * (frozen, or the network to it cut), where only the client can give up.
+ */
+const CLIENT_GRACE_MS = 1_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   return options.url === undefined
-    ? openEmbedded(options.embeddedDir)
-    : openServer(options.url, options.poolMax ?? 10);
+    ? openEmbedded(options.embeddedDir, timeouts)
+    : openServer(options.url, options.poolMax ?? 10, timeouts);
 }
 
-async function openEmbedded(dir: string): Promise<DatabaseHandle> {
+async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
   let unlock = async () => {};
   if (!dir.startsWith('memory://')) {
     await mkdir(path.dirname(dir), { recursive: true });
@@ -51,7 +69,8 @@ async function openEmbedded(dir: string): Promise<DatabaseHandle> {
     await unlock();
     throw error;
   }
-  const pool = new PGlitePool(pglite);
+  // PGlite runs in this thread: a server-side statement timeout cannot interrupt it, only the wait is bounded.
+  const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'embedded',
@@ -76,16 +95,32 @@ async function openEmbedded(dir: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openServer(url: string, max: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+async function openServer(url: string, max: number, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // Bounds both the wait for a free client of a full pool and the connection handshake.
+    connectionTimeoutMillis: timeouts.acquireTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    lock_timeout: timeouts.lockTimeoutMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    query_timeout: timeouts.statementTimeoutMs + CLIENT_GRACE_MS,
+  });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',
     db,
+    // Migrations and their advisory lock may rightly take longer than any request: they run on a client of
+    // their own, outside the pool and its statement timeouts (the handshake is still bounded).
     async withSession(work) {
-      const client = await pool.connect();
+      const client = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: timeouts.acquireTimeoutMs,
+      });
+      client.on('error', () => {});
+      await client.connect();
       try {
         return await work({
           exec: async (script) => {
@@ -95,7 +130,7 @@ async function openServer(url: string, max: number): Promise<DatabaseHandle> {
             (await client.query(sql, params)).rows as R[],
         });
       } finally {
-        client.release();
+        await client.end();
       }
     },
     close: () => db.destroy(),

@@ -14,11 +14,25 @@ export function violatedConstraint(error: unknown): string | undefined {
   return typeof constraint === 'string' ? constraint : undefined;
 }
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  // The embedded pool's wait for its one connection timed out (db/pglite-pool.ts).
+  'POOL_ACQUIRE_TIMEOUT',
+  // statement_timeout cancelled the statement; lock_timeout gave up a lock wait; the server ended a
+  // transaction left idle (idle_in_transaction_session_timeout).
+  '57014',
+  '55P03',
+  '25P03',
+]);
 
 /**
- * True when the database could not be reached at all (server down, restarting, pool exhausted): that is a
- * 503 the client may retry, not a fault of the request.
+ * True when the database could not be reached at all (server down, restarting, pool exhausted) or did not
+ * answer within its timeouts (config/database.ts): that is a 503 the client may retry, not a fault of the
+ * request.
  */
 export function isConnectionError(error: unknown): boolean {
   const code = (error as PgError | undefined)?.code;
@@ -27,7 +41,7 @@ export function isConnectionError(error: unknown): boolean {
     if (code.startsWith('08') || /^57P0[123]$/.test(code) || CONNECTION_ERROR_CODES.has(code)) return true;
   }
   const message = error instanceof Error ? error.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(
+  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(
     message,
   );
 }

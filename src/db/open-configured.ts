@@ -8,5 +8,6 @@ export function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> 
     url: config.databaseUrl,
     embeddedDir: path.join(config.dataDir, 'pglite'),
     poolMax: config.databasePoolMax,
+    timeouts: config.database,
   });
 }

@@ -1,6 +1,16 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 
+/** Waiting for the embedded connection took too long: classified as a connection error (503) by `db/errors.ts`. */
+export class PoolTimeoutError extends Error {
+  readonly code = 'POOL_ACQUIRE_TIMEOUT';
+
+  constructor(timeoutMs: number) {
+    super(`timeout exceeded when trying to connect (waited ${timeoutMs} ms for the embedded database)`);
+    this.name = 'PoolTimeoutError';
+  }
+}
+
 /**
  * PGlite is one embedded connection. This adapter gives it the shape of a node-postgres pool so that Kysely's
  * own Postgres driver (and so the same SQL, transactions included) runs on it unchanged. Each `connect()`
@@ -10,7 +20,15 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
 export class PGlitePool implements PostgresPool {
   #tail: Promise<void> = Promise.resolve();
 
-  constructor(readonly pglite: PGlite) {}
+  /**
+   * @param acquireTimeoutMs how long a caller waits for the connection. The bound that matters most is a
+   * nested use: code inside a transaction that queries through the pool instead of the transaction waits for
+   * a connection its own transaction holds, which would hang for ever; it fails with PoolTimeoutError (a 503).
+   */
+  constructor(
+    readonly pglite: PGlite,
+    private readonly acquireTimeoutMs = 5_000,
+  ) {}
 
   /** Waits for the connection, then holds it until the returned release function is called. */
   async acquire(): Promise<() => void> {
@@ -20,7 +38,24 @@ export class PGlitePool implements PostgresPool {
     });
     const previous = this.#tail;
     this.#tail = previous.then(() => held);
-    await previous;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        previous,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new PoolTimeoutError(this.acquireTimeoutMs)),
+            this.acquireTimeoutMs,
+          );
+        }),
+      ]);
+    } catch (error) {
+      // Our place in the queue passes on at once when our turn comes: the callers behind us are not held.
+      void previous.then(release);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     let released = false;
     return () => {
       if (!released) {

@@ -1,5 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UploadedFile } from '../validation/types.js';
 import { type MultipartPart, multipartToObject, parsePhpStyle, QS_OPTIONS } from './params.js';
 
@@ -36,6 +37,26 @@ export class BodyError extends Error {
   }
 }
 
+/**
+ * JSON through Fastify's own parser (prototype-poisoning keys removed), except that an empty body is no
+ * parameters, as an empty form is: clients send `Content-Type: application/json` with nothing on a logout.
+ */
+function registerJsonParser(app: FastifyInstance, limits: BodyLimits): void {
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: limits.bodyLimitBytes },
+    (request, body, done) => {
+      if (body === '') {
+        done(null, {});
+        return;
+      }
+      void parseJson(request, body as string, done);
+    },
+  );
+}
+
 /** Form bodies through the PHP-style parser, refusing (not silently truncating) too many parameters. */
 function registerFormParser(app: FastifyInstance, limits: BodyLimits): void {
   app.addContentTypeParser(
@@ -54,10 +75,45 @@ function registerFormParser(app: FastifyInstance, limits: BodyLimits): void {
   );
 }
 
+/** Requests whose multipart body was cut off for crossing its ceiling while streaming. */
+const overCeiling = new WeakSet<IncomingMessage>();
+
+/** True when the request's body was refused for size while it streamed in: its error is then a 413. */
+export function streamedPastCeiling(request: FastifyRequest): boolean {
+  return overCeiling.has(request.raw);
+}
+
+/**
+ * Counts a multipart body's bytes as they arrive and stops reading the moment the total crosses the ceiling,
+ * whether or not the client declared a length (a chunked body declares none). The multipart parser reads the
+ * raw request itself, so the count hooks in ahead of it: the first `data` listener added is preceded by ours.
+ * Crossing the ceiling unpipes the parser, pauses the request and errors it; the parser gives up, the answer
+ * is a 413 (see `http/errors.ts`) and the connection is closed after it.
+ */
+function capStreamedBytes(raw: IncomingMessage, ceiling: number): void {
+  let received = 0;
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= ceiling) return;
+    raw.off('data', count);
+    overCeiling.add(raw);
+    raw.unpipe();
+    raw.pause();
+    raw.emit('error', new BodyError(413, 'Body over the multipart limit'));
+  };
+  const watch = (event: string | symbol) => {
+    if (event !== 'data') return;
+    raw.off('newListener', watch);
+    raw.prependListener('data', count);
+  };
+  raw.on('newListener', watch);
+}
+
 /**
  * Multipart: files buffered up to FILE_SIZE_LIMIT each (an oversized one is a 422 on its field), text fields
- * together held to BODY_LIMIT like any other body. A declared length beyond what the limits can add up to is
- * refused before a byte is read.
+ * together held to BODY_LIMIT like any other body, and the whole body, every part together, held to
+ * BODY_LIMIT + files × FILE_SIZE_LIMIT (plus part headers) while it streams. A declared length beyond that
+ * is refused before a byte is read.
  */
 async function registerMultipart(app: FastifyInstance, limits: BodyLimits): Promise<void> {
   app.addHook('onRequest', async (request) => {
@@ -67,6 +123,7 @@ async function registerMultipart(app: FastifyInstance, limits: BodyLimits): Prom
     if (Number(request.headers['content-length'] ?? 0) > ceiling) {
       throw new BodyError(413, 'Body over the multipart limit');
     }
+    capStreamedBytes(request.raw, ceiling);
   });
   await app.register(multipart, {
     attachFieldsToBody: true,
@@ -118,12 +175,15 @@ export async function registerBodyParsers(app: FastifyInstance, limits: BodyLimi
     }
   });
   registerFormParser(app, limits);
+  registerJsonParser(app, limits);
   await registerMultipart(app, limits);
   // A JSON body carries named parameters: `[…]`, `"text"`, `5` or `null` is a malformed request, not an empty one.
+  // No body at all (a GET that names a JSON type out of habit) is no parameters.
   app.addHook('preValidation', async (request) => {
     const type = request.headers['content-type'];
     if (type === undefined || !/^application\/json\b/i.test(type)) return;
     const body = request.body;
+    if (body === undefined) return;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new BodyError(400, 'The JSON body must be an object.');
     }

@@ -44,8 +44,9 @@ export interface Endpoint<L extends RuleList = RuleList, M extends AuthMode = Au
   auth: M;
   rules: L;
   /**
-   * A per-IP limit: every request counts, before authentication and validation (a malformed guess costs as
-   * much as a good one), and the request is refused with 429 once the IP is over it.
+   * A per-IP limit: every request counts as soon as its headers are in, before its body is read and before
+   * authentication and validation (a malformed guess costs as much as a good one, and a refused client
+   * cannot make the server read megabytes first); the request is refused with 429 once the IP is over it.
    */
   limit?: RateCounter;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
@@ -71,12 +72,22 @@ function presentedToken(request: FastifyRequest): string | undefined {
   return bearerToken(request.headers.authorization);
 }
 
+/** The `onRequest` hook counting an endpoint's per-IP limit before the body is read; none without a limit. */
+export function limitBeforeBody(
+  definition: Endpoint,
+): ((request: FastifyRequest) => Promise<void>) | undefined {
+  const { limit } = definition;
+  if (!limit) return undefined;
+  return async (request) => {
+    await limit.consume(clientAddressKey(request.ip));
+  };
+}
+
 export async function runEndpoint(
   definition: Endpoint,
   request: FastifyRequest,
   services: RequestServices,
 ): Promise<unknown> {
-  if (definition.limit) await definition.limit.consume(clientAddressKey(request.ip));
   let auth: AuthContext | undefined;
   if (definition.auth !== 'none') {
     const token = presentedToken(request);

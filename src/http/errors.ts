@@ -14,7 +14,7 @@ import {
   ValidationError,
 } from '../errors.js';
 import { preferredLocale, renderFailures } from '../validation/messages.js';
-import { BodyError } from './body-parsers.js';
+import { BodyError, streamedPastCeiling } from './body-parsers.js';
 import { type ErrorEnvelope, failure } from './envelope.js';
 
 /** Every error response of the service, by status (DESIGN §2.3). */
@@ -118,9 +118,32 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
   return internalError();
 }
 
+/**
+ * The client went away mid-request (closed or reset its connection while its body was being read): nothing
+ * failed on our side, and no answer can reach it. Told apart from a database connection reset by Node's
+ * own `aborted` error and by the request's socket being gone.
+ */
+function clientDisconnected(error: unknown, request: FastifyRequest): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'ECONNRESET' && message === 'aborted') return true;
+  // (`raw.destroyed` is no sign: a request is destroyed once its body has been read in full.)
+  return request.raw.socket?.destroyed === true;
+}
+
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const envelope = toErrorEnvelope(error, request);
+  if (clientDisconnected(error, request)) {
+    // Debug, never error: a client can disconnect at will, and must not be able to raise alerts with it.
+    request.log.debug({ code: (error as { code?: unknown } | undefined)?.code }, 'client disconnected');
+    return reply.code(400).send(failure(400, 'BadRequestHttpException', 'Bad Request'));
+  }
+  // Whatever the multipart parser made of its cut-off stream, the cause is the size.
+  const envelope = streamedPastCeiling(request)
+    ? failure(413, 'PayloadTooLargeHttpException', 'Payload Too Large')
+    : toErrorEnvelope(error, request);
   const status = envelope.meta.code;
+  // A body refused part-way (too large, too slow) is still on its way: the connection is closed after the
+  // answer rather than kept alive, so the rest is not read (or sat on) for nothing.
+  if (status === 408 || status === 413) reply.header('connection', 'close');
   if (status >= 500) {
     // Logged with the request id (pino binds it); the client sees only the envelope.
     request.log.error({ err: error }, 'request failed');

@@ -1,10 +1,13 @@
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { CircuitBreaker } from './circuit-breaker.js';
 import { type RateCounter, tooManyRequests } from './rate-counter.js';
 
 /** Where the counts go when the shared store fails, and how that is reported. */
 export interface Fallback {
   limiter: RateLimiterAbstract;
   report(error: unknown): void;
+  /** Shared by every counter on the store: one failure sends them all to the fallback for a while. */
+  breaker: CircuitBreaker;
 }
 
 /**
@@ -12,6 +15,8 @@ export interface Fallback {
  * errors or times out does not fail the request: the hit is counted in this process instead (the limit then
  * holds per instance until Redis is back) and the failure is reported. A 500 for every login because Redis
  * blinked would be an outage of its own; no limit at all would open the door the limits are there to close.
+ * After a failure the breaker sends every hit to the fallback for a while, so a frozen store costs one
+ * command timeout per cool-down rather than one per check.
  */
 export class LimiterCounter implements RateCounter {
   constructor(
@@ -38,12 +43,15 @@ export class LimiterCounter implements RateCounter {
   }
 
   private async run<T>(operation: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> {
+    const fallback = this.fallback;
+    if (fallback?.breaker.isOpen) return operation(fallback.limiter);
     try {
       return await operation(this.store);
     } catch (error) {
-      if (error instanceof RateLimiterRes || !this.fallback) throw error;
-      this.fallback.report(error);
-      return operation(this.fallback.limiter);
+      if (error instanceof RateLimiterRes || !fallback) throw error;
+      fallback.breaker.trip();
+      fallback.report(error);
+      return operation(fallback.limiter);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Limit, RateLimitsConfig } from '../config.js';
+import { CircuitBreaker } from './circuit-breaker.js';
 import { LimiterCounter } from './limiter-counter.js';
 import { type RateCounter, type RateLimits, unlimited } from './rate-counter.js';
 import {
@@ -12,6 +13,12 @@ import {
 
 /** How long start-up waits for Redis before going on without it. */
 const CONNECT_WAIT_MS = 3000;
+
+/**
+ * How long the counters skip Redis after it failed. Long enough that a frozen Redis adds one command timeout
+ * per 10 s to the whole instance, short enough that shared counting resumes soon after Redis is back.
+ */
+const REDIS_COOL_DOWN_MS = 10_000;
 
 type CounterName = 'loginFailures' | 'loginIp' | 'validateIp' | 'registerIp';
 
@@ -47,8 +54,13 @@ export function openRateLimits(
     };
   }
   const client = redisUrl
-    ? createRedisClient(redisUrl, throttledWarning(logger, 'rate limits: Redis connection failed'))
+    ? createRedisClient(
+        redisUrl,
+        config.redisCommandTimeoutMs,
+        throttledWarning(logger, 'rate limits: Redis connection failed'),
+      )
     : undefined;
+  const breaker = new CircuitBreaker(REDIS_COOL_DOWN_MS);
   const report = throttledWarning(logger, 'rate limits: Redis unavailable, counting in this process');
   const counter = (name: CounterName): RateCounter => {
     const keyPrefix = `${config.keyPrefix}:${KEY_NAMES[name]}`;
@@ -62,7 +74,7 @@ export function openRateLimits(
       points: limit.points,
       duration: limit.windowSeconds,
     });
-    return new LimiterCounter(store, { limiter: memoryLimiter(keyPrefix, limit), report });
+    return new LimiterCounter(store, { limiter: memoryLimiter(keyPrefix, limit), report, breaker });
   };
   return {
     loginFailures: counter('loginFailures'),

@@ -21,15 +21,20 @@ export function throttledWarning(logger: StoreLogger, message: string): (error: 
 /**
  * An ioredis client for rate-limit counters. A rate limit is asked on the request path, so nothing here may
  * make a request wait on a Redis that is down: commands are not queued while disconnected (they fail at once
- * and the counter falls back to this process), a hung Redis is cut off after a second, and the client keeps
- * reconnecting in the background. The 'error' listener is required: without one, ioredis re-emits connection
+ * and the counter falls back to this process), a hung Redis is cut off after REDIS_COMMAND_TIMEOUT_MS (a
+ * tenth of a second by default: Redis answers in well under a millisecond), no command is retried, and the
+ * client keeps reconnecting in the background. The 'error' listener is required: without one, ioredis re-emits connection
  * errors as an unhandled 'error' event, which would crash the process.
  */
-export function createRedisClient(url: string, onError: (error: unknown) => void): Redis {
+export function createRedisClient(
+  url: string,
+  commandTimeoutMs: number,
+  onError: (error: unknown) => void,
+): Redis {
   const client = new Redis(url, {
     enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
   });

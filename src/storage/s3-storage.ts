@@ -4,6 +4,9 @@ import { MEDIA_CACHE_CONTROL, type MediaStorage } from './media-storage.js';
 
 export type S3StorageOptions = Omit<Extract<MediaConfig, { driver: 's3' }>, 'driver'>;
 
+/** One retry: a blip is absorbed, and a stalled store costs a request at most twice S3_TIMEOUT_MS. */
+const S3_MAX_ATTEMPTS = 2;
+
 /** S3 or any S3-compatible store (MinIO, R2, …) through the official AWS SDK. */
 export class S3Storage implements MediaStorage {
   readonly kind = 's3';
@@ -19,6 +22,15 @@ export class S3Storage implements MediaStorage {
       // Checksums only where S3 requires them: many S3-compatible stores reject the newer default ones.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // Every wait on the store is bounded (S3_TIMEOUT_MS): the connection, and each request with its answer.
+      // A stalled store then fails the upload with a 503 instead of holding the request; with the SDK's
+      // retries a request waits at most about maxAttempts × the timeout.
+      requestHandler: {
+        connectionTimeout: options.timeoutMs,
+        requestTimeout: options.timeoutMs,
+        throwOnRequestTimeout: true,
+      },
+      maxAttempts: S3_MAX_ATTEMPTS,
     });
   }
 

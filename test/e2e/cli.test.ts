@@ -227,7 +227,9 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
     running.pop();
   });
 
-  it('cuts a drain off after SHUTDOWN_TIMEOUT_MS and exits 1', async () => {
+  // Issue 8: past the bound the connections still open are closed and the exit is 0 (a slow client must not
+  // turn a deploy into an exit 1); only a database that will not close makes it 1.
+  it('cuts a drain off after SHUTDOWN_TIMEOUT_MS and still exits 0', async () => {
     const service = await startService({
       ...store.env,
       SHUTDOWN_TIMEOUT_MS: '0',
@@ -242,9 +244,9 @@ describe.each(backends)('%s: accounts migrate and serve', (backend) => {
       const check = () => (service.output().includes('e2e-cut-off') ? resolve() : setTimeout(check, 5));
       check();
     });
-    expect(await service.stop('SIGTERM')).toBe(1);
+    expect(await service.stop('SIGTERM')).toBe(0);
     running.pop();
-    expect(service.output()).toContain('shutdown timed out; exiting');
+    expect(service.output()).toContain('shutdown drain timed out; closing the connections still open');
     await pending;
   });
 });

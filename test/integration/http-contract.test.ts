@@ -106,9 +106,10 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
       });
     });
 
-    it('answers 400 for an empty JSON body', async () => {
+    it('takes an empty JSON body as no parameters (issue 8): the 422 of the missing field, not a 400', async () => {
       const res = await sendRaw('application/json', '');
-      expectError(res, 400, 'BadRequestHttpException', 'Bad Request', { body: ['The body is empty.'] });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().data).toHaveProperty('email');
     });
 
     it.each([

@@ -36,6 +36,7 @@ describe('media configuration', () => {
       forcePathStyle: false,
       credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'very-secret-value' },
       publicBaseUrl: 'https://profile-media.s3.ap-northeast-2.amazonaws.com',
+      timeoutMs: 10_000,
     });
   });
 

@@ -13,6 +13,7 @@ describe('rate-limit configuration', () => {
       loginIp: { points: 100, windowSeconds: 900 },
       validateIp: { points: 60, windowSeconds: 60 },
       registerIp: { points: 20, windowSeconds: 3600 },
+      redisCommandTimeoutMs: 100,
     });
   });
 
@@ -32,6 +33,7 @@ describe('rate-limit configuration', () => {
       loginIp: { points: 200, windowSeconds: 7200 },
       validateIp: { points: 30, windowSeconds: 60 },
       registerIp: { points: 1, windowSeconds: 86_400 },
+      redisCommandTimeoutMs: 100,
     });
   });
 

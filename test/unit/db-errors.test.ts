@@ -45,6 +45,16 @@ describe('isConnectionError', () => {
   });
 
   it.each([
+    withCode('57014', 'canceling statement due to statement timeout'),
+    withCode('55P03', 'canceling statement due to lock timeout'),
+    withCode('25P03', 'terminating connection due to idle-in-transaction timeout'),
+    withCode('POOL_ACQUIRE_TIMEOUT', 'timeout exceeded when trying to connect (embedded)'),
+    new Error('Query read timeout'),
+  ])('takes %o, a wait past its bound (config/database.ts), for the database being unavailable', (error) => {
+    expect(isConnectionError(error)).toBe(true);
+  });
+
+  it.each([
     'timeout exceeded when trying to connect',
     'Connection terminated unexpectedly',
     'connect ECONNREFUSED 127.0.0.1:5432',
@@ -56,7 +66,6 @@ describe('isConnectionError', () => {
   it.each([
     withCode('23505'),
     withCode('42P01', 'relation "users" does not exist'),
-    withCode('57014', 'canceling statement due to statement timeout'),
     withCode('57P04'),
     new Error('something else'),
     undefined,

@@ -11,6 +11,7 @@ const config = {
   loginIp: { points: 2, windowSeconds: 60 },
   validateIp: { points: 2, windowSeconds: 60 },
   registerIp: { points: 2, windowSeconds: 60 },
+  redisCommandTimeoutMs: 100,
 };
 const silent = { warn: () => {} };
 
