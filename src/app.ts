@@ -26,6 +26,9 @@ import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { NotificationOutboxRepo } from './modules/notifications/repo.js';
+import { notificationEndpoints } from './modules/notifications/routes.js';
+import { NotificationsService } from './modules/notifications/service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
 import { ProvidersService } from './modules/providers/service.js';
@@ -38,6 +41,8 @@ import { profileEndpoints, userEndpoints } from './modules/users/routes.js';
 import { UsersService } from './modules/users/service.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import { buildVerifiers } from './providers/index.js';
+import { createPushTransport } from './push/create-transport.js';
+import type { PushLogger } from './push/transport.js';
 import { createStorage } from './storage/create-storage.js';
 import { LocalStorage } from './storage/local-storage.js';
 import type { MediaStorage } from './storage/media-storage.js';
@@ -54,6 +59,7 @@ interface EndpointDeps extends AppDeps {
   storage: MediaStorage;
   reportCleanupFailure: CleanupFailureReporter;
   limits: RateLimits;
+  log: PushLogger;
 }
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
@@ -75,6 +81,10 @@ function buildEndpoints(
   const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures);
   const devices = new DevicesService(db, new DevicesRepo(db));
+  const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
+  const notifications = new NotificationsService(devices, push, (details, error) =>
+    deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
+  );
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
@@ -94,6 +104,7 @@ function buildEndpoints(
     ...profileEndpoints(profile),
     ...imageEndpoints(profile, imageLimits),
     ...deviceEndpoints(devices),
+    ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
     ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
   ];
@@ -150,6 +161,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ...deps,
     storage,
     limits,
+    log: app.log,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

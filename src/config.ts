@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
+import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
@@ -43,6 +44,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Rate limits (DESIGN §5): RATE_LIMIT_*. */
   rateLimits: RateLimitsConfig;
+  /** How test pushes are delivered: PUSH_TRANSPORT, FCM_*. */
+  push: PushConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -130,5 +133,6 @@ export function loadConfig(env: Env = process.env): Config {
     media: parseMedia(env, dataDir),
     redisUrl: parseRedisUrl(env),
     rateLimits: parseRateLimits(env),
+    push: parsePush(env),
   };
 }

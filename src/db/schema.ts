@@ -59,6 +59,23 @@ export interface DevicesTable {
   updated_at: Timestamp;
 }
 
+/** What a push carries: shown by the device (title, body) and handed to the app (data, strings only). */
+export interface PushPayload {
+  title: string;
+  body: string;
+  data: Record<string, string>;
+}
+
+export interface NotificationOutboxTable {
+  id: string;
+  user_id: string;
+  device_id: string;
+  payload: ColumnType<PushPayload, string, string>;
+  status: 'sent' | 'failed';
+  error: string | null;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -70,6 +87,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   provider_accounts: ProviderAccountsTable;
   devices: DevicesTable;
+  notification_outbox: NotificationOutboxTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -77,3 +95,4 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type DeviceRow = Selectable<DevicesTable>;
+export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
