@@ -14,6 +14,8 @@ import { type CryptoKey, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 /** What the fake answers to a send: FCM's success and the failures the service must handle. */
 export type FakeFcmBehaviour =
   | 'ok'
+  /** Accepts the message, after SLOW_ANSWER_MS: lets a test see how many sends overlap. */
+  | 'slow'
   | 'unregistered'
   | 'invalid-argument'
   | 'server-error'
@@ -53,6 +55,7 @@ export interface FakeFcm {
 
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const MAX_BODY_BYTES = 64 * 1024;
+const SLOW_ANSWER_MS = 200;
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
@@ -86,7 +89,7 @@ function fcmError(code: number, status: string, message: string, errorCode?: str
   return { error: { code, message, status, ...(details.length > 0 ? { details } : {}) } };
 }
 
-const FAILURES: Record<Exclude<FakeFcmBehaviour, 'ok' | 'stall'>, [number, unknown]> = {
+const FAILURES: Record<Exclude<FakeFcmBehaviour, 'ok' | 'slow' | 'stall'>, [number, unknown]> = {
   unregistered: [404, fcmError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED')],
   'invalid-argument': [
     400,
@@ -142,15 +145,24 @@ export async function startFakeFcm(options: { port?: number; projectId?: string 
     sendJson(res, 200, { access_token: token, expires_in: tokenLifetime, token_type: 'Bearer' });
   };
 
-  const send = async (req: IncomingMessage, res: ServerResponse, project: string): Promise<void> => {
+  const send = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    project: string,
+    answered: () => void,
+  ): Promise<void> => {
+    const reply = (status: number, answer: unknown) => {
+      answered();
+      sendJson(res, status, answer);
+    };
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     if ((accessTokens.get(bearer) ?? 0) <= Date.now()) {
       const [status, body] = FAILURES.unauthenticated;
-      sendJson(res, status, body);
+      reply(status, body);
       return;
     }
     if (project !== projectId) {
-      sendJson(res, 403, fcmError(403, 'PERMISSION_DENIED', 'Permission denied.', 'SENDER_ID_MISMATCH'));
+      reply(403, fcmError(403, 'PERMISSION_DENIED', 'Permission denied.', 'SENDER_ID_MISMATCH'));
       return;
     }
     let message: FakeFcmMessage | undefined;
@@ -160,14 +172,15 @@ export async function startFakeFcm(options: { port?: number; projectId?: string 
       // Answered below as FCM does.
     }
     if (typeof message?.token !== 'string' || message.token === '') {
-      sendJson(res, 400, fcmError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
+      reply(400, fcmError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
       return;
     }
     const behaviour = behaviours.get(message.token) ?? everyone;
     if (behaviour === 'stall') return; // Never answers: the client's timeout has to end the wait.
-    if (behaviour !== 'ok') {
+    if (behaviour === 'slow') await new Promise((resolve) => setTimeout(resolve, SLOW_ANSWER_MS));
+    if (behaviour !== 'ok' && behaviour !== 'slow') {
       const [status, body] = FAILURES[behaviour];
-      sendJson(res, status, body);
+      reply(status, body);
       return;
     }
     messages.push({
@@ -175,7 +188,7 @@ export async function startFakeFcm(options: { port?: number; projectId?: string 
       notification: message.notification ?? {},
       data: message.data ?? {},
     });
-    sendJson(res, 200, { name: `projects/${projectId}/messages/${messages.length}` });
+    reply(200, { name: `projects/${projectId}/messages/${messages.length}` });
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -184,12 +197,17 @@ export async function startFakeFcm(options: { port?: number; projectId?: string 
     let work: Promise<void>;
     if (req.method === 'POST' && pathname === '/token') work = issueToken(req, res);
     else if (req.method === 'POST' && project !== undefined) {
+      // A send stops counting when it is answered (before the client can see the answer and start another)
+      // or when its connection closes (a stalled send the client gave up on).
+      let counted = true;
+      const answered = () => {
+        if (counted) inFlight -= 1;
+        counted = false;
+      };
       inFlight += 1;
       maxConcurrentSends = Math.max(maxConcurrentSends, inFlight);
-      res.once('close', () => {
-        inFlight -= 1;
-      });
-      work = send(req, res, decodeURIComponent(project));
+      res.once('close', answered);
+      work = send(req, res, decodeURIComponent(project), answered);
     } else work = Promise.resolve(sendJson(res, 404, fcmError(404, 'NOT_FOUND', 'Not found.')));
     work.catch(() => res.destroy());
   };

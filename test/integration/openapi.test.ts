@@ -59,6 +59,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/auth/login/email',
       '/auth/logout',
       '/auth/register',
+      '/test/notification',
       '/user/device/get',
       '/user/device/update',
       '/user/get',
