@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
+import { FAKE_FCM_USAGE, runFakeFcm } from './dev/fake-fcm-command.js';
 import { FAKE_PROVIDER_USAGE, runFakeProvider } from './dev/fake-provider-command.js';
 import { closeOnSignals, openConfiguredDatabase, startServer } from './server.js';
 
@@ -11,6 +12,8 @@ Commands:
   migrate   Apply pending database migrations and exit
   dev fake-provider [--port 9400]
             Run a development identity provider on 127.0.0.1 and print the PROVIDER_* settings for it
+  dev fake-fcm [--port 9500]
+            Run a development FCM on 127.0.0.1 and print the PUSH_TRANSPORT/FCM_* settings for it
 
 Configuration comes from the environment; see the README.`;
 
@@ -39,8 +42,14 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'dev': {
       const [subcommand, ...rest] = argv.slice(1);
+      if (subcommand === 'fake-fcm') {
+        await runFakeFcm(rest);
+        return 0;
+      }
       if (subcommand !== 'fake-provider') {
-        console.error(`Unknown dev command "${subcommand ?? ''}".\n\n${FAKE_PROVIDER_USAGE}`);
+        console.error(
+          `Unknown dev command "${subcommand ?? ''}".\n\n${FAKE_PROVIDER_USAGE}\n\n${FAKE_FCM_USAGE}`,
+        );
         return 1;
       }
       await runFakeProvider(rest, config.providers);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
+import { FAILURES, fcmError, readBody, sendJson } from './fake-fcm-wire.js';
 
 /**
  * A development Firebase Cloud Messaging: a real HTTP server on 127.0.0.1 that speaks Google's OAuth token
@@ -53,59 +54,12 @@ export interface FakeFcm {
   close(): Promise<void>;
 }
 
-export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
-const MAX_BODY_BYTES = 64 * 1024;
+const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const SLOW_ANSWER_MS = 200;
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
-  res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) req.destroy(new Error('body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** FCM HTTP v1's error body (google.rpc.Status with an FcmError detail). */
-function fcmError(code: number, status: string, message: string, errorCode?: string, field?: string) {
-  const details: Record<string, unknown>[] = [];
-  if (errorCode) details.push({ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode });
-  if (field) {
-    details.push({
-      '@type': 'type.googleapis.com/google.rpc.BadRequest',
-      fieldViolations: [{ field, description: 'Invalid registration token' }],
-    });
-  }
-  return { error: { code, message, status, ...(details.length > 0 ? { details } : {}) } };
-}
-
-const FAILURES: Record<Exclude<FakeFcmBehaviour, 'ok' | 'slow' | 'stall'>, [number, unknown]> = {
-  unregistered: [404, fcmError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED')],
-  'invalid-argument': [
-    400,
-    fcmError(
-      400,
-      'INVALID_ARGUMENT',
-      'The registration token is not a valid FCM registration token',
-      'INVALID_ARGUMENT',
-      'message.token',
-    ),
-  ],
-  'server-error': [500, fcmError(500, 'INTERNAL', 'Internal error encountered.', 'INTERNAL')],
-  unauthenticated: [401, fcmError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.')],
-};
-
-export async function startFakeFcm(options: { port?: number; projectId?: string } = {}): Promise<FakeFcm> {
+export async function startFakeFcm(
+  options: { port?: number; projectId?: string; onMessage?: (message: FakeFcmMessage) => void } = {},
+): Promise<FakeFcm> {
   const projectId = options.projectId ?? 'accounts-dev';
   const clientEmail = `push-sender@${projectId}.iam.gserviceaccount.com`;
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
@@ -183,11 +137,13 @@ export async function startFakeFcm(options: { port?: number; projectId?: string 
       reply(status, body);
       return;
     }
-    messages.push({
+    const accepted = {
       token: message.token,
       notification: message.notification ?? {},
       data: message.data ?? {},
-    });
+    };
+    messages.push(accepted);
+    options.onMessage?.(accepted);
     reply(200, { name: `projects/${projectId}/messages/${messages.length}` });
   };
 

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { DevicesRepo } from '../../src/modules/devices/repo.js';
+import { DevicesService } from '../../src/modules/devices/service.js';
 import { NotificationOutboxRepo } from '../../src/modules/notifications/repo.js';
 import { LogPushTransport } from '../../src/push/log-transport.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registerUser, unique } from '../helpers/factories.js';
 import { expectError, UNAUTHENTICATED } from '../helpers/http.js';
-import { registerDevice, requestTestNotification, sendTestNotification } from '../helpers/push.js';
+import {
+  pushTokens,
+  registerDevice,
+  requestTestNotification,
+  sendTestNotification,
+} from '../helpers/push.js';
 
 describe.each(backends)('%s: test/notification with the log transport', (backend) => {
   const ctx = useTestApp(backend);
@@ -141,5 +148,24 @@ describe.each(backends)('%s: test/notification with the log transport', (backend
     expect(await outboxRows(me.id)).toEqual([
       expect.objectContaining({ device_id: 'phone', payload, status: 'sent', error: null }),
     ]);
+  });
+
+  it('drops a dead push token only from that device, and only while it is still the token that failed', async () => {
+    const devices = new DevicesService(ctx.database.handle.db, new DevicesRepo(ctx.database.handle.db));
+    const me = await registerUser(ctx.app);
+    const other = await registerUser(ctx.app);
+    const [dead, fresh, others] = [`fcm-${unique()}`, `fcm-${unique()}`, `fcm-${unique()}`];
+    await registerDevice(ctx.app, me.token, { device_id: 'phone', push_token: dead });
+    await registerDevice(ctx.app, other.token, { device_id: 'phone', push_token: others });
+    // Not this user's device, or not this device: nothing changes.
+    expect(await devices.dropPushToken(other.id, 'phone', dead)).toBe(false);
+    expect(await devices.dropPushToken(me.id, 'tablet', dead)).toBe(false);
+    // The app registered a new token after the push failed: the new one stays.
+    await registerDevice(ctx.app, me.token, { device_id: 'phone', push_token: fresh });
+    expect(await devices.dropPushToken(me.id, 'phone', dead)).toBe(false);
+    expect(await pushTokens(ctx.app, me.token)).toEqual({ phone: fresh });
+    expect(await devices.dropPushToken(me.id, 'phone', fresh)).toBe(true);
+    expect(await pushTokens(ctx.app, me.token)).toEqual({ phone: null });
+    expect(await pushTokens(ctx.app, other.token)).toEqual({ phone: others });
   });
 });
