@@ -91,7 +91,8 @@ export class FcmAccessTokens {
     const answer = (json ?? {}) as Record<string, unknown>;
     if (!response.ok) {
       // OAuth error codes (`invalid_grant`, …) are safe to repeat; descriptions may quote the request.
-      const code = typeof answer.error === 'string' ? ` ${answer.error.slice(0, 64)}` : '';
+      const code =
+        typeof answer.error === 'string' && /^[a-z_]{1,64}$/.test(answer.error) ? ` ${answer.error}` : '';
       throw new AccessTokenError(
         `The FCM token endpoint refused our service account (HTTP ${response.status}${code}).`,
       );

@@ -146,7 +146,8 @@ export class FcmPushTransport implements PushTransport {
     if (code === 400 && refusesToken(error)) {
       return { status: 'invalid_token', error: 'FCM refused the push token as invalid.' };
     }
-    const name = error.errorCode ?? error.status;
+    // Repeated to the client: only an FCM-style code (`INTERNAL`, `QUOTA_EXCEEDED`), never free text.
+    const name = [error.errorCode, error.status].find((value) => value && /^[A-Z_]{1,64}$/.test(value));
     const label = `HTTP ${code}${name ? ` ${name}` : ''}`;
     if (code === 401) return { status: 'failed', error: `FCM refused our credentials (${label}).` };
     if (code === 429) return { status: 'failed', error: `FCM is rate-limiting this project (${label}).` };

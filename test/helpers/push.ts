@@ -74,7 +74,7 @@ export interface FcmTestApp extends TestApp {
 
 /**
  * A fake FCM and an app with PUSH_TRANSPORT=fcm pointed at it (its key file in a temp dir), for the enclosing
- * describe block. FCM_TIMEOUT_MS is small so the stall tests end quickly.
+ * describe block. FCM_TIMEOUT_MS is generous (the machine may be busy); a stall test sets a smaller one.
  */
 export function useFcmApp(backend: Backend, env: Record<string, string> = {}): FcmTestApp {
   const ctx = {} as FcmTestApp;
@@ -85,7 +85,7 @@ export function useFcmApp(backend: Backend, env: Record<string, string> = {}): F
     const keyFile = await writeKeyFile(keyDir, ctx.fcm.serviceAccountKey);
     Object.assign(
       ctx,
-      await createTestApp(backend, { ...ctx.fcm.env(keyFile), FCM_TIMEOUT_MS: '400', ...env }),
+      await createTestApp(backend, { ...ctx.fcm.env(keyFile), FCM_TIMEOUT_MS: '10000', ...env }),
     );
   });
   afterAll(async () => {

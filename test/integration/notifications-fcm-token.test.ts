@@ -22,7 +22,7 @@ describe('FCM access tokens and the FCM transport, against the fake FCM', () => 
   const configFor = async (key: unknown, name: string): Promise<FcmConfig> =>
     parsePush({
       ...fcm.env(await writeKeyFile(dir, key, name)),
-      FCM_TIMEOUT_MS: '400',
+      FCM_TIMEOUT_MS: '10000',
     }) as FcmConfig;
 
   const tokensFor = (settings: FcmConfig, overrides: { tokenUrl?: string } = {}) =>
