@@ -27,6 +27,9 @@ import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { NotificationOutboxRepo } from './modules/notifications/repo.js';
+import { notificationEndpoints } from './modules/notifications/routes.js';
+import { NotificationsService } from './modules/notifications/service.js';
 import { FeedCursorCodec } from './modules/posts/cursor.js';
 import { PostsRepo } from './modules/posts/repo.js';
 import { postEndpoints } from './modules/posts/routes.js';
@@ -47,6 +50,8 @@ import { profileEndpoints, userEndpoints } from './modules/users/routes.js';
 import { UsersService } from './modules/users/service.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import { buildVerifiers } from './providers/index.js';
+import { createPushTransport } from './push/create-transport.js';
+import type { PushLogger } from './push/transport.js';
 import { createStorage } from './storage/create-storage.js';
 import { LocalStorage } from './storage/local-storage.js';
 import type { MediaStorage } from './storage/media-storage.js';
@@ -63,6 +68,7 @@ interface EndpointDeps extends AppDeps {
   storage: MediaStorage;
   reportCleanupFailure: CleanupFailureReporter;
   limits: RateLimits;
+  log: PushLogger;
 }
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
@@ -86,6 +92,10 @@ function buildEndpoints(
   const devices = new DevicesService(db, new DevicesRepo(db));
   const operations = new UserOperationsService(usersRepo, users);
   const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations, users);
+  const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
+  const notifications = new NotificationsService(devices, push, (details, error) =>
+    deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
+  );
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
@@ -108,6 +118,7 @@ function buildEndpoints(
     ...profileEndpoints(profile),
     ...imageEndpoints(profile, imageLimits),
     ...deviceEndpoints(devices),
+    ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
     ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
     ...postEndpoints(posts, feedCursors, imageLimits),
@@ -168,6 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ...deps,
     storage,
     limits,
+    log: app.log,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

@@ -4,6 +4,7 @@ import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
+import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
@@ -49,6 +50,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Rate limits (DESIGN §5): RATE_LIMIT_*. */
   rateLimits: RateLimitsConfig;
+  /** How test pushes are delivered: PUSH_TRANSPORT, FCM_*. */
+  push: PushConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -138,5 +141,6 @@ export function loadConfig(env: Env = process.env): Config {
     media: parseMedia(env, dataDir),
     redisUrl: parseRedisUrl(env),
     rateLimits: parseRateLimits(env),
+    push: parsePush(env),
   };
 }

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
+import { runFakeFcm } from '../dev/fake-fcm-command.js';
 import { runFakeProvider } from '../dev/fake-provider-command.js';
 
 /** What main must know of a command once it returns: whether the process keeps running (a server). */
@@ -15,7 +16,7 @@ function portNumber(value: string): number {
   return port;
 }
 
-/** `serve`, `migrate` and `dev fake-provider`: the service itself. */
+/** `serve`, `migrate` and the `dev` fakes: the service itself. */
 export function registerServerCommands(program: Command, state: RunState): void {
   program
     .command('serve')
@@ -54,5 +55,18 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .option('--id-token <names>', 'comma-separated providers served as OIDC id-token providers', 'beta')
     .action(async (options: { port: number; clientId: string; idToken: string }) => {
       await runFakeProvider(options, loadConfig().providers);
+    });
+
+  dev
+    .command('fake-fcm')
+    .description(
+      'Run a development FCM on 127.0.0.1 (OAuth token endpoint and HTTP v1 messages:send), write the ' +
+        'service-account key it made for this run and print the PUSH_TRANSPORT/FCM_* settings for it',
+    )
+    .option('--port <port>', 'port to listen on', portNumber, 9500)
+    .option('--project-id <id>', 'the FCM project id', 'accounts-dev')
+    .option('--key-file <path>', 'where to write the service-account key (mode 0600)', 'fake-fcm-key.json')
+    .action(async (options: { port: number; projectId: string; keyFile: string }) => {
+      await runFakeFcm(options);
     });
 }

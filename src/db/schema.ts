@@ -106,6 +106,23 @@ export interface InspirersTable {
   created_at: Timestamp;
 }
 
+/** What a push carries: shown by the device (title, body) and handed to the app (data, strings only). */
+export interface PushPayload {
+  title: string;
+  body: string;
+  data: Record<string, string>;
+}
+
+export interface NotificationOutboxTable {
+  id: string;
+  user_id: string;
+  device_id: string;
+  payload: ColumnType<PushPayload, string, string>;
+  status: 'sent' | 'failed';
+  error: string | null;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -119,6 +136,7 @@ export interface Database {
   devices: DevicesTable;
   banners: BannersTable;
   inspirers: InspirersTable;
+  notification_outbox: NotificationOutboxTable;
   schema_migrations: SchemaMigrationsTable;
   posts: PostsTable;
   post_likes: PostLikesTable;
@@ -131,3 +149,4 @@ export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type PostRow = Selectable<PostsTable>;
 export type BannerRow = Selectable<BannersTable>;
+export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;

@@ -65,6 +65,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/post/{id}/delete',
       '/post/{id}/like',
       '/post/{id}/unlike',
+      '/test/notification',
       '/user/device/get',
       '/user/device/update',
       '/user/get',

@@ -40,6 +40,21 @@ export class DevicesRepo {
   }
 
   /**
+   * Clears this device's push token if it still is `pushToken` (on the (user_id, device_id) index): a token
+   * the app registered since the failed push is newer and stays. Returns whether a row changed.
+   */
+  async clearPushToken(userId: string, deviceId: string, pushToken: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('devices')
+      .set({ push_token: null, updated_at: sql<Date>`now()` })
+      .where('user_id', '=', userId)
+      .where('device_id', '=', deviceId)
+      .where('push_token', '=', pushToken)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /**
    * One row per (user, device_id): inserted the first time, otherwise only the fields given are changed.
    * One statement on the unique index, so two requests of the same device cannot create two rows.
    */

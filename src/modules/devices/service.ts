@@ -73,6 +73,14 @@ export class DevicesService {
     }
   }
 
+  /**
+   * Forgets a push token the push service called dead (uninstalled app, rotated token), but only on this
+   * device and only while it is still the token that failed. One statement: no transaction needed.
+   */
+  dropPushToken(userId: string, deviceId: string, pushToken: string): Promise<boolean> {
+    return this.devices.clearPushToken(userId, deviceId, pushToken);
+  }
+
   async list(userId: string): Promise<DeviceView[]> {
     return (await this.devices.listByUser(userId)).map(deviceView);
   }

@@ -1,0 +1,31 @@
+import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { preferredLocale } from '../../validation/messages.js';
+import { testNotificationRules } from './rules.js';
+import type { NotificationsService } from './service.js';
+
+const DESCRIPTION =
+  'Sends a test push to each of the signed-in user’s devices and reports one delivery per device: ' +
+  '`{"deliveries": [{"device_id", "status": "sent|failed|skipped", "error": string|null}]}`. A device ' +
+  'without a push token or with push_enabled false is skipped. A token the push service calls dead is ' +
+  'removed from its device. The message is Korean or English by Accept-Language.';
+
+export function notificationEndpoints(notifications: NotificationsService): Endpoint[] {
+  // The seed lists GET; POST is what DESIGN §2.5 names. Both do the same.
+  return (['POST', 'GET'] as const).map((method) =>
+    endpoint({
+      method,
+      path: '/test/notification',
+      summary: "Send a test push to the signed-in user's devices",
+      description: DESCRIPTION,
+      tag: 'notifications',
+      auth: 'required',
+      rules: testNotificationRules,
+      handle: async ({ auth, request }) => ({
+        deliveries: await notifications.sendTest(
+          (auth.user as { id: string }).id,
+          preferredLocale(request.headers['accept-language']),
+        ),
+      }),
+    }),
+  );
+}
