@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { FAKE_PROVIDER_USAGE, runFakeProvider } from './dev/fake-provider-command.js';
 import { closeOnSignals, openConfiguredDatabase, startServer } from './server.js';
+import { startupErrorLine } from './startup-errors.js';
 
 const USAGE = `Usage: accounts <command>
 
@@ -66,7 +67,7 @@ main(process.argv.slice(2)).then(
     if (error instanceof ConfigError) console.error(error.message);
     else if (code !== undefined && LISTEN_ERRORS.has(code)) {
       console.error(`Cannot listen (check HOST and PORT): ${code} ${(error as Error).message}`);
-    } else console.error(error);
+    } else console.error(startupErrorLine(error) ?? error);
     process.exit(1);
   },
 );

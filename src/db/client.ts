@@ -14,9 +14,20 @@ export interface RawSession {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
 }
 
+/** What the pool gauges of /metrics read, at scrape time. */
+export interface PoolStats {
+  /** Connections open (busy or idle). */
+  total: number;
+  /** Connections handed out to a query or transaction. */
+  inUse: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+}
+
 export interface DatabaseHandle {
   kind: 'embedded' | 'postgres';
   db: Kysely<Database>;
+  poolStats(): PoolStats;
   withSession<T>(work: (session: RawSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -56,6 +67,7 @@ async function openEmbedded(dir: string): Promise<DatabaseHandle> {
   return {
     kind: 'embedded',
     db,
+    poolStats: () => pool.stats(),
     async withSession(work) {
       const release = await pool.acquire();
       try {
@@ -84,6 +96,11 @@ async function openServer(url: string, max: number): Promise<DatabaseHandle> {
   return {
     kind: 'postgres',
     db,
+    poolStats: () => ({
+      total: pool.totalCount,
+      inUse: pool.totalCount - pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     async withSession(work) {
       const client = await pool.connect();
       try {

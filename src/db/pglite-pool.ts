@@ -9,6 +9,8 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
  */
 export class PGlitePool implements PostgresPool {
   #tail: Promise<void> = Promise.resolve();
+  #waiting = 0;
+  #inUse = 0;
 
   constructor(readonly pglite: PGlite) {}
 
@@ -20,14 +22,26 @@ export class PGlitePool implements PostgresPool {
     });
     const previous = this.#tail;
     this.#tail = previous.then(() => held);
-    await previous;
+    this.#waiting += 1;
+    try {
+      await previous;
+    } finally {
+      this.#waiting -= 1;
+    }
+    this.#inUse += 1;
     let released = false;
     return () => {
       if (!released) {
         released = true;
+        this.#inUse -= 1;
         release();
       }
     };
+  }
+
+  /** The one connection as pool gauges see it: busy or not, and how many wait for it. */
+  stats(): { total: number; inUse: number; waiting: number } {
+    return { total: 1, inUse: this.#inUse, waiting: this.#waiting };
   }
 
   async connect(): Promise<PostgresPoolClient> {
