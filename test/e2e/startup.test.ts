@@ -65,7 +65,8 @@ describe('accounts serve start-up log', () => {
     } finally {
       expect(await service.stop()).toBe(0);
     }
-  });
+    // A fresh embedded database takes a while to create on a busy machine.
+  }, 180_000);
 });
 
 /** Runs `accounts <command>` and expects exit 1 with exactly one line on stderr. */
