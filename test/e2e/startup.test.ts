@@ -12,8 +12,9 @@ let scratch: string;
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'accounts-startup-'));
+  // May wait for another test file's build of dist/ first.
   await buildDist();
-});
+}, 600_000);
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });

@@ -1,35 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = `${ROOT}dist/main.js`;
 
-/**
- * Compiles src/ to dist/ as `npm run build` does, so the processes under test run today's code. It compiles
- * aside and moves the files into dist/ one by one (a rename is atomic): a process another test file starts
- * meanwhile reads each module whole, never half-written by tsc.
- */
-export async function buildDist(): Promise<void> {
-  const staging = `${ROOT}.dist-staging-${process.pid}`;
-  try {
-    await promisify(execFile)(
-      process.execPath,
-      [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', staging],
-      { cwd: ROOT },
-    );
-    for (const file of await readdir(staging, { recursive: true })) {
-      if (!(await stat(path.join(staging, file))).isFile()) continue;
-      await mkdir(path.dirname(path.join(ROOT, 'dist', file)), { recursive: true });
-      await rename(path.join(staging, file), path.join(ROOT, 'dist', file));
-    }
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
-}
+export { buildDist } from './build-dist.js';
 
 /** The environment of a child: this one's PATH and nothing else that could leak in (DATABASE_URL above all). */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
