@@ -5,6 +5,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
 import { NO_FILES, registerBodyParsers } from './http/body-parsers.js';
 import { connectionOptions, registerTransportHygiene } from './http/connections.js';
+import { allowCorsOrigins } from './http/cors.js';
 import { type Endpoint, limitBeforeBody, type RequestServices, runEndpoint } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
@@ -20,6 +21,9 @@ import {
 import { PasswordHasher } from './lib/passwords.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
 import type { RateLimits } from './limits/rate-counter.js';
+import { serveMetricsRoute } from './metrics/exposition.js';
+import { AppMetrics } from './metrics/metrics.js';
+import { recordRequests } from './metrics/request-metrics.js';
 import { authEndpoints } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
@@ -61,6 +65,8 @@ import { SERVICE_VERSION } from './version.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
+  /** The instance's metrics; made here when the caller does not need them (server.ts does: METRICS_PORT). */
+  metrics?: AppMetrics;
 }
 
 /** What buildEndpoints needs besides the database: made by buildApp from the config. */
@@ -69,6 +75,7 @@ interface EndpointDeps extends AppDeps {
   reportCleanupFailure: CleanupFailureReporter;
   limits: RateLimits;
   log: PushLogger;
+  metrics: AppMetrics;
 }
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
@@ -80,8 +87,8 @@ function buildEndpoints(
   const usersRepo = new UsersRepo(db);
   const users = new UsersService(usersRepo);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
-  const hasher = new PasswordHasher(config.argon2);
-  const verifiers = buildVerifiers(config.providers);
+  const hasher = new PasswordHasher(config.argon2, deps.metrics.hashObserver);
+  const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const { limits } = deps;
   const providerLinks = new ProviderAccountsRepo(db);
   const providers = new ProvidersService(db, providerLinks, verifiers, tokens, users, limits.loginFailures);
@@ -155,7 +162,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reply.header('x-request-id', request.id);
   });
   registerTransportHygiene(app);
+  const metrics = deps.metrics ?? new AppMetrics();
+  metrics.watchPool(() => deps.database.poolStats());
+  recordRequests(app, metrics);
+  if (config.metrics.port === undefined) serveMetricsRoute(app, metrics, config.metrics);
   registerFallbacks(app);
+  await allowCorsOrigins(app, config.corsOrigins);
   closeConnectionsWhenClosing(app);
   await registerBodyParsers(app, config);
 
@@ -163,7 +175,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
   if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
   // Built once: every request of this instance shares the counters (and, with Redis, every instance does).
-  const limits = openRateLimits(config.rateLimits, config.redisUrl, app.log);
+  const limits = openRateLimits(config.rateLimits, config.redisUrl, app.log, metrics.rateLimitObserver);
   for (const provider of config.providers.configured) {
     if (provider.kind === 'userinfo' && provider.clientIds.length === 0) {
       // Without a client-id check a token any other app obtained for the same person signs in here too.
@@ -180,6 +192,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     storage,
     limits,
     log: app.log,
+    metrics,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

@@ -1,14 +1,16 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseCorsOrigins } from './config/cors.js';
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
+import { type MetricsConfig, parseMetrics } from './config/metrics.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
-export { ConfigError, type Limit, type MediaConfig, type RateLimitsConfig };
+export { ConfigError, type Limit, type MediaConfig, type MetricsConfig, type RateLimitsConfig };
 
 /**
  * The service's whole configuration, parsed once from the environment (with the readers of `config/` and
@@ -52,6 +54,10 @@ export interface Config {
   rateLimits: RateLimitsConfig;
   /** How test pushes are delivered: PUSH_TRANSPORT, FCM_*. */
   push: PushConfig;
+  /** /metrics: METRICS_PORT, METRICS_TOKEN. */
+  metrics: MetricsConfig;
+  /** Origins of web clients allowed to call the API from a browser (CORS_ORIGINS); empty = none. */
+  corsOrigins: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -142,5 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: parseRedisUrl(env),
     rateLimits: parseRateLimits(env),
     push: parsePush(env),
+    metrics: parseMetrics(env),
+    corsOrigins: parseCorsOrigins(env),
   };
 }

@@ -2,6 +2,7 @@
 import { operatorMessage } from './cli/output.js';
 import { buildProgram } from './cli/program.js';
 import type { RunState } from './cli/server-commands.js';
+import { startupErrorLine } from './startup-errors.js';
 
 async function main(argv: string[]): Promise<number> {
   const state: RunState = { keepRunning: false };
@@ -22,7 +23,7 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     // One clear line for what the operator can fix (a setting, an argument, a server holding DATA_DIR, an
     // address in use); the whole error, stack included, only for a fault of ours.
-    const message = operatorMessage(error);
+    const message = startupErrorLine(error) ?? operatorMessage(error);
     console.error(message ?? error);
     process.exit(1);
   },

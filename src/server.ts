@@ -1,8 +1,13 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
+import { listenMetrics, type MetricsServer } from './metrics/exposition.js';
+import { AppMetrics } from './metrics/metrics.js';
+import { databaseStartupError } from './startup-errors.js';
 
 // Kept here too: callers open the service's database from where they start the service.
 export { openConfiguredDatabase };
@@ -13,28 +18,76 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the database, migrates it (unless told not to), and listens. */
+/** Migrates, turning a database that cannot be reached or entered into one line naming DATABASE_URL. */
+async function migrateOnStart(database: DatabaseHandle): Promise<string[]> {
+  try {
+    return await migrate(database);
+  } catch (error) {
+    throw databaseStartupError(error, true) ?? error;
+  }
+}
+
+/** The address the socket is bound to (`http://0.0.0.0:8080` with HOST=0.0.0.0), not a guess at one. */
+function boundAddress(app: FastifyInstance): string {
+  const { address, port } = app.server.address() as AddressInfo;
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+}
+
+/** Listens without Fastify's own "Server listening at" lines (one per interface): start-up logs one line. */
+async function listenQuietly(app: FastifyInstance, config: Config): Promise<string> {
+  const level = app.log.level;
+  if (!['fatal', 'error', 'warn', 'silent'].includes(level)) app.log.level = 'warn';
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } finally {
+    app.log.level = level;
+  }
+  return boundAddress(app);
+}
+
+/** Opens the database, migrates it (unless told not to), and listens (and /metrics on METRICS_PORT). */
 export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
+  let app: FastifyInstance | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
-    if (config.migrateOnStart) await migrate(database);
-    const app = await buildApp(config, { database });
-    const address = await app.listen({ port: config.port, host: config.host });
+    const applied = config.migrateOnStart ? await migrateOnStart(database) : undefined;
+    const metrics = new AppMetrics();
+    app = await buildApp(config, { database, metrics });
+    if (applied === undefined) app.log.info('migrations not run at start (MIGRATE_ON_START=false)');
+    else if (applied.length === 0)
+      app.log.info({ applied }, 'database schema up to date: no migration applied');
+    else app.log.info({ applied }, `applied migrations: ${applied.join(', ')}`);
+    const address = await listenQuietly(app, config);
+    const { port: metricsPort } = config.metrics;
+    if (metricsPort !== undefined) {
+      metricsServer = await listenMetrics(metrics, { ...config.metrics, port: metricsPort }, config.host);
+      app.log.info(
+        { address: metricsServer.address },
+        `metrics listening on ${metricsServer.address}/metrics`,
+      );
+    }
     app.log.info(
-      { database: database.kind, versions: config.apiVersions, dataDir: config.dataDir },
+      { address, database: database.kind, versions: config.apiVersions, dataDir: config.dataDir },
       `accounts listening on ${address}`,
     );
+    const running = app;
+    const scrapes = metricsServer;
     let closing: Promise<void> | undefined;
     return {
-      app,
+      app: running,
       address,
       close: () => {
         // Stop accepting, let in-flight requests finish (new ones get 503), then release the database.
-        closing ??= app.close().finally(() => database.close());
+        closing ??= running
+          .close()
+          .finally(() => scrapes?.close())
+          .finally(() => database.close());
         return closing;
       },
     };
   } catch (error) {
+    await app?.close();
     await database.close();
     throw error;
   }

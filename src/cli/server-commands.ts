@@ -4,6 +4,7 @@ import { migrate } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import { runFakeFcm } from '../dev/fake-fcm-command.js';
 import { runFakeProvider } from '../dev/fake-provider-command.js';
+import { databaseStartupError } from '../startup-errors.js';
 
 /** What main must know of a command once it returns: whether the process keeps running (a server). */
 export interface RunState {
@@ -36,7 +37,10 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .action(async () => {
       const database = await openConfiguredDatabase(loadConfig());
       try {
-        const applied = await migrate(database);
+        // A database that cannot be reached or entered is one line naming DATABASE_URL.
+        const applied = await migrate(database).catch((error: unknown) => {
+          throw databaseStartupError(error, true) ?? error;
+        });
         console.log(applied.length === 0 ? 'Nothing to migrate.' : `Applied: ${applied.join(', ')}`);
       } finally {
         await database.close();

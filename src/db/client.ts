@@ -15,9 +15,20 @@ export interface RawSession {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
 }
 
+/** What the pool gauges of /metrics read, at scrape time. */
+export interface PoolStats {
+  /** Connections open (busy or idle). */
+  total: number;
+  /** Connections handed out to a query or transaction. */
+  inUse: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+}
+
 export interface DatabaseHandle {
   kind: 'embedded' | 'postgres';
   db: Kysely<Database>;
+  poolStats(): PoolStats;
   withSession<T>(work: (session: RawSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -75,6 +86,7 @@ async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<Da
   return {
     kind: 'embedded',
     db,
+    poolStats: () => pool.stats(),
     async withSession(work) {
       const release = await pool.acquire();
       try {
@@ -112,6 +124,11 @@ async function openServer(url: string, max: number, timeouts: DatabaseTimeouts):
   return {
     kind: 'postgres',
     db,
+    poolStats: () => ({
+      total: pool.totalCount,
+      inUse: pool.totalCount - pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     // Migrations and their advisory lock may rightly take longer than any request: they run on a client of
     // their own, outside the pool and its statement timeouts (the handshake is still bounded).
     async withSession(work) {

@@ -1,9 +1,14 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { checkDataDir } from '../startup-errors.js';
 import { type DatabaseHandle, openDatabase } from './client.js';
 
-/** The configured database: the PostgreSQL server of DATABASE_URL, or the embedded one under DATA_DIR. */
-export function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+/**
+ * The configured database: the PostgreSQL server of DATABASE_URL, or the embedded one under DATA_DIR (checked
+ * first, when something will write there, so a bad DATA_DIR is one line naming it instead of a hang or a stack).
+ */
+export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+  if (config.databaseUrl === undefined || config.media.driver === 'local') await checkDataDir(config.dataDir);
   return openDatabase({
     url: config.databaseUrl,
     embeddedDir: path.join(config.dataDir, 'pglite'),

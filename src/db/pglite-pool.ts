@@ -19,6 +19,8 @@ export class PoolTimeoutError extends Error {
  */
 export class PGlitePool implements PostgresPool {
   #tail: Promise<void> = Promise.resolve();
+  #waiting = 0;
+  #inUse = 0;
 
   /**
    * @param acquireTimeoutMs how long a caller waits for the connection. The bound that matters most is a
@@ -39,6 +41,7 @@ export class PGlitePool implements PostgresPool {
     const previous = this.#tail;
     this.#tail = previous.then(() => held);
     let timer: NodeJS.Timeout | undefined;
+    this.#waiting += 1;
     try {
       await Promise.race([
         previous,
@@ -55,14 +58,22 @@ export class PGlitePool implements PostgresPool {
       throw error;
     } finally {
       clearTimeout(timer);
+      this.#waiting -= 1;
     }
+    this.#inUse += 1;
     let released = false;
     return () => {
       if (!released) {
         released = true;
+        this.#inUse -= 1;
         release();
       }
     };
+  }
+
+  /** The one connection as pool gauges see it: busy or not, and how many wait for it. */
+  stats(): { total: number; inUse: number; waiting: number } {
+    return { total: 1, inUse: this.#inUse, waiting: this.#waiting };
   }
 
   async connect(): Promise<PostgresPoolClient> {

@@ -17,6 +17,8 @@ export function requestId(request: { headers: Record<string, unknown> }): string
 export function registerFallbacks(app: FastifyInstance): void {
   const known = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   app.addHook('onRoute', (route) => {
+    // The catch-all OPTIONS route of CORS answers preflights; it must not make every path "known".
+    if (route.url === '*' || route.url === '/*') return;
     for (const method of [route.method].flat().map((m) => m.toUpperCase() as FindMyWay.HTTPMethod)) {
       if (!known.hasRoute(method, route.url)) known.on(method, route.url, () => {});
     }

@@ -5,6 +5,13 @@ const ARGON2ID = 2;
 
 import commonPasswords from 'fxa-common-password-list';
 
+export type HashOperation = 'hash' | 'verify';
+
+/** Told when a hash or verify starts; calls the returned function when it ends (metrics hook). */
+export interface HashObserver {
+  started(operation: HashOperation): () => void;
+}
+
 export interface Argon2Cost {
   memoryKib: number;
   timeCost: number;
@@ -18,23 +25,34 @@ export interface Argon2Cost {
 export class PasswordHasher {
   #dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly cost: Argon2Cost) {}
+  constructor(
+    private readonly cost: Argon2Cost,
+    private readonly observer?: HashObserver,
+  ) {}
 
-  hash(password: string): Promise<string> {
-    return hash(password, {
-      algorithm: ARGON2ID,
-      memoryCost: this.cost.memoryKib,
-      timeCost: this.cost.timeCost,
-      parallelism: this.cost.parallelism,
-    });
+  async hash(password: string): Promise<string> {
+    const done = this.observer?.started('hash');
+    try {
+      return await hash(password, {
+        algorithm: ARGON2ID,
+        memoryCost: this.cost.memoryKib,
+        timeCost: this.cost.timeCost,
+        parallelism: this.cost.parallelism,
+      });
+    } finally {
+      done?.();
+    }
   }
 
   async verify(storedHash: string, password: string): Promise<boolean> {
     if (!storedHash.startsWith('$argon2')) return false;
+    const done = this.observer?.started('verify');
     try {
       return await verify(storedHash, password);
     } catch {
       return false;
+    } finally {
+      done?.();
     }
   }
 

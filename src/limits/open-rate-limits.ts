@@ -2,6 +2,7 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Limit, RateLimitsConfig } from '../config.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { LimiterCounter } from './limiter-counter.js';
+import { observedCounter, type RateLimitObserver } from './observed-counter.js';
 import { type RateCounter, type RateLimits, unlimited } from './rate-counter.js';
 import {
   closeRedisClient,
@@ -42,6 +43,7 @@ export function openRateLimits(
   config: RateLimitsConfig,
   redisUrl: string | undefined,
   logger: StoreLogger,
+  observer?: RateLimitObserver,
 ): RateLimits {
   if (!config.enabled) {
     return {
@@ -63,6 +65,10 @@ export function openRateLimits(
   const breaker = new CircuitBreaker(REDIS_COOL_DOWN_MS);
   const report = throttledWarning(logger, 'rate limits: Redis unavailable, counting in this process');
   const counter = (name: CounterName): RateCounter => {
+    const store = storeCounter(name);
+    return observer ? observedCounter(store, KEY_NAMES[name], observer) : store;
+  };
+  const storeCounter = (name: CounterName): RateCounter => {
     const keyPrefix = `${config.keyPrefix}:${KEY_NAMES[name]}`;
     const limit = config[name];
     if (!client) return new LimiterCounter(memoryLimiter(keyPrefix, limit));

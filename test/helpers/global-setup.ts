@@ -1,11 +1,27 @@
+import { readFileSync } from 'node:fs';
+import type { TestProject } from 'vitest/node';
+
 /**
- * Says once, at the top of the run, which server-backed suites run. In CI (CI=true) a missing DATABASE_URL
- * or REDIS_URL is an error: the PostgreSQL and Redis suites are required there, never silently skipped.
+ * Says once, at the top of the run, which server-backed suites run, and again at the end how many were
+ * skipped (the note at the top scrolls away). In CI (CI=true) a missing DATABASE_URL or REDIS_URL is an
+ * error: the PostgreSQL and Redis suites are required there, never silently skipped.
  */
-export default function setup(): void {
+export default function setup(project: TestProject): () => void {
   const ci = process.env.CI === 'true';
+  const missing = [
+    process.env.DATABASE_URL ? undefined : 'DATABASE_URL',
+    process.env.REDIS_URL ? undefined : 'REDIS_URL',
+  ].filter((name) => name !== undefined);
+  if (ci && missing.length > 0) {
+    // One line and a non-zero exit: thrown from here, vitest would bury it under "No test files found" and a
+    // stack trace.
+    console.error(
+      `\n[accounts] CI=true but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: ` +
+        'the PostgreSQL and Redis suites are required in CI (see .ci/run).\n',
+    );
+    process.exit(1);
+  }
   if (!process.env.DATABASE_URL) {
-    if (ci) throw new Error('CI=true but DATABASE_URL is not set: the PostgreSQL suites are required in CI.');
     console.warn(
       '\n[accounts] DATABASE_URL is not set: PostgreSQL suites are SKIPPED (PGlite suites run).\n',
     );
@@ -13,13 +29,38 @@ export default function setup(): void {
     console.warn(`\n[accounts] PostgreSQL suites run against ${redact(process.env.DATABASE_URL)}.\n`);
   }
   if (!process.env.REDIS_URL) {
-    if (ci) throw new Error('CI=true but REDIS_URL is not set: the Redis suites are required in CI.');
     console.warn(
       '\n[accounts] REDIS_URL is not set: Redis suites are SKIPPED (in-process store suites run).\n',
     );
   } else {
     console.warn(`\n[accounts] Redis suites run against ${redact(process.env.REDIS_URL)}.\n`);
   }
+  return () => {
+    const summary = skippedSummary(project.vitest.state.getFiles().map((file) => file.filepath));
+    if (summary) console.warn(`\n${summary}\n`);
+  };
+}
+
+/**
+ * The files of this run whose server-backed suites were left out: those that take their backends from
+ * `helpers/database.ts` (PostgreSQL runs only with DATABASE_URL) or their stores from `helpers/redis.ts`
+ * (Redis runs only with REDIS_URL). Counted from the sources, since a suite that was never declared leaves
+ * no trace in the results.
+ */
+export function skippedSummary(files: string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const uses = (pattern: RegExp) => files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).length;
+  const parts: string[] = [];
+  if (!env.DATABASE_URL) {
+    const count = uses(/^import \{[^}]*\bbackends\b[^}]*\} from '\.\.\/helpers\/database\.js'/m);
+    if (count > 0)
+      parts.push(`the PostgreSQL suites of ${count} test file${count === 1 ? '' : 's'} (set DATABASE_URL)`);
+  }
+  if (!env.REDIS_URL) {
+    const count = uses(/^import \{[^}]*\bstores\b[^}]*\} from '\.\.\/helpers\/redis\.js'/m);
+    if (count > 0)
+      parts.push(`the Redis suites of ${count} test file${count === 1 ? '' : 's'} (set REDIS_URL)`);
+  }
+  return parts.length === 0 ? undefined : `[accounts] SKIPPED ${parts.join(' and ')}.`;
 }
 
 function redact(url: string): string {

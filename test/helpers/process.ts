@@ -1,21 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = `${ROOT}dist/main.js`;
 
-/** Compiles src/ to dist/ exactly as `npm run build` does, so the processes under test run today's code. */
-export async function buildDist(): Promise<void> {
-  await promisify(execFile)(
-    process.execPath,
-    [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-    },
-  );
-}
+export { buildDist } from './build-dist.js';
 
 /** The environment of a child: this one's PATH and nothing else that could leak in (DATABASE_URL above all). */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
