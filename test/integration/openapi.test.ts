@@ -59,6 +59,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/auth/login/email',
       '/auth/logout',
       '/auth/register',
+      '/promotions/banners',
+      '/promotions/inspirers',
       '/user/device/get',
       '/user/device/update',
       '/user/get',
