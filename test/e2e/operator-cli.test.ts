@@ -264,6 +264,7 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     ).toBe(200);
     const refused = await api('/v1/auth/login/email', form({ email: park.email, password: park.password }));
     expect(refused).toMatchObject({ status: 401, body: { data: { status: 'account_disabled' } } });
-    // About thirty processes, each opening the database: minutes on a busy two-core machine.
-  }, 300_000);
+    // About thirty processes, each opening the database: a minute and a half on an idle two-core machine,
+    // several when other suites load it.
+  }, 600_000);
 });

@@ -65,6 +65,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/post/{id}/delete',
       '/post/{id}/like',
       '/post/{id}/unlike',
+      '/promotions/banners',
+      '/promotions/inspirers',
       '/test/notification',
       '/user/device/get',
       '/user/device/update',
