@@ -26,6 +26,7 @@ import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { ReauthService } from './modules/providers/reauth-service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
 import { ProvidersService } from './modules/providers/service.js';
@@ -69,14 +70,24 @@ function buildEndpoints(
   const verifiers = buildVerifiers(config.providers);
   const { limits } = deps;
   const providerLinks = new ProviderAccountsRepo(db);
-  const providers = new ProvidersService(db, providerLinks, verifiers, tokens, users, limits.loginFailures);
+  // Wrong re-authentication proofs count per account on the login-failure limit.
+  const reauth = new ReauthService(hasher, verifiers, providerLinks, limits.loginFailures);
+  const providers = new ProvidersService(
+    db,
+    providerLinks,
+    verifiers,
+    tokens,
+    users,
+    limits.loginFailures,
+    reauth,
+  );
   users.useLinkedProviders(providers);
+  const configured = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
   const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
-  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures);
+  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, reauth);
   const devices = new DevicesService(db, new DevicesRepo(db));
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
-  const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
     ...validateEndpoints(limits.validateIp),
     ...authEndpoints(
@@ -91,7 +102,7 @@ function buildEndpoints(
       { register: limits.registerIp, login: limits.loginIp },
     ),
     ...userEndpoints(users),
-    ...profileEndpoints(profile),
+    ...profileEndpoints(profile, configured),
     ...imageEndpoints(profile, imageLimits),
     ...deviceEndpoints(devices),
     ...tokenEndpoints(tokens),
