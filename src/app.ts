@@ -24,6 +24,7 @@ import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
+import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
 import { ReauthService } from './modules/providers/reauth-service.js';
@@ -85,7 +86,16 @@ function buildEndpoints(
   const configured = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
   const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
-  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, reauth);
+  const profile = new ProfileService(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    reauth,
+    limits.imageUpload,
+  );
   const devices = new DevicesService(db, new DevicesRepo(db));
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const endpoints = [
@@ -141,6 +151,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   closeConnectionsWhenClosing(app);
   await registerBodyParsers(app, config);
 
+  // Image decoding runs in its own bounded pool of processes, never beside password hashing.
+  configureImageRendering(config.imageRendering);
+  app.addHook('onClose', async () => closeImageRendering());
   const storage = createStorage(config.media);
   if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
   if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
+import { type ImageRenderingConfig, parseImageRendering } from './config/images.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
@@ -24,6 +25,8 @@ export interface Config {
   bodyLimitBytes: number;
   fileSizeLimitBytes: number;
   imageMaxPixels: number;
+  /** The image renderer processes: IMAGE_WORKERS, IMAGE_QUEUE_LIMIT, IMAGE_TIMEOUT_MS, IMAGE_WORKER_HEAP_MB. */
+  imageRendering: ImageRenderingConfig;
   argon2: { memoryKib: number; timeCost: number; parallelism: number };
   migrateOnStart: boolean;
   /** undefined = tokens live until revoked. */
@@ -117,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: byteSize(env, 'BODY_LIMIT', 1024 ** 2),
     fileSizeLimitBytes: byteSize(env, 'FILE_SIZE_LIMIT', 10 * 1024 ** 2),
     imageMaxPixels: integer(env, 'IMAGE_MAX_PIXELS', 40_000_000, 1, 1_000_000_000),
+    imageRendering: parseImageRendering(env),
     argon2: {
       memoryKib: integer(env, 'ARGON2_MEMORY_KIB', 19_456, 1024, 4_194_304),
       timeCost: integer(env, 'ARGON2_TIME_COST', 2, 1, 100),

@@ -22,6 +22,10 @@ export interface RateLimitsConfig {
   validateIp: Limit;
   /** Registration requests per IP. */
   registerIp: Limit;
+  /** Image uploads per signed-in user (profile pictures, post images). */
+  imageUpload: Limit;
+  /** Failed email logins per account, whatever the address (see docs/SECURITY.md for the owner's way in). */
+  loginAccount: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -66,5 +70,7 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     loginIp: limit(env, 'RATE_LIMIT_LOGIN_IP', '100/15m'),
     validateIp: limit(env, 'RATE_LIMIT_VALIDATE_IP', '60/1m'),
     registerIp: limit(env, 'RATE_LIMIT_REGISTER_IP', '20/1h'),
+    imageUpload: limit(env, 'RATE_LIMIT_IMAGE_UPLOAD', '20/1h'),
+    loginAccount: limit(env, 'RATE_LIMIT_LOGIN_ACCOUNT', '100/1h'),
   };
 }

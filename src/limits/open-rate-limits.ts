@@ -13,7 +13,7 @@ import {
 /** How long start-up waits for Redis before going on without it. */
 const CONNECT_WAIT_MS = 3000;
 
-type CounterName = 'loginFailures' | 'loginIp' | 'validateIp' | 'registerIp';
+type CounterName = 'loginFailures' | 'loginIp' | 'validateIp' | 'registerIp' | 'imageUpload' | 'loginAccount';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -21,6 +21,8 @@ const KEY_NAMES: Record<CounterName, string> = {
   loginIp: 'login-ip',
   validateIp: 'validate-ip',
   registerIp: 'register-ip',
+  imageUpload: 'image-upload',
+  loginAccount: 'login-account',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -42,6 +44,8 @@ export function openRateLimits(
       loginIp: unlimited,
       validateIp: unlimited,
       registerIp: unlimited,
+      imageUpload: unlimited,
+      loginAccount: unlimited,
       ready: async () => {},
       close: async () => {},
     };
@@ -69,6 +73,8 @@ export function openRateLimits(
     loginIp: counter('loginIp'),
     validateIp: counter('validateIp'),
     registerIp: counter('registerIp'),
+    imageUpload: counter('imageUpload'),
+    loginAccount: counter('loginAccount'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

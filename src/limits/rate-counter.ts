@@ -21,6 +21,10 @@ export interface RateLimits {
   loginIp: RateCounter;
   validateIp: RateCounter;
   registerIp: RateCounter;
+  /** Image uploads per user. */
+  imageUpload: RateCounter;
+  /** Failed logins per account across every address. */
+  loginAccount: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -13,6 +13,8 @@ describe('rate-limit configuration', () => {
       loginIp: { points: 100, windowSeconds: 900 },
       validateIp: { points: 60, windowSeconds: 60 },
       registerIp: { points: 20, windowSeconds: 3600 },
+      imageUpload: { points: 20, windowSeconds: 3600 },
+      loginAccount: { points: 100, windowSeconds: 3600 },
     });
   });
 
@@ -24,6 +26,8 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_LOGIN_IP: '200 / 2H',
       RATE_LIMIT_VALIDATE_IP: '30/m',
       RATE_LIMIT_REGISTER_IP: '1/24h',
+      RATE_LIMIT_IMAGE_UPLOAD: '5/10m',
+      RATE_LIMIT_LOGIN_ACCOUNT: '50/2h',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -32,6 +36,8 @@ describe('rate-limit configuration', () => {
       loginIp: { points: 200, windowSeconds: 7200 },
       validateIp: { points: 30, windowSeconds: 60 },
       registerIp: { points: 1, windowSeconds: 86_400 },
+      imageUpload: { points: 5, windowSeconds: 600 },
+      loginAccount: { points: 50, windowSeconds: 7200 },
     });
   });
 

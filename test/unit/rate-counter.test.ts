@@ -11,6 +11,8 @@ const config = {
   loginIp: { points: 2, windowSeconds: 60 },
   validateIp: { points: 2, windowSeconds: 60 },
   registerIp: { points: 2, windowSeconds: 60 },
+  imageUpload: { points: 2, windowSeconds: 60 },
+  loginAccount: { points: 2, windowSeconds: 60 },
 };
 const silent = { warn: () => {} };
 

@@ -2,6 +2,7 @@ import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
@@ -33,6 +34,8 @@ export class ProfileService {
     private readonly images: ImagesService,
     /** Confirms the owner (password or linked provider) before a change that could hand the account over. */
     private readonly reauth: Reauthenticator,
+    /** Image uploads per user: each costs a decode in the renderer pool, so one account cannot fill it. */
+    private readonly imageUploads: RateCounter,
   ) {}
 
   /**
@@ -87,6 +90,7 @@ export class ProfileService {
     file: UploadedFile,
     probe: ProbeResult | undefined,
   ): Promise<UserView> {
+    await this.imageUploads.consume(`user:${userId}`);
     const { row, previous } = await this.images.withStoredPicture(
       { field: 'profile_picture', file, probe },
       (picture) =>
