@@ -3,9 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/client.js';
+import { secureDataDir } from './db/data-dir.js';
 import { migrate } from './db/migrate.js';
 
-export function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+/** Opens the configured database, DATA_DIR made owner-only first (it holds the embedded database and media). */
+export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+  await secureDataDir(config.dataDir);
   return openDatabase({
     url: config.databaseUrl,
     embeddedDir: path.join(config.dataDir, 'pglite'),

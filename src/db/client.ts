@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
@@ -47,6 +48,7 @@ async function openEmbedded(dir: string): Promise<DatabaseHandle> {
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(dir);
+    if (!dir.startsWith('memory://')) await tighten(dir);
   } catch (error) {
     await unlock();
     throw error;
