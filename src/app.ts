@@ -85,7 +85,17 @@ function buildEndpoints(
   users.useLinkedProviders(providers);
   const configured = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
-  const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
+  const auth = new AuthService(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    limits.loginFailures,
+    providers,
+    limits.loginAccount,
+  );
   const profile = new ProfileService(
     db,
     usersRepo,

@@ -76,3 +76,11 @@ export function attemptKey(identifier: string, ip: string): string {
     .update(`${identifier}\n${clientAddressKey(ip)}`)
     .digest('base64url');
 }
+
+/**
+ * The key of a per-account counter (every address together): the account's identifier, hashed like
+ * attemptKey's so the store never holds email addresses in the clear.
+ */
+export function accountKey(identifier: string): string {
+  return createHash('sha256').update(`account\n${identifier}`).digest('base64url');
+}
