@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { NewUser, ProfilePicture, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
+import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import type { Column } from '../../validation/types.js';
 
 /** The unique index behind each case-insensitive column, for turning a race lost at insert into a 422. */
@@ -8,6 +9,8 @@ const UNIQUE_INDEXES: Record<string, Column> = {
   users_email_lower_key: 'email',
   users_username_lower_key: 'username',
   users_slug_lower_key: 'slug',
+  // A look-alike of an existing username is "already taken" too.
+  users_username_skeleton_key: 'username',
 };
 
 export function fieldOfUsersIndex(constraint: string | undefined): Column | undefined {
@@ -55,12 +58,20 @@ export class UsersRepo {
       .executeTakeFirst();
   }
 
-  /** Is `value` held by a user other than `exceptUserId`? One probe of the column's lower() unique index. */
+  /**
+   * Is `value` held by a user other than `exceptUserId`? One probe of the column's lower() unique index; for a
+   * username also of the skeleton index, so a look-alike (`pauI` for `paul`) counts as taken.
+   */
   async taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
     let query = this.db
       .selectFrom('users')
       .select('id')
-      .where(sql`lower(${sql.ref(column)})`, '=', sql`lower(${value})`);
+      .where((eb) => {
+        const same = eb(sql`lower(${sql.ref(column)})`, '=', sql`lower(${value})`);
+        return column === 'username'
+          ? eb.or([same, eb('username_skeleton', '=', usernameSkeleton(value))])
+          : same;
+      });
     if (exceptUserId !== undefined) query = query.where('id', '<>', exceptUserId);
     return (await query.executeTakeFirst()) !== undefined;
   }
@@ -79,14 +90,22 @@ export class UsersRepo {
   }
 
   async insert(user: NewUser): Promise<UserRow> {
-    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('users')
+      .values({ ...user, username_skeleton: usernameSkeleton(user.username) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   /** Changes the given profile fields (and `updated_at`); returns the row as it now is. */
   async update(id: string, changes: UserChanges): Promise<UserRow> {
     return this.db
       .updateTable('users')
-      .set({ ...changes, updated_at: sql<Date>`now()` })
+      .set({
+        ...changes,
+        ...(changes.username === undefined ? {} : { username_skeleton: usernameSkeleton(changes.username) }),
+        updated_at: sql<Date>`now()`,
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
