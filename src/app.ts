@@ -24,6 +24,11 @@ import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
+import {
+  type MediaReferences,
+  OrphanMediaSweeper,
+  sweepPeriodically,
+} from './modules/images/orphan-sweep.js';
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
@@ -62,7 +67,7 @@ interface EndpointDeps extends AppDeps {
 function buildEndpoints(
   config: Config,
   deps: EndpointDeps,
-): { endpoints: Endpoint[]; services: RequestServices } {
+): { endpoints: Endpoint[]; services: RequestServices; mediaReferences: MediaReferences[] } {
   const db = deps.database.db;
   const usersRepo = new UsersRepo(db);
   const users = new UsersService(usersRepo);
@@ -128,7 +133,12 @@ function buildEndpoints(
     ...tokenEndpoints(tokens),
     ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
   ];
-  return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
+  return {
+    endpoints,
+    services: { lookups: users, authenticate: (token) => tokens.authenticate(token) },
+    // Every table that references stored media: files none of them references are swept.
+    mediaReferences: [users],
+  };
 }
 
 /**
@@ -180,13 +190,22 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   }
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
-  const { endpoints, services } = buildEndpoints(config, {
+  const { endpoints, services, mediaReferences } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });
+  if (storage instanceof LocalStorage && config.mediaSweepIntervalMinutes > 0) {
+    // At start (once the app is ready) and then periodically; stopped, and awaited, before the database closes.
+    const sweeper = new OrphanMediaSweeper(storage, mediaReferences);
+    let stopSweeping: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopSweeping = sweepPeriodically(sweeper, config.mediaSweepIntervalMinutes * 60_000, app.log);
+    });
+    app.addHook('onClose', async () => stopSweeping?.());
+  }
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
-import { type ImageRenderingConfig, parseImageRendering } from './config/images.js';
+import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
@@ -42,6 +42,8 @@ export interface Config {
   providers: ProvidersConfig;
   /** Where profile images are stored and how their URLs are built. */
   media: MediaConfig;
+  /** Minutes between sweeps of unreferenced local media files; 0 = no sweep. */
+  mediaSweepIntervalMinutes: number;
   /** undefined = no Redis: rate-limit counters live in this process. */
   redisUrl: string | undefined;
   /** Rate limits (DESIGN §5): RATE_LIMIT_*. */
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     providers: parseProviders(envReader(env)),
     media: parseMedia(env, dataDir),
+    mediaSweepIntervalMinutes: parseMediaSweepInterval(env),
     redisUrl: parseRedisUrl(env),
     rateLimits: parseRateLimits(env),
   };

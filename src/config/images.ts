@@ -19,3 +19,8 @@ export function parseImageRendering(env: Env): ImageRenderingConfig {
     heapMb: integer(env, 'IMAGE_WORKER_HEAP_MB', 64, 16, 4096),
   };
 }
+
+/** MEDIA_SWEEP_INTERVAL_MINUTES: how often unreferenced media files are removed (0 = never; default hourly). */
+export function parseMediaSweepInterval(env: Env): number {
+  return integer(env, 'MEDIA_SWEEP_INTERVAL_MINUTES', 60, 0, 7 * 24 * 60);
+}

@@ -6,3 +6,7 @@
 -- (backfillUsernameSkeletons in src/db/backfill.ts, run by `accounts migrate` and at start).
 ALTER TABLE users ADD COLUMN username_skeleton text;
 CREATE UNIQUE INDEX users_username_skeleton_key ON users (username_skeleton);
+
+-- Orphan media sweep (issue 8): which stored files a row still references, asked for a batch of keys at a
+-- time (`profile_picture->'keys' ?| $keys`), on an index rather than a scan of every user.
+CREATE INDEX users_profile_picture_keys_idx ON users USING gin ((profile_picture -> 'keys'));

@@ -111,6 +111,17 @@ export class UsersRepo {
       .executeTakeFirstOrThrow();
   }
 
+  /** Which of these media keys a user's profile picture still uses (on the GIN index of its keys). */
+  async referencedMediaKeys(keys: readonly string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const { rows } = await sql<{ key: string }>`
+      SELECT k AS key
+      FROM users CROSS JOIN LATERAL jsonb_array_elements_text(users.profile_picture -> 'keys') AS k
+      WHERE users.profile_picture -> 'keys' ?| ${sql.val([...keys])}::text[]`.execute(this.db);
+    const wanted = new Set(keys);
+    return rows.map((row) => row.key).filter((key) => wanted.has(key));
+  }
+
   /**
    * Sets the profile picture and returns the one it replaced, in one statement: the row is locked while the
    * old value is read, so two concurrent replacements each get back exactly the picture they replaced.
