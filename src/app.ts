@@ -197,7 +197,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });
-  if (storage instanceof LocalStorage && config.mediaSweepIntervalMinutes > 0) {
+  if (
+    (storage instanceof LocalStorage || storage instanceof S3Storage) &&
+    config.mediaSweepIntervalMinutes > 0
+  ) {
     // At start (once the app is ready) and then periodically; stopped, and awaited, before the database closes.
     const sweeper = new OrphanMediaSweeper(storage, mediaReferences);
     let stopSweeping: (() => Promise<void>) | undefined;

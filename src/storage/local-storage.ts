@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_KEY_PATTERN, type MediaStorage } from './media-storage.js';
+import { MEDIA_KEY_PATTERN, type MediaStorage, type StoredFile } from './media-storage.js';
 
 /** Files under one directory (`DATA_DIR/media`), served by the service itself at `/media/*`. */
 export class LocalStorage implements MediaStorage {

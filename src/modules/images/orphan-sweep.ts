@@ -1,4 +1,4 @@
-import type { LocalStorage } from '../../storage/local-storage.js';
+import type { SweepableStorage } from '../../storage/media-storage.js';
 
 /**
  * A table whose rows reference stored media keys. Profile pictures (users.profile_picture.keys) are one;
@@ -28,7 +28,7 @@ const BATCH = 500;
  */
 export class OrphanMediaSweeper {
   constructor(
-    private readonly storage: LocalStorage,
+    private readonly storage: SweepableStorage,
     private readonly references: readonly MediaReferences[],
     private readonly minAgeMs = ORPHAN_MIN_AGE_MS,
   ) {}
