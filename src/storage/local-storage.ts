@@ -45,12 +45,7 @@ export class LocalStorage implements MediaStorage {
    * Every regular file under the directory with its age: `key` when its name is a key the service makes,
    * `partial` for a write a crash left behind. One directory level per media folder, listed lazily.
    */
-  async *files(): AsyncGenerator<{
-    key: string | undefined;
-    partial: boolean;
-    path: string;
-    modified: Date;
-  }> {
+  async *files(): AsyncGenerator<StoredFile> {
     const folders = await readdir(this.dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [];
       throw error;
