@@ -29,6 +29,12 @@ import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
+import {
+  type MediaReferences,
+  OrphanMediaSweeper,
+  sweepPeriodically,
+} from './modules/images/orphan-sweep.js';
+import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
 import { NotificationOutboxRepo } from './modules/notifications/repo.js';
@@ -41,6 +47,7 @@ import { PostsService } from './modules/posts/service.js';
 import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
 import { PromotionsService } from './modules/promotions/service.js';
+import { ReauthService } from './modules/providers/reauth-service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
 import { ProvidersService } from './modules/providers/service.js';
@@ -82,7 +89,7 @@ interface EndpointDeps extends AppDeps {
 function buildEndpoints(
   config: Config,
   deps: EndpointDeps,
-): { endpoints: Endpoint[]; services: RequestServices } {
+): { endpoints: Endpoint[]; services: RequestServices; mediaReferences: MediaReferences[] } {
   const db = deps.database.db;
   const usersRepo = new UsersRepo(db);
   const users = new UsersService(usersRepo);
@@ -91,11 +98,41 @@ function buildEndpoints(
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const { limits } = deps;
   const providerLinks = new ProviderAccountsRepo(db);
-  const providers = new ProvidersService(db, providerLinks, verifiers, tokens, users, limits.loginFailures);
+  // Wrong re-authentication proofs count per account on the login-failure limit.
+  const reauth = new ReauthService(hasher, verifiers, providerLinks, limits.loginFailures);
+  const providers = new ProvidersService(
+    db,
+    providerLinks,
+    verifiers,
+    tokens,
+    users,
+    limits.loginFailures,
+    reauth,
+  );
   users.useLinkedProviders(providers);
+  const configured = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
-  const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
-  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures);
+  const auth = new AuthService(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    limits.loginFailures,
+    providers,
+    limits.loginAccount,
+  );
+  const profile = new ProfileService(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    reauth,
+    limits.imageUpload,
+  );
   const devices = new DevicesService(db, new DevicesRepo(db));
   const operations = new UserOperationsService(usersRepo, users);
   const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations, users);
@@ -107,7 +144,6 @@ function buildEndpoints(
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
   const posts = new PostsService(db, postsRepo, images, feedCursors);
-  const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
     ...validateEndpoints(limits.validateIp),
     ...authEndpoints(
@@ -122,7 +158,7 @@ function buildEndpoints(
       { register: limits.registerIp, login: limits.loginIp },
     ),
     ...userEndpoints(users),
-    ...profileEndpoints(profile),
+    ...profileEndpoints(profile, configured),
     ...imageEndpoints(profile, imageLimits),
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
@@ -131,7 +167,12 @@ function buildEndpoints(
     ...postEndpoints(posts, feedCursors, imageLimits),
     ...promotionEndpoints(promotions),
   ];
-  return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
+  return {
+    endpoints,
+    services: { lookups: users, authenticate: (token) => tokens.authenticate(token) },
+    // Every table that references stored media: files none of them references are swept.
+    mediaReferences: [users],
+  };
 }
 
 /**
@@ -171,6 +212,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   closeConnectionsWhenClosing(app);
   await registerBodyParsers(app, config);
 
+  // Image decoding runs in its own bounded pool of processes, never beside password hashing.
+  configureImageRendering(config.imageRendering);
+  app.addHook('onClose', async () => closeImageRendering());
   const storage = createStorage(config.media);
   if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
   if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
@@ -187,7 +231,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   }
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
-  const { endpoints, services } = buildEndpoints(config, {
+  const { endpoints, services, mediaReferences } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
@@ -196,6 +240,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });
+  if (
+    (storage instanceof LocalStorage || storage instanceof S3Storage) &&
+    config.mediaSweepIntervalMinutes > 0
+  ) {
+    // At start (once the app is ready) and then periodically; stopped, and awaited, before the database closes.
+    const sweeper = new OrphanMediaSweeper(storage, mediaReferences);
+    let stopSweeping: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopSweeping = sweepPeriodically(sweeper, config.mediaSweepIntervalMinutes * 60_000, app.log);
+    });
+    app.addHook('onClose', async () => stopSweeping?.());
+  }
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';

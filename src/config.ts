@@ -4,6 +4,7 @@ import { parseCorsOrigins } from './config/cors.js';
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
+import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type MetricsConfig, parseMetrics } from './config/metrics.js';
 import { type PushConfig, parsePush } from './config/push.js';
@@ -33,6 +34,8 @@ export interface Config {
   bodyLimitBytes: number;
   fileSizeLimitBytes: number;
   imageMaxPixels: number;
+  /** The image renderer processes: IMAGE_WORKERS, IMAGE_QUEUE_LIMIT, IMAGE_TIMEOUT_MS, IMAGE_WORKER_HEAP_MB. */
+  imageRendering: ImageRenderingConfig;
   argon2: { memoryKib: number; timeCost: number; parallelism: number };
   migrateOnStart: boolean;
   /** undefined = tokens live until revoked. */
@@ -48,6 +51,8 @@ export interface Config {
   providers: ProvidersConfig;
   /** Where profile images are stored and how their URLs are built. */
   media: MediaConfig;
+  /** Minutes between sweeps of unreferenced local media files; 0 = no sweep. */
+  mediaSweepIntervalMinutes: number;
   /** undefined = no Redis: rate-limit counters live in this process. */
   redisUrl: string | undefined;
   /** Rate limits (DESIGN §5): RATE_LIMIT_*. */
@@ -134,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: byteSize(env, 'BODY_LIMIT', 1024 ** 2),
     fileSizeLimitBytes: byteSize(env, 'FILE_SIZE_LIMIT', 10 * 1024 ** 2),
     imageMaxPixels: integer(env, 'IMAGE_MAX_PIXELS', 40_000_000, 1, 1_000_000_000),
+    imageRendering: parseImageRendering(env),
     argon2: {
       memoryKib: integer(env, 'ARGON2_MEMORY_KIB', 19_456, 1024, 4_194_304),
       timeCost: integer(env, 'ARGON2_TIME_COST', 2, 1, 100),
@@ -145,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     providers: parseProviders(envReader(env)),
     media: parseMedia(env, dataDir),
+    mediaSweepIntervalMinutes: parseMediaSweepInterval(env),
     redisUrl: parseRedisUrl(env),
     rateLimits: parseRateLimits(env),
     push: parsePush(env),

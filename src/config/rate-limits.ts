@@ -27,6 +27,10 @@ export interface RateLimitsConfig {
    * Small on purpose: a limit check runs on the request path, and Redis answers in well under a millisecond.
    */
   redisCommandTimeoutMs: number;
+  /** Image uploads per signed-in user (profile pictures, post images). */
+  imageUpload: Limit;
+  /** Failed email logins per account, whatever the address (see docs/SECURITY.md for the owner's way in). */
+  loginAccount: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -72,5 +76,7 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     validateIp: limit(env, 'RATE_LIMIT_VALIDATE_IP', '60/1m'),
     registerIp: limit(env, 'RATE_LIMIT_REGISTER_IP', '20/1h'),
     redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 100, 1, 60_000),
+    imageUpload: limit(env, 'RATE_LIMIT_IMAGE_UPLOAD', '20/1h'),
+    loginAccount: limit(env, 'RATE_LIMIT_LOGIN_ACCOUNT', '100/1h'),
   };
 }

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
+import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
@@ -76,6 +77,7 @@ async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<Da
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(dir);
+    if (!dir.startsWith('memory://')) await tighten(dir);
   } catch (error) {
     await unlock();
     throw error;

@@ -45,3 +45,12 @@ export function isConnectionError(error: unknown): boolean {
     message,
   );
 }
+
+/**
+ * A deadlock (40P01) or serialisation failure (40001): PostgreSQL rolled the transaction back so that another
+ * could go on; running it again is the documented remedy.
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as PgError | undefined)?.code;
+  return code === '40P01' || code === '40001';
+}

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { backfillUsernameSkeletons } from './backfill.js';
 import type { DatabaseHandle } from './client.js';
 
 /**
@@ -59,6 +60,8 @@ export async function migrate(handle: DatabaseHandle, migrations?: Migration[]):
         }
         applied.push(migration.version);
       }
+      // Derived columns SQL cannot compute (0007's username skeletons), for rows written before them.
+      await backfillUsernameSkeletons(session);
       return applied;
     } finally {
       await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);

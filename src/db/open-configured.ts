@@ -2,13 +2,18 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { checkDataDir } from '../startup-errors.js';
 import { type DatabaseHandle, openDatabase } from './client.js';
+import { secureDataDir } from './data-dir.js';
 
 /**
  * The configured database: the PostgreSQL server of DATABASE_URL, or the embedded one under DATA_DIR (checked
  * first, when something will write there, so a bad DATA_DIR is one line naming it instead of a hang or a stack).
  */
 export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
-  if (config.databaseUrl === undefined || config.media.driver === 'local') await checkDataDir(config.dataDir);
+  if (config.databaseUrl === undefined || config.media.driver === 'local') {
+    await checkDataDir(config.dataDir);
+    // Owner-only, whatever the umask: DATA_DIR holds the embedded database and the media files.
+    await secureDataDir(config.dataDir);
+  }
   return openDatabase({
     url: config.databaseUrl,
     embeddedDir: path.join(config.dataDir, 'pglite'),

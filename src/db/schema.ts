@@ -16,6 +16,8 @@ export interface UsersTable {
   id: string;
   email: string;
   username: string;
+  /** UTS #39 skeleton of the username (look-alikes share one); NULL only on rows from before 0007. */
+  username_skeleton: ColumnType<string | null, string | null | undefined, string | null>;
   slug: string;
   gender: number;
   bio: string | null;

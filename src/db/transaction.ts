@@ -1,12 +1,37 @@
 import type { Kysely } from 'kysely';
 import { CommitFailedError, ServiceError, ServiceUnavailableError, ValidationError } from '../errors.js';
-import { isConnectionError, isUniqueViolation, violatedConstraint } from './errors.js';
+import { isConnectionError, isRetryableConflict, isUniqueViolation, violatedConstraint } from './errors.js';
 import type { Database } from './schema.js';
 
 export type Executor = Kysely<Database>;
 
+/** How many times a transaction runs at most when PostgreSQL aborts it for a deadlock or serialisation. */
+export const TRANSACTION_ATTEMPTS = 4;
+/** The first retry waits up to this long (jittered), doubling each time: 0–20, 0–40, 0–80 ms. */
+const RETRY_BASE_MS = 20;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Runs one write transaction and classifies its failure, so every write path reports the same way:
+ * Runs `work` in a transaction, again when PostgreSQL aborted it as a deadlock victim (40P01) or for a
+ * serialisation failure (40001): both mean "nothing was written, run it again", and the client should not pay
+ * for two transactions meeting. Bounded and jittered, so retries of colliding transactions spread apart
+ * instead of meeting again. `work` must therefore touch nothing but the transaction (it may run again).
+ */
+async function withRetries<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (!isRetryableConflict(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
+      await pause(Math.random() * RETRY_BASE_MS * 2 ** (attempt - 1));
+    }
+  }
+}
+
+/**
+ * Runs one write transaction (retrying deadlocks and serialisation failures a few times) and classifies its
+ * failure, so every write path reports the same way:
  * - errors the work itself throws on purpose (validation, not found, …) pass through unchanged;
  * - a unique violation becomes the 422 "has already been taken" on the field its index guards, when
  *   `uniqueField` knows the index (two clients racing for one email, say);
@@ -20,7 +45,7 @@ export async function writeTransaction<T>(
   uniqueField: (constraint: string | undefined) => string | undefined = () => undefined,
 ): Promise<T> {
   try {
-    return await db.transaction().execute(work);
+    return await withRetries(db, work);
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     if (isUniqueViolation(error)) {

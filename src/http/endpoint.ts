@@ -63,7 +63,7 @@ export function endpoint<L extends RuleList, M extends AuthMode>(definition: End
  * The token, in the order Laravel's token guard looks for it: `api_token` in the query string, then in the
  * body, then `Authorization: Bearer`.
  */
-function presentedToken(request: FastifyRequest): string | undefined {
+export function presentedToken(request: FastifyRequest): string | undefined {
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.api_token;
   if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
   const body = request.body as Record<string, unknown> | undefined;

@@ -21,7 +21,7 @@ const CONNECT_WAIT_MS = 3000;
  */
 const REDIS_COOL_DOWN_MS = 10_000;
 
-type CounterName = 'loginFailures' | 'loginIp' | 'validateIp' | 'registerIp';
+type CounterName = 'loginFailures' | 'loginIp' | 'validateIp' | 'registerIp' | 'imageUpload' | 'loginAccount';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -29,6 +29,8 @@ const KEY_NAMES: Record<CounterName, string> = {
   loginIp: 'login-ip',
   validateIp: 'validate-ip',
   registerIp: 'register-ip',
+  imageUpload: 'image-upload',
+  loginAccount: 'login-account',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -51,6 +53,8 @@ export function openRateLimits(
       loginIp: unlimited,
       validateIp: unlimited,
       registerIp: unlimited,
+      imageUpload: unlimited,
+      loginAccount: unlimited,
       ready: async () => {},
       close: async () => {},
     };
@@ -87,6 +91,8 @@ export function openRateLimits(
     loginIp: counter('loginIp'),
     validateIp: counter('validateIp'),
     registerIp: counter('registerIp'),
+    imageUpload: counter('imageUpload'),
+    loginAccount: counter('loginAccount'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

@@ -21,6 +21,10 @@ export interface RateLimits {
   loginIp: RateCounter;
   validateIp: RateCounter;
   registerIp: RateCounter;
+  /** Image uploads per user. */
+  imageUpload: RateCounter;
+  /** Failed logins per account across every address. */
+  loginAccount: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -71,4 +75,12 @@ export function attemptKey(identifier: string, ip: string): string {
   return createHash('sha256')
     .update(`${identifier}\n${clientAddressKey(ip)}`)
     .digest('base64url');
+}
+
+/**
+ * The key of a per-account counter (every address together): the account's identifier, hashed like
+ * attemptKey's so the store never holds email addresses in the clear.
+ */
+export function accountKey(identifier: string): string {
+  return createHash('sha256').update(`account\n${identifier}`).digest('base64url');
 }

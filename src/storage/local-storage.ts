@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_KEY_PATTERN, type MediaStorage } from './media-storage.js';
+import { MEDIA_KEY_PATTERN, type MediaStorage, type StoredFile } from './media-storage.js';
 
 /** Files under one directory (`DATA_DIR/media`), served by the service itself at `/media/*`. */
 export class LocalStorage implements MediaStorage {
@@ -39,6 +39,38 @@ export class LocalStorage implements MediaStorage {
         if (file) await rm(file, { force: true });
       }),
     );
+  }
+
+  /**
+   * Every regular file under the directory with its age: `key` when its name is a key the service makes,
+   * `partial` for a write a crash left behind. One directory level per media folder, listed lazily.
+   */
+  async *files(): AsyncGenerator<StoredFile> {
+    const folders = await readdir(this.dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const folder of folders) {
+      if (!folder.isDirectory()) continue;
+      for (const name of await readdir(path.join(this.dir, folder.name))) {
+        const file = path.join(this.dir, folder.name, name);
+        const info = await lstat(file).catch(() => undefined);
+        if (!info?.isFile()) continue;
+        const key = `${folder.name}/${name}`;
+        yield {
+          key: MEDIA_KEY_PATTERN.test(key) ? key : undefined,
+          partial: name.endsWith('.partial'),
+          path: file,
+          modified: info.mtime,
+        };
+      }
+    }
+  }
+
+  /** Removes a leftover partial file (by its path, since it has no key). */
+  async removeFile(file: string): Promise<void> {
+    if (!file.startsWith(this.dir + path.sep)) throw new Error('not under the media directory');
+    await rm(file, { force: true });
   }
 
   url(key: string): string {

@@ -12,6 +12,24 @@ export interface MediaStorage {
   url(key: string): string;
 }
 
+/** A stored file as the orphan sweep sees it. */
+export interface StoredFile {
+  /** The key, when the name is one the service makes (anything else is never touched). */
+  key: string | undefined;
+  /** A write cut short (local files only: `<key>.<random>.partial`). */
+  partial: boolean;
+  /** Where it is (a local path, or the object's name). */
+  path: string;
+  modified: Date;
+}
+
+/** Storage the orphan sweep can list and clean. */
+export interface SweepableStorage {
+  files(): AsyncIterable<StoredFile>;
+  removeFile(path: string): Promise<void>;
+  delete(keys: readonly string[]): Promise<void>;
+}
+
 /** Every stored file is served for a year: its name is random and never reused, so it never changes. */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 

@@ -1,6 +1,11 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { MediaConfig } from '../config.js';
-import { MEDIA_CACHE_CONTROL, type MediaStorage } from './media-storage.js';
+import {
+  MEDIA_CACHE_CONTROL,
+  MEDIA_KEY_PATTERN,
+  type MediaStorage,
+  type StoredFile,
+} from './media-storage.js';
 
 export type S3StorageOptions = Omit<Extract<MediaConfig, { driver: 's3' }>, 'driver'>;
 
@@ -52,6 +57,28 @@ export class S3Storage implements MediaStorage {
     await Promise.all(
       keys.map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }))),
     );
+  }
+
+  /** Every object of the bucket with its age, a page (1,000 keys) at a time (ListObjectsV2). */
+  async *files(): AsyncGenerator<StoredFile> {
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: continuationToken }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined || object.LastModified === undefined) continue;
+        const key = MEDIA_KEY_PATTERN.test(object.Key) ? object.Key : undefined;
+        // A PUT is atomic on S3: there are no partial objects to find.
+        yield { key, partial: false, path: object.Key, modified: object.LastModified };
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken !== undefined);
+  }
+
+  /** Never called for S3 (no partial objects); removes the object of that name. */
+  async removeFile(name: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: name }));
   }
 
   url(key: string): string {

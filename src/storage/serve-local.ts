@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/errors.js';
 import type { LocalStorage } from './local-storage.js';
@@ -14,13 +13,12 @@ export function serveLocalMedia(app: FastifyInstance, storage: LocalStorage): vo
   app.get('/media/*', async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     const file = storage.pathOf(key);
-    const size = file
-      ? await stat(file).then(
-          (info) => (info.isFile() ? info.size : undefined),
-          () => undefined,
-        )
-      : undefined;
-    if (!file || size === undefined) return reply.code(404).send(notFound());
+    // Opened first, then measured through the open handle: a picture replaced (and its old file removed)
+    // between the two is either served whole from the handle or not found, never a failed read after the
+    // headers went out. A 404 carries no cache header: the key may never be cached as missing for a year.
+    const opened = file ? await openRegularFile(file) : undefined;
+    if (!opened) return reply.code(404).send(notFound());
+    const { handle, size } = opened;
     const extension = key.slice(key.lastIndexOf('.') + 1);
     return reply
       .header('content-type', MEDIA_CONTENT_TYPES[extension] ?? 'application/octet-stream')
@@ -28,6 +26,24 @@ export function serveLocalMedia(app: FastifyInstance, storage: LocalStorage): vo
       .header('cache-control', MEDIA_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox")
-      .send(createReadStream(file));
+      .send(handle.createReadStream());
   });
+}
+
+/** The open file and its size, or undefined when it is gone or not a regular file. */
+async function openRegularFile(file: string): Promise<{ handle: FileHandle; size: number } | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isFile()) return { handle, size: info.size };
+  } catch {
+    // Treated as missing, like a failed open.
+  }
+  await handle.close();
+  return undefined;
 }

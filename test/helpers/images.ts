@@ -129,3 +129,28 @@ export async function elevenMegabytes(): Promise<Buffer> {
   const jpeg = await jpegFixture(32, 32);
   return Buffer.concat([jpeg, Buffer.alloc(11 * 1024 * 1024 - jpeg.length, 0)]);
 }
+
+/**
+ * A large animated GIF (default 2000 × 2000 × 9 frames, 36 MP in total: under the 40 MP limit), what made the
+ * renderer spend seconds of CPU per upload. Sixteen colours in a pattern that moves per frame, so it is quick
+ * to make here yet every frame must be decoded to be re-encoded.
+ */
+export async function largeAnimatedGif(width = 2000, height = 2000, frames = 9): Promise<Buffer> {
+  const pages = await Promise.all(
+    Array.from({ length: frames }, (_, frame) => {
+      const pixels = Buffer.alloc(width * height * 3);
+      for (let i = 0; i < pixels.length; i++) {
+        const pixel = Math.floor(i / 3);
+        const x = pixel % width;
+        const y = Math.floor(pixel / width);
+        pixels[i] = (((x >> 3) + (y >> 3) + frame + (i % 3) * 5) % 16) * 16;
+      }
+      return sharp(pixels, { raw: { width, height, channels: 3 } })
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+    }),
+  );
+  return sharp(pages, { join: { animated: true } })
+    .gif({ effort: 1, colours: 16, dither: 0 })
+    .toBuffer();
+}

@@ -41,14 +41,22 @@ describe.each(backends)('%s: identity providers', (backend) => {
   });
 
   const alphaToken = (id: string) => fake.issueAccessToken(id);
-  /** Links gamma identity `gammaId`, with a genuine token for it, to the account of `apiToken`. */
-  const linkGamma = (apiToken: string, gammaId: string) =>
+  /**
+   * Links gamma identity `gammaId`, with a genuine token for it, to the account of `apiToken`; `proof` is the
+   * re-authentication (`current_password`, or a linked provider's fresh credentials).
+   */
+  const linkGamma = (apiToken: string, gammaId: string, proof: Record<string, string>) =>
     postForm(
       ctx.app,
       '/v1/user/providers/gamma/link',
-      { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
+      { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId), ...proof },
       bearer(apiToken),
     );
+  /** Fresh alpha credentials for `alphaId`: the re-authentication of a password-less alpha account. */
+  const alphaProof = (alphaId: string) => ({
+    alpha_user_id: alphaId,
+    alpha_access_token: fake.issueAccessToken(alphaId),
+  });
   const betaToken = (id: string) => fake.issueIdToken(id);
 
   async function signUp(provider: 'alpha' | 'beta', providerUserId: string): Promise<SignedIn> {
@@ -251,7 +259,9 @@ describe.each(backends)('%s: identity providers', (backend) => {
     it('links gamma to an email account, which can then log in with gamma', async () => {
       const user = await registerUser(ctx.app);
       const gammaId = `g-${unique()}`;
-      const linked = expectOk<SignedIn>(await linkGamma(user.token, gammaId));
+      const linked = expectOk<SignedIn>(
+        await linkGamma(user.token, gammaId, { current_password: user.password }),
+      );
       expect(linked.user.providers).toEqual(['gamma']);
       expect(linked.user).not.toHaveProperty('api_token');
       const login = expectOk<SignedIn>(
@@ -259,7 +269,7 @@ describe.each(backends)('%s: identity providers', (backend) => {
       );
       expect(login.user.id).toBe(user.id);
       // Linking the same identity again changes nothing.
-      const again = await linkGamma(user.token, gammaId);
+      const again = await linkGamma(user.token, gammaId, { current_password: user.password });
       expect(expectOk<SignedIn>(again).user.providers).toEqual(['gamma']);
     });
 
@@ -267,12 +277,12 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const alphaId = `a-${unique()}`;
       const registered = await signUp('alpha', alphaId);
       const gammaId = `g-${unique()}`;
-      await linkGamma(registered.user.api_token, gammaId);
+      await linkGamma(registered.user.api_token, gammaId, alphaProof(alphaId));
       const betaId = `b-${unique()}`;
       const res = await postForm(
         ctx.app,
         '/v1/user/providers/beta/link',
-        { beta_user_id: betaId, beta_access_token: await betaToken(betaId) },
+        { beta_user_id: betaId, beta_access_token: await betaToken(betaId), ...alphaProof(alphaId) },
         bearer(registered.user.api_token),
       );
       expect(expectOk<SignedIn>(res).user.providers).toEqual(['alpha', 'beta', 'gamma']);
@@ -281,13 +291,13 @@ describe.each(backends)('%s: identity providers', (backend) => {
     it('refuses an identity linked to another account, and a second identity of one provider', async () => {
       const owner = await registerUser(ctx.app);
       const gammaId = `g-${unique()}`;
-      expectOk(await linkGamma(owner.token, gammaId));
+      expectOk(await linkGamma(owner.token, gammaId, { current_password: owner.password }));
       const other = await registerUser(ctx.app);
-      expectValidationError(await linkGamma(other.token, gammaId), {
+      expectValidationError(await linkGamma(other.token, gammaId, { current_password: other.password }), {
         gamma_user_id: ['The gamma user id has already been taken.'],
       });
       const secondId = `g-${unique()}`;
-      expectValidationError(await linkGamma(owner.token, secondId), {
+      expectValidationError(await linkGamma(owner.token, secondId, { current_password: owner.password }), {
         gamma_user_id: ['Another gamma account is already linked; unlink it first.'],
       });
     });
@@ -299,7 +309,11 @@ describe.each(backends)('%s: identity providers', (backend) => {
         await postForm(
           ctx.app,
           '/v1/user/providers/gamma/link',
-          { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(`g-${unique()}`) },
+          {
+            gamma_user_id: gammaId,
+            gamma_access_token: fake.issueAccessToken(`g-${unique()}`),
+            current_password: user.password,
+          },
           bearer(user.token),
         ),
       );
@@ -309,33 +323,30 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const alphaId = `a-${unique()}`;
       const registered = await signUp('alpha', alphaId);
       const auth = bearer(registered.user.api_token);
-      expectValidationError(await postForm(ctx.app, '/v1/user/providers/alpha/unlink', {}, auth), {
-        provider: [
-          'The alpha account is the only way to sign in; set a password or link another provider first.',
-        ],
-      });
-      const gammaId = `g-${unique()}`;
-      expectOk(
-        await postForm(
-          ctx.app,
-          '/v1/user/providers/gamma/link',
-          { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
-          auth,
-        ),
+      expectValidationError(
+        await postForm(ctx.app, '/v1/user/providers/alpha/unlink', alphaProof(alphaId), auth),
+        {
+          provider: [
+            'The alpha account is the only way to sign in; set a password or link another provider first.',
+          ],
+        },
       );
+      const gammaId = `g-${unique()}`;
+      expectOk(await linkGamma(registered.user.api_token, gammaId, alphaProof(alphaId)));
       const unlinked = expectOk<SignedIn>(
-        await postForm(ctx.app, '/v1/user/providers/alpha/unlink', {}, auth),
+        await postForm(ctx.app, '/v1/user/providers/alpha/unlink', alphaProof(alphaId), auth),
       );
       expect(unlinked.user.providers).toEqual(['gamma']);
       expectNotRegistered(await providerLogin(ctx.app, 'alpha', alphaId, alphaToken(alphaId)));
-      expectValidationError(await postForm(ctx.app, '/v1/user/providers/gamma/unlink', {}, auth), {
+      const gammaProof = { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) };
+      expectValidationError(await postForm(ctx.app, '/v1/user/providers/gamma/unlink', gammaProof, auth), {
         provider: [
           'The gamma account is the only way to sign in; set a password or link another provider first.',
         ],
       });
       // Unlinking a provider that is not linked changes nothing.
       expect(
-        expectOk<SignedIn>(await postForm(ctx.app, '/v1/user/providers/beta/unlink', {}, auth)).user
+        expectOk<SignedIn>(await postForm(ctx.app, '/v1/user/providers/beta/unlink', gammaProof, auth)).user
           .providers,
       ).toEqual(['gamma']);
     });
@@ -344,13 +355,13 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const user = await registerUser(ctx.app);
       const gammaId = `g-${unique()}`;
       const auth = bearer(user.token);
-      await postForm(
+      expectOk(await linkGamma(user.token, gammaId, { current_password: user.password }));
+      const res = await postForm(
         ctx.app,
-        '/v1/user/providers/gamma/link',
-        { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
+        '/v1/user/providers/gamma/unlink',
+        { current_password: user.password },
         auth,
       );
-      const res = await postForm(ctx.app, '/v1/user/providers/gamma/unlink', {}, auth);
       expect(expectOk<SignedIn>(res).user.providers).toEqual([]);
     });
 
@@ -359,15 +370,10 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const registered = await signUp('alpha', alphaId);
       const auth = bearer(registered.user.api_token);
       const gammaId = `g-${unique()}`;
-      await postForm(
-        ctx.app,
-        '/v1/user/providers/gamma/link',
-        { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) },
-        auth,
-      );
+      expectOk(await linkGamma(registered.user.api_token, gammaId, alphaProof(alphaId)));
       const results = await Promise.all([
-        postForm(ctx.app, '/v1/user/providers/alpha/unlink', {}, auth),
-        postForm(ctx.app, '/v1/user/providers/gamma/unlink', {}, auth),
+        postForm(ctx.app, '/v1/user/providers/alpha/unlink', alphaProof(alphaId), auth),
+        postForm(ctx.app, '/v1/user/providers/gamma/unlink', alphaProof(alphaId), auth),
       ]);
       expect(results.map((res) => res.statusCode).sort()).toEqual([200, 422]);
       const me = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: auth });
@@ -377,15 +383,10 @@ describe.each(backends)('%s: identity providers', (backend) => {
     it('explains the last-method refusal in Korean when asked', async () => {
       const alphaId = `a-${unique()}`;
       const registered = await signUp('alpha', alphaId);
-      const res = await postForm(
-        ctx.app,
-        '/v1/user/providers/alpha/unlink',
-        {},
-        {
-          ...bearer(registered.user.api_token),
-          'accept-language': 'ko-KR,ko;q=0.9',
-        },
-      );
+      const res = await postForm(ctx.app, '/v1/user/providers/alpha/unlink', alphaProof(alphaId), {
+        ...bearer(registered.user.api_token),
+        'accept-language': 'ko-KR,ko;q=0.9',
+      });
       expectValidationError(res, {
         provider: [
           'alpha 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',

@@ -207,15 +207,15 @@ describe.each(backends)('%s: POST user/update', (backend) => {
       expectOk(await postForm(ctx.app, '/v1/auth/login/email', { email: me.email, password: newPassword }));
     });
 
-    it('lets a user without a password (provider-only) set one without a current password', async () => {
+    it('refuses a first password on a password-less account without any proof (the session is not one)', async () => {
       const me = await registerUser(ctx.app);
       await sql`UPDATE users SET password_hash = NULL WHERE id = ${me.id}`.execute(ctx.database.handle.db);
       const newPassword = `Provider-User-Passphrase-${unique()}`;
-      const user = expectOk<{ user: { has_password: boolean } }>(
-        await update(me.token, { password: newPassword }),
-      ).user;
-      expect(user.has_password).toBe(true);
-      expectOk(await postForm(ctx.app, '/v1/auth/login/email', { email: me.email, password: newPassword }));
+      // No provider is configured here, so no proof exists but the password the account does not have.
+      expectValidationError(await update(me.token, { password: newPassword }), {
+        current_password: ['The current password field is required.'],
+      });
+      expect((await getUser(me.token)).has_password).toBe(false);
     });
   });
 

@@ -14,6 +14,8 @@ describe('rate-limit configuration', () => {
       validateIp: { points: 60, windowSeconds: 60 },
       registerIp: { points: 20, windowSeconds: 3600 },
       redisCommandTimeoutMs: 100,
+      imageUpload: { points: 20, windowSeconds: 3600 },
+      loginAccount: { points: 100, windowSeconds: 3600 },
     });
   });
 
@@ -25,6 +27,8 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_LOGIN_IP: '200 / 2H',
       RATE_LIMIT_VALIDATE_IP: '30/m',
       RATE_LIMIT_REGISTER_IP: '1/24h',
+      RATE_LIMIT_IMAGE_UPLOAD: '5/10m',
+      RATE_LIMIT_LOGIN_ACCOUNT: '50/2h',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -34,6 +38,8 @@ describe('rate-limit configuration', () => {
       validateIp: { points: 30, windowSeconds: 60 },
       registerIp: { points: 1, windowSeconds: 86_400 },
       redisCommandTimeoutMs: 100,
+      imageUpload: { points: 5, windowSeconds: 600 },
+      loginAccount: { points: 50, windowSeconds: 7200 },
     });
   });
 

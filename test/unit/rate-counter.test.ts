@@ -12,6 +12,8 @@ const config = {
   validateIp: { points: 2, windowSeconds: 60 },
   registerIp: { points: 2, windowSeconds: 60 },
   redisCommandTimeoutMs: 100,
+  imageUpload: { points: 2, windowSeconds: 60 },
+  loginAccount: { points: 2, windowSeconds: 60 },
 };
 const silent = { warn: () => {} };
 

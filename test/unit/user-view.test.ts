@@ -6,6 +6,7 @@ const row: UserRow = {
   id: '0190b1a8-0000-7000-8000-000000000001',
   email: 'Kim@Example.com',
   username: '김민준',
+  username_skeleton: '김민준'.normalize('NFD'),
   slug: 'kim-minjun',
   gender: 1,
   bio: 'hello',

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type Endpoint, endpoint, presentedToken } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import type { ProbeResult } from '../images/probe.js';
@@ -8,7 +8,8 @@ import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rule
 import type { AuthService, ClientInfo } from './service.js';
 
 function clientInfo(request: FastifyRequest): ClientInfo {
-  return { userAgent: request.headers['user-agent'], ip: request.ip };
+  // A login may present the device's previous api_token (as any request presents one): see docs/SECURITY.md.
+  return { userAgent: request.headers['user-agent'], ip: request.ip, deviceToken: presentedToken(request) };
 }
 
 /** Per-IP limits of the public auth routes (the per-account login failures are counted by the service). */

@@ -6,7 +6,13 @@ import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { AccountDisabledError, InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
-import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import {
+  accountKey,
+  attemptKey,
+  type RateCounter,
+  throttledAttempt,
+  unlimited,
+} from '../../limits/rate-counter.js';
 import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
@@ -53,6 +59,11 @@ function providerCredentials(input: RegisterInput): ProviderCredentials | undefi
 export interface ClientInfo {
   userAgent: string | undefined;
   ip: string;
+  /**
+   * The api_token the login request presented, if any: when it was issued to the same account (live or
+   * expired, not revoked), the request comes from a device the owner signed in on before.
+   */
+  deviceToken?: string | undefined;
 }
 
 /** A failed email login: a wrong password, an account without one, or an unknown email (the 422). */
@@ -91,6 +102,8 @@ export class AuthService {
     /** Failed logins per (lower-cased email, IP): DESIGN §5. */
     private readonly loginFailures: RateCounter,
     private readonly identities?: ProviderIdentities,
+    /** Failed email logins per account from every address (RATE_LIMIT_LOGIN_ACCOUNT); see docs/SECURITY.md. */
+    private readonly accountFailures: RateCounter = unlimited,
   ) {}
 
   /** A free slug from the email's local part, else `user-` and random characters; one query for all tries. */
@@ -185,9 +198,28 @@ export class AuthService {
     return throttledAttempt(
       this.loginFailures,
       attemptKey(`email:${email.toLowerCase()}`, client.ip),
-      () => this.checkPasswordAndSignIn(email, password, client),
+      async () => {
+        // Guesses spread over many addresses are capped per account too. That cap would also lock the owner
+        // out while an attack lasts, so a device the owner signed in on before (it presents a token of this
+        // account) is not held to it; the per-(email, IP) limit above still is.
+        const known = await this.isKnownDevice(email, client.deviceToken);
+        return throttledAttempt(
+          known ? unlimited : this.accountFailures,
+          accountKey(`email:${email.toLowerCase()}`),
+          () => this.checkPasswordAndSignIn(email, password, client),
+          isFailedLogin,
+        );
+      },
       isFailedLogin,
     );
+  }
+
+  /** True when `deviceToken` was issued to the account of `email` (only then: costs two indexed reads). */
+  private async isKnownDevice(email: string, deviceToken: string | undefined): Promise<boolean> {
+    if (deviceToken === undefined) return false;
+    const owner = await this.tokens.issuedTo(deviceToken);
+    if (owner === undefined) return false;
+    return (await this.users.findByEmail(email))?.id === owner;
   }
 
   /**

@@ -22,11 +22,25 @@ const FIELD_NAMES = [
   'push_enabled',
 ] as const;
 
+/** The first key of the push-token advisory locks: keeps them apart from every other advisory lock. */
+const PUSH_TOKEN_LOCK_CLASS = 727_002;
+
 export class DevicesRepo {
   constructor(private readonly db: Executor) {}
 
   with(trx: Executor): DevicesRepo {
     return new DevicesRepo(trx);
+  }
+
+  /**
+   * Serialises every registration of one push token until the transaction ends. Without it two
+   * registrations each cleared the token from the other's row and then waited on the other's insert in the
+   * unique index: a deadlock. Keyed by a hash of the token (a collision only makes two tokens wait in turn).
+   */
+  async lockPushToken(pushToken: string): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(${PUSH_TOKEN_LOCK_CLASS}, hashtext(${pushToken}))`.execute(
+      this.db,
+    );
   }
 
   /** Takes a push token away from every device but this one (on the partial push_token index). */

@@ -1,4 +1,3 @@
-import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
 import type { DeviceRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, UnauthenticatedError } from '../../errors.js';
@@ -52,24 +51,22 @@ export class DevicesService {
    */
   async update(userId: string, apiTokenId: string, input: DeviceUpdate): Promise<DeviceView> {
     const { device_id: deviceId, ...fields } = input;
-    // Two registrations of one push token at once: the loser's unique violation is simply retried.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const row = await writeTransaction(this.db, async (trx) => {
-          const repo = this.devices.with(trx);
-          if (typeof fields.push_token === 'string') {
-            await repo.releasePushToken(fields.push_token, { userId, deviceId });
-          }
-          return repo.upsert({ id: newId(), userId, deviceId, apiTokenId, fields });
-        });
-        return deviceView(row);
-      } catch (error) {
-        const cause = error instanceof CommitFailedError ? error.cause : undefined;
-        // The session was revoked (logout, password change) while this request was on its way.
-        if ((cause as { code?: unknown } | undefined)?.code === '23503') throw new UnauthenticatedError();
-        const race = isUniqueViolation(cause) && violatedConstraint(cause) === 'devices_push_token_key';
-        if (!race || attempt >= 3) throw error;
-      }
+    try {
+      const row = await writeTransaction(this.db, async (trx) => {
+        const repo = this.devices.with(trx);
+        if (typeof fields.push_token === 'string') {
+          // Registrations of one token run one after the other, so they never deadlock on each other's rows.
+          await repo.lockPushToken(fields.push_token);
+          await repo.releasePushToken(fields.push_token, { userId, deviceId });
+        }
+        return repo.upsert({ id: newId(), userId, deviceId, apiTokenId, fields });
+      });
+      return deviceView(row);
+    } catch (error) {
+      const cause = error instanceof CommitFailedError ? error.cause : undefined;
+      // The session was revoked (logout, password change) while this request was on its way.
+      if ((cause as { code?: unknown } | undefined)?.code === '23503') throw new UnauthenticatedError();
+      throw error;
     }
   }
 

@@ -1,7 +1,7 @@
-import sharp from 'sharp';
 import type { ImageFormat } from './probe.js';
+import { RenderPool, type RenderPoolOptions, RenderRefusedError } from './render-pool.js';
 
-/** The longest side of the stored full-size picture: a profile picture needs no more, phones send 12 MP. */
+/** The longest side of the stored full-size picture (render-worker.mjs holds the same number). */
 export const FULL_SIZE_MAX = 2048;
 
 /** Square thumbnails, cropped to fill (avatars are shown square). */
@@ -33,25 +33,29 @@ export interface SourceImage {
   pages: number;
 }
 
-function encode(pipeline: sharp.Sharp, format: ImageFormat): sharp.Sharp {
-  if (format === 'jpeg') return pipeline.jpeg({ quality: 85, mozjpeg: true });
-  if (format === 'gif') return pipeline.gif();
-  return pipeline.png({ compressionLevel: 9 });
+/** How images are rendered when nothing configured it (one child, a short queue): tests and tools. */
+const DEFAULT_RENDERING: RenderPoolOptions = { workers: 1, queueLimit: 8, timeoutMs: 30_000, heapMb: 64 };
+
+let pool: RenderPool | undefined;
+let options = DEFAULT_RENDERING;
+/** Children that have rendered an image, by pid (what the isolation test checks: never this process). */
+const renderers = new Set<number>();
+
+/** Sets the renderer pool's size and bounds (IMAGE_WORKERS, IMAGE_QUEUE_LIMIT, …); applies to the next pool. */
+export function configureImageRendering(next: RenderPoolOptions): void {
+  options = next;
 }
 
-const EXTENSIONS: Record<ImageFormat, Rendition['extension']> = { jpeg: 'jpg', png: 'png', gif: 'gif' };
+/** Stops the renderer processes (the service's shutdown); the next render starts a new pool. */
+export async function closeImageRendering(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.close();
+}
 
-async function render(pipeline: sharp.Sharp, format: ImageFormat, name: string): Promise<Rendition> {
-  const { data, info } = await encode(pipeline, format).toBuffer({ resolveWithObject: true });
-  return {
-    name,
-    data,
-    extension: EXTENSIONS[format],
-    contentType: `image/${format}`,
-    width: info.width,
-    // An animated output reports the height of all frames stacked; a client wants one frame's.
-    height: info.pageHeight ?? info.height,
-  };
+/** The pids of the processes that rendered images so far. */
+export function imageRendererPids(): number[] {
+  return [...renderers];
 }
 
 /**
@@ -59,41 +63,24 @@ async function render(pipeline: sharp.Sharp, format: ImageFormat, name: string):
  * side, in its own format) and square thumbnails. Nothing of the input survives but its pixels: EXIF (GPS
  * included), comments, ICC profiles and anything appended after the image data are all left behind.
  *
- * Every decode is bounded by `maxPixels` (`limitInputPixels`), so even a file that slipped past the header
- * probe cannot make libvips allocate more. `failOn: 'error'` refuses truncated and corrupt data instead of
- * quietly filling the missing part with grey, while tolerating the harmless warnings many cameras produce.
- * An animated GIF stays animated when all its frames together fit the pixel limit (else its first frame is
- * kept); thumbnails always show the first frame.
+ * The work runs in a separate process of a bounded pool (render-pool.ts, render-worker.mjs): decoding never
+ * shares a thread pool with password hashing, and a burst of uploads waits in a short queue (503 past it)
+ * instead of taking the API's CPU and memory. Every decode is bounded by `maxPixels` (`limitInputPixels`);
+ * truncated or corrupt data is refused (`failOn: 'error'`). An animated GIF stays animated only when all its
+ * frames together are small (a few megapixels); otherwise its first frame is kept. Thumbnails always show
+ * the first frame.
  */
 export async function renderProfilePicture(source: SourceImage, maxPixels: number): Promise<Rendition[]> {
-  const animated =
-    source.format === 'gif' && source.pages > 1 && source.width * source.height * source.pages <= maxPixels;
-  const options: sharp.SharpOptions = { limitInputPixels: maxPixels, failOn: 'error', animated };
+  pool ??= new RenderPool(options);
   try {
-    // rotate() applies the EXIF orientation to the pixels before the EXIF is dropped.
-    const full = await render(
-      sharp(source.data, options)
-        .rotate()
-        .resize({ width: FULL_SIZE_MAX, height: FULL_SIZE_MAX, fit: 'inside', withoutEnlargement: true }),
-      source.format,
-      'full',
-    );
-    // Thumbnails come from the re-encoded picture (already upright and small); its first frame for a GIF,
-    // stored as PNG so transparency survives.
-    const thumbnailFormat: ImageFormat = source.format === 'gif' ? 'png' : source.format;
-    const thumbnails = await Promise.all(
-      THUMBNAIL_SIZES.map((size) =>
-        render(
-          sharp(full.data, { limitInputPixels: maxPixels, failOn: 'error' }).resize(size, size, {
-            fit: 'cover',
-          }),
-          thumbnailFormat,
-          String(size),
-        ),
-      ),
-    );
-    return [full, ...thumbnails];
+    const { renditions, pid } = await pool.run(source, maxPixels);
+    renderers.add(pid);
+    return (renditions as Rendition[]).map((rendition) => ({
+      ...rendition,
+      data: Buffer.from(rendition.data.buffer, rendition.data.byteOffset, rendition.data.byteLength),
+    }));
   } catch (error) {
-    throw new UndecodableImageError(error);
+    if (error instanceof RenderRefusedError) throw new UndecodableImageError(error);
+    throw error;
   }
 }

@@ -30,6 +30,16 @@ export class ProviderAccountsRepo {
     return rows.map((row) => row.provider);
   }
 
+  /** The user's linked identities as (provider, provider user id) pairs, on the primary key. */
+  async identitiesOf(userId: string): Promise<[string, string][]> {
+    const rows = await this.db
+      .selectFrom('provider_accounts')
+      .select(['provider', 'provider_user_id'])
+      .where('user_id', '=', userId)
+      .execute();
+    return rows.map((row) => [row.provider, row.provider_user_id]);
+  }
+
   /** The user this identity is linked to: one probe of the identity index and one of the users key. */
   findUserByIdentity(provider: string, providerUserId: string): Promise<UserRow | undefined> {
     return this.db

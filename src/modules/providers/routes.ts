@@ -3,6 +3,7 @@ import type { UserRow } from '../../db/schema.js';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
+import { reauthProof, reauthRules } from './reauth-rules.js';
 import { credentialRules } from './rules.js';
 import { accessTokenField, type ProviderCredentials, type ProvidersService, userIdField } from './service.js';
 
@@ -50,9 +51,20 @@ export function providerEndpoints(
         summary: `Link a ${name} identity to the signed-in user`,
         tag: 'user',
         auth: 'required',
+        description:
+          'Needs re-authentication: `current_password`, or for a password-less account the credentials of ' +
+          'a provider already linked to it.',
         errors: [401, 502],
-        rules: rules(credentialRules(name)),
-        handle: ({ params, auth }) => providers.link(auth.user as UserRow, credentials(name, params)),
+        rules: rules({ ...reauthRules(names.configured, name), ...credentialRules(name) }),
+        handle: ({ params, auth }) =>
+          providers.link(
+            auth.user as UserRow,
+            credentials(name, params),
+            reauthProof(
+              params,
+              names.configured.filter((other) => other !== name),
+            ),
+          ),
       }),
     );
   }
@@ -62,12 +74,16 @@ export function providerEndpoints(
         method: 'POST',
         path: `/user/providers/${name}/unlink`,
         summary: `Unlink ${name} from the signed-in user`,
-        description: 'Refused (422) when it is the last way to sign in: no password and no other provider.',
+        description:
+          'Needs re-authentication: `current_password`, or for a password-less account the credentials of ' +
+          'a provider linked to it. Refused (422) when it is the last way to sign in: no password and no ' +
+          'other provider.',
         tag: 'user',
         auth: 'required',
-        errors: [401, 422],
-        rules: rules({}),
-        handle: ({ auth }) => providers.unlink(auth.user as UserRow, name),
+        errors: [401, 422, 502],
+        rules: rules(reauthRules(names.configured)),
+        handle: ({ params, auth }) =>
+          providers.unlink(auth.user as UserRow, name, reauthProof(params, names.configured)),
       }),
     );
   }

@@ -12,6 +12,7 @@ import type { ProviderVerifier } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
 import type { LinkedProviders, UsersService } from '../users/service.js';
 import type { SignedIn, UserView } from '../users/view.js';
+import type { Reauthenticator, ReauthProof } from './reauth-service.js';
 import { IDENTITY_INDEX, type ProviderAccountsRepo, USER_PROVIDER_INDEX } from './repo.js';
 
 /** A provider's identity as the app claims it: `<name>_user_id` and `<name>_access_token`. */
@@ -43,6 +44,8 @@ export class ProvidersService implements LinkedProviders {
     private readonly users: UsersService,
     /** Failed logins per (provider identity, IP), the same counter as email logins: DESIGN §5. */
     private readonly loginFailures: RateCounter,
+    /** Linking and unlinking change how the account signs in: the owner proves it is them first. */
+    private readonly reauth: Reauthenticator,
   ) {}
 
   namesFor(userId: string): Promise<string[]> {
@@ -111,8 +114,16 @@ export class ProvidersService implements LinkedProviders {
     return { user: { ...(await this.users.view(user)), api_token: token.token } };
   }
 
-  /** Links a verified identity to the signed-in user; linking the same identity again changes nothing. */
-  async link(user: UserRow, credentials: ProviderCredentials): Promise<{ user: UserView }> {
+  /**
+   * Links a verified identity to the signed-in user, once the owner re-authenticated (a thief's session
+   * must not add the thief's own identity as a way in); linking the same identity again changes nothing.
+   */
+  async link(
+    user: UserRow,
+    credentials: ProviderCredentials,
+    proof: ReauthProof,
+  ): Promise<{ user: UserView }> {
+    await this.reauth.confirm(user, proof);
     await this.verify(credentials);
     const field = userIdField(credentials.provider);
     const linked = await this.links.findLinkedId(user.id, credentials.provider);
@@ -130,8 +141,12 @@ export class ProvidersService implements LinkedProviders {
     return { user: await this.users.view(user) };
   }
 
-  /** Removes the user's link to this provider, unless it is their last way to sign in. */
-  async unlink(user: UserRow, provider: string): Promise<{ user: UserView }> {
+  /**
+   * Removes the user's link to this provider, unless it is their last way to sign in, once the owner
+   * re-authenticated (a thief's session must not remove the owner's way back in).
+   */
+  async unlink(user: UserRow, provider: string, proof: ReauthProof): Promise<{ user: UserView }> {
+    await this.reauth.confirm(user, proof);
     await writeTransaction(this.db, async (trx) => {
       const names = await this.links.with(trx).lockNamesFor(user.id);
       if (!names.includes(provider)) return;

@@ -70,6 +70,16 @@ export class TokensRepo {
     return { user, tokenId, lastUsedAt };
   }
 
+  /** The user a stored token (live or expired; a revoked one is gone) was issued to, on the token_hash index. */
+  async findIssuedTo(tokenHash: Buffer): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .select('user_id')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
   /**
    * Records that the token was used, at most once a minute: the condition makes concurrent requests of one
    * client write once, and keeps a busy client from writing the row on every request.

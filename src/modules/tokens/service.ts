@@ -66,6 +66,12 @@ export class TokensService {
     return { user: found.user, tokenId: found.tokenId };
   }
 
+  /** Who a token was issued to, even when it has expired: a device that signed in to that account before. */
+  async issuedTo(token: string): Promise<string | undefined> {
+    if (token.length > 512) return undefined;
+    return this.tokens.findIssuedTo(hashApiToken(token));
+  }
+
   async revoke(tokenId: string): Promise<void> {
     await this.tokens.delete(tokenId);
   }

@@ -3,10 +3,11 @@ import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
-import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
+import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
 import type { TokensService } from '../tokens/service.js';
 import type { UserChanges, UsersRepo } from './repo.js';
 import type { UsersService } from './service.js';
@@ -19,8 +20,9 @@ export interface ProfileUpdate {
   bio?: string | null | undefined;
   email?: string | undefined;
   password?: string | undefined;
-  current_password?: string | undefined;
 }
+
+const PROFILE_FIELDS = ['username', 'slug', 'gender', 'bio', 'email'] as const;
 
 /** The signed-in user changing their own account: profile fields, password and profile picture. */
 export class ProfileService {
@@ -31,25 +33,34 @@ export class ProfileService {
     private readonly tokens: TokensService,
     private readonly hasher: PasswordHasher,
     private readonly images: ImagesService,
-    /** Wrong `current_password` guesses per user (the login-failure limit): a stolen session cannot brute-force it. */
-    private readonly passwordGuesses: RateCounter,
+    /** Confirms the owner (password or linked provider) before a change that could hand the account over. */
+    private readonly reauth: Reauthenticator,
+    /** Image uploads per user: each costs a decode in the renderer pool, so one account cannot fill it. */
+    private readonly imageUploads: RateCounter,
   ) {}
 
   /**
-   * Applies the given fields in one transaction. A new password or email needs the current password (when
-   * the user has one); a new password signs out every session but the one making this request.
+   * Applies the given fields in one transaction. A new password (a first one included) or a new email needs
+   * re-authentication; a new password signs out every session but the one making this request.
    */
-  async update(user: UserRow, currentTokenId: string, input: ProfileUpdate): Promise<UserView> {
-    const { password, current_password: currentPassword, ...profile } = input;
+  async update(
+    user: UserRow,
+    currentTokenId: string,
+    input: ProfileUpdate,
+    proof: ReauthProof,
+  ): Promise<UserView> {
+    const { password } = input;
     const changes: UserChanges = {};
-    for (const [key, value] of Object.entries(profile)) {
-      if (value !== undefined) Object.assign(changes, { [key]: value });
+    // Only the profile's own fields: the request also carries the re-authentication proof.
+    for (const key of PROFILE_FIELDS) {
+      if (input[key] !== undefined) Object.assign(changes, { [key]: input[key] });
     }
-    // The email is how the account signs in and is recovered: changing it, like the password, needs the
-    // present password (ASVS 5.0 V7.5.1), so a stolen session alone cannot take the account over.
+    // The email is how the account signs in and is recovered: changing it, like setting the password (a
+    // first one on a provider-only account included), needs a fresh proof (ASVS 5.0 V7.5.1), so a stolen
+    // session alone cannot take the account over.
     const emailChanges =
       changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase();
-    if (password !== undefined || emailChanges) await this.checkCurrentPassword(user, currentPassword);
+    if (password !== undefined || emailChanges) await this.reauth.confirm(user, proof);
     if (password !== undefined) {
       // The rule compared the password with the email and username sent along; these are the ones that
       // will be stored, sent or not.
@@ -71,26 +82,6 @@ export class ProfileService {
     return this.usersService.view(row);
   }
 
-  private async checkCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
-    // A provider-only account has no password to confirm; its session is the proof.
-    if (user.password_hash === null) return;
-    if (currentPassword === undefined) {
-      throw new ValidationError({ current_password: [{ rule: 'required' }] });
-    }
-    const storedHash = user.password_hash;
-    // Counted per account, whatever the address: whoever holds the session may change IPs at will.
-    await throttledAttempt(
-      this.passwordGuesses,
-      `current-password:${user.id}`,
-      async () => {
-        if (!(await this.hasher.verify(storedHash, currentPassword))) {
-          throw new ValidationError({ current_password: [{ rule: 'current_password' }] });
-        }
-      },
-      (error) => error instanceof ValidationError,
-    );
-  }
-
   /**
    * Stores the new picture's files, points the user at them in one statement, and only then removes the
    * replaced picture's files: at every moment the stored URL is served, and no file outlives its row.
@@ -100,6 +91,7 @@ export class ProfileService {
     file: UploadedFile,
     probe: ProbeResult | undefined,
   ): Promise<UserView> {
+    await this.imageUploads.consume(`user:${userId}`);
     const { row, previous } = await this.images.withStoredPicture(
       { field: 'profile_picture', file, probe },
       (picture) =>

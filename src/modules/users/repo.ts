@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { NewUser, ProfilePicture, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
+import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import type { Column } from '../../validation/types.js';
 
 /** The columns user/update may change. */
@@ -53,12 +54,20 @@ export class UsersRepo {
       .executeTakeFirst();
   }
 
-  /** Is `value` held by a user other than `exceptUserId`? One probe of the column's lower() unique index. */
+  /**
+   * Is `value` held by a user other than `exceptUserId`? One probe of the column's lower() unique index; for a
+   * username also of the skeleton index, so a look-alike (`pauI` for `paul`) counts as taken.
+   */
   async taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
     let query = this.db
       .selectFrom('users')
       .select('id')
-      .where(sql`lower(${sql.ref(column)})`, '=', sql`lower(${value})`);
+      .where((eb) => {
+        const same = eb(sql`lower(${sql.ref(column)})`, '=', sql`lower(${value})`);
+        return column === 'username'
+          ? eb.or([same, eb('username_skeleton', '=', usernameSkeleton(value))])
+          : same;
+      });
     if (exceptUserId !== undefined) query = query.where('id', '<>', exceptUserId);
     return (await query.executeTakeFirst()) !== undefined;
   }
@@ -77,17 +86,36 @@ export class UsersRepo {
   }
 
   async insert(user: NewUser): Promise<UserRow> {
-    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('users')
+      .values({ ...user, username_skeleton: usernameSkeleton(user.username) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   /** Changes the given profile fields (and `updated_at`); returns the row as it now is. */
   async update(id: string, changes: UserChanges): Promise<UserRow> {
     return this.db
       .updateTable('users')
-      .set({ ...changes, updated_at: sql<Date>`now()` })
+      .set({
+        ...changes,
+        ...(changes.username === undefined ? {} : { username_skeleton: usernameSkeleton(changes.username) }),
+        updated_at: sql<Date>`now()`,
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Which of these media keys a user's profile picture still uses (on the GIN index of its keys). */
+  async referencedMediaKeys(keys: readonly string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const { rows } = await sql<{ key: string }>`
+      SELECT k AS key
+      FROM users CROSS JOIN LATERAL jsonb_array_elements_text(users.profile_picture -> 'keys') AS k
+      WHERE users.profile_picture -> 'keys' ?| ${sql.val([...keys])}::text[]`.execute(this.db);
+    const wanted = new Set(keys);
+    return rows.map((row) => row.key).filter((key) => wanted.has(key));
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { UserRow } from '../../db/schema.js';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import { rules } from '../../validation/fields.js';
+import { reauthProof } from '../providers/reauth-rules.js';
 import type { ProfileService } from './profile-service.js';
 import { userUpdateRules } from './rules.js';
 import type { UsersService } from './service.js';
@@ -19,7 +20,8 @@ export function userEndpoints(users: UsersService): Endpoint[] {
   ];
 }
 
-export function profileEndpoints(profile: ProfileService): Endpoint[] {
+/** `providers`: the configured provider names, whose credentials a password-less account re-authenticates with. */
+export function profileEndpoints(profile: ProfileService, providers: readonly string[]): Endpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -27,13 +29,19 @@ export function profileEndpoints(profile: ProfileService): Endpoint[] {
       summary: "Change the signed-in user's profile, email or password",
       description:
         'Any of the fields; those left out keep their value. Same rules and messages as registration; ' +
-        'uniqueness ignores the user itself. A new password needs `current_password` (when the user has ' +
-        'one) and signs out every other session.',
+        'uniqueness ignores the user itself. A new password or email needs re-authentication ' +
+        "(`current_password`, or a linked provider's credentials for a password-less account); a new " +
+        'password signs out every other session.',
       tag: 'user',
       auth: 'required',
-      rules: userUpdateRules,
+      rules: userUpdateRules(providers),
       handle: async ({ params, auth }) => ({
-        user: await profile.update(auth.user as UserRow, auth.tokenId, params),
+        user: await profile.update(
+          auth.user as UserRow,
+          auth.tokenId,
+          params,
+          reauthProof(params, providers),
+        ),
       }),
     }),
   ];

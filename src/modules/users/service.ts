@@ -26,6 +26,11 @@ export class UsersService implements Lookups {
     return this.users.taken(column, value, exceptUserId);
   }
 
+  /** Which of these media keys a profile picture still uses (for the orphan media sweep). */
+  referencedMediaKeys(keys: readonly string[]): Promise<string[]> {
+    return this.users.referencedMediaKeys(keys);
+  }
+
   async view(row: UserRow): Promise<UserView> {
     return userView(row, await this.linkedProviders.namesFor(row.id));
   }

@@ -1,0 +1,95 @@
+import type { UserRow } from '../../db/schema.js';
+import { InvalidCredentialsError, type RuleFailure, ValidationError } from '../../errors.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import type { ProviderVerifier } from '../../providers/verifier.js';
+import type { ProviderAccountsRepo } from './repo.js';
+import { accessTokenField, type ProviderCredentials, userIdField } from './service.js';
+
+/**
+ * What a request offers to prove that the account's owner is at the keyboard, not merely someone holding one
+ * of its sessions: the present password, or a provider token for an identity already linked to the account.
+ */
+export interface ReauthProof {
+  currentPassword?: string | undefined;
+  /** Every complete `<p>_user_id` + `<p>_access_token` pair the request carried. */
+  credentials: ProviderCredentials[];
+}
+
+/** The piece of ReauthService that services depend on (ProfileService, ProvidersService, account deletion). */
+export interface Reauthenticator {
+  confirm(user: UserRow, proof: ReauthProof): Promise<void>;
+}
+
+const REQUIRED: RuleFailure[] = [{ rule: 'required' }];
+const INCORRECT: RuleFailure[] = [{ rule: 'current_password' }];
+
+/**
+ * Re-authentication before the changes that hand an account to whoever makes them (ASVS 5.0 V6.3, V7.5.1):
+ * setting or changing the password, changing the email, linking and unlinking a provider.
+ *
+ * - An account with a password proves it with `current_password` (a provider token does not stand in for
+ *   it: the password is the stronger, account-local factor the owner chose).
+ * - A password-less account proves it with a fresh token of a provider already linked to it, verified with
+ *   the provider now and naming the linked identity. The session alone never suffices: it is exactly what
+ *   a thief has.
+ *
+ * Wrong proofs of either kind count on one per-account counter (whatever the address): a stolen session
+ * cannot guess at it. A provider that cannot be reached is a 502 and costs no attempt.
+ */
+export class ReauthService implements Reauthenticator {
+  constructor(
+    private readonly hasher: PasswordHasher,
+    private readonly verifiers: ReadonlyMap<string, ProviderVerifier>,
+    private readonly links: ProviderAccountsRepo,
+    private readonly guesses: RateCounter,
+  ) {}
+
+  async confirm(user: UserRow, proof: ReauthProof): Promise<void> {
+    const storedHash = user.password_hash;
+    if (storedHash !== null) {
+      const password = proof.currentPassword;
+      if (password === undefined) throw new ValidationError({ current_password: REQUIRED });
+      await this.attempt(user.id, async () => {
+        if (!(await this.hasher.verify(storedHash, password))) {
+          throw new ValidationError({ current_password: INCORRECT });
+        }
+      });
+      return;
+    }
+    const linked = new Map(await this.links.identitiesOf(user.id));
+    // Only providers this deployment can verify with count; the first offered one that is linked is used.
+    const offered = proof.credentials.find(
+      (credentials) => linked.has(credentials.provider) && this.verifiers.has(credentials.provider),
+    );
+    if (!offered) throw this.missingProof([...linked.keys()]);
+    await this.attempt(user.id, async () => {
+      const wrong = new ValidationError({ [accessTokenField(offered.provider)]: INCORRECT });
+      // The identity must be the linked one: a genuine token for some other identity proves nothing here.
+      if (linked.get(offered.provider) !== offered.userId) throw wrong;
+      try {
+        await this.verifiers.get(offered.provider)?.verify(offered.userId, offered.accessToken);
+      } catch (error) {
+        if (error instanceof InvalidCredentialsError) throw wrong;
+        throw error;
+      }
+    });
+  }
+
+  /** Names the fields of one linked, verifiable provider (any linked one would do), else current_password. */
+  private missingProof(linkedNames: string[]): ValidationError {
+    const provider = linkedNames.filter((name) => this.verifiers.has(name)).sort()[0];
+    if (provider === undefined) return new ValidationError({ current_password: REQUIRED });
+    return new ValidationError({ [userIdField(provider)]: REQUIRED, [accessTokenField(provider)]: REQUIRED });
+  }
+
+  private attempt(userId: string, check: () => Promise<void>): Promise<void> {
+    // The same key as before this service existed, so limits in flight carry over a deploy.
+    return throttledAttempt(
+      this.guesses,
+      `current-password:${userId}`,
+      check,
+      (error) => error instanceof ValidationError,
+    );
+  }
+}
