@@ -171,7 +171,7 @@ function buildEndpoints(
     endpoints,
     services: { lookups: users, authenticate: (token) => tokens.authenticate(token) },
     // Every table that references stored media: files none of them references are swept.
-    mediaReferences: [users],
+    mediaReferences: [users, posts],
   };
 }
 

@@ -7,6 +7,8 @@ import { UsersService } from '../../src/modules/users/service.js';
 import { LocalStorage } from '../../src/storage/local-storage.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
+import { bearer, registerUser } from '../helpers/factories.js';
+import { expectOk, postMultipart } from '../helpers/http.js';
 import { pngFixture } from '../helpers/images.js';
 import { pictureUrls, userWithPicture } from '../helpers/media.js';
 
@@ -69,5 +71,39 @@ describe.each(backends)('%s: orphan media sweep at start', (backend) => {
     await app.ready();
     await expect.poll(() => readdir(path.dirname(file)), { timeout: 10_000 }).toEqual([]);
     await app.close();
+  });
+});
+
+describe.each(backends)('%s: orphan media sweep and post images', (backend) => {
+  const ctx = useTestApp(backend, { MEDIA_SWEEP_INTERVAL_MINUTES: '60' });
+
+  it("never takes a post's images for leftovers, however old", async () => {
+    const author = await registerUser(ctx.app);
+    const res = await postMultipart(
+      ctx.app,
+      '/v1/post/create',
+      { text: 'kept' },
+      { 'images[]': { filename: 'a.png', contentType: 'image/png', data: await pngFixture(40, 30) } },
+      bearer(author.token),
+    );
+    const { post } = expectOk<{ post: { images: Parameters<typeof pictureUrls>[0][] } }>(res);
+    const urls = post.images.flatMap(pictureUrls);
+    const files = urls.map((url) => path.join(ctx.dataDir, 'media', url.slice('/media/'.length)));
+    for (const file of files) await utimes(file, TWO_HOURS_AGO, TWO_HOURS_AGO);
+    const orphan = path.join(path.dirname(files[0] ?? ''), 'OrphanOrphanOrphanOrph.png');
+    await writeFile(orphan, 'left behind');
+    await utimes(orphan, TWO_HOURS_AGO, TWO_HOURS_AGO);
+
+    // A second app on the same data directory sweeps as it starts: the orphan goes, the post's files stay.
+    const { buildApp } = await import('../../src/app.js');
+    const app = await buildApp(ctx.config, { database: ctx.database.handle });
+    await app.ready();
+    await expect
+      .poll(async () => (await readdir(path.dirname(orphan))).includes(path.basename(orphan)), {
+        timeout: 10_000,
+      })
+      .toBe(false);
+    await app.close();
+    for (const url of urls) expect((await ctx.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
   });
 });

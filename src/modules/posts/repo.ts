@@ -181,4 +181,20 @@ export class PostsRepo {
       .executeTakeFirstOrThrow();
     return row.secret;
   }
+
+  /**
+   * Which of these media keys a post's images still use (on the GIN index of migration 0009): the orphan
+   * sweep must never take a post's files for leftovers.
+   */
+  async referencedMediaKeys(keys: readonly string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const { rows } = await sql<{ key: string }>`
+      SELECT k AS key
+      FROM posts CROSS JOIN LATERAL jsonb_array_elements_text(jsonb_path_query_array(posts.images, '$[*].keys[*]')) AS k
+      WHERE jsonb_path_query_array(posts.images, '$[*].keys[*]') ?| ${sql.val([...keys])}::text[]`.execute(
+      this.db,
+    );
+    const wanted = new Set(keys);
+    return rows.map((row) => row.key).filter((key) => wanted.has(key));
+  }
 }

@@ -41,6 +41,11 @@ export class PostsService {
     private readonly cursors: FeedCursorCodec,
   ) {}
 
+  /** For the orphan media sweep: which of these keys posts still use. */
+  referencedMediaKeys(keys: readonly string[]): Promise<string[]> {
+    return this.posts.referencedMediaKeys(keys);
+  }
+
   /**
    * Stores every image (one after the other: each decode may hold a 40-megapixel bitmap), then inserts the
    * post. Whatever fails — an image that cannot be decoded, the storage, the transaction — no file stays.
