@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -19,6 +20,9 @@ import {
 import { PasswordHasher } from './lib/passwords.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
 import type { RateLimits } from './limits/rate-counter.js';
+import { Mailer } from './mail/mailer.js';
+import { OutboxRepo } from './mail/outbox-repo.js';
+import { createMailTransport } from './mail/transport.js';
 import { authEndpoints } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
@@ -26,6 +30,10 @@ import { deviceEndpoints } from './modules/devices/routes.js';
 import { DevicesService } from './modules/devices/service.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { PasswordResetService } from './modules/lifecycle/password-reset-service.js';
+import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
+import { lifecycleEndpoints } from './modules/lifecycle/routes.js';
+import { EmailVerificationService } from './modules/lifecycle/verification-service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
 import { ProvidersService } from './modules/providers/service.js';
@@ -45,8 +53,17 @@ import { S3Storage } from './storage/s3-storage.js';
 import { serveLocalMedia } from './storage/serve-local.js';
 import { SERVICE_VERSION } from './version.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The mail outbox's sender: tests (and operators' tools) can wait for sends or run a retry pass. */
+    mailer: Mailer;
+  }
+}
+
 export interface AppDeps {
   database: DatabaseHandle;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
 }
 
 /** What buildEndpoints needs besides the database: made by buildApp from the config. */
@@ -54,6 +71,7 @@ interface EndpointDeps extends AppDeps {
   storage: MediaStorage;
   reportCleanupFailure: CleanupFailureReporter;
   limits: RateLimits;
+  mailer: Mailer;
 }
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
@@ -75,6 +93,28 @@ function buildEndpoints(
   const auth = new AuthService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures, providers);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, images, limits.loginFailures);
   const devices = new DevicesService(db, new DevicesRepo(db));
+  const oneTimeTokens = new OneTimeTokensRepo(db);
+  const verification = new EmailVerificationService(
+    db,
+    oneTimeTokens,
+    usersRepo,
+    deps.mailer,
+    { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
+    limits.emailResend,
+  );
+  auth.useEmailVerification(verification);
+  profile.useEmailVerification(verification);
+  const passwordReset = new PasswordResetService(
+    db,
+    oneTimeTokens,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    deps.mailer,
+    { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
+    limits.passwordForgotEmail,
+  );
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const configured = config.providers.configured.map((provider) => provider.name);
   const endpoints = [
@@ -96,6 +136,7 @@ function buildEndpoints(
     ...deviceEndpoints(devices),
     ...tokenEndpoints(tokens),
     ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
+    ...lifecycleEndpoints(verification, passwordReset, { forgotIp: limits.passwordForgotIp }),
   ];
   return { endpoints, services: { lookups: users, authenticate: (token) => tokens.authenticate(token) } };
 }
@@ -106,7 +147,10 @@ function buildEndpoints(
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, config.providers.names),
+    logger: {
+      ...loggerOptions(config.logLevel, config.providers.names),
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -146,10 +190,22 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   }
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
+  // Mail goes out after commit and is retried from the outbox in the background (issue 11).
+  const mailer = new Mailer(
+    new OutboxRepo(deps.database.db),
+    createMailTransport(config.mail, app.log),
+    config.mail.retry,
+    config.mail.smtp?.timeoutMs ?? 0,
+    app.log,
+  );
+  app.decorate('mailer', mailer);
+  mailer.start();
+  app.addHook('onClose', async () => mailer.close());
   const { endpoints, services } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
+    mailer,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

@@ -1,11 +1,12 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
+import { type MailConfig, parseMail } from './config/mail.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
-export { ConfigError, type Limit, type MediaConfig, type RateLimitsConfig };
+export { ConfigError, type Limit, type MailConfig, type MediaConfig, type RateLimitsConfig };
 
 /**
  * The service's whole configuration, parsed once from the environment (with the readers of `config/` and
@@ -43,6 +44,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Rate limits (DESIGN §5): RATE_LIMIT_*. */
   rateLimits: RateLimitsConfig;
+  /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, … (issue 11). */
+  mail: MailConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -130,5 +133,6 @@ export function loadConfig(env: Env = process.env): Config {
     media: parseMedia(env, dataDir),
     redisUrl: parseRedisUrl(env),
     rateLimits: parseRateLimits(env),
+    mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
   };
 }

@@ -22,6 +22,12 @@ export interface RateLimitsConfig {
   validateIp: Limit;
   /** Registration requests per IP. */
   registerIp: Limit;
+  /** Verification mails a signed-in user may ask for again (user/email/resend), per user. */
+  emailResend: Limit;
+  /** Password-reset mails per (lower-cased) email address, whether or not an account has it. */
+  passwordForgotEmail: Limit;
+  /** auth/password/forgot requests per IP. */
+  passwordForgotIp: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -66,5 +72,8 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     loginIp: limit(env, 'RATE_LIMIT_LOGIN_IP', '100/15m'),
     validateIp: limit(env, 'RATE_LIMIT_VALIDATE_IP', '60/1m'),
     registerIp: limit(env, 'RATE_LIMIT_REGISTER_IP', '20/1h'),
+    emailResend: limit(env, 'RATE_LIMIT_EMAIL_RESEND', '3/1h'),
+    passwordForgotEmail: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_EMAIL', '3/1h'),
+    passwordForgotIp: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_IP', '20/1h'),
   };
 }

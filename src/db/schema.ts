@@ -24,6 +24,8 @@ export interface UsersTable {
   is_inspirer: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 0008: the user proved they read mail at `email`. */
+  email_verified: Generated<boolean>;
 }
 
 export interface ApiTokensTable {
@@ -59,6 +61,42 @@ export interface DevicesTable {
   updated_at: Timestamp;
 }
 
+/** 0008: what a one-time token is for. */
+export type OneTimeTokenPurpose = 'email_verify' | 'password_reset';
+
+export interface OneTimeTokensTable {
+  id: string;
+  user_id: string;
+  purpose: OneTimeTokenPurpose;
+  token_hash: Uint8Array;
+  /** The address the token was mailed to; it works only while this is still the user's email. */
+  email: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+}
+
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  kind: string;
+  locale: string;
+  subject: string;
+  /** Emptied once delivered by SMTP: the body carries a secret link. */
+  text: string | null;
+  html: string | null;
+  status: ColumnType<MailStatus, MailStatus | undefined, MailStatus>;
+  /** Which transport delivered it (`log` or `smtp`). */
+  transport: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -70,6 +108,8 @@ export interface Database {
   api_tokens: ApiTokensTable;
   provider_accounts: ProviderAccountsTable;
   devices: DevicesTable;
+  one_time_tokens: OneTimeTokensTable;
+  mail_outbox: MailOutboxTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -77,3 +117,4 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type DeviceRow = Selectable<DevicesTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;

@@ -13,7 +13,14 @@ import {
 /** How long start-up waits for Redis before going on without it. */
 const CONNECT_WAIT_MS = 3000;
 
-type CounterName = 'loginFailures' | 'loginIp' | 'validateIp' | 'registerIp';
+type CounterName =
+  | 'loginFailures'
+  | 'loginIp'
+  | 'validateIp'
+  | 'registerIp'
+  | 'emailResend'
+  | 'passwordForgotEmail'
+  | 'passwordForgotIp';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -21,6 +28,9 @@ const KEY_NAMES: Record<CounterName, string> = {
   loginIp: 'login-ip',
   validateIp: 'validate-ip',
   registerIp: 'register-ip',
+  emailResend: 'email-resend',
+  passwordForgotEmail: 'password-forgot-email',
+  passwordForgotIp: 'password-forgot-ip',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -42,6 +52,9 @@ export function openRateLimits(
       loginIp: unlimited,
       validateIp: unlimited,
       registerIp: unlimited,
+      emailResend: unlimited,
+      passwordForgotEmail: unlimited,
+      passwordForgotIp: unlimited,
       ready: async () => {},
       close: async () => {},
     };
@@ -69,6 +82,9 @@ export function openRateLimits(
     loginIp: counter('loginIp'),
     validateIp: counter('validateIp'),
     registerIp: counter('registerIp'),
+    emailResend: counter('emailResend'),
+    passwordForgotEmail: counter('passwordForgotEmail'),
+    passwordForgotIp: counter('passwordForgotIp'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

@@ -21,6 +21,9 @@ export interface RateLimits {
   loginIp: RateCounter;
   validateIp: RateCounter;
   registerIp: RateCounter;
+  emailResend: RateCounter;
+  passwordForgotEmail: RateCounter;
+  passwordForgotIp: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -92,6 +92,7 @@ const KO_ATTRIBUTES: Record<string, string> = {
   cursor: '커서',
   exclude: '제외 목록',
   provider: '소셜 계정',
+  token: '토큰',
 };
 
 /** Laravel's attribute name: the field name with `_` turned into spaces (`user_agreement` → `user agreement`). */

@@ -13,6 +13,9 @@ describe('rate-limit configuration', () => {
       loginIp: { points: 100, windowSeconds: 900 },
       validateIp: { points: 60, windowSeconds: 60 },
       registerIp: { points: 20, windowSeconds: 3600 },
+      emailResend: { points: 3, windowSeconds: 3600 },
+      passwordForgotEmail: { points: 3, windowSeconds: 3600 },
+      passwordForgotIp: { points: 20, windowSeconds: 3600 },
     });
   });
 
@@ -24,6 +27,9 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_LOGIN_IP: '200 / 2H',
       RATE_LIMIT_VALIDATE_IP: '30/m',
       RATE_LIMIT_REGISTER_IP: '1/24h',
+      RATE_LIMIT_EMAIL_RESEND: '1/10m',
+      RATE_LIMIT_PASSWORD_FORGOT_EMAIL: '2/1h',
+      RATE_LIMIT_PASSWORD_FORGOT_IP: '9/1h',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -32,6 +38,9 @@ describe('rate-limit configuration', () => {
       loginIp: { points: 200, windowSeconds: 7200 },
       validateIp: { points: 30, windowSeconds: 60 },
       registerIp: { points: 1, windowSeconds: 86_400 },
+      emailResend: { points: 1, windowSeconds: 600 },
+      passwordForgotEmail: { points: 2, windowSeconds: 3600 },
+      passwordForgotIp: { points: 9, windowSeconds: 3600 },
     });
   });
 

@@ -11,6 +11,9 @@ const config = {
   loginIp: { points: 2, windowSeconds: 60 },
   validateIp: { points: 2, windowSeconds: 60 },
   registerIp: { points: 2, windowSeconds: 60 },
+  emailResend: { points: 2, windowSeconds: 60 },
+  passwordForgotEmail: { points: 2, windowSeconds: 60 },
+  passwordForgotIp: { points: 2, windowSeconds: 60 },
 };
 const silent = { warn: () => {} };
 

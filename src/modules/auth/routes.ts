@@ -2,13 +2,18 @@ import type { FastifyRequest } from 'fastify';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
+import { preferredLocale } from '../../validation/messages.js';
 import type { ProbeResult } from '../images/probe.js';
 import { IMAGE_NOTE } from '../images/rules.js';
 import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
 function clientInfo(request: FastifyRequest): ClientInfo {
-  return { userAgent: request.headers['user-agent'], ip: request.ip };
+  return {
+    userAgent: request.headers['user-agent'],
+    ip: request.ip,
+    locale: preferredLocale(request.headers['accept-language']),
+  };
 }
 
 /** Per-IP limits of the public auth routes (the per-account login failures are counted by the service). */

@@ -129,6 +129,11 @@ export class TokensRepo {
     await this.db.deleteFrom('api_tokens').where('user_id', '=', userId).where('id', '<>', keepId).execute();
   }
 
+  /** Every token of the user (a password reset signs out every session). */
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.db.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('api_tokens').where('id', '=', id).execute();
   }

@@ -3,7 +3,9 @@ import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import type { Locale } from '../../validation/messages.js';
 import type { UploadedFile } from '../../validation/types.js';
+import type { SignUpVerification } from '../auth/service.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { TokensService } from '../tokens/service.js';
@@ -34,11 +36,23 @@ export class ProfileService {
     private readonly passwordGuesses: RateCounter,
   ) {}
 
+  #verification: SignUpVerification | undefined;
+
+  /** Lets the lifecycle module, built after this one, mail a verification link at every email change. */
+  useEmailVerification(verification: SignUpVerification): void {
+    this.#verification = verification;
+  }
+
   /**
    * Applies the given fields in one transaction. A new password or email needs the current password (when
    * the user has one); a new password signs out every session but the one making this request.
    */
-  async update(user: UserRow, currentTokenId: string, input: ProfileUpdate): Promise<UserView> {
+  async update(
+    user: UserRow,
+    currentTokenId: string,
+    input: ProfileUpdate,
+    locale: Locale = 'en',
+  ): Promise<UserView> {
     const { password, current_password: currentPassword, ...profile } = input;
     const changes: UserChanges = {};
     for (const [key, value] of Object.entries(profile)) {
@@ -49,6 +63,8 @@ export class ProfileService {
     const emailChanges =
       changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase();
     if (password !== undefined || emailChanges) await this.checkCurrentPassword(user, currentPassword);
+    // A new address is unproven until its own link is followed; the old address's link stops working.
+    if (emailChanges) changes.email_verified = false;
     if (password !== undefined) {
       // The rule compared the password with the email and username sent along; these are the ones that
       // will be stored, sent or not.
@@ -58,15 +74,17 @@ export class ProfileService {
       }
       changes.password_hash = await this.hasher.hash(password);
     }
-    const row = await writeTransaction(
+    const { row, mail } = await writeTransaction(
       this.db,
       async (trx) => {
         const row = await this.users.with(trx).update(user.id, changes);
         if (changes.password_hash !== undefined) await this.tokens.revokeAllBut(trx, user.id, currentTokenId);
-        return row;
+        const mail = emailChanges ? await this.#verification?.queueWithin(trx, row, locale) : undefined;
+        return { row, mail };
       },
       fieldOfUsersIndex,
     );
+    this.#verification?.send(mail);
     return this.usersService.view(row);
   }
 

@@ -1,6 +1,7 @@
 import type { UserRow } from '../../db/schema.js';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import { rules } from '../../validation/fields.js';
+import { preferredLocale } from '../../validation/messages.js';
 import type { ProfileService } from './profile-service.js';
 import { userUpdateRules } from './rules.js';
 import type { UsersService } from './service.js';
@@ -32,8 +33,13 @@ export function profileEndpoints(profile: ProfileService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       rules: userUpdateRules,
-      handle: async ({ params, auth }) => ({
-        user: await profile.update(auth.user as UserRow, auth.tokenId, params),
+      handle: async ({ params, auth, request }) => ({
+        user: await profile.update(
+          auth.user as UserRow,
+          auth.tokenId,
+          params,
+          preferredLocale(request.headers['accept-language']),
+        ),
       }),
     }),
   ];
