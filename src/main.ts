@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { FAKE_PROVIDER_USAGE, runFakeProvider } from './dev/fake-provider-command.js';
+import { MAILBOX_USAGE, runMailbox } from './dev/mailbox.js';
 import { closeOnSignals, openConfiguredDatabase, startServer } from './server.js';
 
 const USAGE = `Usage: accounts <command>
@@ -11,6 +12,8 @@ Commands:
   migrate   Apply pending database migrations and exit
   dev fake-provider [--port 9400]
             Run a development identity provider on 127.0.0.1 and print the PROVIDER_* settings for it
+  dev mailbox [--port 2525]
+            Run a development SMTP sink on 127.0.0.1 that prints every mail it receives
 
 Configuration comes from the environment; see the README.`;
 
@@ -39,8 +42,11 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'dev': {
       const [subcommand, ...rest] = argv.slice(1);
+      if (subcommand === 'mailbox') return runMailbox(rest).then(() => 0);
       if (subcommand !== 'fake-provider') {
-        console.error(`Unknown dev command "${subcommand ?? ''}".\n\n${FAKE_PROVIDER_USAGE}`);
+        console.error(
+          `Unknown dev command "${subcommand ?? ''}".\n\n${FAKE_PROVIDER_USAGE}\n\n${MAILBOX_USAGE}`,
+        );
         return 1;
       }
       await runFakeProvider(rest, config.providers);
