@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -17,7 +17,8 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-function recipients(mail: ParsedMail): string[] {
+/** The lower-cased addresses a parsed mail was sent to. */
+export function recipients(mail: ParsedMail): string[] {
   const to = Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [];
   return to.flatMap((group) => group.value.map((entry) => (entry.address ?? '').toLowerCase()));
 }
@@ -91,17 +92,44 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   };
 }
 
-/** A TCP server that accepts connections and never says a word: an SMTP server that stalls before greeting. */
-export async function startStallingServer(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A TCP front for an SMTP server. While `stall` is true it accepts connections and never says a word (an SMTP
+ * server that hangs before its greeting); otherwise it passes each connection through to `target`.
+ */
+export interface SmtpFront {
+  readonly url: string;
+  stall: boolean;
+  close(): Promise<void>;
+}
+
+export async function startSmtpFront(target: string): Promise<SmtpFront> {
+  const targetPort = Number(new URL(target).port);
   const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
+  const state = { stall: true };
+  const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const server: Server = createServer((socket) => {
+    track(socket);
+    if (state.stall) return;
+    const upstream = connect(targetPort, '127.0.0.1');
+    track(upstream);
+    socket.pipe(upstream).pipe(socket);
+    socket.on('close', () => upstream.destroy());
+    upstream.on('close', () => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    get stall() {
+      return state.stall;
+    },
+    set stall(value: boolean) {
+      state.stall = value;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
