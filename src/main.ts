@@ -2,7 +2,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { FAKE_PROVIDER_USAGE, runFakeProvider } from './dev/fake-provider-command.js';
-import { MAILBOX_USAGE, runMailbox } from './dev/mailbox.js';
 import { closeOnSignals, openConfiguredDatabase, startServer } from './server.js';
 
 const USAGE = `Usage: accounts <command>
@@ -42,10 +41,11 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'dev': {
       const [subcommand, ...rest] = argv.slice(1);
-      if (subcommand === 'mailbox') return runMailbox(rest).then(() => 0);
+      // Loaded only when asked for: its SMTP server and mail parser would slow every other command's start.
+      if (subcommand === 'mailbox') return (await import('./dev/mailbox.js')).runMailbox(rest).then(() => 0);
       if (subcommand !== 'fake-provider') {
         console.error(
-          `Unknown dev command "${subcommand ?? ''}".\n\n${FAKE_PROVIDER_USAGE}\n\n${MAILBOX_USAGE}`,
+          `Unknown dev command "${subcommand ?? ''}".\n\n${FAKE_PROVIDER_USAGE}\n\nUsage: accounts dev mailbox [--port 2525]`,
         );
         return 1;
       }

@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig, SmtpConfig } from '../config/mail.js';
 
 /** One rendered mail, ready to hand to a transport. */
@@ -60,24 +60,30 @@ export function logTransport(logger: MailLogger): MailTransport {
  * of hanging it. One connection per mail: lifecycle mail is rare, and nothing is left open to close.
  */
 export function smtpTransport(smtp: SmtpConfig, from: string): MailTransport {
-  const transporter = createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    ...(smtp.auth ? { auth: smtp.auth } : {}),
-    connectionTimeout: smtp.timeoutMs,
-    greetingTimeout: smtp.timeoutMs,
-    socketTimeout: smtp.timeoutMs,
-    dnsTimeout: smtp.timeoutMs,
-    // nodemailer logs nothing unless given a logger; keep it so (its debug output would include the body).
-    logger: false,
-    debug: false,
-  });
+  // nodemailer is loaded at the first send, not at start: most processes (tests, CLI commands) never send.
+  let transporter: Transporter | undefined;
+  const open = async (): Promise<Transporter> => {
+    const { createTransport } = await import('nodemailer');
+    transporter ??= createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      ...(smtp.auth ? { auth: smtp.auth } : {}),
+      connectionTimeout: smtp.timeoutMs,
+      greetingTimeout: smtp.timeoutMs,
+      socketTimeout: smtp.timeoutMs,
+      dnsTimeout: smtp.timeoutMs,
+      // nodemailer logs nothing unless given a logger; keep it so (its debug output would include the body).
+      logger: false,
+      debug: false,
+    });
+    return transporter;
+  };
   return {
     name: 'smtp',
     keepsBody: false,
     send: async (mail) => {
-      await transporter.sendMail({
+      await (await open()).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,
@@ -86,7 +92,7 @@ export function smtpTransport(smtp: SmtpConfig, from: string): MailTransport {
       });
     },
     close: async () => {
-      transporter.close();
+      transporter?.close();
     },
   };
 }
