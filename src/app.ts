@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -21,6 +22,9 @@ import {
 import { PasswordHasher } from './lib/passwords.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
 import type { RateLimits } from './limits/rate-counter.js';
+import { Mailer } from './mail/mailer.js';
+import { OutboxRepo } from './mail/outbox-repo.js';
+import { createMailTransport } from './mail/transport.js';
 import { serveMetricsRoute } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
@@ -37,6 +41,10 @@ import {
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
 import { imageEndpoints } from './modules/images/routes.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { PasswordResetService } from './modules/lifecycle/password-reset-service.js';
+import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
+import { lifecycleEndpoints } from './modules/lifecycle/routes.js';
+import { EmailVerificationService } from './modules/lifecycle/verification-service.js';
 import { NotificationOutboxRepo } from './modules/notifications/repo.js';
 import { notificationEndpoints } from './modules/notifications/routes.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -70,10 +78,19 @@ import { S3Storage } from './storage/s3-storage.js';
 import { serveLocalMedia } from './storage/serve-local.js';
 import { SERVICE_VERSION } from './version.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The mail outbox's sender: tests (and operators' tools) can wait for sends or run a retry pass. */
+    mailer: Mailer;
+  }
+}
+
 export interface AppDeps {
   database: DatabaseHandle;
   /** The instance's metrics; made here when the caller does not need them (server.ts does: METRICS_PORT). */
   metrics?: AppMetrics;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
 }
 
 /** What buildEndpoints needs besides the database: made by buildApp from the config. */
@@ -83,6 +100,7 @@ interface EndpointDeps extends AppDeps {
   limits: RateLimits;
   log: PushLogger;
   metrics: AppMetrics;
+  mailer: Mailer;
 }
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
@@ -133,6 +151,28 @@ function buildEndpoints(
     reauth,
     limits.imageUpload,
   );
+  const oneTimeTokens = new OneTimeTokensRepo(db);
+  const verification = new EmailVerificationService(
+    db,
+    oneTimeTokens,
+    usersRepo,
+    deps.mailer,
+    { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
+    limits.emailResend,
+  );
+  auth.useEmailVerification(verification);
+  profile.useEmailVerification(verification);
+  const passwordReset = new PasswordResetService(
+    db,
+    oneTimeTokens,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    deps.mailer,
+    { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
+    limits.passwordForgotEmail,
+  );
   const devices = new DevicesService(db, new DevicesRepo(db));
   const operations = new UserOperationsService(usersRepo, users);
   const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations, users);
@@ -166,6 +206,7 @@ function buildEndpoints(
     ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
     ...postEndpoints(posts, feedCursors, imageLimits),
     ...promotionEndpoints(promotions),
+    ...lifecycleEndpoints(verification, passwordReset, { forgotIp: limits.passwordForgotIp }),
   ];
   return {
     endpoints,
@@ -181,7 +222,10 @@ function buildEndpoints(
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, config.providers.names),
+    logger: {
+      ...loggerOptions(config.logLevel, config.providers.names),
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -231,12 +275,24 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   }
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
+  // Mail goes out after commit and is retried from the outbox in the background (issue 11).
+  const mailer = new Mailer(
+    new OutboxRepo(deps.database.db),
+    createMailTransport(config.mail, app.log),
+    config.mail.retry,
+    config.mail.smtp?.timeoutMs ?? 0,
+    app.log,
+  );
+  app.decorate('mailer', mailer);
+  mailer.start();
+  app.addHook('onClose', async () => mailer.close());
   const { endpoints, services, mediaReferences } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
     log: app.log,
     metrics,
+    mailer,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

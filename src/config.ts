@@ -5,13 +5,21 @@ import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
 import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
+import { type MailConfig, parseMail } from './config/mail.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type MetricsConfig, parseMetrics } from './config/metrics.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
-export { ConfigError, type Limit, type MediaConfig, type MetricsConfig, type RateLimitsConfig };
+export {
+  ConfigError,
+  type Limit,
+  type MailConfig,
+  type MediaConfig,
+  type MetricsConfig,
+  type RateLimitsConfig,
+};
 
 /**
  * The service's whole configuration, parsed once from the environment (with the readers of `config/` and
@@ -63,6 +71,8 @@ export interface Config {
   metrics: MetricsConfig;
   /** Origins of web clients allowed to call the API from a browser (CORS_ORIGINS); empty = none. */
   corsOrigins: string[];
+  /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, … (issue 11). */
+  mail: MailConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -157,5 +167,6 @@ export function loadConfig(env: Env = process.env): Config {
     push: parsePush(env),
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
+    mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
   };
 }

@@ -73,4 +73,13 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .action(async (options: { port: number; projectId: string; keyFile: string }) => {
       await runFakeFcm(options);
     });
+
+  dev
+    .command('mailbox')
+    .description('Run a development SMTP sink on 127.0.0.1 that prints every mail it receives')
+    .option('--port <port>', 'port to listen on', portNumber, 2525)
+    .action(async (options: { port: number }) => {
+      // Loaded only when asked for: its SMTP server and mail parser would slow every other command's start.
+      await (await import('../dev/mailbox.js')).runMailbox(options);
+    });
 }

@@ -31,6 +31,12 @@ export interface RateLimitsConfig {
   imageUpload: Limit;
   /** Failed email logins per account, whatever the address (see docs/SECURITY.md for the owner's way in). */
   loginAccount: Limit;
+  /** Verification mails a signed-in user may ask for again (user/email/resend), per user. */
+  emailResend: Limit;
+  /** Password-reset mails per (lower-cased) email address, whether or not an account has it. */
+  passwordForgotEmail: Limit;
+  /** auth/password/forgot requests per IP. */
+  passwordForgotIp: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -78,5 +84,8 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     redisCommandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 100, 1, 60_000),
     imageUpload: limit(env, 'RATE_LIMIT_IMAGE_UPLOAD', '20/1h'),
     loginAccount: limit(env, 'RATE_LIMIT_LOGIN_ACCOUNT', '100/1h'),
+    emailResend: limit(env, 'RATE_LIMIT_EMAIL_RESEND', '3/1h'),
+    passwordForgotEmail: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_EMAIL', '3/1h'),
+    passwordForgotIp: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_IP', '20/1h'),
   };
 }

@@ -28,6 +28,8 @@ export interface UsersTable {
   updated_at: Timestamp;
   /** Set by an operator: the user cannot sign in and no token of theirs is accepted. */
   disabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** 0008: the user proved they read mail at `email`. */
+  email_verified: Generated<boolean>;
 }
 
 export interface ApiTokensTable {
@@ -125,6 +127,42 @@ export interface NotificationOutboxTable {
   created_at: Timestamp;
 }
 
+/** 0008: what a one-time token is for. */
+export type OneTimeTokenPurpose = 'email_verify' | 'password_reset';
+
+export interface OneTimeTokensTable {
+  id: string;
+  user_id: string;
+  purpose: OneTimeTokenPurpose;
+  token_hash: Uint8Array;
+  /** The address the token was mailed to; it works only while this is still the user's email. */
+  email: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+}
+
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  kind: string;
+  locale: string;
+  subject: string;
+  /** Emptied once delivered by SMTP: the body carries a secret link. */
+  text: string | null;
+  html: string | null;
+  status: ColumnType<MailStatus, MailStatus | undefined, MailStatus>;
+  /** Which transport delivered it (`log` or `smtp`). */
+  transport: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -139,6 +177,8 @@ export interface Database {
   banners: BannersTable;
   inspirers: InspirersTable;
   notification_outbox: NotificationOutboxTable;
+  one_time_tokens: OneTimeTokensTable;
+  mail_outbox: MailOutboxTable;
   schema_migrations: SchemaMigrationsTable;
   posts: PostsTable;
   post_likes: PostLikesTable;
@@ -152,3 +192,4 @@ export type DeviceRow = Selectable<DevicesTable>;
 export type PostRow = Selectable<PostsTable>;
 export type BannerRow = Selectable<BannersTable>;
 export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;

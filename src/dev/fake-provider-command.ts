@@ -32,6 +32,8 @@ Get tokens for a user of your choice (access_token for userinfo providers, id_to
 
   curl -s '${fake.url}/token?user_id=alice'
 
+(add &email=alice@example.com&email_verified=true for an ID token that vouches for the address)
+
 then, with the service on its port (8080 by default):
 
   curl -s http://127.0.0.1:8080/v1/auth/register -d type=${example} -d email=alice@example.com \\

@@ -20,6 +20,10 @@ export interface IdTokenOptions {
   expiresIn?: number;
   /** `foreign`: signed by a key the JWKS does not hold, under the current key id (a forged token). */
   signer?: 'current' | 'foreign';
+  /** The OIDC `email` claim. */
+  email?: string;
+  /** The OIDC `email_verified` claim (left out when undefined). */
+  emailVerified?: boolean;
 }
 
 export interface FakeProvider {
@@ -89,7 +93,13 @@ export async function startFakeProvider(
     if (route === 'GET /token' || route === 'POST /token') {
       const userId = requestUrl.searchParams.get('user_id') ?? `user-${randomBytes(4).toString('hex')}`;
       const forClient = requestUrl.searchParams.get('client_id') ?? clientId;
-      void provider.issueIdToken(userId, { audience: forClient }).then((idToken) =>
+      const email = requestUrl.searchParams.get('email') ?? undefined;
+      const verified = requestUrl.searchParams.get('email_verified');
+      const emailClaims = {
+        ...(email === undefined ? {} : { email }),
+        ...(verified === null ? {} : { emailVerified: verified === 'true' }),
+      };
+      void provider.issueIdToken(userId, { audience: forClient, ...emailClaims }).then((idToken) =>
         sendJson(res, 200, {
           user_id: userId,
           access_token: provider.issueAccessToken(userId, { clientId: forClient }),
@@ -143,7 +153,10 @@ export async function startFakeProvider(
       const signingKey =
         tokenOptions.signer === 'foreign' ? (await newSigningKey()).privateKey : key.privateKey;
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ name: `User ${userId}` })
+      const claims: Record<string, unknown> = { name: `User ${userId}` };
+      if (tokenOptions.email !== undefined) claims.email = tokenOptions.email;
+      if (tokenOptions.emailVerified !== undefined) claims.email_verified = tokenOptions.emailVerified;
+      return new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
         .setIssuer(tokenOptions.issuer ?? url)
         .setAudience(tokenOptions.audience ?? clientId)

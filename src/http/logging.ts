@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
-/** Query parameters whose values are secrets (`api_token`, `*_access_token`, passwords). */
-const SECRET_PARAM = /^(api_token|.*access_token|.*password.*|.*secret.*)$/i;
+/**
+ * Query parameters whose values are secrets (`api_token`, `*_access_token`, passwords, and `token`: the
+ * verification and password-reset links carry their single-use token as `?token=`).
+ */
+const SECRET_PARAM = /^(api_token|token|.*access_token|.*password.*|.*secret.*)$/i;
 
 /** The URL as logged: secret query values replaced, so a token presented as `?api_token=` never lands in a log. */
 export function redactUrl(url: string): string {

@@ -21,7 +21,16 @@ const CONNECT_WAIT_MS = 3000;
  */
 const REDIS_COOL_DOWN_MS = 10_000;
 
-type CounterName = 'loginFailures' | 'loginIp' | 'validateIp' | 'registerIp' | 'imageUpload' | 'loginAccount';
+type CounterName =
+  | 'loginFailures'
+  | 'loginIp'
+  | 'validateIp'
+  | 'registerIp'
+  | 'imageUpload'
+  | 'loginAccount'
+  | 'emailResend'
+  | 'passwordForgotEmail'
+  | 'passwordForgotIp';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -31,6 +40,9 @@ const KEY_NAMES: Record<CounterName, string> = {
   registerIp: 'register-ip',
   imageUpload: 'image-upload',
   loginAccount: 'login-account',
+  emailResend: 'email-resend',
+  passwordForgotEmail: 'password-forgot-email',
+  passwordForgotIp: 'password-forgot-ip',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -55,6 +67,9 @@ export function openRateLimits(
       registerIp: unlimited,
       imageUpload: unlimited,
       loginAccount: unlimited,
+      emailResend: unlimited,
+      passwordForgotEmail: unlimited,
+      passwordForgotIp: unlimited,
       ready: async () => {},
       close: async () => {},
     };
@@ -93,6 +108,9 @@ export function openRateLimits(
     registerIp: counter('registerIp'),
     imageUpload: counter('imageUpload'),
     loginAccount: counter('loginAccount'),
+    emailResend: counter('emailResend'),
+    passwordForgotEmail: counter('passwordForgotEmail'),
+    passwordForgotIp: counter('passwordForgotIp'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

@@ -25,6 +25,9 @@ export interface RateLimits {
   imageUpload: RateCounter;
   /** Failed logins per account across every address. */
   loginAccount: RateCounter;
+  emailResend: RateCounter;
+  passwordForgotEmail: RateCounter;
+  passwordForgotIp: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { createRemoteJWKSet, customFetch, errors, type JWTVerifyGetKey, jwtVerif
 import { InvalidCredentialsError, ProviderUnavailableError } from '../errors.js';
 import type { IdTokenProviderConfig } from './config.js';
 import { getProviderJson } from './http.js';
-import type { ProviderVerifier } from './verifier.js';
+import type { ProviderVerifier, VerifiedIdentity } from './verifier.js';
 
 /** Asymmetric algorithms only: an HMAC "key" from a public JWKS would let anyone sign. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -43,8 +43,9 @@ export class IdTokenVerifier implements ProviderVerifier {
     });
   }
 
-  async verify(claimedUserId: string, token: string): Promise<void> {
+  async verify(claimedUserId: string, token: string): Promise<VerifiedIdentity> {
     let subject: string | undefined;
+    let identity: VerifiedIdentity;
     try {
       const { payload } = await jwtVerify(token, this.keys, {
         issuer: this.config.issuer,
@@ -54,6 +55,7 @@ export class IdTokenVerifier implements ProviderVerifier {
         requiredClaims: ['exp', 'sub'],
       });
       subject = payload.sub;
+      identity = emailClaims(payload);
     } catch (error) {
       if (error instanceof ProviderUnavailableError) throw error;
       if (error instanceof errors.JOSEError && UNAVAILABLE_CODES.has(error.code)) {
@@ -63,5 +65,16 @@ export class IdTokenVerifier implements ProviderVerifier {
       throw error;
     }
     if (subject !== claimedUserId) throw new InvalidCredentialsError();
+    return identity;
   }
+}
+
+/**
+ * The OIDC `email` and `email_verified` claims of a verified ID token. Some providers send the flag as the
+ * string "true"; anything else than true or "true" is not an assertion.
+ */
+function emailClaims(payload: Record<string, unknown>): VerifiedIdentity {
+  const email = typeof payload.email === 'string' && payload.email !== '' ? payload.email : undefined;
+  const flag = payload.email_verified;
+  return { email, emailVerified: email !== undefined && (flag === true || flag === 'true') };
 }

@@ -27,7 +27,7 @@ export function observedVerifier(
       const started = performance.now();
       let outcome: VerificationOutcome = 'ok';
       try {
-        await verifier.verify(claimedUserId, token);
+        return await verifier.verify(claimedUserId, token);
       } catch (error) {
         outcome = outcomeOf(error);
         throw error;

@@ -1,7 +1,7 @@
 import { InvalidCredentialsError, ProviderUnavailableError } from '../errors.js';
 import type { UserinfoProviderConfig } from './config.js';
 import { atPath, getProviderJson, idString } from './http.js';
-import type { ProviderVerifier } from './verifier.js';
+import { NO_EMAIL, type ProviderVerifier, type VerifiedIdentity } from './verifier.js';
 
 /**
  * The "userinfo" kind: the provider's user endpoint, called with the token, must name the claimed user; when a
@@ -18,7 +18,8 @@ export class UserinfoVerifier implements ProviderVerifier {
     this.name = config.name;
   }
 
-  async verify(claimedUserId: string, token: string): Promise<void> {
+  /** Userinfo shapes differ by provider (only the id path is configured): no email claim is trusted from it. */
+  async verify(claimedUserId: string, token: string): Promise<VerifiedIdentity> {
     const headers = { authorization: `Bearer ${token}` };
     const { tokeninfoUrl } = this.config;
     // Both questions at once: the slower one bounds the wait, not their sum.
@@ -40,5 +41,6 @@ export class UserinfoVerifier implements ProviderVerifier {
       }
       if (!this.config.clientIds.includes(clientId)) throw new InvalidCredentialsError();
     }
+    return NO_EMAIL;
   }
 }

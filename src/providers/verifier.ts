@@ -5,5 +5,16 @@
  */
 export interface ProviderVerifier {
   readonly name: string;
-  verify(claimedUserId: string, token: string): Promise<void>;
+  verify(claimedUserId: string, token: string): Promise<VerifiedIdentity>;
 }
+
+/** What the provider says of the identity beyond its id. */
+export interface VerifiedIdentity {
+  /** The address the provider holds for the user, if it told us. */
+  email: string | undefined;
+  /** The provider asserts the user proved they own `email` (OIDC `email_verified`). */
+  emailVerified: boolean;
+}
+
+/** A provider that tells nothing about the user's email. */
+export const NO_EMAIL: VerifiedIdentity = { email: undefined, emailVerified: false };

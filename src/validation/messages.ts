@@ -105,6 +105,7 @@ const KO_ATTRIBUTES: Record<string, string> = {
   provider: '소셜 계정',
   text: '내용',
   images: '이미지',
+  token: '토큰',
 };
 
 /** Laravel's attribute name: the field name with `_` turned into spaces (`user_agreement` → `user agreement`). */

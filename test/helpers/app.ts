@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
 
@@ -30,11 +30,16 @@ export interface TestApp {
   dataDir: string;
 }
 
-export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+/** `deps` adds to the app's dependencies (e.g. a `logStream` to read what the app logs). */
+export async function createTestApp(
+  backend: Backend,
+  env: Record<string, string> = {},
+  deps: Omit<AppDeps, 'database'> = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
   const database = await createTestDatabase(backend);
   const config = testConfig(env, dataDir);
-  const app = await buildApp(config, { database: database.handle });
+  const app = await buildApp(config, { ...deps, database: database.handle });
   await app.ready();
   return { app, database, config, dataDir };
 }

@@ -56,8 +56,11 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     const doc = await document();
     // No provider is configured here: their login and link routes are absent, unlink is there for every name.
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/auth/email/verify',
       '/auth/login/email',
       '/auth/logout',
+      '/auth/password/forgot',
+      '/auth/password/reset',
       '/auth/register',
       '/post/create',
       '/post/raw/feed',
@@ -70,6 +73,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/test/notification',
       '/user/device/get',
       '/user/device/update',
+      '/user/email/resend',
       '/user/get',
       '/user/profile-image/update',
       '/user/providers/alpha/unlink',

@@ -31,6 +31,7 @@ describe.each(backends)('%s: POST /{v}/auth/register', (backend) => {
             profile_picture: null,
             providers: [],
             has_password: true,
+            email_verified: false,
             is_inspirer: false,
             created_at: expect.stringMatching(ISO),
             updated_at: expect.stringMatching(ISO),

@@ -42,6 +42,8 @@ describe.each(backends)('%s: POST user/update', (backend) => {
         profile_picture: null,
         providers: [],
         has_password: true,
+        // A new address is unproven until its verification link is followed.
+        email_verified: false,
         is_inspirer: false,
         created_at: me.user.created_at,
         updated_at: expect.any(String),

@@ -16,6 +16,9 @@ describe('rate-limit configuration', () => {
       redisCommandTimeoutMs: 100,
       imageUpload: { points: 20, windowSeconds: 3600 },
       loginAccount: { points: 100, windowSeconds: 3600 },
+      emailResend: { points: 3, windowSeconds: 3600 },
+      passwordForgotEmail: { points: 3, windowSeconds: 3600 },
+      passwordForgotIp: { points: 20, windowSeconds: 3600 },
     });
   });
 
@@ -29,6 +32,9 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_REGISTER_IP: '1/24h',
       RATE_LIMIT_IMAGE_UPLOAD: '5/10m',
       RATE_LIMIT_LOGIN_ACCOUNT: '50/2h',
+      RATE_LIMIT_EMAIL_RESEND: '1/10m',
+      RATE_LIMIT_PASSWORD_FORGOT_EMAIL: '2/1h',
+      RATE_LIMIT_PASSWORD_FORGOT_IP: '9/1h',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -40,6 +46,9 @@ describe('rate-limit configuration', () => {
       redisCommandTimeoutMs: 100,
       imageUpload: { points: 5, windowSeconds: 600 },
       loginAccount: { points: 50, windowSeconds: 7200 },
+      emailResend: { points: 1, windowSeconds: 600 },
+      passwordForgotEmail: { points: 2, windowSeconds: 3600 },
+      passwordForgotIp: { points: 9, windowSeconds: 3600 },
     });
   });
 

@@ -19,6 +19,8 @@ describe('redactUrl', () => {
     ['/v1/x?%E0%A4%A=1&api_token=s3cret', '/v1/x?%E0%A4%A=1&api_token=[redacted]'],
     ['/v1/x?order=hot&limit=5', '/v1/x?order=hot&limit=5'],
     ['/v1/x?token_type=bearer', '/v1/x?token_type=bearer'],
+    ['/reset-password?token=s3cret', '/reset-password?token=[redacted]'],
+    ['/verify-email?lang=ko&TOKEN=s3cret', '/verify-email?lang=ko&TOKEN=[redacted]'],
   ])('%s → %s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });

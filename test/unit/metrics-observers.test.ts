@@ -38,6 +38,7 @@ describe('metrics observers', () => {
         name: 'alpha',
         verify: async (userId) => {
           if (failures[userId] !== undefined) throw failures[userId];
+          return { email: undefined, emailVerified: false };
         },
       },
       metrics.verificationObserver,

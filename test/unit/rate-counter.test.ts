@@ -14,6 +14,9 @@ const config = {
   redisCommandTimeoutMs: 100,
   imageUpload: { points: 2, windowSeconds: 60 },
   loginAccount: { points: 2, windowSeconds: 60 },
+  emailResend: { points: 2, windowSeconds: 60 },
+  passwordForgotEmail: { points: 2, windowSeconds: 60 },
+  passwordForgotIp: { points: 2, windowSeconds: 60 },
 };
 const silent = { warn: () => {} };
 

@@ -22,6 +22,7 @@ const row: UserRow = {
   created_at: new Date('2024-03-01T09:30:00+09:00'),
   updated_at: new Date('2024-03-02T00:00:00Z'),
   disabled_at: null,
+  email_verified: true,
 };
 
 describe('userView', () => {
@@ -41,6 +42,7 @@ describe('userView', () => {
       },
       providers: ['alpha'],
       has_password: true,
+      email_verified: true,
       is_inspirer: true,
       created_at: '2024-03-01T00:30:00.000Z',
       updated_at: '2024-03-02T00:00:00.000Z',

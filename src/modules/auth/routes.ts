@@ -2,14 +2,20 @@ import type { FastifyRequest } from 'fastify';
 import { type Endpoint, endpoint, presentedToken } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
+import { preferredLocale } from '../../validation/messages.js';
 import type { ProbeResult } from '../images/probe.js';
 import { IMAGE_NOTE } from '../images/rules.js';
 import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
 function clientInfo(request: FastifyRequest): ClientInfo {
-  // A login may present the device's previous api_token (as any request presents one): see docs/SECURITY.md.
-  return { userAgent: request.headers['user-agent'], ip: request.ip, deviceToken: presentedToken(request) };
+  return {
+    userAgent: request.headers['user-agent'],
+    ip: request.ip,
+    // A login may present the device's previous api_token (as any request presents one): see docs/SECURITY.md.
+    deviceToken: presentedToken(request),
+    locale: preferredLocale(request.headers['accept-language']),
+  };
 }
 
 /** Per-IP limits of the public auth routes (the per-account login failures are counted by the service). */

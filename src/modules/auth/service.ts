@@ -13,6 +13,8 @@ import {
   throttledAttempt,
   unlimited,
 } from '../../limits/rate-counter.js';
+import type { VerifiedIdentity } from '../../providers/verifier.js';
+import type { Locale } from '../../validation/messages.js';
 import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
@@ -37,7 +39,7 @@ export interface RegisterInput {
 /** What registration needs of the providers module: verification first, then the link inside the transaction. */
 export interface ProviderIdentities {
   /** The provider vouches for the identity, and no account has it yet (else a 422 on `<type>_user_id`). */
-  confirmNewIdentity(credentials: ProviderCredentials): Promise<void>;
+  confirmNewIdentity(credentials: ProviderCredentials): Promise<VerifiedIdentity>;
   linkWithin(trx: Executor, userId: string, credentials: ProviderCredentials): Promise<void>;
   /** The field a unique violation of the provider links stands for (a race of two sign-ups). */
   fieldOfIndex(provider: string, constraint: string | undefined): string | undefined;
@@ -64,6 +66,19 @@ export interface ClientInfo {
    * expired, not revoked), the request comes from a device the owner signed in on before.
    */
   deviceToken?: string | undefined;
+  /** The language of any mail the request sends (Accept-Language); English when absent. */
+  locale?: Locale;
+}
+
+/** What registration needs of email verification (the lifecycle module): a token and mail in its transaction. */
+export interface SignUpVerification {
+  queueWithin(
+    trx: Executor,
+    user: { id: string; email: string; username: string },
+    locale: Locale,
+  ): Promise<{ id: string }>;
+  /** After commit: starts sending what `queueWithin` queued. */
+  send(mail: { id: string } | undefined): void;
 }
 
 /** A failed email login: a wrong password, an account without one, or an unknown email (the 422). */
@@ -106,6 +121,13 @@ export class AuthService {
     private readonly accountFailures: RateCounter = unlimited,
   ) {}
 
+  #verification: SignUpVerification | undefined;
+
+  /** Lets the lifecycle module, built after this one, mail a verification link at every email sign-up. */
+  useEmailVerification(verification: SignUpVerification): void {
+    this.#verification = verification;
+  }
+
   /** A free slug from the email's local part, else `user-` and random characters; one query for all tries. */
   async deriveSlug(email: string): Promise<string> {
     const stem = slugStem(email);
@@ -124,12 +146,15 @@ export class AuthService {
   async register(input: RegisterInput, client: ClientInfo, probe?: ProbeResult): Promise<SignedIn> {
     const credentials = providerCredentials(input);
     // Asked before anything is written (and before the slow hash): no account without the provider's word.
-    if (credentials) await this.providerIdentities().confirmNewIdentity(credentials);
+    const identity = credentials && (await this.providerIdentities().confirmNewIdentity(credentials));
+    // The provider's word that the user owns this very address (OIDC email_verified) stands for our mail.
+    const emailVerified =
+      identity?.emailVerified === true && identity.email?.toLowerCase() === input.email.toLowerCase();
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
     // The picture's files are written before the transaction and removed again if it fails (DESIGN §2.5).
     const upload = input.profile_picture && { field: 'profile_picture', file: input.profile_picture, probe };
     return this.images.withStoredPicture(upload, (picture) =>
-      this.registerWithFreeSlug(input, passwordHash, client, picture, credentials),
+      this.registerWithFreeSlug(input, passwordHash, client, picture, credentials, emailVerified),
     );
   }
 
@@ -139,12 +164,21 @@ export class AuthService {
     client: ClientInfo,
     picture: ProfilePicture | undefined,
     credentials: ProviderCredentials | undefined,
+    emailVerified: boolean,
   ): Promise<SignedIn> {
     // A derived slug can lose a race to another sign-up; derive again rather than fail the user's request.
     for (let attempt = 1; ; attempt++) {
       const slug = input.slug ?? (await this.deriveSlug(input.email));
       try {
-        return await this.createAccount(input, slug, passwordHash, client, picture, credentials);
+        return await this.createAccount(
+          input,
+          slug,
+          passwordHash,
+          client,
+          picture,
+          credentials,
+          emailVerified,
+        );
       } catch (error) {
         const slugTaken = error instanceof ValidationError && Object.keys(error.failures).join() === 'slug';
         if (!slugTaken || input.slug !== undefined || attempt >= 3) throw error;
@@ -159,8 +193,9 @@ export class AuthService {
     client: ClientInfo,
     picture: ProfilePicture | undefined,
     credentials?: ProviderCredentials,
+    emailVerified = false,
   ): Promise<SignedIn> {
-    const { row, token } = await writeTransaction(
+    const { row, token, mail } = await writeTransaction(
       this.db,
       async (trx) => {
         const row = await this.users.with(trx).insert({
@@ -171,15 +206,21 @@ export class AuthService {
           gender: input.gender,
           password_hash: passwordHash,
           profile_picture: picture ? JSON.stringify(picture) : null,
+          email_verified: emailVerified,
         });
         if (credentials) await this.providerIdentities().linkWithin(trx, row.id, credentials);
         const token = await this.tokens.issue(trx, row.id, client.userAgent);
-        return { row, token };
+        // The verification mail commits with the account, and is sent only once it has.
+        const mail = emailVerified
+          ? undefined
+          : await this.#verification?.queueWithin(trx, row, client.locale ?? 'en');
+        return { row, token, mail };
       },
       (constraint) =>
         fieldOfUsersIndex(constraint) ??
         (credentials && this.providerIdentities().fieldOfIndex(credentials.provider, constraint)),
     );
+    this.#verification?.send(mail);
     return { user: { ...(await this.usersService.view(row)), api_token: token.token } };
   }
 

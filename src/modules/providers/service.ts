@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../../errors.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
-import type { ProviderVerifier } from '../../providers/verifier.js';
+import type { ProviderVerifier, VerifiedIdentity } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
 import type { LinkedProviders, UsersService } from '../users/service.js';
 import type { SignedIn, UserView } from '../users/view.js';
@@ -54,24 +54,26 @@ export class ProvidersService implements LinkedProviders {
 
   /**
    * Asks the provider whether the token is genuine, issued to our app and names this user. Throws
-   * InvalidCredentialsError or ProviderUnavailableError otherwise.
+   * InvalidCredentialsError or ProviderUnavailableError otherwise. Returns what the provider says of the
+   * user's email.
    */
-  async verify(credentials: ProviderCredentials): Promise<void> {
+  async verify(credentials: ProviderCredentials): Promise<VerifiedIdentity> {
     const verifier = this.verifiers.get(credentials.provider);
     // Routes and register types exist only for configured providers; reaching here otherwise is a bug.
     if (!verifier) throw new NotFoundError(`provider ${credentials.provider}`);
-    await verifier.verify(credentials.userId, credentials.accessToken);
+    return verifier.verify(credentials.userId, credentials.accessToken);
   }
 
   /**
    * For sign-up: the identity is genuine and not linked to any account yet. Verified first, so that whether
    * an identity is registered is told only to someone who holds a token for it.
    */
-  async confirmNewIdentity(credentials: ProviderCredentials): Promise<void> {
-    await this.verify(credentials);
+  async confirmNewIdentity(credentials: ProviderCredentials): Promise<VerifiedIdentity> {
+    const identity = await this.verify(credentials);
     if (await this.links.findUserByIdentity(credentials.provider, credentials.userId)) {
       throw ValidationError.taken(userIdField(credentials.provider));
     }
+    return identity;
   }
 
   /** Links the identity inside the caller's transaction (sign-up writes user, link and token together). */

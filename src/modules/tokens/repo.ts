@@ -151,7 +151,10 @@ export class TokensRepo {
     return result.numDeletedRows > 0n;
   }
 
-  /** Deletes every token of the user (on the (user_id, created_at) index); returns how many there were. */
+  /**
+   * Deletes every token of the user (on the (user_id, created_at) index): an operator's revoke, a password
+   * reset. Returns how many there were.
+   */
   async deleteAllOf(userId: string): Promise<number> {
     const result = await this.db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);

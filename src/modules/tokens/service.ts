@@ -117,4 +117,9 @@ export class TokensService {
   async revokeAllBut(trx: Executor, userId: string, keepTokenId: string): Promise<void> {
     await this.tokens.with(trx).deleteAllBut(userId, keepTokenId);
   }
+
+  /** Signs out every session of the user, inside the caller's transaction. */
+  async revokeAll(trx: Executor, userId: string): Promise<void> {
+    await this.tokens.with(trx).deleteAllOf(userId);
+  }
 }

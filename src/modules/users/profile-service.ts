@@ -4,7 +4,9 @@ import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
+import type { Locale } from '../../validation/messages.js';
 import type { UploadedFile } from '../../validation/types.js';
+import type { SignUpVerification } from '../auth/service.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
@@ -39,6 +41,13 @@ export class ProfileService {
     private readonly imageUploads: RateCounter,
   ) {}
 
+  #verification: SignUpVerification | undefined;
+
+  /** Lets the lifecycle module, built after this one, mail a verification link at every email change. */
+  useEmailVerification(verification: SignUpVerification): void {
+    this.#verification = verification;
+  }
+
   /**
    * Applies the given fields in one transaction. A new password (a first one included) or a new email needs
    * re-authentication; a new password signs out every session but the one making this request.
@@ -48,6 +57,7 @@ export class ProfileService {
     currentTokenId: string,
     input: ProfileUpdate,
     proof: ReauthProof,
+    locale: Locale = 'en',
   ): Promise<UserView> {
     const { password } = input;
     const changes: UserChanges = {};
@@ -61,6 +71,8 @@ export class ProfileService {
     const emailChanges =
       changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase();
     if (password !== undefined || emailChanges) await this.reauth.confirm(user, proof);
+    // A new address is unproven until its own link is followed; the old address's link stops working.
+    if (emailChanges) changes.email_verified = false;
     if (password !== undefined) {
       // The rule compared the password with the email and username sent along; these are the ones that
       // will be stored, sent or not.
@@ -70,15 +82,17 @@ export class ProfileService {
       }
       changes.password_hash = await this.hasher.hash(password);
     }
-    const row = await writeTransaction(
+    const { row, mail } = await writeTransaction(
       this.db,
       async (trx) => {
         const row = await this.users.with(trx).update(user.id, changes);
         if (changes.password_hash !== undefined) await this.tokens.revokeAllBut(trx, user.id, currentTokenId);
-        return row;
+        const mail = emailChanges ? await this.#verification?.queueWithin(trx, row, locale) : undefined;
+        return { row, mail };
       },
       fieldOfUsersIndex,
     );
+    this.#verification?.send(mail);
     return this.usersService.view(row);
   }
 

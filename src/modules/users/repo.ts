@@ -12,6 +12,7 @@ export interface UserChanges {
   gender?: number;
   bio?: string | null;
   password_hash?: string;
+  email_verified?: boolean;
 }
 
 export class UsersRepo {

@@ -1,6 +1,7 @@
 import type { UserRow } from '../../db/schema.js';
 import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import { rules } from '../../validation/fields.js';
+import { preferredLocale } from '../../validation/messages.js';
 import { reauthProof } from '../providers/reauth-rules.js';
 import type { ProfileService } from './profile-service.js';
 import { userUpdateRules } from './rules.js';
@@ -35,12 +36,13 @@ export function profileEndpoints(profile: ProfileService, providers: readonly st
       tag: 'user',
       auth: 'required',
       rules: userUpdateRules(providers),
-      handle: async ({ params, auth }) => ({
+      handle: async ({ params, auth, request }) => ({
         user: await profile.update(
           auth.user as UserRow,
           auth.tokenId,
           params,
           reauthProof(params, providers),
+          preferredLocale(request.headers['accept-language']),
         ),
       }),
     }),

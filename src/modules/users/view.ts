@@ -20,6 +20,8 @@ export interface UserView {
   profile_picture: PictureView | null;
   providers: string[];
   has_password: boolean;
+  /** Whether the user proved they read mail at `email` (private: only in the user's own view). */
+  email_verified: boolean;
   is_inspirer: boolean;
   created_at: string;
   updated_at: string;
@@ -29,7 +31,7 @@ export interface UserView {
 export type SignedIn = { user: UserView & { api_token: string } };
 
 /** Another user as anyone may see them (inspirers, post authors): no email, providers or password flag. */
-export type PublicUserView = Omit<UserView, 'email' | 'providers' | 'has_password'>;
+export type PublicUserView = Omit<UserView, 'email' | 'providers' | 'has_password' | 'email_verified'>;
 
 function pictureView(picture: ProfilePicture | null): PictureView | null {
   if (!picture) return null;
@@ -76,6 +78,7 @@ export function userView(row: UserRow, providers: string[]): UserView {
     profile_picture: view.profile_picture,
     providers,
     has_password: row.password_hash !== null,
+    email_verified: row.email_verified,
     is_inspirer: view.is_inspirer,
     created_at: view.created_at,
     updated_at: view.updated_at,

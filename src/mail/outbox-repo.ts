@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { MailOutboxRow } from '../db/schema.js';
+import type { Executor } from '../db/transaction.js';
+
+export interface NewOutboxMail {
+  id: string;
+  to: string;
+  kind: string;
+  locale: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The SQL of the mail outbox. */
+export class OutboxRepo {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): OutboxRepo {
+    return new OutboxRepo(trx);
+  }
+
+  async insert(mail: NewOutboxMail): Promise<void> {
+    await this.db
+      .insertInto('mail_outbox')
+      .values({
+        id: mail.id,
+        to_address: mail.to,
+        kind: mail.kind,
+        locale: mail.locale,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      })
+      .execute();
+  }
+
+  /**
+   * Claims one due mail (this one, or the earliest due when no id is given) for one send: one statement
+   * counts the attempt and moves `next_attempt_at` `leaseMs` ahead, so no other sender (in this process or
+   * another instance) picks it up meanwhile. `FOR UPDATE SKIP LOCKED` makes concurrent claimers take
+   * different rows instead of waiting on each other. Runs on the (status, next_attempt_at) index.
+   */
+  async claim(leaseMs: number, id?: string): Promise<MailOutboxRow | undefined> {
+    const only = id === undefined ? sql`` : sql`AND id = ${id}`;
+    const result = await sql<MailOutboxRow>`
+      UPDATE mail_outbox SET attempts = attempts + 1,
+        next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+      WHERE id = (
+        SELECT id FROM mail_outbox
+        WHERE status = 'pending' AND next_attempt_at <= now() ${only}
+        ORDER BY next_attempt_at
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING *`.execute(this.db);
+    return result.rows[0];
+  }
+
+  /** Delivered. The body is emptied unless the transport's copy is the row itself (the log transport). */
+  async markSent(id: string, transport: string, keepBody: boolean): Promise<void> {
+    await this.db
+      .updateTable('mail_outbox')
+      .set({
+        status: 'sent',
+        transport,
+        sent_at: sql<Date>`now()`,
+        last_error: null,
+        ...(keepBody ? {} : { text: null, html: null }),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Not delivered: due again after `retryInMs`, or given up (`undefined`), when its body is emptied too. */
+  async markFailed(id: string, error: string, retryInMs: number | undefined): Promise<void> {
+    await this.db
+      .updateTable('mail_outbox')
+      .set(
+        retryInMs === undefined
+          ? { status: 'failed', last_error: error, text: null, html: null }
+          : {
+              last_error: error,
+              next_attempt_at: sql<Date>`now() + make_interval(secs => ${retryInMs / 1000})`,
+            },
+      )
+      .where('id', '=', id)
+      .execute();
+  }
+}

@@ -1,0 +1,121 @@
+import type { Locale } from '../validation/messages.js';
+
+/** The mails the service sends. */
+export type MailKind = 'email_verify' | 'password_reset';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailValues {
+  /** The user's name (user-controlled: escaped in HTML). */
+  username: string;
+  /** The link carrying the secret token. */
+  link: string;
+  /** How long the link works. */
+  validForMs: number;
+}
+
+/** HTML-escapes a value for element content and double-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function validFor(ms: number, locale: Locale): string {
+  const hours = ms / 3_600_000;
+  if (Number.isInteger(hours)) {
+    if (locale === 'ko') return `${hours}시간`;
+    return hours === 1 ? '1 hour' : `${hours} hours`;
+  }
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (locale === 'ko') return `${minutes}분`;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+interface Wording {
+  subject: string;
+  greeting: (name: string) => string;
+  lead: string;
+  action: string;
+  expiry: (duration: string) => string;
+  ignore: string;
+}
+
+const WORDING: Record<MailKind, Record<Locale, Wording>> = {
+  email_verify: {
+    en: {
+      subject: 'Confirm your email address',
+      greeting: (name) => `Hello ${name},`,
+      lead: 'Please confirm that this is your email address by opening the link below.',
+      action: 'Confirm email address',
+      expiry: (duration) => `The link works once and expires in ${duration}.`,
+      ignore: 'If you did not create an account or change your email, you can ignore this mail.',
+    },
+    ko: {
+      subject: '이메일 주소를 확인해 주세요',
+      greeting: (name) => `${name}님, 안녕하세요.`,
+      lead: '아래 링크를 열어 이 이메일 주소가 본인의 주소임을 확인해 주세요.',
+      action: '이메일 주소 확인',
+      expiry: (duration) => `링크는 한 번만 사용할 수 있으며 ${duration} 후에 만료됩니다.`,
+      ignore: '계정을 만들거나 이메일을 변경한 적이 없다면 이 메일을 무시하셔도 됩니다.',
+    },
+  },
+  password_reset: {
+    en: {
+      subject: 'Reset your password',
+      greeting: (name) => `Hello ${name},`,
+      lead: 'Someone asked to reset the password of your account. Open the link below to choose a new one.',
+      action: 'Choose a new password',
+      expiry: (duration) =>
+        `The link works once and expires in ${duration}. Setting a new password signs out every device.`,
+      ignore: 'If you did not ask for this, ignore this mail: your password stays as it is.',
+    },
+    ko: {
+      subject: '비밀번호 재설정 안내',
+      greeting: (name) => `${name}님, 안녕하세요.`,
+      lead: '계정의 비밀번호 재설정 요청이 있었습니다. 아래 링크를 열어 새 비밀번호를 정해 주세요.',
+      action: '새 비밀번호 정하기',
+      expiry: (duration) =>
+        `링크는 한 번만 사용할 수 있으며 ${duration} 후에 만료됩니다. 새 비밀번호를 정하면 모든 기기에서 로그아웃됩니다.`,
+      ignore: '직접 요청하지 않으셨다면 이 메일을 무시하세요. 비밀번호는 바뀌지 않습니다.',
+    },
+  },
+};
+
+/** The mail of this kind in this language, as plain text and as HTML (every inserted value escaped). */
+export function renderMail(kind: MailKind, locale: Locale, values: MailValues): MailContent {
+  const wording = WORDING[kind][locale];
+  const expiry = wording.expiry(validFor(values.validForMs, locale));
+  const text = [
+    wording.greeting(values.username),
+    '',
+    wording.lead,
+    '',
+    values.link,
+    '',
+    expiry,
+    wording.ignore,
+    '',
+  ].join('\n');
+  const link = escapeHtml(values.link);
+  const html = `<!doctype html>
+<html lang="${locale}">
+<head><meta charset="utf-8"><title>${escapeHtml(wording.subject)}</title></head>
+<body>
+<p>${escapeHtml(wording.greeting(values.username))}</p>
+<p>${escapeHtml(wording.lead)}</p>
+<p><a href="${link}">${escapeHtml(wording.action)}</a></p>
+<p>${link}</p>
+<p>${escapeHtml(expiry)}<br>${escapeHtml(wording.ignore)}</p>
+</body>
+</html>
+`;
+  return { subject: wording.subject, text, html };
+}

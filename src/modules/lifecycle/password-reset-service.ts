@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { AccountDisabledError, ValidationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
+import { hashApiToken, newApiToken } from '../../lib/tokens.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
+import type { Mailer, QueuedMail } from '../../mail/mailer.js';
+import type { Locale } from '../../validation/messages.js';
+import type { TokensService } from '../tokens/service.js';
+import type { UsersRepo } from '../users/repo.js';
+import type { UsersService } from '../users/service.js';
+import type { SignedIn } from '../users/view.js';
+import { linkWithToken } from './links.js';
+import type { OneTimeTokensRepo } from './repo.js';
+
+export interface PasswordResetSettings {
+  ttlMs: number;
+  /** PASSWORD_RESET_URL: a link template with `{token}`. */
+  urlTemplate: string;
+}
+
+export interface ResetClient {
+  userAgent: string | undefined;
+  ip: string;
+  locale: Locale;
+}
+
+/** The per-address counter's key: hashed, so the limit store never holds addresses in the clear. */
+function emailKey(email: string): string {
+  return createHash('sha256').update(`forgot:${email.toLowerCase()}`).digest('base64url');
+}
+
+const invalidToken = () => new ValidationError({ token: [{ rule: 'exists' }] });
+
+/** A forgotten password: a single-use link mailed to the account's address, then a new password. */
+export class PasswordResetService {
+  constructor(
+    private readonly db: Executor,
+    private readonly tokens: OneTimeTokensRepo,
+    private readonly users: UsersRepo,
+    private readonly usersService: UsersService,
+    private readonly apiTokens: TokensService,
+    private readonly hasher: PasswordHasher,
+    private readonly mailer: Mailer,
+    private readonly settings: PasswordResetSettings,
+    /** Reset mails per email address (hashed key), existing or not. */
+    private readonly perEmail: RateCounter,
+  ) {}
+
+  /**
+   * Mails a reset link when an account has this address, and answers the same either way: the response
+   * never tells whether an account exists (the availability endpoints are throttled; this one must not be
+   * a way around them). The work is alike too — a token is made either way, and the send is never awaited —
+   * so the time taken tells little more than the answer.
+   */
+  async forgot(email: string, client: ResetClient): Promise<void> {
+    // Counted per address whether or not it has an account, so a 429 tells nothing either.
+    await this.perEmail.consume(emailKey(email));
+    const token = newApiToken();
+    const tokenHash = hashApiToken(token);
+    const user = await this.users.findByEmail(email);
+    // A disabled account gets no mail either, and the answer stays the same: an operator's lock is not
+    // undone by whoever reads the mailbox.
+    if (!user || user.disabled_at !== null) return;
+    const mail: QueuedMail = await writeTransaction(this.db, async (trx) => {
+      await this.tokens.with(trx).replace({
+        id: newId(),
+        userId: user.id,
+        purpose: 'password_reset',
+        tokenHash,
+        email: user.email,
+        expiresAt: new Date(Date.now() + this.settings.ttlMs),
+      });
+      // To the address on the account, not the one typed: they differ at most in case, and that is ours.
+      return this.mailer.queueWithin(trx, user.email, 'password_reset', client.locale, {
+        username: user.username,
+        link: linkWithToken(this.settings.urlTemplate, token),
+        validForMs: this.settings.ttlMs,
+      });
+    });
+    this.mailer.sendSoon(mail);
+  }
+
+  /**
+   * Sets the new password, marks the email verified (the link proved the user reads it), signs out every
+   * session and answers like login with a new token — all in one transaction that uses the token up
+   * atomically, so a token works exactly once however many requests race with it.
+   */
+  async reset(token: string, password: string, client: ResetClient): Promise<SignedIn> {
+    const tokenHash = hashApiToken(token);
+    // A dead token fails here, before a new password is hashed (argon2 is the costly part).
+    const holder = await this.tokens.findUsable(tokenHash, 'password_reset');
+    if (!holder) throw invalidToken();
+    const email = holder.email;
+    if (isCommonPassword(password, [email.split('@')[0], email, holder.username])) {
+      throw new ValidationError({ password: [{ rule: 'password_common' }] });
+    }
+    const passwordHash = await this.hasher.hash(password);
+    const { row, issued } = await writeTransaction(this.db, async (trx) => {
+      const userId = await this.tokens.with(trx).consume(tokenHash, 'password_reset');
+      if (userId === undefined) throw invalidToken();
+      const row = await this.users
+        .with(trx)
+        .update(userId, { password_hash: passwordHash, email_verified: true });
+      // Disabled after the mail went out: the reset is refused (and rolled back with the token's use).
+      if (row.disabled_at !== null) throw new AccountDisabledError();
+      await this.apiTokens.revokeAll(trx, userId);
+      const issued = await this.apiTokens.issue(trx, userId, client.userAgent);
+      return { row, issued };
+    });
+    return { user: { ...(await this.usersService.view(row)), api_token: issued.token } };
+  }
+}

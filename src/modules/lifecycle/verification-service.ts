@@ -1,0 +1,87 @@
+import type { UserRow } from '../../db/schema.js';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { ValidationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { hashApiToken, newApiToken } from '../../lib/tokens.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
+import type { Mailer, QueuedMail } from '../../mail/mailer.js';
+import type { Locale } from '../../validation/messages.js';
+import type { UsersRepo } from '../users/repo.js';
+import { linkWithToken } from './links.js';
+import type { OneTimeTokensRepo } from './repo.js';
+
+export interface VerificationSettings {
+  ttlMs: number;
+  /** EMAIL_VERIFY_URL: a link template with `{token}`. */
+  urlTemplate: string;
+}
+
+/** The account whose address is to be verified. */
+export interface MailRecipient {
+  id: string;
+  email: string;
+  username: string;
+}
+
+/** A token for an address that is not (or no longer) the user's, used, expired or unknown: one answer. */
+const invalidToken = () => new ValidationError({ token: [{ rule: 'exists' }] });
+
+/**
+ * Proof that a user reads mail at their address: a single-use token (256 random bits; only its SHA-256
+ * stored) mailed to the address at sign-up, at every email change and on request.
+ */
+export class EmailVerificationService {
+  constructor(
+    private readonly db: Executor,
+    private readonly tokens: OneTimeTokensRepo,
+    private readonly users: UsersRepo,
+    private readonly mailer: Mailer,
+    private readonly settings: VerificationSettings,
+    /** Resend requests per user. */
+    private readonly resendLimit: RateCounter,
+  ) {}
+
+  /**
+   * Inside the caller's transaction (sign-up, email change): a new token for the user's present address,
+   * replacing any earlier one, and its mail in the outbox. Hand the result to `send` after commit.
+   */
+  async queueWithin(trx: Executor, user: MailRecipient, locale: Locale): Promise<QueuedMail> {
+    const token = newApiToken();
+    await this.tokens.with(trx).replace({
+      id: newId(),
+      userId: user.id,
+      purpose: 'email_verify',
+      tokenHash: hashApiToken(token),
+      email: user.email,
+      expiresAt: new Date(Date.now() + this.settings.ttlMs),
+    });
+    return this.mailer.queueWithin(trx, user.email, 'email_verify', locale, {
+      username: user.username,
+      link: linkWithToken(this.settings.urlTemplate, token),
+      validForMs: this.settings.ttlMs,
+    });
+  }
+
+  /** Starts sending a queued verification mail; call only after the transaction committed. */
+  send(mail: QueuedMail | undefined): void {
+    this.mailer.sendSoon(mail);
+  }
+
+  /** Uses the token up and marks the address it was mailed to verified. */
+  async verify(token: string): Promise<void> {
+    await writeTransaction(this.db, async (trx) => {
+      const userId = await this.tokens.with(trx).consume(hashApiToken(token), 'email_verify');
+      if (userId === undefined) throw invalidToken();
+      await this.users.with(trx).update(userId, { email_verified: true });
+    });
+  }
+
+  /** A fresh token and mail (the earlier token stops working); throttled per user. */
+  async resend(user: UserRow, locale: Locale): Promise<'sent' | 'already_verified'> {
+    if (user.email_verified) return 'already_verified';
+    await this.resendLimit.consume(`email-resend:${user.id}`);
+    const mail = await writeTransaction(this.db, (trx) => this.queueWithin(trx, user, locale));
+    this.send(mail);
+    return 'sent';
+  }
+}
