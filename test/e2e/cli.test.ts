@@ -93,7 +93,9 @@ async function storage(backend: Backend) {
   };
 }
 
-describe.each(backends)('%s: accounts migrate and serve', (backend) => {
+// Each test starts real processes, and a fresh embedded database takes a PGlite start-up of its own: on a busy
+// two-core machine that alone has taken over 30 s, so these get more room than unit tests.
+describe.each(backends)('%s: accounts migrate and serve', { timeout: 180_000 }, (backend) => {
   let store: Awaited<ReturnType<typeof storage>>;
   const running: RunningService[] = [];
 
