@@ -183,7 +183,7 @@ function buildEndpoints(
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors);
+  const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
   const endpoints = [
     ...validateEndpoints(limits.validateIp),
     ...authEndpoints(

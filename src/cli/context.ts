@@ -4,6 +4,10 @@ import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import type { Executor } from '../db/transaction.js';
+import { ImagesService } from '../modules/images/service.js';
+import { FeedCursorCodec } from '../modules/posts/cursor.js';
+import { PostsRepo } from '../modules/posts/repo.js';
+import { PostsService } from '../modules/posts/service.js';
 import { BannersRepo, InspirersRepo } from '../modules/promotions/repo.js';
 import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
@@ -12,6 +16,9 @@ import { TokensService } from '../modules/tokens/service.js';
 import { UserOperationsService } from '../modules/users/operator-service.js';
 import { UsersRepo } from '../modules/users/repo.js';
 import { UsersService } from '../modules/users/service.js';
+import { createStorage } from '../storage/create-storage.js';
+import type { MediaStorage } from '../storage/media-storage.js';
+import { S3Storage } from '../storage/s3-storage.js';
 import { OperatorError } from './output.js';
 
 /** The services operator commands work through (never SQL of their own). */
@@ -19,11 +26,10 @@ export interface OperatorServices {
   users: UserOperationsService;
   promotions: PromotionsService;
   tokens: TokensService;
-  // `accounts post remove ID` needs the posts module's service: add `posts: PostsService` here, build it in
-  // buildOperatorServices, and register cli/post.ts in cli/program.ts.
+  posts: PostsService;
 }
 
-function buildOperatorServices(config: Config, db: Executor): OperatorServices {
+function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
   const usersRepo = new UsersRepo(db);
   const links = new ProviderAccountsRepo(db);
   // The user's linked providers, for `user show`; the verifiers the ProvidersService holds are not needed.
@@ -33,6 +39,15 @@ function buildOperatorServices(config: Config, db: Executor): OperatorServices {
     users,
     promotions: new PromotionsService(new BannersRepo(db), new InspirersRepo(db), users, views),
     tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
+    // A removed post's files go with it; one that cannot be removed is named, so the operator can remove it.
+    posts: new PostsService(
+      db,
+      new PostsRepo(db),
+      new ImagesService(storage, config.imageMaxPixels, (keys) =>
+        console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
+      ),
+      new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
+    ),
   };
 }
 
@@ -66,7 +81,13 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
         `The database lacks migrations ${pending.join(', ')}: run "accounts migrate" first`,
       );
     }
-    return await work(buildOperatorServices(config, database.db));
+    const storage = createStorage(config.media);
+    try {
+      return await work(buildOperatorServices(config, database.db, storage));
+    } finally {
+      // The S3 client keeps sockets open; local storage has nothing to close.
+      if (storage instanceof S3Storage) storage.close();
+    }
   } finally {
     await database.close();
   }

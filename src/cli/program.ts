@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
 import { registerBannerCommands } from './banner.js';
 import { registerInspirerCommands } from './inspirer.js';
+import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
 import { registerTokenCommands } from './token.js';
 import { registerUserCommands } from './user.js';
@@ -29,8 +30,7 @@ export function buildProgram(state: RunState): Command {
   registerInspirerCommands(program);
   registerUserCommands(program);
   registerTokenCommands(program);
-  // `accounts post remove ID` (issue 7) joins here as registerPostCommands(program) from cli/post.ts, once the
-  // posts module's service exists; see OperatorServices in cli/context.ts.
+  registerPostCommands(program);
 
   // An unknown top-level command names itself and shows what there is (as the command line always has).
   program.on('command:*', (operands: string[]) => {

@@ -44,6 +44,7 @@ describe('accounts operator commands: help and bad arguments', () => {
     ['user', 'disable'],
     ['user', 'enable'],
     ['token', 'revoke'],
+    ['post', 'remove'],
   ])('accounts %s %s --help describes the command', async (group, command) => {
     const result = await cli([group, command, '--help']);
     expect(result.code).toBe(0);
@@ -51,11 +52,14 @@ describe('accounts operator commands: help and bad arguments', () => {
     expect(result.stderr).toBe('');
   });
 
-  it.each(['banner', 'inspirer', 'user', 'token'])('accounts %s --help lists its commands', async (group) => {
-    const result = await cli([group, '--help']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^Usage: accounts ${group} `));
-  });
+  it.each(['banner', 'inspirer', 'user', 'token', 'post'])(
+    'accounts %s --help lists its commands',
+    async (group) => {
+      const result = await cli([group, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^Usage: accounts ${group} `));
+    },
+  );
 
   it('prints its version', async () => {
     const result = await cli(['--version']);
@@ -155,6 +159,11 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
   it('runs every command, and the service sees the result', async () => {
     service = await startService(store.env);
     const [kim, lee, park] = [await register(), await register(), await register()];
+    const posted = await api('/v1/post/create', {
+      ...form({ text: 'a post an operator takes down' }),
+      headers: { ...form({}).headers, ...asUser(kim.token).headers },
+    });
+    const postId = (posted.body.data.post as { id: string }).id;
     // The embedded database belongs to the server while it runs: commands wait until it is stopped.
     if (backend === 'pglite') {
       expectOneLineFailure(
@@ -251,7 +260,12 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
       `Revoked 1 token of ${lee.username} (${lee.id}).\n`,
     );
 
+    expect(await ok(['post', 'remove', postId])).toBe(`Removed post ${postId}.\n`);
+    expectOneLineFailure(await cli(['post', 'remove', postId]), `Post "${postId}" not found`);
+    expectOneLineFailure(await cli(['post', 'remove', 'not-a-post']), 'Post "not-a-post" not found');
+
     service ??= await startService(store.env);
+    expect((await api(`/v1/post/single/${postId}/raw`)).status).toBe(404);
     const banners = await api('/v1/promotions/banners');
     expect((banners.body.data.banners as Array<{ id: string }>).map((b) => b.id)).toEqual([kept.id]);
     const inspirers = await api('/v1/promotions/inspirers?limit=100');

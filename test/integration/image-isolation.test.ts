@@ -4,7 +4,7 @@ import { imageRendererPids } from '../../src/modules/images/process.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
-import { expectError, expectOk, postForm } from '../helpers/http.js';
+import { expectError, expectOk, postForm, postMultipart } from '../helpers/http.js';
 import { largeAnimatedGif, pngFixture } from '../helpers/images.js';
 import { type Picture, updatePicture } from '../helpers/media.js';
 
@@ -120,5 +120,19 @@ describe.each(backends)('%s: image uploads per user', (backend) => {
     expectOk(await updatePicture(ctx.app, other.token, png));
     const me = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(user.token) });
     expect(expectOk<{ user: { profile_picture: unknown } }>(me).user.profile_picture).not.toBeNull();
+  });
+
+  it("counts a post's images on the same limit, one per image, text-only posts not at all", async () => {
+    const user = await registerUser(ctx.app);
+    const png = await pngFixture(32, 32);
+    const file = { filename: 'p.png', contentType: 'image/png', data: png };
+    const post = (files: Record<string, typeof file | (typeof file)[]>) =>
+      postMultipart(ctx.app, '/v1/post/create', { text: 'with images' }, files, bearer(user.token));
+    expectOk(await postForm(ctx.app, '/v1/post/create', { text: 'no images' }, bearer(user.token)));
+    expectOk(await post({ 'images[]': [file, file] }));
+    const refused = await post({ 'images[]': file });
+    expect(refused.statusCode).toBe(429);
+    expectOk(await postForm(ctx.app, '/v1/post/create', { text: 'still fine' }, bearer(user.token)));
+    expect((await updatePicture(ctx.app, user.token, png)).statusCode).toBe(429);
   });
 });

@@ -2,6 +2,7 @@ import type { PostImage, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { type RateCounter, unlimited } from '../../limits/rate-counter.js';
 import type { UploadedFile } from '../../validation/types.js';
 import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
@@ -39,6 +40,8 @@ export class PostsService {
     private readonly posts: PostsRepo,
     private readonly images: ImagesService,
     private readonly cursors: FeedCursorCodec,
+    /** Image uploads per user, shared with profile pictures: each image costs a decode in the renderer pool. */
+    private readonly imageUploads: RateCounter = unlimited,
   ) {}
 
   /** For the orphan media sweep: which of these keys posts still use. */
@@ -51,6 +54,8 @@ export class PostsService {
    * post. Whatever fails — an image that cannot be decoded, the storage, the transaction — no file stays.
    */
   async create(author: UserRow, input: NewPostInput): Promise<PostView> {
+    // Counted per image, before any is decoded: a post of four images costs four uploads of the limit.
+    for (const _image of input.images) await this.imageUploads.consume(`user:${author.id}`);
     const stored: PostImage[] = [];
     try {
       for (const image of input.images) {
