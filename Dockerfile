@@ -30,6 +30,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 COPY --from=build /app/dist ./dist
 # Read at run time: `accounts migrate` (and MIGRATE_ON_START) apply these files.
 COPY src/db/migrations ./src/db/migrations
+# The image renderer runs as a separate Node process from this plain-JavaScript file (it is not compiled).
+COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs
 # DATA_DIR (embedded PGlite and local media) must be writable by the service's user; with PostgreSQL and S3
 # nothing is written there.
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -60,6 +60,10 @@ describe('Dockerfile', () => {
     expect(healthcheck).toMatch(/CMD \["node", "-e", ".*\/healthz/);
     expect(runtime.at(-1)).toBe('CMD ["node", "dist/main.js", "serve"]');
     expect(runtime).toContain('COPY src/db/migrations ./src/db/migrations');
+    // Every file the built service reads from src/ at run time is in the image.
+    expect(runtime).toContain(
+      'COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs',
+    );
   });
 
   it('copies only files that exist and that .dockerignore lets through', () => {
