@@ -31,7 +31,7 @@ const MUST_BE_PROTECTED = [
 ];
 
 /** Routes outside the versioned API (health, the document itself, media files). */
-const UNVERSIONED = /^(GET|POST) (\*|\/healthz|\/readyz|\/openapi\.json|\/media\/.*)$/;
+const UNVERSIONED = /^(GET|POST) (\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();
 
