@@ -16,7 +16,8 @@ describe.each(backends)('%s: database pool gauges', (backend) => {
     const inside = new Promise<void>((resolve) => {
       entered = resolve;
     });
-    const holding = handle.withSession(async () => {
+    // A transaction holds one of the pool's connections (migrations' sessions have a client of their own).
+    const holding = handle.db.transaction().execute(async () => {
       entered();
       await held;
     });
