@@ -30,8 +30,11 @@ const MUST_BE_PROTECTED = [
   /^\/auth\/logout$/,
 ];
 
-/** Routes outside the versioned API (health, the document itself, media files). */
-const UNVERSIONED = /^(GET|POST) (\*|\/healthz|\/readyz|\/openapi\.json|\/media\/.*)$/;
+/**
+ * Routes outside the versioned API (health, the document itself, media files, and /metrics, which has its
+ * own METRICS_TOKEN check and its own tests in metrics.test.ts).
+ */
+const UNVERSIONED = /^(GET|POST) (\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();
 
