@@ -54,7 +54,7 @@ export class AccountDeletionService {
   private async erase(userId: string): Promise<boolean> {
     const files = await writeTransaction(this.db, async (trx) => {
       const users = this.users.with(trx);
-      // The row lock first, the liked posts (in id order) next: see UsersRepo.lockForDelete.
+      // The row lock first (see UsersRepo.lockForDelete), then the likes and liked posts (PostsRepo.unlikeAllOf).
       const row = await users.lockForDelete(userId);
       if (!row) return undefined;
       await this.posts.unlikeAllOfUser(trx, userId);
