@@ -67,7 +67,8 @@ export function accountDeletionEndpoints(
         'and slug are free again at once. Answers `{"deleted": true}`.',
       tag: 'user',
       auth: 'required',
-      errors: [502],
+      // 429: wrong proofs count per account (ReauthService); 502: the provider could not be asked.
+      errors: [429, 502],
       rules: accountDeletionRules(providers),
       handle: ({ params, auth }) => deletion.deleteOwn(auth.user as UserRow, reauthProof(params, providers)),
     }),
