@@ -62,10 +62,11 @@ import { ProvidersService } from './modules/providers/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { TokensService } from './modules/tokens/service.js';
+import { AccountDeletionService } from './modules/users/deletion-service.js';
 import { UserOperationsService } from './modules/users/operator-service.js';
 import { ProfileService } from './modules/users/profile-service.js';
 import { UsersRepo } from './modules/users/repo.js';
-import { profileEndpoints, userEndpoints } from './modules/users/routes.js';
+import { accountDeletionEndpoints, profileEndpoints, userEndpoints } from './modules/users/routes.js';
 import { UsersService } from './modules/users/service.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import { buildVerifiers } from './providers/index.js';
@@ -184,6 +185,7 @@ function buildEndpoints(
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
   const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
+  const deletion = new AccountDeletionService(db, usersRepo, posts, images, new OutboxRepo(db), reauth);
   const endpoints = [
     ...validateEndpoints(limits.validateIp),
     ...authEndpoints(
@@ -199,6 +201,7 @@ function buildEndpoints(
     ),
     ...userEndpoints(users),
     ...profileEndpoints(profile, configured),
+    ...accountDeletionEndpoints(deletion, configured),
     ...imageEndpoints(profile, imageLimits),
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),

@@ -4,6 +4,7 @@ import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import type { Executor } from '../db/transaction.js';
+import { OutboxRepo } from '../mail/outbox-repo.js';
 import { ImagesService } from '../modules/images/service.js';
 import { FeedCursorCodec } from '../modules/posts/cursor.js';
 import { PostsRepo } from '../modules/posts/repo.js';
@@ -13,6 +14,7 @@ import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
+import { AccountDeletionService } from '../modules/users/deletion-service.js';
 import { UserOperationsService } from '../modules/users/operator-service.js';
 import { UsersRepo } from '../modules/users/repo.js';
 import { UsersService } from '../modules/users/service.js';
@@ -27,6 +29,7 @@ export interface OperatorServices {
   promotions: PromotionsService;
   tokens: TokensService;
   posts: PostsService;
+  deletion: AccountDeletionService;
 }
 
 function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
@@ -35,18 +38,32 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
   // The user's linked providers, for `user show`; the verifiers the ProvidersService holds are not needed.
   const views = new UsersService(usersRepo, { namesFor: (userId) => links.namesFor(userId) });
   const users = new UserOperationsService(usersRepo, views);
+  // A removed post's files go with it; one that cannot be removed is named, so the operator can remove it.
+  const images = new ImagesService(storage, config.imageMaxPixels, (keys) =>
+    console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
+  );
+  const posts = new PostsService(
+    db,
+    new PostsRepo(db),
+    images,
+    new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
+  );
+  // Operators are not re-authenticated (they hold the database): the deletion's operator path never asks.
+  const operatorsAreNotReauthenticated = {
+    confirm: () => Promise.reject(new Error('operator commands do not re-authenticate')),
+  };
   return {
     users,
     promotions: new PromotionsService(new BannersRepo(db), new InspirersRepo(db), users, views),
     tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
-    // A removed post's files go with it; one that cannot be removed is named, so the operator can remove it.
-    posts: new PostsService(
+    posts,
+    deletion: new AccountDeletionService(
       db,
-      new PostsRepo(db),
-      new ImagesService(storage, config.imageMaxPixels, (keys) =>
-        console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
-      ),
-      new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
+      usersRepo,
+      posts,
+      images,
+      new OutboxRepo(db),
+      operatorsAreNotReauthenticated,
     ),
   };
 }

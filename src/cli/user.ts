@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { OperatorUserView } from '../modules/users/operator-service.js';
 import { withOperatorServices } from './context.js';
-import { printColumns, printJson } from './output.js';
+import { OperatorError, printColumns, printJson } from './output.js';
 
 const USER_ARGUMENT = ['<user>', 'the user: an id, an email or a username'] as const;
 
@@ -21,9 +21,9 @@ function printUser(user: OperatorUserView): void {
   ]);
 }
 
-/** `accounts user show|disable|enable`. */
+/** `accounts user show|disable|enable|delete`. */
 export function registerUserCommands(program: Command): void {
-  const user = program.command('user').description('Look up, disable and enable accounts');
+  const user = program.command('user').description('Look up, disable, enable and delete accounts');
 
   user
     .command('show')
@@ -55,5 +55,25 @@ export function registerUserCommands(program: Command): void {
     .action(async (reference: string) => {
       const found = await withOperatorServices(({ users }) => users.setDisabled(reference, false));
       console.log(`Enabled ${found.username} (${found.id}).`);
+    });
+
+  user
+    .command('delete')
+    .description(
+      'Delete an account and everything of it (tokens, devices, provider links, posts, likes, files), as ' +
+        'user/delete does; the email, username and slug are free again at once. Cannot be undone',
+    )
+    .argument(...USER_ARGUMENT)
+    .option('--yes', 'confirm the deletion (required: a slip must never delete someone)')
+    .action(async (reference: string, options: { yes?: boolean }) => {
+      if (!options.yes) {
+        throw new OperatorError(`Not deleted: add --yes to delete "${reference}" and everything of it`);
+      }
+      const deleted = await withOperatorServices(async ({ users, deletion }) => {
+        const found = await users.find(reference);
+        return deletion.deleteAsOperator(found);
+      });
+      if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
+      console.log(`Deleted ${deleted.username} (${deleted.id}).`);
     });
 }

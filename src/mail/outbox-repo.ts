@@ -57,6 +57,21 @@ export class OutboxRepo {
     return result.rows[0];
   }
 
+  /**
+   * Drops the mails still waiting to go to this address (account deletion): a verification or reset link
+   * for an account that no longer exists must not arrive. Sent and given-up rows stay as the delivery record
+   * (their bodies are already emptied, except with the development `log` transport). On the
+   * (status, next_attempt_at) index: pending rows are the few not yet sent.
+   */
+  async discardPendingTo(address: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('mail_outbox')
+      .where('status', '=', 'pending')
+      .where(sql`lower(to_address)`, '=', sql`lower(${address})`)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Delivered. The body is emptied unless the transport's copy is the row itself (the log transport). */
   async markSent(id: string, transport: string, keepBody: boolean): Promise<void> {
     await this.db

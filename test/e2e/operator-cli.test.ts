@@ -43,6 +43,7 @@ describe('accounts operator commands: help and bad arguments', () => {
     ['user', 'show'],
     ['user', 'disable'],
     ['user', 'enable'],
+    ['user', 'delete'],
     ['token', 'revoke'],
     ['post', 'remove'],
   ])('accounts %s %s --help describes the command', async (group, command) => {
@@ -158,7 +159,7 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
 
   it('runs every command, and the service sees the result', async () => {
     service = await startService(store.env);
-    const [kim, lee, park] = [await register(), await register(), await register()];
+    const [kim, lee, park, gone] = [await register(), await register(), await register(), await register()];
     const posted = await api('/v1/post/create', {
       ...form({ text: 'a post an operator takes down' }),
       headers: { ...form({}).headers, ...asUser(kim.token).headers },
@@ -264,8 +265,21 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     expectOneLineFailure(await cli(['post', 'remove', postId]), `Post "${postId}" not found`);
     expectOneLineFailure(await cli(['post', 'remove', 'not-a-post']), 'Post "not-a-post" not found');
 
+    expectOneLineFailure(
+      await cli(['user', 'delete', gone.email]),
+      `Not deleted: add --yes to delete "${gone.email}" and everything of it`,
+    );
+    expect(await ok(['user', 'delete', gone.email, '--yes'])).toBe(
+      `Deleted ${gone.username} (${gone.id}).\n`,
+    );
+    expectOneLineFailure(await cli(['user', 'delete', gone.id, '--yes']), `User "${gone.id}" not found`);
+
     service ??= await startService(store.env);
     expect((await api(`/v1/post/single/${postId}/raw`)).status).toBe(404);
+    expect((await api('/v1/user/get', asUser(gone.token))).status).toBe(401);
+    // The deleted account's email and username are free again at once.
+    const { tokenId: _tokenId, id: _id, token: _token, ...goneFields } = gone;
+    expect((await api('/v1/auth/register', form(goneFields))).status).toBe(200);
     const banners = await api('/v1/promotions/banners');
     expect((banners.body.data.banners as Array<{ id: string }>).map((b) => b.id)).toEqual([kept.id]);
     const inspirers = await api('/v1/promotions/inspirers?limit=100');

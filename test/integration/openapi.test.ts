@@ -71,6 +71,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/promotions/banners',
       '/promotions/inspirers',
       '/test/notification',
+      '/user/delete',
       '/user/device/get',
       '/user/device/update',
       '/user/email/resend',

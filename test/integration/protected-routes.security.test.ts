@@ -30,7 +30,7 @@ const MUST_BE_PROTECTED = [
   /^\/auth\/logout$/,
 ];
 
-/** Routes outside the versioned API (health, the document itself, media files). */
+/** Routes outside the versioned API (health, metrics, the document itself, media files). */
 const UNVERSIONED = /^(GET|POST) (\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();

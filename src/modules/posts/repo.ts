@@ -172,6 +172,31 @@ export class PostsRepo {
       .execute();
   }
 
+  /**
+   * Takes back every like of a user (account deletion): each liked post's like_count (and so its generated
+   * hot_score) drops by one in the caller's transaction, then the likes go. The cascade from users alone would
+   * leave the counts one too high. Locks in the order an unlike takes them — the like rows first, then their
+   * posts (in id order) — so a concurrent unlike by the user, or likes by others, queue instead of
+   * deadlocking. On post_likes_user_id_idx and the posts primary key. Returns how many likes were taken back.
+   */
+  async unlikeAllOf(userId: string): Promise<number> {
+    await sql`
+      SELECT post_id FROM post_likes WHERE user_id = ${userId}::uuid ORDER BY post_id FOR UPDATE`.execute(
+      this.db,
+    );
+    await sql`
+      SELECT p.id FROM posts p
+      WHERE p.id IN (SELECT post_id FROM post_likes WHERE user_id = ${userId}::uuid)
+      ORDER BY p.id
+      FOR UPDATE OF p`.execute(this.db);
+    await sql`
+      UPDATE posts SET like_count = posts.like_count - 1
+      FROM post_likes l
+      WHERE l.post_id = posts.id AND l.user_id = ${userId}::uuid`.execute(this.db);
+    const removed = await this.db.deleteFrom('post_likes').where('user_id', '=', userId).executeTakeFirst();
+    return Number(removed.numDeletedRows);
+  }
+
   /** The HMAC key of feed cursors (created by migration 0004). */
   async secret(name: string): Promise<Uint8Array> {
     const row = await this.db

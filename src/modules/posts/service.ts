@@ -147,6 +147,14 @@ export class PostsService {
     return this.posts.with(trx).deleteByUser(userId);
   }
 
+  /**
+   * Takes back every like of a user inside the caller's transaction (account deletion), so the liked posts'
+   * like_count and hot_score stay equal to their likes.
+   */
+  unlikeAllOfUser(trx: Executor, userId: string): Promise<number> {
+    return this.posts.with(trx).unlikeAllOf(userId);
+  }
+
   /** Best effort, like every file removal: a failure is reported with the keys (see ImagesService). */
   async removeImageFiles(images: readonly PostImage[]): Promise<void> {
     await Promise.all(images.map((image) => this.images.removePicture(image)));

@@ -138,6 +138,21 @@ export class UsersRepo {
     return { row, previous };
   }
 
+  /**
+   * The user row, locked until the transaction ends (account deletion). Taken first: a like or a device the
+   * user is adding right now holds a key-share lock on this row, so the deletion waits for it and then sees
+   * it; one that starts later waits for the deletion and finds no user.
+   */
+  lockForDelete(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
+  /** Deletes the row; tokens, devices, provider links, one-time tokens, pushes and likes cascade (FKs). */
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows === 1n;
+  }
+
   /** Case-insensitive, on the lower(username) unique index. */
   findByUsername(username: string): Promise<UserRow | undefined> {
     return this.db

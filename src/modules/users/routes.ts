@@ -3,8 +3,9 @@ import { type Endpoint, endpoint } from '../../http/endpoint.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { reauthProof } from '../providers/reauth-rules.js';
+import type { AccountDeletionService } from './deletion-service.js';
 import type { ProfileService } from './profile-service.js';
-import { userUpdateRules } from './rules.js';
+import { accountDeletionRules, userUpdateRules } from './rules.js';
 import type { UsersService } from './service.js';
 
 export function userEndpoints(users: UsersService): Endpoint[] {
@@ -45,6 +46,31 @@ export function profileEndpoints(profile: ProfileService, providers: readonly st
           preferredLocale(request.headers['accept-language']),
         ),
       }),
+    }),
+  ];
+}
+
+/** `providers`: the configured provider names, as for profileEndpoints. */
+export function accountDeletionEndpoints(
+  deletion: AccountDeletionService,
+  providers: readonly string[],
+): Endpoint[] {
+  return [
+    endpoint({
+      method: 'POST',
+      path: '/user/delete',
+      summary: "Delete the signed-in user's account and everything of it",
+      description:
+        'Needs re-authentication: `current_password`, or for a password-less account the credentials of a ' +
+        'provider linked to it. One transaction deletes the user, its tokens, devices, provider links, posts ' +
+        'and likes (the liked posts count one like less); its files are removed after. The email, username ' +
+        'and slug are free again at once. Answers `{"deleted": true}`.',
+      tag: 'user',
+      auth: 'required',
+      // 429: wrong proofs count per account (ReauthService); 502: the provider could not be asked.
+      errors: [429, 502],
+      rules: accountDeletionRules(providers),
+      handle: ({ params, auth }) => deletion.deleteOwn(auth.user as UserRow, reauthProof(params, providers)),
     }),
   ];
 }

@@ -66,3 +66,6 @@ export const userUpdateRules = (providers: readonly string[]) =>
     ),
     ...reauthRules(providers),
   });
+
+/** user/delete: only the re-authentication proof (checked by the service, which knows if there is a password). */
+export const accountDeletionRules = (providers: readonly string[]) => rules({ ...reauthRules(providers) });
