@@ -93,6 +93,39 @@ export async function userWithPicture(
 }
 
 /**
+ * Makes the COMMIT of a transaction fail when it wrote a row of `table` (an insert, or a delete) whose `column`
+ * starts with `prefix`: a deferred constraint trigger, so every statement succeeds and only the commit is
+ * refused, as a real commit-time failure would be. Returns a function that removes the trigger again.
+ */
+export async function failCommitOf(
+  db: Kysely<Database>,
+  target: { table: 'posts' | 'users'; event: 'INSERT' | 'DELETE'; column: string; prefix: string },
+): Promise<() => Promise<void>> {
+  const { table, event, column, prefix } = target;
+  const fn = `fail_${table}_${event.toLowerCase()}_${prefix.toLowerCase()}`;
+  const row = event === 'DELETE' ? 'OLD' : 'NEW';
+  await sql
+    .raw(
+      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF ${row}.${column} LIKE '${prefix}%' THEN RAISE EXCEPTION 'injected failure at commit'; END IF;
+         RETURN ${row};
+       END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE CONSTRAINT TRIGGER ${fn} AFTER ${event} ON ${table} DEFERRABLE INITIALLY DEFERRED
+       FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+    )
+    .execute(db);
+  return async () => {
+    await sql.raw(`DROP TRIGGER ${fn} ON ${table}`).execute(db);
+    await sql.raw(`DROP FUNCTION ${fn}()`).execute(db);
+  };
+}
+
+/**
  * Makes the next write of a user whose username starts with `prefix` fail inside its transaction (a trigger
  * raising an error), so tests can check that nothing of a failed write is left behind.
  */

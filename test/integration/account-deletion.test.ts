@@ -9,7 +9,7 @@ import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, unique } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm, UNAUTHENTICATED } from '../helpers/http.js';
 import { jpegFixture, pngFixture } from '../helpers/images.js';
-import { filesUnder, type Picture, pictureUrls, updatePicture } from '../helpers/media.js';
+import { failCommitOf, filesUnder, type Picture, pictureUrls, updatePicture } from '../helpers/media.js';
 import { createPost, type Post, postAction } from '../helpers/posts.js';
 import { providerSignUp } from '../helpers/providers.js';
 
@@ -59,30 +59,6 @@ async function queueMail(db: Kysely<Database>, address: string): Promise<void> {
     VALUES (${newId()}, ${address}, 'email_verify', 'en', 'Verify', 'link', '<p>link</p>', now() + interval '1 day')`.execute(
     db,
   );
-}
-
-/** Makes the commit of any deletion of a user whose username starts with `prefix` fail. */
-async function failCommitOfUserDeletion(db: Kysely<Database>, prefix: string): Promise<() => Promise<void>> {
-  const fn = `fail_user_delete_${prefix.toLowerCase()}`;
-  await sql
-    .raw(
-      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN
-         IF OLD.username LIKE '${prefix}%' THEN RAISE EXCEPTION 'injected failure at commit'; END IF;
-         RETURN OLD;
-       END $$`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `CREATE CONSTRAINT TRIGGER ${fn} AFTER DELETE ON users DEFERRABLE INITIALLY DEFERRED
-       FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
-    )
-    .execute(db);
-  return async () => {
-    await sql.raw(`DROP TRIGGER ${fn} ON users`).execute(db);
-    await sql.raw(`DROP FUNCTION ${fn}()`).execute(db);
-  };
 }
 
 describe.each(backends)('%s: user/delete', (backend) => {
@@ -284,7 +260,7 @@ describe.each(backends)('%s: user/delete', (backend) => {
     const user = await registerUser(ctx.app, { username: `${prefix}u` });
     const { files } = await fullAccount(user, othersPost.id);
     const before = await rowsOf(db(), user.id);
-    const restore = await failCommitOfUserDeletion(db(), prefix);
+    const restore = await failCommitOf(db(), { table: 'users', event: 'DELETE', column: 'username', prefix });
     try {
       expectError(await deleteAccount(user.token, { current_password: user.password }), ...COMMIT_FAILED);
     } finally {

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/schema.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
@@ -16,7 +15,7 @@ import {
   UNAUTHENTICATED,
 } from '../helpers/http.js';
 import { gifFixture, jpegFixture, phpScript, pngFixture } from '../helpers/images.js';
-import { filesUnder, pictureUrls } from '../helpers/media.js';
+import { failCommitOf, filesUnder, pictureUrls } from '../helpers/media.js';
 import { createdPost, createPost, type Post, postAction } from '../helpers/posts.js';
 
 const POST_IMAGE_URL = /^\/media\/post-images\/[A-Za-z0-9_-]{22}(_256|_64)?\.(jpg|png|gif)$/;
@@ -26,26 +25,6 @@ const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction
 
 async function jpegPart(width = 64, height = 48): Promise<FilePart> {
   return { filename: 'photo.jpg', contentType: 'image/jpeg', data: await jpegFixture(width, height) };
-}
-
-/** Makes the commit of any post whose text starts with `prefix` fail (a deferred constraint trigger). */
-async function failCommitOfPosts(db: Kysely<Database>, prefix: string): Promise<void> {
-  const fn = `fail_posts_${prefix.toLowerCase()}`;
-  await sql
-    .raw(
-      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN
-         IF NEW.text LIKE '${prefix}%' THEN RAISE EXCEPTION 'injected failure at commit'; END IF;
-         RETURN NEW;
-       END $$`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `CREATE CONSTRAINT TRIGGER ${fn} AFTER INSERT ON posts DEFERRABLE INITIALLY DEFERRED
-       FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
-    )
-    .execute(db);
 }
 
 describe.each(backends)('%s: post/create', (backend) => {
@@ -216,7 +195,12 @@ describe.each(backends)('%s: post/create', (backend) => {
 
   it('removes every stored image when the transaction fails at commit', async () => {
     const me = await registerUser(ctx.app);
-    await failCommitOfPosts(ctx.database.handle.db, 'DOOMED');
+    await failCommitOf(ctx.database.handle.db, {
+      table: 'posts',
+      event: 'INSERT',
+      column: 'text',
+      prefix: 'DOOMED',
+    });
     const before = await postFiles();
     const parts = [await jpegPart(), await jpegPart(50, 50), await jpegPart(60, 40)];
     expectError(await createPost(ctx.app, me.token, 'DOOMED post', parts), ...COMMIT_FAILED);
