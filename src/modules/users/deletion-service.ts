@@ -20,7 +20,8 @@ export interface DeletedAccount {
  *   devices, provider_accounts, one_time_tokens, notification_outbox rows, inspirer rank and likes;
  * - its posts (and the likes others gave them);
  * - its likes of other users' posts, taken back first so those posts' like_count and hot_score stay right;
- * - mails still waiting to go to its address (sent ones stay as the delivery record, see OutboxRepo).
+ * - mails still waiting to go to its address; sent ones stay as the delivery record, address masked and
+ *   body emptied (OutboxRepo.forgetAddress).
  * The files (profile picture, post images) go only after the commit: a rolled-back deletion keeps them all.
  * The email, username (and its skeleton) and slug live only on the row, so they are free again at once.
  */
@@ -59,7 +60,7 @@ export class AccountDeletionService {
       if (!row) return undefined;
       await this.posts.unlikeAllOfUser(trx, userId);
       const postImages = await this.posts.deleteAllOfUser(trx, userId);
-      await this.mailOutbox.with(trx).discardPendingTo(row.email);
+      await this.mailOutbox.with(trx).forgetAddress(row.email);
       await users.delete(userId);
       return { picture: row.profile_picture, postImages };
     });
