@@ -44,7 +44,8 @@ export function isSameOriginWebRequest(request: FastifyRequest): boolean {
     } catch {
       return false;
     }
-    if (host !== request.headers.host) return false;
+    // request.host: the Host header, or a trusted proxy's X-Forwarded-Host (TRUST_PROXY).
+    if (host !== request.host) return false;
   }
   return true;
 }
