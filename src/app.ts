@@ -78,6 +78,8 @@ import type { MediaStorage } from './storage/media-storage.js';
 import { S3Storage } from './storage/s3-storage.js';
 import { serveLocalMedia } from './storage/serve-local.js';
 import { SERVICE_VERSION } from './version.js';
+import { mediaOrigin } from './web/media-origin.js';
+import { registerWeb, type WebSessions } from './web/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -108,7 +110,12 @@ interface EndpointDeps extends AppDeps {
 function buildEndpoints(
   config: Config,
   deps: EndpointDeps,
-): { endpoints: Endpoint[]; services: RequestServices; mediaReferences: MediaReferences[] } {
+): {
+  endpoints: Endpoint[];
+  services: RequestServices;
+  mediaReferences: MediaReferences[];
+  webSessions: WebSessions;
+} {
   const db = deps.database.db;
   const usersRepo = new UsersRepo(db);
   const users = new UsersService(usersRepo);
@@ -216,6 +223,7 @@ function buildEndpoints(
     services: { lookups: users, authenticate: (token) => tokens.authenticate(token) },
     // Every table that references stored media: files none of them references are swept.
     mediaReferences: [users, posts],
+    webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }
 
@@ -289,7 +297,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
-  const { endpoints, services, mediaReferences } = buildEndpoints(config, {
+  const { endpoints, services, mediaReferences, webSessions } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
@@ -324,6 +332,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const document = openApiDocument(endpoints, config.apiVersions, SERVICE_VERSION);
   app.get('/openapi.json', async () => document);
+  // The web pages at `/` and the API docs at `/docs` (issue 12); they call the first configured API version.
+  await registerWeb(app, webSessions, {
+    apiVersion: config.apiVersions[0] ?? 'v1',
+    mediaOrigin: mediaOrigin(config.media),
+  });
 
   for (const version of config.apiVersions) {
     for (const definition of endpoints) {

@@ -5,6 +5,7 @@ import type { RateCounter } from '../limits/rate-counter.js';
 import { validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
 import type { Lookups } from '../validation/types.js';
+import { sessionCookieToken } from '../web/session-cookie.js';
 import { bearerToken } from './auth.js';
 import { parameterBag } from './params.js';
 
@@ -61,7 +62,8 @@ export function endpoint<L extends RuleList, M extends AuthMode>(definition: End
 
 /**
  * The token, in the order Laravel's token guard looks for it: `api_token` in the query string, then in the
- * body, then `Authorization: Bearer`.
+ * body, then `Authorization: Bearer`; last, the web pages' HttpOnly session cookie, and only on a same-origin
+ * request of those pages (src/web/session-cookie.ts: a cross-site request never authenticates by cookie).
  */
 export function presentedToken(request: FastifyRequest): string | undefined {
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.api_token;
@@ -69,7 +71,7 @@ export function presentedToken(request: FastifyRequest): string | undefined {
   const body = request.body as Record<string, unknown> | undefined;
   const fromBody = body && typeof body === 'object' ? body.api_token : undefined;
   if (typeof fromBody === 'string' && fromBody !== '') return fromBody;
-  return bearerToken(request.headers.authorization);
+  return bearerToken(request.headers.authorization) ?? sessionCookieToken(request);
 }
 
 /** The `onRequest` hook counting an endpoint's per-IP limit before the body is read; none without a limit. */
