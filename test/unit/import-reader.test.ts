@@ -159,3 +159,20 @@ describe('import format detection', () => {
     expect(await detectFormat(file)).toBe(format);
   });
 });
+
+describe('import reader: a read error', () => {
+  it.each(['csv', 'jsonl'] as const)('fails the %s reading instead of ending it quietly', async (format) => {
+    const failing = new Readable({
+      read() {
+        this.push(format === 'csv' ? `${HEADER}\na@x.co,k,s,1,d,h\n` : '{"email":"a@x.co"}\n');
+        this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+      },
+    });
+    const reading = (async () => {
+      for await (const _ of readImportRecords(failing, format)) {
+        // drain
+      }
+    })();
+    await expect(reading).rejects.toThrow('EIO');
+  });
+});

@@ -74,6 +74,8 @@ async function* readCsv(source: Readable): AsyncGenerator<ImportRecord> {
   const parser = source.pipe(
     parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true }),
   );
+  // pipe() does not pass a read error on: without this the parser would wait for ever for the rest.
+  source.once('error', (error) => parser.destroy(error));
   let header: string[] | undefined;
   try {
     for await (const { record, info } of parser as AsyncIterable<{
