@@ -305,4 +305,17 @@ describe.each(importBackends)('%s: accounts user import of 100,000 users', (back
       ...INVALID_CREDENTIALS,
     );
   });
+
+  it('two logins at once with the bcrypt password both succeed and leave one argon2id hash', async () => {
+    const email = 'member6@old.example.com';
+    const logins = await Promise.all([
+      postForm(ctx.app, '/v1/auth/login/email', { email, password: PASSWORD }),
+      postForm(ctx.app, '/v1/auth/login/email', { email, password: PASSWORD }),
+    ]);
+    for (const login of logins) expectOk(login);
+    const { rows } = await sql<{ password_hash: string }>`
+      SELECT password_hash FROM users WHERE lower(email) = ${email}`.execute(ctx.database.handle.db);
+    expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$/);
+    expectOk(await postForm(ctx.app, '/v1/auth/login/email', { email, password: PASSWORD }));
+  });
 });
