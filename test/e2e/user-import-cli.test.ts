@@ -49,7 +49,8 @@ describe('accounts user import --help', () => {
   });
 });
 
-describe.each(backends)('%s: accounts user import end to end', (backend: Backend) => {
+// Real processes (a server started twice, several commands): minutes on a busy two-core machine.
+describe.each(backends)('%s: accounts user import end to end', { timeout: 180_000 }, (backend: Backend) => {
   let dir: string;
   let database: TestDatabase | undefined;
   let service: RunningService | undefined;
