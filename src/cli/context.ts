@@ -15,6 +15,8 @@ import { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
 import { AccountDeletionService } from '../modules/users/deletion-service.js';
+import { UserImportRepo } from '../modules/users/import-repo.js';
+import { UserImportService } from '../modules/users/import-service.js';
 import { UserOperationsService } from '../modules/users/operator-service.js';
 import { UsersRepo } from '../modules/users/repo.js';
 import { UsersService } from '../modules/users/service.js';
@@ -30,6 +32,7 @@ export interface OperatorServices {
   tokens: TokensService;
   posts: PostsService;
   deletion: AccountDeletionService;
+  importer: UserImportService;
 }
 
 function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
@@ -65,6 +68,7 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
       new OutboxRepo(db),
       operatorsAreNotReauthenticated,
     ),
+    importer: new UserImportService(db, new UserImportRepo(db)),
   };
 }
 
