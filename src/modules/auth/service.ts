@@ -20,6 +20,7 @@ import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { ProviderCredentials } from '../providers/service.js';
 import type { TokensService } from '../tokens/service.js';
+import type { AccountDeps } from '../users/account-deps.js';
 import type { UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
 import type { SignedIn } from '../users/view.js';
@@ -106,20 +107,40 @@ export function slugStem(email: string): string | undefined {
   return stem.length >= 4 ? stem : undefined;
 }
 
+/** The login-failure counters of AuthService (DESIGN §5, docs/SECURITY.md). */
+export interface LoginLimits {
+  /** Failed logins per (lower-cased email, IP). */
+  loginFailures: RateCounter;
+  /** Failed email logins per account from every address (RATE_LIMIT_LOGIN_ACCOUNT). */
+  accountFailures?: RateCounter;
+}
+
 export class AuthService {
+  private readonly db: Executor;
+  private readonly users: UsersRepo;
+  private readonly usersService: UsersService;
+  private readonly tokens: TokensService;
+  private readonly hasher: PasswordHasher;
+  private readonly images: ImagesService;
+  private readonly loginFailures: RateCounter;
+  private readonly accountFailures: RateCounter;
+
   constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly usersService: UsersService,
-    private readonly tokens: TokensService,
-    private readonly hasher: PasswordHasher,
-    private readonly images: ImagesService,
-    /** Failed logins per (lower-cased email, IP): DESIGN §5. */
-    private readonly loginFailures: RateCounter,
+    deps: AccountDeps,
+    limits: LoginLimits,
     private readonly identities?: ProviderIdentities,
-    /** Failed email logins per account from every address (RATE_LIMIT_LOGIN_ACCOUNT); see docs/SECURITY.md. */
-    private readonly accountFailures: RateCounter = unlimited,
-  ) {}
+  ) {
+    ({
+      db: this.db,
+      users: this.users,
+      usersService: this.usersService,
+      tokens: this.tokens,
+      hasher: this.hasher,
+      images: this.images,
+    } = deps);
+    this.loginFailures = limits.loginFailures;
+    this.accountFailures = limits.accountFailures ?? unlimited;
+  }
 
   #verification: SignUpVerification | undefined;
 

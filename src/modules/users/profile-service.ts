@@ -11,6 +11,7 @@ import type { ProbeResult } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
 import type { TokensService } from '../tokens/service.js';
+import type { AccountDeps } from './account-deps.js';
 import type { UserChanges, UsersRepo } from './repo.js';
 import type { UsersService } from './service.js';
 import type { UserView } from './view.js';
@@ -28,18 +29,29 @@ const PROFILE_FIELDS = ['username', 'slug', 'gender', 'bio', 'email'] as const;
 
 /** The signed-in user changing their own account: profile fields, password and profile picture. */
 export class ProfileService {
+  private readonly db: Executor;
+  private readonly users: UsersRepo;
+  private readonly usersService: UsersService;
+  private readonly tokens: TokensService;
+  private readonly hasher: PasswordHasher;
+  private readonly images: ImagesService;
+
   constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly usersService: UsersService,
-    private readonly tokens: TokensService,
-    private readonly hasher: PasswordHasher,
-    private readonly images: ImagesService,
+    deps: AccountDeps,
     /** Confirms the owner (password or linked provider) before a change that could hand the account over. */
     private readonly reauth: Reauthenticator,
     /** Image uploads per user: each costs a decode in the renderer pool, so one account cannot fill it. */
     private readonly imageUploads: RateCounter,
-  ) {}
+  ) {
+    ({
+      db: this.db,
+      users: this.users,
+      usersService: this.usersService,
+      tokens: this.tokens,
+      hasher: this.hasher,
+      images: this.images,
+    } = deps);
+  }
 
   #verification: SignUpVerification | undefined;
 
