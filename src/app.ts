@@ -7,7 +7,7 @@ import { loadMigrations } from './db/migrate.js';
 import { NO_FILES, registerBodyParsers } from './http/body-parsers.js';
 import { connectionOptions, registerTransportHygiene } from './http/connections.js';
 import { allowCorsOrigins } from './http/cors.js';
-import { type Endpoint, limitBeforeBody, type RequestServices, runEndpoint } from './http/endpoint.js';
+import { type AnyEndpoint, limitBeforeBody, type RequestServices } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { loggerOptions } from './http/logging.js';
@@ -69,7 +69,7 @@ export interface AppDeps {
 function buildEndpoints(
   config: Config,
   deps: ServiceDeps,
-): { endpoints: Endpoint[]; services: RequestServices; mediaReferences: MediaReferences[] } {
+): { endpoints: AnyEndpoint[]; services: RequestServices; mediaReferences: MediaReferences[] } {
   const { limits } = deps;
   const {
     configuredProviders: configured,
@@ -238,7 +238,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         url: `/${version}${definition.path}`,
         ...(takesFiles ? {} : { config: NO_FILES }),
         ...(countLimit ? { onRequest: countLimit } : {}),
-        handler: async (request) => ok(await runEndpoint(definition, request, services)),
+        handler: async (request) => ok(await definition.run(request, services)),
       });
     }
   }

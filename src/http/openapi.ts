@@ -1,5 +1,5 @@
 import { ruleListSchema } from '../validation/schema.js';
-import type { Endpoint } from './endpoint.js';
+import type { AnyEndpoint } from './endpoint.js';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Unauthorized: invalid credentials, an unlinked identity, or a missing/invalid token',
@@ -18,8 +18,21 @@ const envelope = (data: Record<string, unknown>) => ({
   properties: { meta: { $ref: '#/components/schemas/Meta' }, data },
 });
 
-function operation(endpoint: Endpoint): Record<string, unknown> {
-  const schema = ruleListSchema(endpoint.rules);
+/** The names of a path's `:name` segments. */
+function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1] as string);
+}
+
+function operation(endpoint: AnyEndpoint): Record<string, unknown> {
+  // Path parameters are fields of the rule list like any other; they are documented `in: path`, the rest in
+  // the query string (GET) or the body.
+  const inPath = new Set(pathParameterNames(endpoint.path));
+  const pathSchema = ruleListSchema(
+    Object.fromEntries(Object.entries(endpoint.rules).filter(([name]) => inPath.has(name))),
+  );
+  const schema = ruleListSchema(
+    Object.fromEntries(Object.entries(endpoint.rules).filter(([name]) => !inPath.has(name))),
+  );
   const responses: Record<string, unknown> = {
     '200': { description: 'OK', content: { 'application/json': { schema: envelope({ type: 'object' }) } } },
   };
@@ -52,13 +65,15 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   if (endpoint.auth === 'required') op.security = [{ bearer: [] }, { apiTokenQuery: [] }];
   if (endpoint.auth === 'optional') op.security = [{}, { bearer: [] }, { apiTokenQuery: [] }];
   const properties = schema.properties as Record<string, Record<string, unknown>>;
-  // Path segments such as `:id` are parameters too (OpenAPI requires each to be declared).
-  const pathParameters = [...endpoint.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => ({
-    name: match[1],
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
+  // OpenAPI requires every path segment parameter to be declared (and required).
+  const pathProperties = pathSchema.properties as Record<string, Record<string, unknown>>;
+  const pathParameters = [...inPath].map((name) => {
+    const documented = pathProperties[name];
+    // A path parameter outside the rule list would reach the handler unvalidated: refuse to start.
+    if (!documented) throw new Error(`${endpoint.path}: path parameter ${name} has no rule`);
+    const { description, ...property } = documented;
+    return { name, in: 'path', required: true, schema: property, description };
+  });
   if (pathParameters.length > 0) op.parameters = pathParameters;
   if (endpoint.method === 'GET') {
     const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -89,7 +104,7 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
 }
 
 /** The OpenAPI 3.1 document, generated from the same endpoint list and rule lists the service runs on. */
-export function openApiDocument(endpoints: Endpoint[], versions: string[], serviceVersion: string) {
+export function openApiDocument(endpoints: AnyEndpoint[], versions: string[], serviceVersion: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
     const path = endpoint.path.replace(/:([A-Za-z_]+)/g, '{$1}');

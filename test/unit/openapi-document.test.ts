@@ -26,7 +26,7 @@ const single = endpoint({
   summary: 'One post',
   tag: 'posts',
   auth: 'none',
-  rules: rules({}),
+  rules: rules({ id: string().required().describe('The post id.') }),
   handle: async () => ({}),
 });
 
@@ -58,6 +58,23 @@ describe('openApiDocument', () => {
   it('makes a token optional for optional-auth endpoints and absent for public ones', () => {
     expect(paths['/post/raw/feed']?.get?.security).toEqual([{}, { bearer: [] }, { apiTokenQuery: [] }]);
     expect(paths['/post/single/{id}/raw']?.get?.security).toBeUndefined();
+  });
+
+  it('documents a path parameter from its rule, in the path and not in the query', () => {
+    expect(paths['/post/single/{id}/raw']?.get?.parameters).toEqual([
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+        description: 'The post id. Rules: required',
+      },
+    ]);
+  });
+
+  it('refuses a path parameter that is not in the rule list (it would reach the handler unchecked)', () => {
+    const unchecked = endpoint({ ...single, path: '/post/:post/like', handle: async () => ({}) });
+    expect(() => openApiDocument([unchecked], ['v1'], '1.0.0')).toThrow(/:?post.*has no rule/);
   });
 
   it('writes path parameters in OpenAPI form and makes camel-case operation ids', () => {

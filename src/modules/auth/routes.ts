@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { type Endpoint, endpoint, presentedToken } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint, presentedToken } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
-import type { ProbeResult } from '../images/probe.js';
-import { IMAGE_NOTE } from '../images/rules.js';
 import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
@@ -28,7 +26,7 @@ export function authEndpoints(
   auth: AuthService,
   options: RegisterRuleOptions,
   limits: AuthLimits,
-): Endpoint[] {
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -39,12 +37,7 @@ export function authEndpoints(
       limit: limits.register,
       errors: [429, 502],
       rules: registerRules(options),
-      handle: ({ params, request, notes }) =>
-        auth.register(
-          params,
-          clientInfo(request),
-          notes.get(IMAGE_NOTE('profile_picture')) as ProbeResult | undefined,
-        ),
+      handle: ({ params, request }) => auth.register(params, clientInfo(request)),
     }),
     endpoint({
       method: 'POST',
@@ -67,7 +60,7 @@ export function authEndpoints(
       auth: 'required',
       rules: rules({}),
       handle: async ({ auth: session }) => {
-        await auth.logout(session.tokenId);
+        await auth.logout(session);
         return { status: 'logged_out' };
       },
     }),

@@ -1,9 +1,9 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { rules } from '../../validation/fields.js';
 import { deviceUpdateRules } from './rules.js';
 import type { DevicesService } from './service.js';
 
-export function deviceEndpoints(devices: DevicesService): Endpoint[] {
+export function deviceEndpoints(devices: DevicesService): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -17,7 +17,7 @@ export function deviceEndpoints(devices: DevicesService): Endpoint[] {
       auth: 'required',
       rules: deviceUpdateRules,
       handle: async ({ params, auth }) => ({
-        device: await devices.update((auth.user as { id: string }).id, auth.tokenId, params),
+        device: await devices.update(auth, params),
       }),
     }),
     endpoint({
@@ -27,7 +27,7 @@ export function deviceEndpoints(devices: DevicesService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       rules: rules({}),
-      handle: async ({ auth }) => ({ devices: await devices.list((auth.user as { id: string }).id) }),
+      handle: async ({ auth }) => ({ devices: await devices.list(auth) }),
     }),
   ];
 }

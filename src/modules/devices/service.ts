@@ -1,6 +1,7 @@
 import type { DeviceRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, UnauthenticatedError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { DeviceFields, DevicesRepo } from './repo.js';
@@ -49,7 +50,9 @@ export class DevicesService {
    * arrives here it is taken off every other row first, whoever's it was, in the same transaction, so a
    * shared phone never gets the previous account's notifications.
    */
-  async update(userId: string, apiTokenId: string, input: DeviceUpdate): Promise<DeviceView> {
+  async update(auth: AuthContext, input: DeviceUpdate): Promise<DeviceView> {
+    const userId = auth.user.id;
+    const apiTokenId = auth.tokenId;
     const { device_id: deviceId, ...fields } = input;
     try {
       const row = await writeTransaction(this.db, async (trx) => {
@@ -78,7 +81,12 @@ export class DevicesService {
     return this.devices.clearPushToken(userId, deviceId, pushToken);
   }
 
-  async list(userId: string): Promise<DeviceView[]> {
+  async list(auth: AuthContext): Promise<DeviceView[]> {
+    return this.listOf(auth.user.id);
+  }
+
+  /** Any user's devices (the push sender's view, not a request's). */
+  async listOf(userId: string): Promise<DeviceView[]> {
     return (await this.devices.listByUser(userId)).map(deviceView);
   }
 }

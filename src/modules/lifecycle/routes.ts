@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRow } from '../../db/schema.js';
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
@@ -21,7 +20,7 @@ export function lifecycleEndpoints(
   verification: EmailVerificationService,
   reset: PasswordResetService,
   limits: { forgotIp: RateCounter },
-): Endpoint[] {
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -50,7 +49,7 @@ export function lifecycleEndpoints(
       errors: [429],
       rules: rules({}),
       handle: async ({ auth, request }) => ({
-        status: await verification.resend(auth.user as UserRow, resetClient(request).locale),
+        status: await verification.resend(auth, resetClient(request).locale),
       }),
     }),
     endpoint({

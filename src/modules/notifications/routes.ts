@@ -1,4 +1,4 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { testNotificationRules } from './rules.js';
 import type { NotificationsService } from './service.js';
@@ -9,7 +9,7 @@ const DESCRIPTION =
   'without a push token or with push_enabled false is skipped. A token the push service calls dead is ' +
   'removed from its device. The message is Korean or English by Accept-Language.';
 
-export function notificationEndpoints(notifications: NotificationsService): Endpoint[] {
+export function notificationEndpoints(notifications: NotificationsService): AnyEndpoint[] {
   // The seed lists GET; POST is what DESIGN §2.5 names. Both do the same.
   return (['POST', 'GET'] as const).map((method) =>
     endpoint({
@@ -21,10 +21,7 @@ export function notificationEndpoints(notifications: NotificationsService): Endp
       auth: 'required',
       rules: testNotificationRules,
       handle: async ({ auth, request }) => ({
-        deliveries: await notifications.sendTest(
-          (auth.user as { id: string }).id,
-          preferredLocale(request.headers['accept-language']),
-        ),
+        deliveries: await notifications.sendTest(auth, preferredLocale(request.headers['accept-language'])),
       }),
     }),
   );

@@ -1,3 +1,4 @@
+import type { AuthContext } from '../../lib/auth-context.js';
 import { mapWithLimit } from '../../lib/concurrency.js';
 import type { PushPayload, PushTransport } from '../../push/transport.js';
 import type { Locale } from '../../validation/messages.js';
@@ -29,8 +30,9 @@ export class NotificationsService {
   ) {}
 
   /** Sends a test push to each of the user's devices that can receive one; one delivery per device. */
-  async sendTest(userId: string, locale: Locale): Promise<Delivery[]> {
-    const devices = await this.devices.list(userId);
+  async sendTest(auth: AuthContext, locale: Locale): Promise<Delivery[]> {
+    const userId = auth.user.id;
+    const devices = await this.devices.listOf(userId);
     const payload: PushPayload = {
       ...TEST_MESSAGE[locale],
       // FCM data values are strings; the app tells a test push from a real one by `type`.

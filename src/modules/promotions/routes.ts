@@ -1,11 +1,11 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { bannersRules, inspirersRules } from './rules.js';
 import type { PromotionsService } from './service.js';
 
 const DEFAULT_INSPIRERS = 10;
 
 /** Both public; each answers GET (the seed's catalogue) and POST (the apps send most calls as forms). */
-export function promotionEndpoints(promotions: PromotionsService): Endpoint[] {
+export function promotionEndpoints(promotions: PromotionsService): AnyEndpoint[] {
   return (['GET', 'POST'] as const).flatMap((method) => [
     endpoint({
       method,

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRow } from '../../db/schema.js';
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { reauthProof, reauthRules } from './reauth-rules.js';
@@ -28,8 +27,8 @@ export function providerEndpoints(
   names: { configured: string[]; known: string[] },
   /** The per-IP login limit, shared with email login: an attacker gains nothing by switching routes. */
   loginLimit: RateCounter,
-): Endpoint[] {
-  const endpoints: Endpoint[] = [];
+): AnyEndpoint[] {
+  const endpoints: AnyEndpoint[] = [];
   for (const name of names.configured) {
     endpoints.push(
       endpoint({
@@ -58,7 +57,7 @@ export function providerEndpoints(
         rules: rules({ ...reauthRules(names.configured, name), ...credentialRules(name) }),
         handle: ({ params, auth }) =>
           providers.link(
-            auth.user as UserRow,
+            auth,
             credentials(name, params),
             reauthProof(
               params,
@@ -82,8 +81,7 @@ export function providerEndpoints(
         auth: 'required',
         errors: [401, 422, 502],
         rules: rules(reauthRules(names.configured)),
-        handle: ({ params, auth }) =>
-          providers.unlink(auth.user as UserRow, name, reauthProof(params, names.configured)),
+        handle: ({ params, auth }) => providers.unlink(auth, name, reauthProof(params, names.configured)),
       }),
     );
   }

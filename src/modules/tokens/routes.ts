@@ -1,8 +1,8 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
-import { rules } from '../../validation/fields.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { rules, string } from '../../validation/fields.js';
 import type { TokensService } from './service.js';
 
-export function tokenEndpoints(tokens: TokensService): Endpoint[] {
+export function tokenEndpoints(tokens: TokensService): AnyEndpoint[] {
   return [
     endpoint({
       method: 'GET',
@@ -15,7 +15,7 @@ export function tokenEndpoints(tokens: TokensService): Endpoint[] {
       auth: 'required',
       rules: rules({}),
       handle: async ({ auth }) => ({
-        tokens: await tokens.list((auth.user as { id: string }).id, auth.tokenId),
+        tokens: await tokens.list(auth),
       }),
     }),
     endpoint({
@@ -26,10 +26,9 @@ export function tokenEndpoints(tokens: TokensService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       errors: [404],
-      rules: rules({}),
-      handle: async ({ auth, request }) => {
-        const { id } = request.params as { id: string };
-        await tokens.revokeOwn((auth.user as { id: string }).id, id);
+      rules: rules({ id: string().required().describe('The `id` of the session, from user/tokens.') }),
+      handle: async ({ params, auth }) => {
+        await tokens.revokeOwn(auth, params.id);
         return { status: 'revoked' };
       },
     }),

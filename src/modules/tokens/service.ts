@@ -1,6 +1,6 @@
-import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
@@ -9,11 +9,6 @@ import type { DeviceSummary, TokensRepo } from './repo.js';
 export interface IssuedToken {
   id: string;
   token: string;
-}
-
-export interface Authenticated {
-  user: UserRow;
-  tokenId: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -55,7 +50,7 @@ export class TokensService {
   }
 
   /** The user a presented token belongs to, or undefined for an unknown, revoked or expired token. */
-  async authenticate(token: string): Promise<Authenticated | undefined> {
+  async authenticate(token: string): Promise<AuthContext | undefined> {
     if (token.length > 512) return undefined;
     const found = await this.tokens.findLiveOwner(hashApiToken(token));
     if (!found) return undefined;
@@ -77,7 +72,9 @@ export class TokensService {
   }
 
   /** The user's sessions, never the tokens themselves (only their digests are stored anyway). */
-  async list(userId: string, currentTokenId: string): Promise<TokenView[]> {
+  async list(auth: AuthContext): Promise<TokenView[]> {
+    const { user, tokenId: currentTokenId } = auth;
+    const userId = user.id;
     const rows = await this.tokens.listLive(userId);
     return rows.map((row) => ({
       id: row.id,
@@ -94,8 +91,8 @@ export class TokensService {
    * Revokes one of the user's own tokens. Another user's token, an unknown id and a malformed one are the
    * same 404: the answer never tells whether a token id exists.
    */
-  async revokeOwn(userId: string, tokenId: string): Promise<void> {
-    if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(userId, tokenId))) {
+  async revokeOwn(auth: AuthContext, tokenId: string): Promise<void> {
+    if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(auth.user.id, tokenId))) {
       throw new NotFoundError('token');
     }
   }

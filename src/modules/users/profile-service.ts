@@ -1,13 +1,12 @@
-import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { Locale } from '../../validation/messages.js';
-import type { UploadedFile } from '../../validation/types.js';
 import type { SignUpVerification } from '../auth/service.js';
-import type { ProbeResult } from '../images/probe.js';
+import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
 import type { TokensService } from '../tokens/service.js';
@@ -65,12 +64,12 @@ export class ProfileService {
    * re-authentication; a new password signs out every session but the one making this request.
    */
   async update(
-    user: UserRow,
-    currentTokenId: string,
+    auth: AuthContext,
     input: ProfileUpdate,
     proof: ReauthProof,
     locale: Locale = 'en',
   ): Promise<UserView> {
+    const { user, tokenId: currentTokenId } = auth;
     const { password } = input;
     const changes: UserChanges = {};
     // Only the profile's own fields: the request also carries the re-authentication proof.
@@ -112,11 +111,9 @@ export class ProfileService {
    * Stores the new picture's files, points the user at them in one statement, and only then removes the
    * replaced picture's files: at every moment the stored URL is served, and no file outlives its row.
    */
-  async replacePicture(
-    userId: string,
-    file: UploadedFile,
-    probe: ProbeResult | undefined,
-  ): Promise<UserView> {
+  async replacePicture(auth: AuthContext, image: ValidatedImage): Promise<UserView> {
+    const userId = auth.user.id;
+    const { file, probe } = image;
     await this.imageUploads.consume(`user:${userId}`);
     const { row, previous } = await this.images.withStoredPicture(
       { field: 'profile_picture', file, probe },

@@ -1,4 +1,4 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { emailField, slugField, usernameField } from '../users/rules.js';
@@ -8,7 +8,7 @@ import { emailField, slugField, usernameField } from '../users/rules.js';
  * one register accepts (unless someone takes it in between). They tell anyone which accounts exist (by
  * design), so they are what an attacker scripts first: one per-IP limit covers all three together.
  */
-export function validateEndpoints(limit: RateCounter): Endpoint[] {
+export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
