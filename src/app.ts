@@ -8,7 +8,7 @@ import { NO_FILES, registerBodyParsers } from './http/body-parsers.js';
 import { connectionOptions, registerTransportHygiene } from './http/connections.js';
 import { allowCorsOrigins } from './http/cors.js';
 import { type AnyEndpoint, limitBeforeBody, type RequestServices } from './http/endpoint.js';
-import { ok } from './http/envelope.js';
+import { ok, successEnvelopeSchema } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
@@ -238,6 +238,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         url: `/${version}${definition.path}`,
         ...(takesFiles ? {} : { config: NO_FILES }),
         ...(countLimit ? { onRequest: countLimit } : {}),
+        // Serialized through the declared 200 schema: only its properties reach the client.
+        schema: { response: { 200: successEnvelopeSchema(definition.response) } },
         handler: async (request) => ok(await definition.run(request, services)),
       });
     }

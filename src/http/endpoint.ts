@@ -5,9 +5,10 @@ import { clientAddressKey } from '../limits/client-address.js';
 import type { RateCounter } from '../limits/rate-counter.js';
 import { validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
-import type { Lookups } from '../validation/types.js';
+import type { JsonSchema, Lookups } from '../validation/types.js';
 import { bearerToken } from './auth.js';
 import { parameterBag } from './params.js';
+import type { Shape, Static } from './response-schema.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -56,9 +57,17 @@ export interface EndpointInfo<M extends AuthMode = AuthMode> {
  * One endpoint: its rule list (validation and documentation both come from it), who may call it, and a
  * handler that returns the `data` of a 200 envelope. Routes stay three lines; everything else is here once.
  */
-export interface Endpoint<L extends RuleList, M extends AuthMode> extends EndpointInfo<M> {
+export interface Endpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>
+  extends EndpointInfo<M> {
   rules: L;
-  handle(input: HandlerInput<L, M>): Promise<unknown>;
+  /**
+   * The `data` of the 200 envelope: types the handler's return, documents it, and is what Fastify serializes
+   * through (only declared properties reach the client).
+   */
+  response: S;
+  /** One real `data` (taken from a response of the running service; test/integration/responses.test.ts). */
+  example: Static<S>;
+  handle(input: HandlerInput<L, M>): Promise<Static<S>>;
 }
 
 /**
@@ -67,14 +76,23 @@ export interface Endpoint<L extends RuleList, M extends AuthMode> extends Endpoi
  */
 export interface AnyEndpoint extends EndpointInfo {
   rules: RuleList;
+  /** The JSON Schema of the 200 envelope's `data`. */
+  response: JsonSchema;
+  example: unknown;
   /** Authenticates, validates and handles one request; returns the `data` of the 200 envelope. */
   run(request: FastifyRequest, services: RequestServices): Promise<unknown>;
 }
 
 /** Declares an endpoint: its parameter and auth types stay with its handler, inside `run`. */
-export function endpoint<L extends RuleList, M extends AuthMode>(definition: Endpoint<L, M>): AnyEndpoint {
-  const { handle: _handle, ...info } = definition;
-  return { ...info, run: (request, services) => runEndpoint(definition, request, services) };
+export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
+  definition: Endpoint<L, M, S>,
+): AnyEndpoint {
+  const { handle: _handle, response, ...info } = definition;
+  return {
+    ...info,
+    response: response.schema,
+    run: (request, services) => runEndpoint(definition, request, services),
+  };
 }
 
 /**
@@ -122,11 +140,11 @@ async function tokenOwner(
   return token === undefined ? undefined : services.authenticate(token);
 }
 
-export async function runEndpoint<L extends RuleList, M extends AuthMode>(
-  definition: Endpoint<L, M>,
+export async function runEndpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
+  definition: Endpoint<L, M, S>,
   request: FastifyRequest,
   services: RequestServices,
-): Promise<unknown> {
+): Promise<Static<S>> {
   const auth = await authenticators[definition.auth](request, services);
   const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);

@@ -9,6 +9,7 @@ import {
 } from '../../src/http/endpoint.js';
 import { ok } from '../../src/http/envelope.js';
 import { sendError } from '../../src/http/errors.js';
+import { t } from '../../src/http/response-schema.js';
 import { rules, string } from '../../src/validation/fields.js';
 import type { Column } from '../../src/validation/types.js';
 import { logSink } from '../helpers/logs.js';
@@ -73,6 +74,11 @@ describe('runEndpoint', () => {
       tag: 'test',
       auth,
       rules: rules({ name: string().unique('username', { ignoreCurrentUser: true }) }),
+      response: t.object({
+        params: t.object({}),
+        user: t.nullable(t.object({ id: t.string() })),
+      }),
+      example: { params: {}, user: null },
       handle: async ({ params, auth: session }) => ({
         params,
         user: session ? { id: session.user.id } : null,
@@ -145,6 +151,8 @@ describe('sendError', () => {
       tag: 'test',
       auth: 'none',
       rules: rules({}),
+      response: t.object({}),
+      example: {},
       handle: async () => {
         throw error;
       },

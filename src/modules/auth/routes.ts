@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { type AnyEndpoint, endpoint, presentedToken } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
+import { signedInExample, signedInResponse } from '../users/view.js';
 import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
@@ -37,6 +39,8 @@ export function authEndpoints(
       limit: limits.register,
       errors: [429, 502],
       rules: registerRules(options),
+      response: signedInResponse,
+      example: signedInExample,
       handle: ({ params, request }) => auth.register(params, clientInfo(request)),
     }),
     endpoint({
@@ -49,6 +53,8 @@ export function authEndpoints(
       limit: limits.login,
       errors: [401, 429],
       rules: loginEmailRules,
+      response: signedInResponse,
+      example: signedInExample,
       handle: ({ params, request }) =>
         auth.loginWithEmail(params.email, params.password, clientInfo(request)),
     }),
@@ -59,9 +65,11 @@ export function authEndpoints(
       tag: 'auth',
       auth: 'required',
       rules: rules({}),
+      response: t.object({ status: t.literal('logged_out') }),
+      example: { status: 'logged_out' },
       handle: async ({ auth: session }) => {
         await auth.logout(session);
-        return { status: 'logged_out' };
+        return { status: 'logged_out' as const };
       },
     }),
   ];

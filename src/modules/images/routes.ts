@@ -1,6 +1,8 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import { rules } from '../../validation/fields.js';
 import type { ProfileService } from '../users/profile-service.js';
+import { userExample, userResponse } from '../users/view.js';
 import { type ImageLimits, imageField } from './rules.js';
 
 export function imageEndpoints(profile: ProfileService, limits: ImageLimits): AnyEndpoint[] {
@@ -16,6 +18,21 @@ export function imageEndpoints(profile: ProfileService, limits: ImageLimits): An
       auth: 'required',
       errors: [413],
       rules: rules({ profile_picture: imageField(limits).required() }),
+      response: userResponse,
+      example: {
+        user: {
+          ...userExample,
+          profile_picture: {
+            url: '/media/profile-pictures/b3JpZ2luYWwtcGljdHVyZQ.jpg',
+            width: 1024,
+            height: 768,
+            thumbnails: {
+              '64': '/media/profile-pictures/b3JpZ2luYWwtcGljdHVyZQ_64.jpg',
+              '256': '/media/profile-pictures/b3JpZ2luYWwtcGljdHVyZQ_256.jpg',
+            },
+          },
+        },
+      },
       handle: async ({ params, auth }) => ({
         user: await profile.replacePicture(auth, params.profile_picture),
       }),

@@ -1,7 +1,8 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { testNotificationRules } from './rules.js';
-import type { NotificationsService } from './service.js';
+import { deliveryShape, type NotificationsService } from './service.js';
 
 const DESCRIPTION =
   'Sends a test push to each of the signed-in user’s devices and reports one delivery per device: ' +
@@ -20,6 +21,10 @@ export function notificationEndpoints(notifications: NotificationsService): AnyE
       tag: 'notifications',
       auth: 'required',
       rules: testNotificationRules,
+      response: t.object({ deliveries: t.array(deliveryShape) }),
+      example: {
+        deliveries: [{ device_id: 'A1B2C3D4-E5F6-4711-8899-AABBCCDDEEFF', status: 'sent', error: null }],
+      },
       handle: async ({ auth, request }) => ({
         deliveries: await notifications.sendTest(auth, preferredLocale(request.headers['accept-language'])),
       }),

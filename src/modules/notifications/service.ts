@@ -1,3 +1,4 @@
+import { type Static, t } from '../../http/response-schema.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { mapWithLimit } from '../../lib/concurrency.js';
 import type { PushPayload, PushTransport } from '../../push/transport.js';
@@ -5,11 +6,12 @@ import type { Locale } from '../../validation/messages.js';
 import type { DevicesService, DeviceView } from '../devices/service.js';
 
 /** What became of the test push on one device, as the client sees it. */
-export interface Delivery {
-  device_id: string;
-  status: 'sent' | 'failed' | 'skipped';
-  error: string | null;
-}
+export const deliveryShape = t.object({
+  device_id: t.string(),
+  status: t.enum(['sent', 'failed', 'skipped']),
+  error: t.nullable(t.string()),
+});
+export type Delivery = Static<typeof deliveryShape>;
 
 /** Called when a dead push token could not be removed (it stays, and the next push tries again). */
 export type DropFailureReporter = (details: { userId: string; deviceId: string }, error: unknown) => void;

@@ -1,8 +1,10 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import type { ImageLimits } from '../images/rules.js';
 import type { FeedCursorCodec } from './cursor.js';
 import { createPostRules, feedRules, postIdRules } from './rules.js';
 import type { PostsService } from './service.js';
+import { feedPageShape, postExample, postResponse } from './view.js';
 
 export function postEndpoints(
   posts: PostsService,
@@ -21,6 +23,8 @@ export function postEndpoints(
       tag: 'post',
       auth: 'optional',
       rules: feed,
+      response: feedPageShape,
+      example: { posts: [postExample], next_cursor: null },
       handle: async ({ params, auth }) =>
         posts.feed(auth, {
           order: params.order === 'hot' ? 'hot' : 'new',
@@ -36,6 +40,8 @@ export function postEndpoints(
       auth: 'optional',
       errors: [404],
       rules: postIdRules,
+      response: postResponse,
+      example: { post: postExample },
       handle: async ({ params, auth }) => ({ post: await posts.get(auth, params.id) }),
     }),
   ]);
@@ -50,6 +56,8 @@ export function postEndpoints(
       auth: 'required',
       errors: [413],
       rules: createPostRules(limits),
+      response: postResponse,
+      example: { post: postExample },
       handle: async ({ params, auth }) => ({
         post: await posts.create(auth, { text: params.text, images: params.images ?? [] }),
       }),
@@ -62,6 +70,8 @@ export function postEndpoints(
       auth: 'required',
       errors: [404],
       rules: postIdRules,
+      response: postResponse,
+      example: { post: { ...postExample, like_count: 1, liked_by_me: true } },
       handle: async ({ params, auth }) => ({ post: await posts.like(auth, params.id) }),
     }),
     endpoint({
@@ -72,6 +82,8 @@ export function postEndpoints(
       auth: 'required',
       errors: [404],
       rules: postIdRules,
+      response: postResponse,
+      example: { post: postExample },
       handle: async ({ params, auth }) => ({ post: await posts.unlike(auth, params.id) }),
     }),
     endpoint({
@@ -83,9 +95,11 @@ export function postEndpoints(
       auth: 'required',
       errors: [403, 404],
       rules: postIdRules,
+      response: t.object({ deleted: t.literal(true) }),
+      example: { deleted: true },
       handle: async ({ params, auth }) => {
         await posts.delete(auth, params.id);
-        return { deleted: true };
+        return { deleted: true as const };
       },
     }),
     ...readEndpoints,

@@ -1,6 +1,7 @@
 import type { PostImage, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.js';
+import type { Static } from '../../http/response-schema.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { type RateCounter, unlimited } from '../../limits/rate-counter.js';
@@ -9,6 +10,7 @@ import type { ImagesService } from '../images/service.js';
 import type { FeedCursor, FeedCursorCodec, FeedOrder } from './cursor.js';
 import type { PostsRepo } from './repo.js';
 import type { FeedRow } from './rows.js';
+import type { feedPageShape } from './view.js';
 import { type PostView, postView } from './view.js';
 
 /** Post images live in their own storage folder, apart from profile pictures. */
@@ -28,10 +30,7 @@ export interface FeedRequest {
   cursor: FeedCursor | undefined;
 }
 
-export interface FeedPage {
-  posts: PostView[];
-  next_cursor: string | null;
-}
+export type FeedPage = Static<typeof feedPageShape>;
 
 /** Posts, their likes and the feed. Files are written before a transaction and removed after its outcome. */
 export class PostsService {

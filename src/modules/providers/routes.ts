@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
+import { signedInExample, signedInResponse, userExample, userResponse } from '../users/view.js';
 import { reauthProof, reauthRules } from './reauth-rules.js';
 import { credentialRules } from './rules.js';
 import { accessTokenField, type ProviderCredentials, type ProvidersService, userIdField } from './service.js';
@@ -41,6 +43,8 @@ export function providerEndpoints(
         limit: loginLimit,
         errors: [401, 429, 502],
         rules: rules(credentialRules(name)),
+        response: signedInResponse,
+        example: { user: { ...signedInExample.user, providers: [name], has_password: false } },
         handle: ({ params, request }) =>
           providers.login(credentials(name, params), { userAgent: userAgent(request), ip: request.ip }),
       }),
@@ -55,6 +59,8 @@ export function providerEndpoints(
           'a provider already linked to it.',
         errors: [401, 502],
         rules: rules({ ...reauthRules(names.configured, name), ...credentialRules(name) }),
+        response: userResponse,
+        example: { user: { ...userExample, providers: [name] } },
         handle: ({ params, auth }) =>
           providers.link(
             auth,
@@ -81,6 +87,8 @@ export function providerEndpoints(
         auth: 'required',
         errors: [401, 422, 502],
         rules: rules(reauthRules(names.configured)),
+        response: userResponse,
+        example: { user: userExample },
         handle: ({ params, auth }) => providers.unlink(auth, name, reauthProof(params, names.configured)),
       }),
     );

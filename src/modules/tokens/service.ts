@@ -1,10 +1,11 @@
 import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
+import { type Static, t } from '../../http/response-schema.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
-import type { DeviceSummary, TokensRepo } from './repo.js';
+import type { TokensRepo } from './repo.js';
 
 export interface IssuedToken {
   id: string;
@@ -15,19 +16,21 @@ const DAY_MS = 86_400_000;
 const TOUCH_INTERVAL_MS = 60_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One session as its owner sees it. */
-export interface TokenView {
-  id: string;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
+/** One session as its owner sees it: never the token itself (only its digest is stored anyway). */
+export const tokenShape = t.object({
+  id: t.string(),
+  created_at: t.dateTime(),
+  /** Updated at most once a minute. */
+  last_used_at: t.nullable(t.dateTime()),
+  expires_at: t.nullable(t.dateTime()),
   /** The User-Agent of the client the token was issued to. */
-  user_agent: string | null;
+  user_agent: t.nullable(t.string()),
   /** The device this session last registered through user/device/update, if any. */
-  device: DeviceSummary | null;
+  device: t.nullable(t.object({ device_id: t.string(), platform: t.nullable(t.string()) })),
   /** The token this request was made with. */
-  current: boolean;
-}
+  current: t.boolean(),
+});
+export type TokenView = Static<typeof tokenShape>;
 
 export class TokensService {
   constructor(

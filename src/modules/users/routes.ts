@@ -1,4 +1,5 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { reauthProof } from '../providers/reauth-rules.js';
@@ -6,6 +7,7 @@ import type { AccountDeletionService } from './deletion-service.js';
 import type { ProfileService } from './profile-service.js';
 import { accountDeletionRules, userUpdateRules } from './rules.js';
 import type { UsersService } from './service.js';
+import { userExample, userResponse } from './view.js';
 
 export function userEndpoints(users: UsersService): AnyEndpoint[] {
   return [
@@ -16,6 +18,8 @@ export function userEndpoints(users: UsersService): AnyEndpoint[] {
       tag: 'user',
       auth: 'required',
       rules: rules({}),
+      response: userResponse,
+      example: { user: userExample },
       handle: async ({ auth }) => ({ user: await users.view(auth.user) }),
     }),
   ];
@@ -36,6 +40,8 @@ export function profileEndpoints(profile: ProfileService, providers: readonly st
       tag: 'user',
       auth: 'required',
       rules: userUpdateRules(providers),
+      response: userResponse,
+      example: { user: { ...userExample, bio: '안녕하세요, 민지입니다.' } },
       handle: async ({ params, auth, request }) => ({
         user: await profile.update(
           auth,
@@ -68,6 +74,8 @@ export function accountDeletionEndpoints(
       // 429: wrong proofs count per account (ReauthService); 502: the provider could not be asked.
       errors: [429, 502],
       rules: accountDeletionRules(providers),
+      response: t.object({ deleted: t.literal(true) }),
+      example: { deleted: true },
       handle: ({ params, auth }) => deletion.deleteOwn(auth, reauthProof(params, providers)),
     }),
   ];

@@ -1,4 +1,5 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { emailField, slugField, usernameField } from '../users/rules.js';
@@ -19,7 +20,9 @@ export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
       limit,
       errors: [429],
       rules: rules({ email: emailField.required().unique('email') }),
-      handle: async ({ params }) => ({ email: params.email, status: 'valid' }),
+      response: t.object({ email: t.string(), status: t.literal('valid') }),
+      example: { email: 'minji@example.com', status: 'valid' },
+      handle: async ({ params }) => ({ email: params.email, status: 'valid' as const }),
     }),
     endpoint({
       method: 'POST',
@@ -30,7 +33,9 @@ export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
       limit,
       errors: [429],
       rules: rules({ username: usernameField.required().unique('username') }),
-      handle: async ({ params }) => ({ username: params.username, status: 'valid' }),
+      response: t.object({ username: t.string(), status: t.literal('valid') }),
+      example: { username: '민지', status: 'valid' },
+      handle: async ({ params }) => ({ username: params.username, status: 'valid' as const }),
     }),
     endpoint({
       method: 'POST',
@@ -42,7 +47,9 @@ export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
       limit,
       errors: [429],
       rules: rules({ slug: slugField.required().unique('slug') }),
-      handle: async ({ params }) => ({ slug: params.slug, status: 'valid' }),
+      response: t.object({ slug: t.string(), status: t.literal('valid') }),
+      example: { slug: 'minji', status: 'valid' },
+      handle: async ({ params }) => ({ slug: params.slug, status: 'valid' as const }),
     }),
   ];
 }
