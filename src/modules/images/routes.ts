@@ -1,5 +1,4 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
-import { t } from '../../http/response-schema.js';
 import { rules } from '../../validation/fields.js';
 import type { ProfileService } from '../users/profile-service.js';
 import { userExample, userResponse } from '../users/view.js';

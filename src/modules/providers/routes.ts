@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
-import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { signedInExample, signedInResponse, userExample, userResponse } from '../users/view.js';
