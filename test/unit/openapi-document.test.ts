@@ -94,10 +94,9 @@ describe('openApiDocument', () => {
   });
 
   it('documents the declared 200 data schema in the envelope, with the example as a whole envelope', () => {
-    const ok200 = (paths['/post/raw/feed']?.get?.responses as Record<string, Record<string, unknown>>)['200'];
-    const json = (ok200?.content as Record<string, { schema: unknown; example: unknown }>)[
-      'application/json'
-    ];
+    type Ok = { content: Record<string, { schema: unknown; example: unknown }> };
+    const responses = paths['/post/raw/feed']?.get?.responses as Record<string, Ok> | undefined;
+    const json = responses?.['200']?.content['application/json'];
     expect(json?.schema).toEqual({
       type: 'object',
       required: ['meta', 'data'],
