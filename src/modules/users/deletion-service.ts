@@ -1,6 +1,7 @@
 import type { PostImage, ProfilePicture, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { UnauthenticatedError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import type { OutboxRepo } from '../../mail/outbox-repo.js';
 import type { ImagesService } from '../images/service.js';
 import type { PostsService } from '../posts/service.js';
@@ -39,7 +40,8 @@ export class AccountDeletionService {
    * The signed-in user deletes their own account, after re-authenticating (the session alone is what a thief
    * has): a missing or wrong proof is a 422 and deletes nothing.
    */
-  async deleteOwn(user: UserRow, proof: ReauthProof): Promise<{ deleted: true }> {
+  async deleteOwn(auth: AuthContext, proof: ReauthProof): Promise<{ deleted: true }> {
+    const { user } = auth;
     await this.reauth.confirm(user, proof);
     // Deleted meanwhile (a second tap of the button): the session no longer names anyone.
     if (!(await this.erase(user.id))) throw new UnauthenticatedError();
