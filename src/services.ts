@@ -26,7 +26,7 @@ import { ProvidersService } from './modules/providers/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
 import { TokensService } from './modules/tokens/service.js';
 import type { AccountDeps } from './modules/users/account-deps.js';
-import { AccountDeletionService } from './modules/users/deletion-service.js';
+import { AccountDeletionService, AccountEraser } from './modules/users/deletion-service.js';
 import { UserOperationsService } from './modules/users/operator-service.js';
 import { ProfileService } from './modules/users/profile-service.js';
 import { UsersRepo } from './modules/users/repo.js';
@@ -115,7 +115,10 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
   const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
-  const deletion = new AccountDeletionService(db, usersRepo, posts, images, new OutboxRepo(db), reauth);
+  const deletion = new AccountDeletionService(
+    new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
+    reauth,
+  );
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {

@@ -144,7 +144,7 @@ export function registerUserCommands(program: Command): void {
       }
       const deleted = await withOperatorServices(async ({ users, deletion }) => {
         const found = await users.find(reference);
-        return deletion.deleteAsOperator(found);
+        return deletion.erase(found);
       });
       if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
       console.log(`Deleted ${deleted.username} (${deleted.id}).`);
