@@ -80,7 +80,9 @@ export class RenderPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.waiting.splice(0)) job.reject(new ServiceUnavailableError(new Error('closing')));
-    await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot, new Error('image pool closed'))));
+    // A copy: stop() takes each slot out itself, and only a slot still listed gets its render failed.
+    const closing = new ServiceUnavailableError(new Error('image pool closed'));
+    await Promise.all([...this.slots].map((slot) => this.stop(slot, closing)));
   }
 
   private idleSlot(): Slot | undefined {
