@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { DestinationStream } from 'pino';
+import { type DestinationStream, destination } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -10,7 +10,7 @@ import { allowCorsOrigins } from './http/cors.js';
 import { type Endpoint, limitBeforeBody, type RequestServices, runEndpoint } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
-import { loggerOptions } from './http/logging.js';
+import { logEachRequestOnce, loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
 import { parsePhpStyle } from './http/params.js';
 import {
@@ -220,6 +220,15 @@ function buildEndpoints(
 }
 
 /**
+ * Where log lines go: the caller's stream (tests), or stdout written asynchronously — a request never waits
+ * for the pipe, and pino flushes what is buffered when the process exits. Nothing when logging is silent.
+ */
+function logDestination(level: Config['logLevel'], stream: DestinationStream | undefined) {
+  if (stream !== undefined) return { stream };
+  return level === 'silent' ? {} : { stream: destination({ dest: 1, sync: false }) };
+}
+
+/**
  * The whole HTTP service as a Fastify instance, not yet listening: `server.ts` listens, tests call
  * `app.inject`. The database handle is the caller's to open and close.
  */
@@ -227,8 +236,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     logger: {
       ...loggerOptions(config.logLevel, config.providers.names),
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      ...logDestination(config.logLevel, deps.logStream),
     },
+    // One access line per request instead of Fastify's two (logEachRequestOnce below).
+    disableRequestLogging: true,
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -246,9 +257,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       querystringParser: (query) => parsePhpStyle(query),
     },
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
+  logEachRequestOnce(app);
   registerTransportHygiene(app);
   const metrics = deps.metrics ?? new AppMetrics();
   metrics.watchPool(() => deps.database.poolStats());
