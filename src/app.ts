@@ -19,6 +19,7 @@ import {
   registerHealth,
   requestId,
 } from './http/server-setup.js';
+import { HashingPool } from './lib/hashing-pool.js';
 import { PasswordHasher } from './lib/passwords.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
 import type { RateLimits } from './limits/rate-counter.js';
@@ -102,6 +103,7 @@ interface EndpointDeps extends AppDeps {
   log: PushLogger;
   metrics: AppMetrics;
   mailer: Mailer;
+  hashing: HashingPool;
 }
 
 /** Builds repos from the database, services from repos, and endpoints from services. */
@@ -113,7 +115,7 @@ function buildEndpoints(
   const usersRepo = new UsersRepo(db);
   const users = new UsersService(usersRepo);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
-  const hasher = new PasswordHasher(config.argon2, deps.metrics.hashObserver);
+  const hasher = new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const { limits } = deps;
   const providerLinks = new ProviderAccountsRepo(db);
@@ -275,6 +277,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Image decoding runs in its own bounded pool of processes, never beside password hashing.
   configureImageRendering(config.imageRendering);
   app.addHook('onClose', async () => closeImageRendering());
+  // Password hashing in its own bounded pool of processes at a lower CPU priority than request handling.
+  const hashing = new HashingPool(config.hashing);
+  app.addHook('onClose', async () => hashing.close());
   const storage = createStorage(config.media);
   if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
   if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
@@ -309,6 +314,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     log: app.log,
     metrics,
     mailer,
+    hashing,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

@@ -96,6 +96,17 @@ export class ServiceUnavailableError extends ServiceError {
   }
 }
 
+/**
+ * Load shedding: a bounded queue (password hashing) is full, so the request is refused at once with a 503
+ * and a Retry-After rather than queued until it times out. Expected under overload: not an error to page on.
+ */
+export class OverloadedError extends ServiceUnavailableError {
+  constructor(detail: string) {
+    super(new Error(detail));
+    this.name = 'OverloadedError';
+  }
+}
+
 /** An identity provider could not be reached or answered garbage. */
 export class ProviderUnavailableError extends ServiceError {
   constructor(detail: string, cause?: unknown) {

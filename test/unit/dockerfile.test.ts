@@ -64,6 +64,7 @@ describe('Dockerfile', () => {
     expect(runtime).toContain(
       'COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs',
     );
+    expect(runtime).toContain('COPY src/lib/hashing-worker.mjs ./src/lib/hashing-worker.mjs');
   });
 
   it('copies only files that exist and that .dockerignore lets through', () => {
