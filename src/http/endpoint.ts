@@ -14,6 +14,8 @@ export type AuthMode = 'required' | 'optional' | 'none';
 export interface AuthContext<U = unknown> {
   user: U;
   tokenId: string;
+  /** The user's linked provider names, read in the same query as the token (saves user/get a round trip). */
+  linkedProviders?: readonly string[];
 }
 
 /** What the HTTP layer needs from the services to validate and authenticate a request. */

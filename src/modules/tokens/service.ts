@@ -14,6 +14,8 @@ export interface IssuedToken {
 export interface Authenticated {
   user: UserRow;
   tokenId: string;
+  /** The user's linked provider names, in order, read with the token (user/get shows them). */
+  linkedProviders: string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -63,7 +65,7 @@ export class TokensService {
     if (found.lastUsedAt === null || Date.now() - found.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
       await this.tokens.touch(found.tokenId);
     }
-    return { user: found.user, tokenId: found.tokenId };
+    return { user: found.user, tokenId: found.tokenId, linkedProviders: found.linkedProviders };
   }
 
   /** Who a token was issued to, even when it has expired: a device that signed in to that account before. */

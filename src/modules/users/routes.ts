@@ -17,7 +17,7 @@ export function userEndpoints(users: UsersService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       rules: rules({}),
-      handle: async ({ auth }) => ({ user: await users.view(auth.user as UserRow) }),
+      handle: async ({ auth }) => ({ user: await users.view(auth.user as UserRow, auth.linkedProviders) }),
     }),
   ];
 }
