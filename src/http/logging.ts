@@ -127,8 +127,17 @@ export function loggerOptions(level: string, providerNames: readonly string[] = 
 /**
  * One access line per request, when the answer has gone out (Fastify's own logging, an "incoming request"
  * and a "request completed" line each, is off): method, redacted URL, address, user agent, status, time.
+ * At debug level an "incoming request" line too.
  */
 export function logEachRequestOnce(app: FastifyInstance): void {
+  // At debug, also when a request arrives: what an operator (or a test) needs to see a request that never
+  // completes (a stalled body, a client that resets). At info and above this is one comparison per request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.log.level === 'debug' || request.log.level === 'trace') {
+      request.log.debug({ req: request }, 'incoming request');
+    }
+    done();
+  });
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     done();
