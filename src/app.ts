@@ -10,7 +10,7 @@ import { allowCorsOrigins } from './http/cors.js';
 import { type Endpoint, limitBeforeBody, type RequestServices, runEndpoint } from './http/endpoint.js';
 import { ok } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
-import { logEachRequestOnce, loggerOptions } from './http/logging.js';
+import { AccessLog, loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
 import { parsePhpStyle } from './http/params.js';
 import {
@@ -240,8 +240,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       ...loggerOptions(config.logLevel, config.providers.names),
       ...logDestination(config.logLevel, deps.logStream),
     },
-    // One access line per request instead of Fastify's two (logEachRequestOnce below).
-    disableRequestLogging: true,
+    // One access line per request instead of Fastify's two.
+    logController: new AccessLog(),
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -263,7 +263,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reply.header('x-request-id', request.id);
     done();
   });
-  logEachRequestOnce(app);
   registerTransportHygiene(app);
   const metrics = deps.metrics ?? new AppMetrics();
   metrics.watchPool(() => deps.database.poolStats());

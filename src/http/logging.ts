@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 /**
@@ -125,21 +125,32 @@ export function loggerOptions(level: string, providerNames: readonly string[] = 
 }
 
 /**
- * One access line per request, when the answer has gone out (Fastify's own logging, an "incoming request"
- * and a "request completed" line each, is off): method, redacted URL, address, user agent, status, time.
- * At debug level an "incoming request" line too.
+ * Fastify's request logging, reshaped: one access line per request, when the answer has gone out (Fastify
+ * writes an "incoming request" and a "request completed" line, each through the serializers): method,
+ * redacted URL, address, user agent, status and time. At debug level an "incoming request" line too, so a
+ * request that never completes (a stalled body, a client that resets) is still visible. Every other
+ * framework log line (errors, aborted streams, unmatched routes) is Fastify's own.
  */
-export function logEachRequestOnce(app: FastifyInstance): void {
-  // At debug, also when a request arrives: what an operator (or a test) needs to see a request that never
-  // completes (a stalled body, a client that resets). At info and above this is one comparison per request.
-  app.addHook('onRequest', (request, _reply, done) => {
+export class AccessLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    // One level comparison per request at info and above.
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ req: request }, 'incoming request');
     }
-    done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    done();
-  });
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        'request errored',
+      );
+    } else {
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    }
+  }
 }
