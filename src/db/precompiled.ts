@@ -6,11 +6,16 @@ interface Slot {
   readonly slot: number;
 }
 
+/** What a query builder offers: compiling it, and running it the ordinary way. */
+type Buildable<Row> = Compilable<Row> & { execute(): Promise<Row[]> };
+
 /**
  * A query compiled to SQL once and run with each call's values. Kysely compiles a builder on every call
  * (builds the tree, walks it, joins the SQL string); on the hottest paths (the uniqueness check, the token
  * lookup of every authenticated request) the SQL never changes, only the values do. The builder is the same
  * one the code would run, so the SQL is the same parameterised statement, on PostgreSQL and PGlite alike.
+ * On a Kysely instance with plugins (which may rewrite each query, e.g. the tests' query capture) it is built
+ * and run per call as usual.
  */
 export class Precompiled<Row> {
   #compiled: { sql: string; parameters: unknown[]; positions: number[] } | undefined;
@@ -18,10 +23,11 @@ export class Precompiled<Row> {
   /** `build` gets one placeholder per value (in order) and must use each as a value of the query. */
   constructor(
     private readonly arity: number,
-    private readonly build: (db: Executor, ...values: never[]) => Compilable<Row>,
+    private readonly build: (db: Executor, ...values: never[]) => Buildable<Row>,
   ) {}
 
   async execute(db: Executor, ...values: unknown[]): Promise<Row[]> {
+    if (db.getExecutor().plugins.length > 0) return this.build(db, ...(values as never[])).execute();
     this.#compiled ??= this.compile(db);
     const { sql, parameters, positions } = this.#compiled;
     const bound = parameters.map((constant, i) => {
