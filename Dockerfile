@@ -10,6 +10,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The web pages' browser modules (web/tsconfig.json → dist/public) and their stylesheet.
+COPY web ./web
 RUN npm run build
 
 # ---- runtime: production dependencies, the compiled service and the migration files, as a non-root user
@@ -28,6 +30,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
     && npm cache clean --force \
     && node -e "require('sharp'); require('@node-rs/argon2')"
 COPY --from=build /app/dist ./dist
+# The web pages' stylesheet is served as written (the browser modules came with dist/public).
+COPY web/static ./web/static
 # Read at run time: `accounts migrate` (and MIGRATE_ON_START) apply these files.
 COPY src/db/migrations ./src/db/migrations
 # The image renderer and the password hasher run as separate Node processes from these plain-JavaScript files

@@ -7,8 +7,8 @@ import { loadMigrations } from './db/migrate.js';
 import { NO_FILES, registerBodyParsers } from './http/body-parsers.js';
 import { connectionOptions, registerTransportHygiene } from './http/connections.js';
 import { allowCorsOrigins } from './http/cors.js';
-import { type Endpoint, limitBeforeBody, type RequestServices, runEndpoint } from './http/endpoint.js';
-import { ok } from './http/envelope.js';
+import { type AnyEndpoint, limitBeforeBody, type RequestServices } from './http/endpoint.js';
+import { ok, successEnvelopeSchema } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { AccessLog, loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
@@ -20,9 +20,7 @@ import {
   requestId,
 } from './http/server-setup.js';
 import { HashingPool } from './lib/hashing-pool.js';
-import { PasswordHasher } from './lib/passwords.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
-import type { RateLimits } from './limits/rate-counter.js';
 import { Mailer } from './mail/mailer.js';
 import { OutboxRepo } from './mail/outbox-repo.js';
 import { createMailTransport } from './mail/transport.js';
@@ -30,10 +28,7 @@ import { serveMetricsRoute } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
 import { authEndpoints } from './modules/auth/routes.js';
-import { AuthService } from './modules/auth/service.js';
-import { DevicesRepo } from './modules/devices/repo.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
-import { DevicesService } from './modules/devices/service.js';
 import {
   type MediaReferences,
   OrphanMediaSweeper,
@@ -41,44 +36,22 @@ import {
 } from './modules/images/orphan-sweep.js';
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
 import { imageEndpoints } from './modules/images/routes.js';
-import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
-import { PasswordResetService } from './modules/lifecycle/password-reset-service.js';
-import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
 import { lifecycleEndpoints } from './modules/lifecycle/routes.js';
-import { EmailVerificationService } from './modules/lifecycle/verification-service.js';
-import { NotificationOutboxRepo } from './modules/notifications/repo.js';
 import { notificationEndpoints } from './modules/notifications/routes.js';
-import { NotificationsService } from './modules/notifications/service.js';
-import { FeedCursorCodec } from './modules/posts/cursor.js';
-import { PostsRepo } from './modules/posts/repo.js';
 import { postEndpoints } from './modules/posts/routes.js';
-import { PostsService } from './modules/posts/service.js';
-import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
-import { PromotionsService } from './modules/promotions/service.js';
-import { ReauthService } from './modules/providers/reauth-service.js';
-import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { providerEndpoints } from './modules/providers/routes.js';
-import { ProvidersService } from './modules/providers/service.js';
-import { TokensRepo } from './modules/tokens/repo.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
-import { TokensService } from './modules/tokens/service.js';
-import { AccountDeletionService } from './modules/users/deletion-service.js';
-import { UserOperationsService } from './modules/users/operator-service.js';
-import { ProfileService } from './modules/users/profile-service.js';
-import { UsersRepo } from './modules/users/repo.js';
 import { accountDeletionEndpoints, profileEndpoints, userEndpoints } from './modules/users/routes.js';
-import { UsersService } from './modules/users/service.js';
 import { validateEndpoints } from './modules/validate/routes.js';
-import { buildVerifiers } from './providers/index.js';
-import { createPushTransport } from './push/create-transport.js';
-import type { PushLogger } from './push/transport.js';
+import { buildServices, type ServiceDeps } from './services.js';
 import { createStorage } from './storage/create-storage.js';
 import { LocalStorage } from './storage/local-storage.js';
-import type { MediaStorage } from './storage/media-storage.js';
 import { S3Storage } from './storage/s3-storage.js';
 import { serveLocalMedia } from './storage/serve-local.js';
 import { SERVICE_VERSION } from './version.js';
+import { mediaOrigin } from './web/media-origin.js';
+import { registerWeb, type WebSessions } from './web/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,99 +68,35 @@ export interface AppDeps {
   logStream?: DestinationStream;
 }
 
-/** What buildEndpoints needs besides the database: made by buildApp from the config. */
-interface EndpointDeps extends AppDeps {
-  storage: MediaStorage;
-  reportCleanupFailure: CleanupFailureReporter;
-  limits: RateLimits;
-  log: PushLogger;
-  metrics: AppMetrics;
-  mailer: Mailer;
-  hashing: HashingPool;
-}
-
-/** Builds repos from the database, services from repos, and endpoints from services. */
+/** Builds the services (src/services.ts), and endpoints from them. */
 function buildEndpoints(
   config: Config,
-  deps: EndpointDeps,
-): { endpoints: Endpoint[]; services: RequestServices; mediaReferences: MediaReferences[] } {
-  const db = deps.database.db;
-  const usersRepo = new UsersRepo(db);
-  const users = new UsersService(usersRepo);
-  const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
-  const hasher = new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
-  const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
+  deps: ServiceDeps,
+): {
+  endpoints: AnyEndpoint[];
+  services: RequestServices;
+  mediaReferences: MediaReferences[];
+  webSessions: WebSessions;
+} {
   const { limits } = deps;
-  const providerLinks = new ProviderAccountsRepo(db);
-  // Wrong re-authentication proofs count per account on the login-failure limit.
-  const reauth = new ReauthService(hasher, verifiers, providerLinks, limits.loginFailures);
-  const providers = new ProvidersService(
-    db,
-    providerLinks,
-    verifiers,
-    tokens,
-    users,
-    limits.loginFailures,
-    reauth,
-  );
-  users.useLinkedProviders(providers);
-  const configured = config.providers.configured.map((provider) => provider.name);
-  const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
-  const auth = new AuthService(
-    db,
-    usersRepo,
+  const {
+    configuredProviders: configured,
     users,
     tokens,
-    hasher,
-    images,
-    limits.loginFailures,
     providers,
-    limits.loginAccount,
-  );
-  const profile = new ProfileService(
-    db,
-    usersRepo,
-    users,
-    tokens,
-    hasher,
-    images,
-    reauth,
-    limits.imageUpload,
-  );
-  const oneTimeTokens = new OneTimeTokensRepo(db);
-  const verification = new EmailVerificationService(
-    db,
-    oneTimeTokens,
-    usersRepo,
-    deps.mailer,
-    { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
-    limits.emailResend,
-  );
-  auth.useEmailVerification(verification);
-  profile.useEmailVerification(verification);
-  const passwordReset = new PasswordResetService(
-    db,
-    oneTimeTokens,
-    usersRepo,
-    users,
-    tokens,
-    hasher,
-    deps.mailer,
-    { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
-    limits.passwordForgotEmail,
-  );
-  const devices = new DevicesService(db, new DevicesRepo(db));
-  const operations = new UserOperationsService(usersRepo, users);
-  const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations, users);
-  const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
-  const notifications = new NotificationsService(devices, push, (details, error) =>
-    deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
-  );
+    auth,
+    profile,
+    verification,
+    passwordReset,
+    devices,
+    notifications,
+    feedCursors,
+    posts,
+    promotions,
+    deletion,
+    mediaReferences,
+  } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
-  const postsRepo = new PostsRepo(db);
-  const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
-  const deletion = new AccountDeletionService(db, usersRepo, posts, images, new OutboxRepo(db), reauth);
   const endpoints = [
     ...validateEndpoints(limits.validateIp),
     ...authEndpoints(
@@ -216,8 +125,8 @@ function buildEndpoints(
   return {
     endpoints,
     services: { lookups: users, authenticate: (token) => tokens.authenticate(token) },
-    // Every table that references stored media: files none of them references are swept.
-    mediaReferences: [users, posts],
+    mediaReferences,
+    webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }
 
@@ -306,7 +215,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
-  const { endpoints, services, mediaReferences } = buildEndpoints(config, {
+  const { endpoints, services, mediaReferences, webSessions } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
@@ -342,6 +251,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const document = openApiDocument(endpoints, config.apiVersions, SERVICE_VERSION);
   app.get('/openapi.json', async () => document);
+  // The web pages at `/` and the API docs at `/docs` (issue 12); they call the first configured API version.
+  await registerWeb(app, webSessions, {
+    apiVersion: config.apiVersions[0] ?? 'v1',
+    mediaOrigin: mediaOrigin(config.media),
+  });
 
   for (const version of config.apiVersions) {
     for (const definition of endpoints) {
@@ -354,7 +268,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         url: `/${version}${definition.path}`,
         ...(takesFiles ? {} : { config: NO_FILES }),
         ...(countLimit ? { onRequest: countLimit } : {}),
-        handler: async (request) => ok(await runEndpoint(definition, request, services)),
+        // Serialized through the declared 200 schema: only its properties reach the client.
+        schema: { response: { 200: successEnvelopeSchema(definition.response) } },
+        handler: async (request) => ok(await definition.run(request, services)),
       });
     }
   }

@@ -14,7 +14,9 @@ import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
-import { AccountDeletionService } from '../modules/users/deletion-service.js';
+import { AccountEraser } from '../modules/users/deletion-service.js';
+import { UserImportRepo } from '../modules/users/import-repo.js';
+import { UserImportService } from '../modules/users/import-service.js';
 import { UserOperationsService } from '../modules/users/operator-service.js';
 import { UsersRepo } from '../modules/users/repo.js';
 import { UsersService } from '../modules/users/service.js';
@@ -29,7 +31,8 @@ export interface OperatorServices {
   promotions: PromotionsService;
   tokens: TokensService;
   posts: PostsService;
-  deletion: AccountDeletionService;
+  deletion: AccountEraser;
+  importer: UserImportService;
 }
 
 function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
@@ -48,23 +51,14 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
     images,
     new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
   );
-  // Operators are not re-authenticated (they hold the database): the deletion's operator path never asks.
-  const operatorsAreNotReauthenticated = {
-    confirm: () => Promise.reject(new Error('operator commands do not re-authenticate')),
-  };
   return {
     users,
     promotions: new PromotionsService(new BannersRepo(db), new InspirersRepo(db), users, views),
     tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
     posts,
-    deletion: new AccountDeletionService(
-      db,
-      usersRepo,
-      posts,
-      images,
-      new OutboxRepo(db),
-      operatorsAreNotReauthenticated,
-    ),
+    // Operators are not re-authenticated (they hold the database): they use the eraser itself.
+    deletion: new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
+    importer: new UserImportService(db, new UserImportRepo(db)),
   };
 }
 

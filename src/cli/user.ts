@@ -1,4 +1,13 @@
-import type { Command } from 'commander';
+import { type FileHandle, open } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
+import {
+  detectFormat,
+  IMPORT_FORMATS,
+  ImportFileError,
+  type ImportFormat,
+  readImportRecords,
+} from '../modules/users/import-reader.js';
+import type { ImportLineError, ImportSummary } from '../modules/users/import-service.js';
 import type { OperatorUserView } from '../modules/users/operator-service.js';
 import { withOperatorServices } from './context.js';
 import { OperatorError, printColumns, printJson } from './output.js';
@@ -21,9 +30,73 @@ function printUser(user: OperatorUserView): void {
   ]);
 }
 
-/** `accounts user show|disable|enable|delete`. */
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+function importSummaryLine(summary: ImportSummary): string {
+  const counts = [
+    plural(summary.imported, 'user', 'users'),
+    `${summary.alreadyPresent} already present`,
+    `${plural(summary.errors, 'line', 'lines')} failed`,
+  ];
+  return summary.dryRun
+    ? `Dry run, nothing written: would import ${counts.join(', ')}.`
+    : `Imported ${counts.join(', ')}.`;
+}
+
+/** `accounts user import FILE`: streams the file through the import service, printing failed lines as it goes. */
+async function importUsers(
+  file: string,
+  options: { format?: ImportFormat; dryRun?: boolean },
+): Promise<void> {
+  // Opened (and checked to be a file) before anything else, so a wrong path is one line, not a stream error.
+  let handle: FileHandle;
+  let format: ImportFormat;
+  try {
+    handle = await open(file, 'r');
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw new OperatorError(`Cannot read ${file}: not a file`);
+    }
+    format = options.format ?? (await detectFormat(file));
+  } catch (error) {
+    if (error instanceof OperatorError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new OperatorError(`Cannot read ${file}: ${code ?? (error as Error).message}`);
+  }
+  const printErrors = (errors: ImportLineError[]) => {
+    for (const { line, reasons } of errors) console.log(`line ${line}: ${reasons.join(' ')}`);
+  };
+  const summary = await withOperatorServices(async ({ importer }) => {
+    const source = handle.createReadStream();
+    try {
+      return await importer.import(readImportRecords(source, format), {
+        dryRun: options.dryRun === true,
+        onErrors: printErrors,
+      });
+    } catch (error) {
+      if (error instanceof ImportFileError) throw new OperatorError(`${file}: ${error.message}`);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (
+        typeof code === 'string' &&
+        code.startsWith('E') &&
+        (error as { syscall?: string }).syscall === 'read'
+      ) {
+        throw new OperatorError(`Cannot read ${file}: ${code}`);
+      }
+      throw error;
+    } finally {
+      source.destroy();
+    }
+  }).finally(() => handle.close());
+  console.log(importSummaryLine(summary));
+  if (summary.errors > 0) {
+    throw new OperatorError(`${plural(summary.errors, 'line', 'lines')} of ${file} failed (listed above)`);
+  }
+}
+
+/** `accounts user show|disable|enable|delete|import`. */
 export function registerUserCommands(program: Command): void {
-  const user = program.command('user').description('Look up, disable, enable and delete accounts');
+  const user = program.command('user').description('Look up, disable, enable, delete and import accounts');
 
   user
     .command('show')
@@ -71,9 +144,33 @@ export function registerUserCommands(program: Command): void {
       }
       const deleted = await withOperatorServices(async ({ users, deletion }) => {
         const found = await users.find(reference);
-        return deletion.deleteAsOperator(found);
+        return deletion.erase(found);
       });
       if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
       console.log(`Deleted ${deleted.username} (${deleted.id}).`);
     });
+
+  user
+    .command('import')
+    .description(
+      'Import the users of the old app (Laravel) with their bcrypt password hashes, from CSV with a header row ' +
+        'or JSON lines: columns email, username, slug, gender, created_at, password. Every line is checked ' +
+        'with the rules of registration; a failed line is printed with its number and the rest go on. A line ' +
+        'whose email and username are already a user is "already present" (a re-run changes nothing). See ' +
+        'docs/IMPORT.md',
+    )
+    .argument(
+      '<file>',
+      'the file: .csv, .jsonl or .ndjson (any other name: JSON lines if it starts with "{")',
+    )
+    .addOption(new Option('--format <format>', 'read the file as this format').choices(IMPORT_FORMATS))
+    .option('--dry-run', 'check every line and report as an import would, but write nothing')
+    .addHelpText(
+      'after',
+      '\nExit status:\n' +
+        '  0  every line was imported or already present\n' +
+        '  1  some line failed (each printed as "line N: reason"; the other lines were\n' +
+        '     imported), or the file or the database could not be read (one line on stderr)',
+    )
+    .action(importUsers);
 }

@@ -66,10 +66,6 @@ export async function startMailbox(options: {
   };
 }
 
-export const MAILBOX_USAGE = `Usage: accounts dev mailbox [--port 2525]
-
-Starts a development SMTP server on 127.0.0.1 that accepts every mail and prints it instead of delivering it.`;
-
 /** The printed form of one received mail. */
 export function formatMail(mail: ReceivedMail): string {
   return [

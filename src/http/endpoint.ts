@@ -1,21 +1,25 @@
 import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from '../errors.js';
+import type { AuthContext } from '../lib/auth-context.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import type { RateCounter } from '../limits/rate-counter.js';
 import { validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
-import type { Lookups } from '../validation/types.js';
+import type { JsonSchema, Lookups } from '../validation/types.js';
+import { sessionCookieToken } from '../web/session-cookie.js';
 import { bearerToken } from './auth.js';
 import { parameterBag } from './params.js';
+import type { Shape, Static } from './response-schema.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
-/** Who made the request, once their token checked out. */
-export interface AuthContext<U = unknown> {
-  user: U;
-  tokenId: string;
-  /** The user's linked provider names, read in the same query as the token (saves user/get a round trip). */
-  linkedProviders?: readonly string[];
+export type { AuthContext };
+
+/** What the handler gets as `auth` in each mode: the signed-in user, maybe one, or nobody. */
+export interface AuthByMode {
+  required: AuthContext;
+  optional: AuthContext | undefined;
+  none: undefined;
 }
 
 /** What the HTTP layer needs from the services to validate and authenticate a request. */
@@ -25,26 +29,21 @@ export interface RequestServices {
 }
 
 export interface HandlerInput<L extends RuleList, M extends AuthMode> {
+  /** Every parameter of the rule list (query, body and path), validated and typed by it. */
   params: Params<L>;
-  auth: M extends 'required' ? AuthContext : AuthContext | undefined;
+  auth: AuthByMode[M];
   request: FastifyRequest;
-  /** What rules learned while validating (e.g. an image's real format), by field. */
-  notes: Map<string, unknown>;
 }
 
-/**
- * One endpoint: its rule list (validation and documentation both come from it), who may call it, and a
- * handler that returns the `data` of a 200 envelope. Routes stay three lines; everything else is here once.
- */
-export interface Endpoint<L extends RuleList = RuleList, M extends AuthMode = AuthMode> {
+/** What an endpoint says about itself, whatever its parameters: routing, limits and documentation read it. */
+export interface EndpointInfo<M extends AuthMode = AuthMode> {
   method: 'GET' | 'POST';
-  /** Path below the version segment, e.g. `/auth/register`. */
+  /** Path below the version segment, e.g. `/auth/register`; `:name` segments are parameters of the rule list. */
   path: string;
   summary: string;
   description?: string;
   tag: string;
   auth: M;
-  rules: L;
   /**
    * A per-IP limit: every request counts as soon as its headers are in, before its body is read and before
    * authentication and validation (a malformed guess costs as much as a good one, and a refused client
@@ -53,17 +52,54 @@ export interface Endpoint<L extends RuleList = RuleList, M extends AuthMode = Au
   limit?: RateCounter;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
   errors?: number[];
-  handle(input: HandlerInput<L, M>): Promise<unknown>;
 }
 
-/** Declares an endpoint, keeping its parameter types; the list of endpoints erases them. */
-export function endpoint<L extends RuleList, M extends AuthMode>(definition: Endpoint<L, M>): Endpoint {
-  return definition as unknown as Endpoint;
+/**
+ * One endpoint: its rule list (validation and documentation both come from it), who may call it, and a
+ * handler that returns the `data` of a 200 envelope. Routes stay three lines; everything else is here once.
+ */
+export interface Endpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>
+  extends EndpointInfo<M> {
+  rules: L;
+  /**
+   * The `data` of the 200 envelope: types the handler's return, documents it, and is what Fastify serializes
+   * through (only declared properties reach the client).
+   */
+  response: S;
+  /** One real `data` (taken from a response of the running service; test/integration/responses.test.ts). */
+  example: Static<S>;
+  handle(input: HandlerInput<L, M>): Promise<Static<S>>;
+}
+
+/**
+ * An endpoint of any parameters, as the endpoint list holds it: the handler's types are kept inside `run`
+ * (a closure over the typed definition), so nothing is erased by a cast.
+ */
+export interface AnyEndpoint extends EndpointInfo {
+  rules: RuleList;
+  /** The JSON Schema of the 200 envelope's `data`. */
+  response: JsonSchema;
+  example: unknown;
+  /** Authenticates, validates and handles one request; returns the `data` of the 200 envelope. */
+  run(request: FastifyRequest, services: RequestServices): Promise<unknown>;
+}
+
+/** Declares an endpoint: its parameter and auth types stay with its handler, inside `run`. */
+export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
+  definition: Endpoint<L, M, S>,
+): AnyEndpoint {
+  const { handle: _handle, response, ...info } = definition;
+  return {
+    ...info,
+    response: response.schema,
+    run: (request, services) => runEndpoint(definition, request, services),
+  };
 }
 
 /**
  * The token, in the order Laravel's token guard looks for it: `api_token` in the query string, then in the
- * body, then `Authorization: Bearer`.
+ * body, then `Authorization: Bearer`; last, the web pages' HttpOnly session cookie, and only on a same-origin
+ * request of those pages (src/web/session-cookie.ts: a cross-site request never authenticates by cookie).
  */
 export function presentedToken(request: FastifyRequest): string | undefined {
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.api_token;
@@ -71,12 +107,12 @@ export function presentedToken(request: FastifyRequest): string | undefined {
   const body = request.body as Record<string, unknown> | undefined;
   const fromBody = body && typeof body === 'object' ? body.api_token : undefined;
   if (typeof fromBody === 'string' && fromBody !== '') return fromBody;
-  return bearerToken(request.headers.authorization);
+  return bearerToken(request.headers.authorization) ?? sessionCookieToken(request);
 }
 
 /** The `onRequest` hook counting an endpoint's per-IP limit before the body is read; none without a limit. */
 export function limitBeforeBody(
-  definition: Endpoint,
+  definition: EndpointInfo,
 ): ((request: FastifyRequest) => Promise<void>) | undefined {
   const { limit } = definition;
   if (!limit) return undefined;
@@ -85,23 +121,38 @@ export function limitBeforeBody(
   };
 }
 
-export async function runEndpoint(
-  definition: Endpoint,
+/** Finds the signed-in user as each mode needs it: refused without one, maybe one, or never asked. */
+const authenticators: {
+  [M in AuthMode]: (request: FastifyRequest, services: RequestServices) => Promise<AuthByMode[M]>;
+} = {
+  required: async (request, services) => {
+    const auth = await tokenOwner(request, services);
+    if (!auth) throw new UnauthenticatedError();
+    return auth;
+  },
+  optional: tokenOwner,
+  none: async () => undefined,
+};
+
+async function tokenOwner(
   request: FastifyRequest,
   services: RequestServices,
-): Promise<unknown> {
-  let auth: AuthContext | undefined;
-  if (definition.auth !== 'none') {
-    const token = presentedToken(request);
-    auth = token === undefined ? undefined : await services.authenticate(token);
-    if (!auth && definition.auth === 'required') throw new UnauthenticatedError();
-  }
-  const notes = new Map<string, unknown>();
-  const bag = parameterBag(request.query, request.body);
+): Promise<AuthContext | undefined> {
+  const token = presentedToken(request);
+  return token === undefined ? undefined : services.authenticate(token);
+}
+
+export async function runEndpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
+  definition: Endpoint<L, M, S>,
+  request: FastifyRequest,
+  services: RequestServices,
+): Promise<Static<S>> {
+  const auth = await authenticators[definition.auth](request, services);
+  const signedIn: AuthContext | undefined = auth;
+  const bag = parameterBag(request.query, request.body, request.params);
   const params = await validate(definition.rules, bag, {
     lookups: services.lookups,
-    currentUserId: (auth?.user as { id?: string } | undefined)?.id,
-    notes,
+    currentUserId: signedIn?.user.id,
   });
-  return definition.handle({ params, auth: auth as AuthContext, request, notes });
+  return definition.handle({ params, auth, request });
 }

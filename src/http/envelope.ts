@@ -1,3 +1,5 @@
+import type { JsonSchema } from '../validation/types.js';
+
 /** The seed's envelope (DESIGN §2.3): `meta.code` always equals the HTTP status. */
 
 export interface SuccessEnvelope<T> {
@@ -21,4 +23,16 @@ export function failure(
   data: unknown = [],
 ): ErrorEnvelope {
   return { meta: { code, error_type: errorType, error_message: errorMessage }, data };
+}
+
+/** The JSON Schema of a 200 envelope around `data` (Fastify serializes through it; /openapi.json shows it). */
+export function successEnvelopeSchema(data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['meta', 'data'],
+    properties: {
+      meta: { type: 'object', required: ['code'], properties: { code: { type: 'integer', const: 200 } } },
+      data,
+    },
+  };
 }

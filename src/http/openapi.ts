@@ -1,5 +1,28 @@
 import { ruleListSchema } from '../validation/schema.js';
-import type { Endpoint } from './endpoint.js';
+import type { JsonSchema } from '../validation/types.js';
+import type { AnyEndpoint } from './endpoint.js';
+import { ok, successEnvelopeSchema } from './envelope.js';
+
+const isFileSchema = (property: JsonSchema) =>
+  property.format === 'binary' || (property.items as JsonSchema | undefined)?.format === 'binary';
+
+/**
+ * A body schema without its file fields (what a form or JSON body of the same route can carry), or undefined
+ * when a file is required (such a route can only succeed with multipart).
+ */
+function withoutFileProperties(schema: JsonSchema): JsonSchema | undefined {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const files = Object.keys(properties).filter((name) => isFileSchema(properties[name] as JsonSchema));
+  if (files.length === 0) return schema;
+  const { required: allRequired, ...rest } = schema;
+  const required = (allRequired as string[] | undefined) ?? [];
+  if (required.some((name) => files.includes(name))) return undefined;
+  return {
+    ...rest,
+    properties: Object.fromEntries(Object.entries(properties).filter(([name]) => !files.includes(name))),
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Unauthorized: invalid credentials, an unlinked identity, or a missing/invalid token',
@@ -18,10 +41,31 @@ const envelope = (data: Record<string, unknown>) => ({
   properties: { meta: { $ref: '#/components/schemas/Meta' }, data },
 });
 
-function operation(endpoint: Endpoint): Record<string, unknown> {
-  const schema = ruleListSchema(endpoint.rules);
+/** The names of a path's `:name` segments. */
+function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1] as string);
+}
+
+function operation(endpoint: AnyEndpoint): Record<string, unknown> {
+  // Path parameters are fields of the rule list like any other; they are documented `in: path`, the rest in
+  // the query string (GET) or the body.
+  const inPath = new Set(pathParameterNames(endpoint.path));
+  const pathSchema = ruleListSchema(
+    Object.fromEntries(Object.entries(endpoint.rules).filter(([name]) => inPath.has(name))),
+  );
+  const schema = ruleListSchema(
+    Object.fromEntries(Object.entries(endpoint.rules).filter(([name]) => !inPath.has(name))),
+  );
   const responses: Record<string, unknown> = {
-    '200': { description: 'OK', content: { 'application/json': { schema: envelope({ type: 'object' }) } } },
+    '200': {
+      description: 'OK',
+      content: {
+        'application/json': {
+          schema: successEnvelopeSchema(endpoint.response),
+          example: ok(endpoint.example),
+        },
+      },
+    },
   };
   // An endpoint without parameters cannot fail validation (a service may still raise a 422: see `errors`).
   if (Object.keys(endpoint.rules).length > 0 || endpoint.errors?.includes(422)) {
@@ -51,14 +95,18 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   if (endpoint.description) op.description = endpoint.description;
   if (endpoint.auth === 'required') op.security = [{ bearer: [] }, { apiTokenQuery: [] }];
   if (endpoint.auth === 'optional') op.security = [{}, { bearer: [] }, { apiTokenQuery: [] }];
+  // Said outright: a public route needs no token (linters flag an operation that leaves it unsaid).
+  if (endpoint.auth === 'none') op.security = [];
   const properties = schema.properties as Record<string, Record<string, unknown>>;
-  // Path segments such as `:id` are parameters too (OpenAPI requires each to be declared).
-  const pathParameters = [...endpoint.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => ({
-    name: match[1],
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
+  // OpenAPI requires every path segment parameter to be declared (and required).
+  const pathProperties = pathSchema.properties as Record<string, Record<string, unknown>>;
+  const pathParameters = [...inPath].map((name) => {
+    const documented = pathProperties[name];
+    // A path parameter outside the rule list would reach the handler unvalidated: refuse to start.
+    if (!documented) throw new Error(`${endpoint.path}: path parameter ${name} has no rule`);
+    const { description, ...property } = documented;
+    return { name, in: 'path', required: true, schema: property, description };
+  });
   if (pathParameters.length > 0) op.parameters = pathParameters;
   if (endpoint.method === 'GET') {
     const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -73,15 +121,13 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
       })),
     ];
   } else {
-    const hasFile = Object.values(properties).some(
-      (property) =>
-        property.format === 'binary' ||
-        (property.items as { format?: string } | undefined)?.format === 'binary',
-    );
+    // Every body type is parsed on every route (http/body-parsers.ts); files come only in multipart, so the
+    // form and JSON schemas leave the file fields out, and a route that requires a file lists multipart alone.
+    const withoutFiles = withoutFileProperties(schema);
     const content: Record<string, unknown> = { 'multipart/form-data': { schema } };
-    if (!hasFile) {
-      content['application/x-www-form-urlencoded'] = { schema };
-      content['application/json'] = { schema };
+    if (withoutFiles) {
+      content['application/x-www-form-urlencoded'] = { schema: withoutFiles };
+      content['application/json'] = { schema: withoutFiles };
     }
     op.requestBody = { required: Object.keys(properties).length > 0, content };
   }
@@ -89,7 +135,7 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
 }
 
 /** The OpenAPI 3.1 document, generated from the same endpoint list and rule lists the service runs on. */
-export function openApiDocument(endpoints: Endpoint[], versions: string[], serviceVersion: string) {
+export function openApiDocument(endpoints: AnyEndpoint[], versions: string[], serviceVersion: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
     const path = endpoint.path.replace(/:([A-Za-z_]+)/g, '{$1}');

@@ -66,14 +66,17 @@ function normalizeObject(input: Record<string, unknown>, depth = 0): Record<stri
 }
 
 /**
- * One parameter bag from the query string and the body, as Laravel's `input()` sees it: body fields win over
- * query fields of the same name; strings are trimmed (except passwords) and an empty string counts as absent.
+ * One parameter bag from the query string, the body and the path, as Laravel's `input()` sees the first two:
+ * body fields win over query fields of the same name; strings are trimmed (except passwords) and an empty
+ * string counts as absent. Path parameters (`/post/:id/like`) win over both: the URL names the resource, and
+ * a body field of the same name must not redirect the request to another one.
  */
-export function parameterBag(query: unknown, body: unknown): Record<string, unknown> {
+export function parameterBag(query: unknown, body: unknown, path?: unknown): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
   if (query && typeof query === 'object') Object.assign(merged, query);
   if (body && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body))
     Object.assign(merged, body);
+  if (path && typeof path === 'object') Object.assign(merged, path);
   return normalizeObject(merged);
 }
 

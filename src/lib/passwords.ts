@@ -5,6 +5,7 @@ import type { HashingPool } from './hashing-pool.js';
 const ARGON2ID = 2;
 
 import commonPasswords from 'fxa-common-password-list';
+import { isLegacyBcryptHash, verifyLegacyBcrypt } from './legacy-bcrypt.js';
 
 export type HashOperation = 'hash' | 'verify';
 
@@ -49,6 +50,8 @@ export class PasswordHasher {
   }
 
   async verify(storedHash: string, password: string): Promise<boolean> {
+    // Imported accounts of the old app (docs/IMPORT.md): needsRehash turns them into argon2id at the login.
+    if (isLegacyBcryptHash(storedHash)) return verifyLegacyBcrypt(storedHash, password);
     if (!storedHash.startsWith('$argon2')) return false;
     const done = this.observer?.started('verify');
     try {

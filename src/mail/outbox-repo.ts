@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { MailOutboxRow } from '../db/schema.js';
 import type { Executor } from '../db/transaction.js';
+import { maskAddress } from './transport.js';
 
 export interface NewOutboxMail {
   id: string;
@@ -58,18 +59,25 @@ export class OutboxRepo {
   }
 
   /**
-   * Drops the mails still waiting to go to this address (account deletion): a verification or reset link
-   * for an account that no longer exists must not arrive. Sent and given-up rows stay as the delivery record
-   * (their bodies are already emptied, except with the development `log` transport). On the
-   * (status, next_attempt_at) index: pending rows are the few not yet sent.
+   * Account deletion: the mails still waiting to go to this address are dropped (a verification or reset
+   * link for an account that no longer exists must not arrive), and the sent and given-up rows, kept as the
+   * delivery record, lose what identifies the person: the address is masked (`k***@example.com`) and the body
+   * emptied (the development `log` transport keeps bodies, which hold the name and a link). On the
+   * `lower(to_address)` index (migration 0013).
    */
-  async discardPendingTo(address: string): Promise<number> {
-    const result = await this.db
+  async forgetAddress(address: string): Promise<{ discarded: number; scrubbed: number }> {
+    const matches = sql<boolean>`lower(to_address) = lower(${address})`;
+    const discarded = await this.db
       .deleteFrom('mail_outbox')
       .where('status', '=', 'pending')
-      .where(sql`lower(to_address)`, '=', sql`lower(${address})`)
+      .where(matches)
       .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const scrubbed = await this.db
+      .updateTable('mail_outbox')
+      .set({ to_address: maskAddress(address), text: null, html: null })
+      .where(matches)
+      .executeTakeFirst();
+    return { discarded: Number(discarded.numDeletedRows), scrubbed: Number(scrubbed.numUpdatedRows) };
   }
 
   /** Delivered. The body is emptied unless the transport's copy is the row itself (the log transport). */

@@ -5,8 +5,6 @@ import { CLEARED, type Lookups, type RuleContext } from './types.js';
 export interface ValidationOptions {
   lookups: Lookups;
   currentUserId?: string | undefined;
-  /** Filled by rules that learn something worth keeping (e.g. the image's real type and size). */
-  notes?: Map<string, unknown>;
 }
 
 type FieldOutcome =
@@ -44,11 +42,15 @@ async function checkField(name: string, field: AnyField, context: RuleContext): 
   const coerced = field.spec.coerce(raw);
   if (!coerced.ok) return { ok: false, failures: [coerced.failure] };
   // Rules run in order and the first failure ends the field: a malformed email never costs a uniqueness query.
+  let value = coerced.value;
   for (const rule of field.spec.rules) {
-    const failure = await rule.check(coerced.value, context, name);
-    if (failure) return { ok: false, failures: [failure] };
+    const result = await rule.check(value, context, name);
+    if (result === undefined) continue;
+    // A converting rule hands on what it learned (an image's probe, a decoded cursor) as the value.
+    if ('converted' in result) value = result.converted;
+    else return { ok: false, failures: [result] };
   }
-  return { ok: true, value: coerced.value };
+  return { ok: true, value };
 }
 
 /**
@@ -64,7 +66,6 @@ export async function validate<L extends RuleList>(
     bag,
     lookups: options.lookups,
     currentUserId: options.currentUserId,
-    notes: options.notes ?? new Map(),
   };
   const names = Object.keys(list);
   const outcomes = await Promise.all(names.map((name) => checkField(name, list[name] as AnyField, context)));

@@ -1,6 +1,14 @@
 import type { RuleFailure } from '../errors.js';
 import { codePointLength, EMAIL_PATTERN } from './patterns.js';
-import { type Column, isUploadedFile, type JsonSchema, type Rule, type UploadedFile } from './types.js';
+import {
+  type Column,
+  type ConvertingRule,
+  type FieldStep,
+  isUploadedFile,
+  type JsonSchema,
+  type Rule,
+  type UploadedFile,
+} from './types.js';
 
 export type Presence =
   | { type: 'optional' }
@@ -10,12 +18,16 @@ export type Presence =
 /** Turns a raw bag value into the field's type, or says which type rule failed. */
 type Coerce<T> = (value: unknown) => { ok: true; value: T } | { ok: false; failure: RuleFailure };
 
-interface FieldSpec<T> {
+/**
+ * What a field checks, in order. Untyped in its values: the Field class adds a step only with the value type
+ * the steps before it produce, and records the resulting type as its own parameter.
+ */
+interface FieldSpec {
   kind: 'string' | 'integer' | 'boolean' | 'accepted' | 'file' | 'array' | 'files';
-  coerce: Coerce<T>;
+  coerce: Coerce<unknown>;
   baseSchema: JsonSchema;
   presence: Presence;
-  rules: Rule<T>[];
+  rules: FieldStep[];
   description?: string;
   /** Sent empty, the field reads as null ("clear it") instead of absent. */
   nullable?: boolean;
@@ -28,9 +40,11 @@ interface FieldSpec<T> {
  */
 export class Field<T, R extends boolean = false> {
   declare readonly __required: R;
-  constructor(readonly spec: FieldSpec<T>) {}
+  /** The validated value's type (type level only). */
+  declare readonly __value: T;
+  constructor(readonly spec: FieldSpec) {}
 
-  #with(changes: Partial<FieldSpec<T>>): Field<T, R> {
+  #with(changes: Partial<FieldSpec>): Field<T, R> {
     return new Field<T, R>({ ...this.spec, ...changes });
   }
 
@@ -49,7 +63,7 @@ export class Field<T, R extends boolean = false> {
 
   /** An empty value (`bio=` or `"bio": null`) clears the field: it validates as `null` rather than absent. */
   nullable(): Field<T | null, R> {
-    return new Field<T | null, R>({ ...(this.spec as unknown as FieldSpec<T | null>), nullable: true });
+    return new Field<T | null, R>({ ...this.spec, nullable: true });
   }
 
   describe(description: string): Field<T, R> {
@@ -59,6 +73,14 @@ export class Field<T, R extends boolean = false> {
   /** Adds a rule of the endpoint's own (checked in the order rules are added). */
   rule(rule: Rule<T>): Field<T, R> {
     return this.#rule(rule);
+  }
+
+  /**
+   * Adds a rule that turns the value into what it learned (checked in order, like `rule`): the handler gets the
+   * converted value, typed.
+   */
+  convert<U>(rule: ConvertingRule<T, U>): Field<U, R> {
+    return new Field<U, R>({ ...this.spec, rules: [...this.spec.rules, rule] });
   }
 
   /** Maximum length in code points (strings), size in kilobytes (files) or value (integers). */
@@ -163,7 +185,7 @@ export class Field<T, R extends boolean = false> {
   }
 }
 
-function base<T>(kind: FieldSpec<T>['kind'], coerce: Coerce<T>, baseSchema: JsonSchema): Field<T, false> {
+function base<T>(kind: FieldSpec['kind'], coerce: Coerce<T>, baseSchema: JsonSchema): Field<T, false> {
   return new Field<T, false>({ kind, coerce, baseSchema, presence: { type: 'optional' }, rules: [] });
 }
 
@@ -270,7 +292,7 @@ export function stringArray(): Field<string[]> {
 export type AnyField = Field<any, boolean>;
 export type RuleList = Record<string, AnyField>;
 
-type FieldValue<F> = F extends Field<infer T, boolean> ? T : never;
+type FieldValue<F> = F extends { readonly __value: infer T } ? T : never;
 type RequiredKeys<L extends RuleList> = {
   [K in keyof L]: L[K] extends Field<infer _T, true> ? K : never;
 }[keyof L];

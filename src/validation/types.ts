@@ -35,8 +35,6 @@ export interface RuleContext {
   readonly lookups: Lookups;
   /** The signed-in user, for uniqueness rules that ignore the user itself. */
   readonly currentUserId: string | undefined;
-  /** What the file's bytes turned out to be, set by the image rule for the service to reuse. */
-  readonly notes: Map<string, unknown>;
 }
 
 export type RuleResult = RuleFailure | undefined;
@@ -46,6 +44,33 @@ export interface Rule<T> {
   readonly name: string;
   check(value: T, context: RuleContext, field: string): RuleResult | Promise<RuleResult>;
   /** Adds what this rule means to the field's JSON Schema. */
+  schema?(schema: JsonSchema): void;
+}
+
+/** A checked value in the form the handler wants it (e.g. an image with what its header said). */
+export interface Converted<U> {
+  readonly converted: U;
+}
+
+/**
+ * A rule that, when the value passes, hands on what it learned as the field's new value: an image becomes
+ * `{file, probe}`, a cursor string the decoded cursor. The rules after it, and the handler, see the new value,
+ * so nothing a rule learned travels beside the parameters untyped.
+ */
+export interface ConvertingRule<T, U> {
+  readonly name: string;
+  check(value: T, context: RuleContext, field: string): Promise<RuleFailure | Converted<U>>;
+  schema?(schema: JsonSchema): void;
+}
+
+/** One step of a field's checks, whatever the value's type at that step (the Field class keeps the types). */
+export interface FieldStep {
+  readonly name: string;
+  check(
+    value: unknown,
+    context: RuleContext,
+    field: string,
+  ): RuleResult | Converted<unknown> | Promise<RuleResult | Converted<unknown>>;
   schema?(schema: JsonSchema): void;
 }
 

@@ -2,10 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
+import { checkResponsesAgainstSchemas, type ResponseMismatch } from './response-check.js';
 
 /**
  * The service's config for tests: silent logs, a cheap argon2 (the real cost everywhere else) and rate limits
@@ -25,6 +26,8 @@ export function testConfig(env: Record<string, string> = {}, dataDir?: string): 
 
 export interface TestApp {
   app: FastifyInstance;
+  /** 200 responses that did not match their route's declared schema (see response-check.ts). */
+  responseMismatches: ResponseMismatch[];
   database: TestDatabase;
   config: Config;
   dataDir: string;
@@ -40,8 +43,9 @@ export async function createTestApp(
   const database = await createTestDatabase(backend);
   const config = testConfig(env, dataDir);
   const app = await buildApp(config, { ...deps, database: database.handle });
+  const responseMismatches = checkResponsesAgainstSchemas(app);
   await app.ready();
-  return { app, database, config, dataDir };
+  return { app, responseMismatches, database, config, dataDir };
 }
 
 export async function closeTestApp(testApp: TestApp): Promise<void> {
@@ -61,6 +65,8 @@ export function useTestApp(backend: Backend, env: Record<string, string> = {}): 
   });
   afterAll(async () => {
     if (ctx.app) await closeTestApp(ctx);
+    // Every 200 any test of the block received was checked against its route's declared schema.
+    expect(ctx.responseMismatches ?? []).toEqual([]);
   });
   return ctx;
 }

@@ -41,9 +41,14 @@ async function withBuildLock(work: () => Promise<void>): Promise<void> {
 async function compile(): Promise<void> {
   const staging = path.join(ROOT, `.dist-staging-${process.pid}`);
   try {
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', staging], {
+      cwd: ROOT,
+    });
+    // The web pages' browser modules, as `npm run build` compiles them (web/tsconfig.json → dist/public/assets).
     await promisify(execFile)(
       process.execPath,
-      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', staging],
+      [tsc, '-p', 'web/tsconfig.json', '--outDir', path.join(staging, 'public/assets')],
       { cwd: ROOT },
     );
     for (const file of await readdir(staging, { recursive: true })) {
@@ -57,7 +62,7 @@ async function compile(): Promise<void> {
 }
 
 /**
- * Compiles src/ to dist/ as `npm run build` does, so the processes under test run today's code. Several
+ * Compiles src/ (and web/) to dist/ as `npm run build` does, so the processes under test run today's code. Several
  * test files call this at once (two workers): they build one at a time, and one that waited while another
  * built the same sources takes that build instead of compiling again (on two busy cores a second tsc costs
  * minutes). Files are moved into dist/ atomically, so a process another test file starts meanwhile never reads

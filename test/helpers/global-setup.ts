@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 
 /**
@@ -35,6 +35,12 @@ export default function setup(project: TestProject): () => void {
   } else {
     console.warn(`\n[accounts] Redis suites run against ${redact(process.env.REDIS_URL)}.\n`);
   }
+  if (!chromiumPresent()) {
+    console.warn(
+      `\n[accounts] Chromium not found at ${chromiumPath()}: browser suites are SKIPPED` +
+        `${ci ? ' (with CI=true they FAIL instead)' : ''} (apt-get install chromium fonts-noto-cjk).\n`,
+    );
+  }
   return () => {
     const summary = skippedSummary(project.vitest.state.getFiles().map((file) => file.filepath));
     if (summary) console.warn(`\n${summary}\n`);
@@ -47,7 +53,11 @@ export default function setup(project: TestProject): () => void {
  * (Redis runs only with REDIS_URL). Counted from the sources, since a suite that was never declared leaves
  * no trace in the results.
  */
-export function skippedSummary(files: string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function skippedSummary(
+  files: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  chromium: boolean = chromiumPresent(env),
+): string | undefined {
   const uses = (pattern: RegExp) => files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).length;
   const parts: string[] = [];
   if (!env.DATABASE_URL) {
@@ -60,7 +70,21 @@ export function skippedSummary(files: string[], env: NodeJS.ProcessEnv = process
     if (count > 0)
       parts.push(`the Redis suites of ${count} test file${count === 1 ? '' : 's'} (set REDIS_URL)`);
   }
+  if (!chromium) {
+    const count = uses(/^import \{[^}]*\bchromiumInstalled\b[^}]*\} from '\.\.\/helpers\/browser\.js'/m);
+    if (count > 0)
+      parts.push(`the browser suites of ${count} test file${count === 1 ? '' : 's'} (install chromium)`);
+  }
   return parts.length === 0 ? undefined : `[accounts] SKIPPED ${parts.join(' and ')}.`;
+}
+
+/** Where test/helpers/browser.ts looks for Chromium (kept here so the setup does not load playwright). */
+function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+function chromiumPresent(env: NodeJS.ProcessEnv = process.env): boolean {
+  return existsSync(chromiumPath(env));
 }
 
 function redact(url: string): string {

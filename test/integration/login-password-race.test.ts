@@ -1,21 +1,14 @@
-import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { InvalidCredentialsError } from '../../src/errors.js';
 import { PasswordHasher } from '../../src/lib/passwords.js';
-import { unlimited } from '../../src/limits/rate-counter.js';
-import { AuthService } from '../../src/modules/auth/service.js';
-import { ImagesService } from '../../src/modules/images/service.js';
-import { TokensRepo } from '../../src/modules/tokens/repo.js';
-import { TokensService } from '../../src/modules/tokens/service.js';
-import { UsersRepo } from '../../src/modules/users/repo.js';
-import { UsersService } from '../../src/modules/users/service.js';
-import { LocalStorage } from '../../src/storage/local-storage.js';
+import type { AuthService } from '../../src/modules/auth/service.js';
 import { testConfig, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registerUser } from '../helpers/factories.js';
 import { expectOk, postForm } from '../helpers/http.js';
+import { buildTestServices } from '../helpers/services.js';
 
 /**
  * A login checks the password outside any transaction (argon2 is slow). A password change that commits in
@@ -35,18 +28,7 @@ describe.each(backends)('%s: a login racing a password change', (backend) => {
   }
 
   function service(hasher: PasswordHasher): AuthService {
-    const db = ctx.database.handle.db;
-    const usersRepo = new UsersRepo(db);
-    const images = new ImagesService(new LocalStorage(path.join(ctx.dataDir, 'media'), '/media'), 1);
-    return new AuthService(
-      db,
-      usersRepo,
-      new UsersService(usersRepo),
-      new TokensService(new TokensRepo(db), undefined),
-      hasher,
-      images,
-      unlimited,
-    );
+    return buildTestServices(ctx, { hasher }).auth;
   }
 
   const tokenCount = async (userId: string) =>

@@ -30,8 +30,13 @@ const MUST_BE_PROTECTED = [
   /^\/auth\/logout$/,
 ];
 
-/** Routes outside the versioned API (health, metrics, the document itself, media files). */
-const UNVERSIONED = /^(GET|POST) (\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*)$/;
+/**
+ * Routes outside the versioned API (health, metrics, the document itself, media files, and the web pages of
+ * issue 12: pages, their assets, the session-cookie routes and /docs). Fastify's route printer shows the
+ * wildcard asset routes as `/*` and `/docs*`.
+ */
+const UNVERSIONED =
+  /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|docs)|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();
 
@@ -43,12 +48,16 @@ interface Presentation {
   body?: string;
 }
 
-/** The same dead token in each place the guard looks (query, form body, header). */
+/** The same dead token in each place the guard looks (query, form body, header, the web pages' cookie). */
 function everywhere(name: string, token: string): Presentation[] {
   return [
     { name: `${name} (header)`, headers: bearer(token) },
     { name: `${name} (query)`, query: token },
     { name: `${name} (body)`, body: token },
+    {
+      name: `${name} (web session cookie)`,
+      headers: { cookie: `accounts_session=${token}`, 'x-requested-with': 'accounts-web' },
+    },
   ];
 }
 

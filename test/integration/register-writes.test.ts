@@ -1,21 +1,13 @@
-import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { ValidationError } from '../../src/errors.js';
-import { PasswordHasher } from '../../src/lib/passwords.js';
-import { unlimited } from '../../src/limits/rate-counter.js';
-import { AuthService, type RegisterInput } from '../../src/modules/auth/service.js';
-import { ImagesService } from '../../src/modules/images/service.js';
-import { TokensRepo } from '../../src/modules/tokens/repo.js';
-import { TokensService } from '../../src/modules/tokens/service.js';
-import { UsersRepo } from '../../src/modules/users/repo.js';
-import { UsersService } from '../../src/modules/users/service.js';
-import { LocalStorage } from '../../src/storage/local-storage.js';
+import type { AuthService, RegisterInput } from '../../src/modules/auth/service.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registerUser, registrationForm, unique } from '../helpers/factories.js';
 import { expectError, expectOk, postForm } from '../helpers/http.js';
+import { buildTestServices } from '../helpers/services.js';
 
 const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction.', []] as const;
 
@@ -72,20 +64,7 @@ describe.each(backends)('%s: AuthService.register against the unique indexes', (
   const ctx = useTestApp(backend);
 
   function service(): AuthService {
-    const db = ctx.database.handle.db;
-    const usersRepo = new UsersRepo(db);
-    return new AuthService(
-      db,
-      usersRepo,
-      new UsersService(usersRepo),
-      new TokensService(new TokensRepo(db), undefined),
-      new PasswordHasher(ctx.config.argon2),
-      new ImagesService(
-        new LocalStorage(path.join(ctx.dataDir, 'media'), '/media'),
-        ctx.config.imageMaxPixels,
-      ),
-      unlimited,
-    );
+    return buildTestServices(ctx).auth;
   }
 
   function input(overrides: Partial<RegisterInput> = {}): RegisterInput {

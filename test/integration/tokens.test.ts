@@ -181,7 +181,16 @@ describe.each(backends)('%s: user/tokens', (backend) => {
       ]),
     );
     expect(document.paths['/user/tokens/{id}/revoke'].post.parameters).toEqual([
-      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+        description: 'The `id` of the session, from user/tokens. Rules: required',
+      },
     ]);
+    // The path parameter is not a body field too.
+    const body = document.paths['/user/tokens/{id}/revoke'].post.requestBody;
+    expect(body.content['application/x-www-form-urlencoded'].schema.properties).toEqual({});
   });
 });

@@ -42,14 +42,15 @@ describe('Dockerfile', () => {
     const install = runtime.find((line) => line.startsWith('RUN npm ci'));
     expect(install).toMatch(/^RUN npm ci --omit=dev --ignore-scripts /);
     // --ignore-scripts is safe only while no production dependency but sharp (whose script only checks
-    // for its prebuilt npm-packaged binary) has an install script.
+    // for its prebuilt npm-packaged binary) has an install script that matters: @scarf/scarf's (under
+    // swagger-ui-dist) only reports the install to scarf.sh, and package.json opts out of it anyway.
     const lock = JSON.parse(read('package-lock.json')) as {
       packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
     };
     const scripted = Object.entries(lock.packages)
       .filter(([, entry]) => entry.hasInstallScript && !entry.dev)
       .map(([name]) => name);
-    expect(scripted).toEqual(['node_modules/sharp']);
+    expect(scripted).toEqual(['node_modules/@scarf/scarf', 'node_modules/sharp']);
   });
 
   it('runs as a non-root user, exposes its ports, checks its health with node, and serves', () => {
@@ -65,6 +66,8 @@ describe('Dockerfile', () => {
       'COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs',
     );
     expect(runtime).toContain('COPY src/lib/hashing-worker.mjs ./src/lib/hashing-worker.mjs');
+    // The web pages' stylesheet is read from web/static (their modules are in dist/public).
+    expect(runtime).toContain('COPY web/static ./web/static');
   });
 
   it('copies only files that exist and that .dockerignore lets through', () => {

@@ -2,19 +2,38 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CommitFailedError, TooManyRequestsError, ValidationError } from '../../src/errors.js';
 import {
+  type AnyEndpoint,
   type AuthContext,
-  type Endpoint,
   endpoint,
   type RequestServices,
-  runEndpoint,
 } from '../../src/http/endpoint.js';
 import { ok } from '../../src/http/envelope.js';
 import { sendError } from '../../src/http/errors.js';
+import { t } from '../../src/http/response-schema.js';
 import { rules, string } from '../../src/validation/fields.js';
 import type { Column } from '../../src/validation/types.js';
 import { logSink } from '../helpers/logs.js';
 
-const alice: AuthContext = { user: { id: 'user-alice' }, tokenId: 'token-1' };
+const at = new Date('2026-01-01T00:00:00Z');
+const alice: AuthContext = {
+  user: {
+    id: 'user-alice',
+    email: 'alice@example.com',
+    username: 'alice',
+    username_skeleton: 'alice',
+    slug: 'alice',
+    gender: 0,
+    bio: null,
+    password_hash: null,
+    profile_picture: null,
+    is_inspirer: false,
+    created_at: at,
+    updated_at: at,
+    disabled_at: null,
+    email_verified: true,
+  },
+  tokenId: 'token-1',
+};
 
 /** Request services with one valid token and a uniqueness lookup that records what it was asked. */
 function services(): RequestServices & { taken: ReturnType<typeof vi.fn> } {
@@ -34,13 +53,13 @@ afterEach(async () => {
 });
 
 /** A bare Fastify app serving one endpoint the way app.ts does, logging into `sink`. */
-async function serve(definition: Endpoint, requestServices: RequestServices, sink = logSink()) {
+async function serve(definition: AnyEndpoint, requestServices: RequestServices, sink = logSink()) {
   app = Fastify({ logger: { level: 'info', stream: sink.stream } });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.route({
     method: definition.method,
     url: `/v1${definition.path}`,
-    handler: async (request) => ok(await runEndpoint(definition, request, requestServices)),
+    handler: async (request) => ok(await definition.run(request, requestServices)),
   });
   await app.ready();
   return app;
@@ -55,7 +74,15 @@ describe('runEndpoint', () => {
       tag: 'test',
       auth,
       rules: rules({ name: string().unique('username', { ignoreCurrentUser: true }) }),
-      handle: async ({ params, auth: session }) => ({ params, user: session?.user ?? null }),
+      response: t.object({
+        params: t.object({}),
+        user: t.nullable(t.object({ id: t.string() })),
+      }),
+      example: { params: {}, user: null },
+      handle: async ({ params, auth: session }) => ({
+        params,
+        user: session ? { id: session.user.id } : null,
+      }),
     });
 
   it('hands a required-auth handler the signed-in user and ignores the others’ values', async () => {
@@ -124,6 +151,8 @@ describe('sendError', () => {
       tag: 'test',
       auth: 'none',
       rules: rules({}),
+      response: t.object({}),
+      example: {},
       handle: async () => {
         throw error;
       },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../src/http/endpoint.js';
 import { openApiDocument } from '../../src/http/openapi.js';
+import { t } from '../../src/http/response-schema.js';
 import { integer, rules, string, stringArray } from '../../src/validation/fields.js';
 
 const feed = endpoint({
@@ -17,7 +18,9 @@ const feed = endpoint({
     exclude: stringArray(),
     cursor: string().required(),
   }),
-  handle: async () => ({}),
+  response: t.object({ next_cursor: t.nullable(t.string()) }),
+  example: { next_cursor: null },
+  handle: async () => ({ next_cursor: null }),
 });
 
 const single = endpoint({
@@ -26,8 +29,10 @@ const single = endpoint({
   summary: 'One post',
   tag: 'posts',
   auth: 'none',
-  rules: rules({}),
-  handle: async () => ({}),
+  rules: rules({ id: string().required().describe('The post id.') }),
+  response: t.object({ deleted: t.literal(true) }),
+  example: { deleted: true },
+  handle: async () => ({ deleted: true as const }),
 });
 
 describe('openApiDocument', () => {
@@ -57,7 +62,54 @@ describe('openApiDocument', () => {
 
   it('makes a token optional for optional-auth endpoints and absent for public ones', () => {
     expect(paths['/post/raw/feed']?.get?.security).toEqual([{}, { bearer: [] }, { apiTokenQuery: [] }]);
-    expect(paths['/post/single/{id}/raw']?.get?.security).toBeUndefined();
+    // Said outright for a public route (an operation that leaves it unsaid fails a linter's default rules).
+    expect(paths['/post/single/{id}/raw']?.get?.security).toEqual([]);
+  });
+
+  it('documents a path parameter from its rule, in the path and not in the query', () => {
+    expect(paths['/post/single/{id}/raw']?.get?.parameters).toEqual([
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+        description: 'The post id. Rules: required',
+      },
+    ]);
+  });
+
+  it('refuses a path parameter that is not in the rule list (it would reach the handler unchecked)', () => {
+    const unchecked = endpoint({
+      method: 'POST',
+      path: '/post/:post/like',
+      summary: 'Like',
+      tag: 'posts',
+      auth: 'required',
+      rules: rules({ id: string().required() }),
+      response: t.object({}),
+      example: {},
+      handle: async () => ({}),
+    });
+    expect(() => openApiDocument([unchecked], ['v1'], '1.0.0')).toThrow(/:?post.*has no rule/);
+  });
+
+  it('documents the declared 200 data schema in the envelope, with the example as a whole envelope', () => {
+    type Ok = { content: Record<string, { schema: unknown; example: unknown }> };
+    const responses = paths['/post/raw/feed']?.get?.responses as Record<string, Ok> | undefined;
+    const json = responses?.['200']?.content['application/json'];
+    expect(json?.schema).toEqual({
+      type: 'object',
+      required: ['meta', 'data'],
+      properties: {
+        meta: { type: 'object', required: ['code'], properties: { code: { type: 'integer', const: 200 } } },
+        data: {
+          type: 'object',
+          properties: { next_cursor: { type: ['string', 'null'] } },
+          required: ['next_cursor'],
+        },
+      },
+    });
+    expect(json?.example).toEqual({ meta: { code: 200 }, data: { next_cursor: null } });
   });
 
   it('writes path parameters in OpenAPI form and makes camel-case operation ids', () => {

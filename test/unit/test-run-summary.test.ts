@@ -41,4 +41,17 @@ describe('the skipped-suites line at the end of a test run', () => {
     expect(skippedSummary(files, { DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://x' })).toBeUndefined();
     expect(skippedSummary(files.slice(3), {})).toBeUndefined();
   });
+
+  it('counts the browser suites left out when Chromium is missing', async () => {
+    const browserFile = path.join(dir, 'e.test.ts');
+    await writeFile(
+      browserFile,
+      "import {\n  baseUrl,\n  chromiumInstalled,\n  launchChromium,\n} from '../helpers/browser.js';\n",
+    );
+    const ran = { DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://x' };
+    expect(skippedSummary([...files, browserFile], ran, false)).toBe(
+      '[accounts] SKIPPED the browser suites of 1 test file (install chromium).',
+    );
+    expect(skippedSummary([...files, browserFile], ran, true)).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { validate } from '../../src/validation/engine.js';
 import { boolean, integer, rules, string, stringArray } from '../../src/validation/fields.js';
@@ -123,19 +123,39 @@ describe('validate', () => {
     });
   });
 
-  it('keeps what rules learn in the notes it is given', async () => {
-    const notes = new Map<string, unknown>();
+  it('hands on what a converting rule learned as the value, to the rules after it and the result', async () => {
+    const seen: number[] = [];
     const list = rules({
-      name: string().rule({
-        name: 'remember',
-        check: (value, context, field) => {
-          context.notes.set(field, value.length);
-          return undefined;
-        },
-      }),
+      name: string()
+        .convert({
+          name: 'measure',
+          check: async (value) => ({ converted: { text: value, length: [...value].length } }),
+        })
+        .rule({
+          name: 'short',
+          check: (value) => {
+            seen.push(value.length);
+            return value.length > 3 ? { rule: 'max.string', params: { max: 3 } } : undefined;
+          },
+        }),
     });
-    await validate(list, { name: 'abcd' }, { lookups: lookups(), notes });
-    expect(notes.get('name')).toBe(4);
+    const params = await validate(list, { name: '가나' }, { lookups: lookups() });
+    expect(params.name).toEqual({ text: '가나', length: 2 });
+    await expect(validate(list, { name: 'abcd' }, { lookups: lookups() })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    expect(seen).toEqual([2, 4]);
+  });
+
+  it("reports a converting rule's failure on its field and runs no rule after it", async () => {
+    const after = vi.fn(() => undefined);
+    const list = rules({
+      name: string()
+        .convert({ name: 'never', check: async () => ({ rule: 'regex' }) })
+        .rule({ name: 'after', check: after }),
+    });
+    expect(await failures(list, { name: 'x' })).toEqual({ name: [{ rule: 'regex' }] });
+    expect(after).not.toHaveBeenCalled();
   });
 
   it('lets a custom rule see the whole parameter bag', async () => {

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { type Endpoint, endpoint, presentedToken } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint, presentedToken } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
-import type { ProbeResult } from '../images/probe.js';
-import { IMAGE_NOTE } from '../images/rules.js';
+import { signedInExample, signedInResponse } from '../users/view.js';
 import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
@@ -28,7 +28,7 @@ export function authEndpoints(
   auth: AuthService,
   options: RegisterRuleOptions,
   limits: AuthLimits,
-): Endpoint[] {
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -39,12 +39,9 @@ export function authEndpoints(
       limit: limits.register,
       errors: [429, 502],
       rules: registerRules(options),
-      handle: ({ params, request, notes }) =>
-        auth.register(
-          params,
-          clientInfo(request),
-          notes.get(IMAGE_NOTE('profile_picture')) as ProbeResult | undefined,
-        ),
+      response: signedInResponse,
+      example: signedInExample,
+      handle: ({ params, request }) => auth.register(params, clientInfo(request)),
     }),
     endpoint({
       method: 'POST',
@@ -56,6 +53,8 @@ export function authEndpoints(
       limit: limits.login,
       errors: [401, 429],
       rules: loginEmailRules,
+      response: signedInResponse,
+      example: signedInExample,
       handle: ({ params, request }) =>
         auth.loginWithEmail(params.email, params.password, clientInfo(request)),
     }),
@@ -66,9 +65,11 @@ export function authEndpoints(
       tag: 'auth',
       auth: 'required',
       rules: rules({}),
+      response: t.object({ status: t.literal('logged_out') }),
+      example: { status: 'logged_out' },
       handle: async ({ auth: session }) => {
-        await auth.logout(session.tokenId);
-        return { status: 'logged_out' };
+        await auth.logout(session);
+        return { status: 'logged_out' as const };
       },
     }),
   ];

@@ -4,6 +4,7 @@ import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { AccountDisabledError, InvalidCredentialsError, ValidationError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import {
@@ -15,11 +16,11 @@ import {
 } from '../../limits/rate-counter.js';
 import type { VerifiedIdentity } from '../../providers/verifier.js';
 import type { Locale } from '../../validation/messages.js';
-import type { UploadedFile } from '../../validation/types.js';
-import type { ProbeResult } from '../images/probe.js';
+import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { ProviderCredentials } from '../providers/service.js';
 import type { TokensService } from '../tokens/service.js';
+import type { AccountDeps } from '../users/account-deps.js';
 import type { UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
 import type { SignedIn } from '../users/view.js';
@@ -31,7 +32,8 @@ export interface RegisterInput {
   slug?: string | undefined;
   gender: number;
   password?: string | undefined;
-  profile_picture?: UploadedFile | undefined;
+  /** The picture with what the image rule read of its header (it is not read twice). */
+  profile_picture?: ValidatedImage | undefined;
   /** For a provider type: `<type>_user_id` and `<type>_access_token`, among the other parameters. */
   [field: string]: unknown;
 }
@@ -106,20 +108,40 @@ export function slugStem(email: string): string | undefined {
   return stem.length >= 4 ? stem : undefined;
 }
 
+/** The login-failure counters of AuthService (DESIGN §5, docs/SECURITY.md). */
+export interface LoginLimits {
+  /** Failed logins per (lower-cased email, IP). */
+  loginFailures: RateCounter;
+  /** Failed email logins per account from every address (RATE_LIMIT_LOGIN_ACCOUNT). */
+  accountFailures?: RateCounter;
+}
+
 export class AuthService {
+  private readonly db: Executor;
+  private readonly users: UsersRepo;
+  private readonly usersService: UsersService;
+  private readonly tokens: TokensService;
+  private readonly hasher: PasswordHasher;
+  private readonly images: ImagesService;
+  private readonly loginFailures: RateCounter;
+  private readonly accountFailures: RateCounter;
+
   constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly usersService: UsersService,
-    private readonly tokens: TokensService,
-    private readonly hasher: PasswordHasher,
-    private readonly images: ImagesService,
-    /** Failed logins per (lower-cased email, IP): DESIGN §5. */
-    private readonly loginFailures: RateCounter,
+    deps: AccountDeps,
+    limits: LoginLimits,
     private readonly identities?: ProviderIdentities,
-    /** Failed email logins per account from every address (RATE_LIMIT_LOGIN_ACCOUNT); see docs/SECURITY.md. */
-    private readonly accountFailures: RateCounter = unlimited,
-  ) {}
+  ) {
+    ({
+      db: this.db,
+      users: this.users,
+      usersService: this.usersService,
+      tokens: this.tokens,
+      hasher: this.hasher,
+      images: this.images,
+    } = deps);
+    this.loginFailures = limits.loginFailures;
+    this.accountFailures = limits.accountFailures ?? unlimited;
+  }
 
   #verification: SignUpVerification | undefined;
 
@@ -142,8 +164,7 @@ export class AuthService {
    * Creates the account and its first token in one transaction. The password is hashed before the
    * transaction opens, so no connection is held while argon2 runs.
    */
-  /** `probe` is what the image rule learned of the picture's header, so it is not read twice. */
-  async register(input: RegisterInput, client: ClientInfo, probe?: ProbeResult): Promise<SignedIn> {
+  async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
     const credentials = providerCredentials(input);
     // Asked before anything is written (and before the slow hash): no account without the provider's word.
     const identity = credentials && (await this.providerIdentities().confirmNewIdentity(credentials));
@@ -152,7 +173,7 @@ export class AuthService {
       identity?.emailVerified === true && identity.email?.toLowerCase() === input.email.toLowerCase();
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
     // The picture's files are written before the transaction and removed again if it fails (DESIGN §2.5).
-    const upload = input.profile_picture && { field: 'profile_picture', file: input.profile_picture, probe };
+    const upload = input.profile_picture && { field: 'profile_picture', ...input.profile_picture };
     return this.images.withStoredPicture(upload, (picture) =>
       this.registerWithFreeSlug(input, passwordHash, client, picture, credentials, emailVerified),
     );
@@ -305,7 +326,7 @@ export class AuthService {
     return { user: { ...(await this.usersService.view(user)), api_token: token.token } };
   }
 
-  async logout(tokenId: string): Promise<void> {
-    await this.tokens.revoke(tokenId);
+  async logout(auth: AuthContext): Promise<void> {
+    await this.tokens.revoke(auth.tokenId);
   }
 }

@@ -1,9 +1,23 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import { rules } from '../../validation/fields.js';
 import { deviceUpdateRules } from './rules.js';
-import type { DevicesService } from './service.js';
+import { type DevicesService, type DeviceView, deviceShape } from './service.js';
 
-export function deviceEndpoints(devices: DevicesService): Endpoint[] {
+const deviceExample: DeviceView = {
+  device_id: 'A1B2C3D4-E5F6-4711-8899-AABBCCDDEEFF',
+  platform: 'ios',
+  push_token: 'fcm-token-of-this-device',
+  app_version: '3.2.0',
+  os_version: '18.1',
+  locale: 'ko-KR',
+  timezone: 'Asia/Seoul',
+  push_enabled: true,
+  created_at: '2026-11-23T12:42:00.789Z',
+  updated_at: '2026-11-23T12:42:00.789Z',
+};
+
+export function deviceEndpoints(devices: DevicesService): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -16,8 +30,10 @@ export function deviceEndpoints(devices: DevicesService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       rules: deviceUpdateRules,
+      response: t.object({ device: deviceShape }),
+      example: { device: deviceExample },
       handle: async ({ params, auth }) => ({
-        device: await devices.update((auth.user as { id: string }).id, auth.tokenId, params),
+        device: await devices.update(auth, params),
       }),
     }),
     endpoint({
@@ -27,7 +43,9 @@ export function deviceEndpoints(devices: DevicesService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       rules: rules({}),
-      handle: async ({ auth }) => ({ devices: await devices.list((auth.user as { id: string }).id) }),
+      response: t.object({ devices: t.array(deviceShape) }),
+      example: { devices: [deviceExample] },
+      handle: async ({ auth }) => ({ devices: await devices.list(auth) }),
     }),
   ];
 }

@@ -1,23 +1,26 @@
 import type { DeviceRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, UnauthenticatedError } from '../../errors.js';
+import { type Static, t } from '../../http/response-schema.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { DeviceFields, DevicesRepo } from './repo.js';
 
 /** A device as its owner sees it. */
-export interface DeviceView {
-  device_id: string;
-  platform: string | null;
-  push_token: string | null;
-  app_version: string | null;
-  os_version: string | null;
-  locale: string | null;
-  timezone: string | null;
-  push_enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export const deviceShape = t.object({
+  device_id: t.string(),
+  platform: t.nullable(t.string()),
+  push_token: t.nullable(t.string()),
+  app_version: t.nullable(t.string()),
+  os_version: t.nullable(t.string()),
+  locale: t.nullable(t.string()),
+  timezone: t.nullable(t.string()),
+  push_enabled: t.boolean(),
+  created_at: t.dateTime(),
+  updated_at: t.dateTime(),
+});
+export type DeviceView = Static<typeof deviceShape>;
 
 export interface DeviceUpdate extends DeviceFields {
   device_id: string;
@@ -49,7 +52,9 @@ export class DevicesService {
    * arrives here it is taken off every other row first, whoever's it was, in the same transaction, so a
    * shared phone never gets the previous account's notifications.
    */
-  async update(userId: string, apiTokenId: string, input: DeviceUpdate): Promise<DeviceView> {
+  async update(auth: AuthContext, input: DeviceUpdate): Promise<DeviceView> {
+    const userId = auth.user.id;
+    const apiTokenId = auth.tokenId;
     const { device_id: deviceId, ...fields } = input;
     try {
       const row = await writeTransaction(this.db, async (trx) => {
@@ -78,7 +83,12 @@ export class DevicesService {
     return this.devices.clearPushToken(userId, deviceId, pushToken);
   }
 
-  async list(userId: string): Promise<DeviceView[]> {
+  async list(auth: AuthContext): Promise<DeviceView[]> {
+    return this.listOf(auth.user.id);
+  }
+
+  /** Any user's devices (the push sender's view, not a request's). */
+  async listOf(userId: string): Promise<DeviceView[]> {
     return (await this.devices.listByUser(userId)).map(deviceView);
   }
 }

@@ -1,4 +1,5 @@
 import type sharp from 'sharp';
+import type { UploadedFile } from '../../validation/types.js';
 
 export type ImageFormat = 'jpeg' | 'png' | 'gif';
 
@@ -7,6 +8,18 @@ export const ACCEPTED_FORMATS: readonly ImageFormat[] = ['jpeg', 'png', 'gif'];
 export type ProbeResult =
   | { ok: true; format: ImageFormat; width: number; height: number; pages: number }
   | { ok: false; reason: 'not_an_image' | 'wrong_type' | 'too_many_pixels' };
+
+/** What the header of an accepted image said. */
+export type AcceptedImage = Extract<ProbeResult, { ok: true }>;
+
+/**
+ * An uploaded image that passed the image rule, with what its header said: the service renders it without
+ * reading the header again.
+ */
+export interface ValidatedImage {
+  file: UploadedFile;
+  probe: AcceptedImage;
+}
 
 /**
  * What a file really is, judged by its bytes alone (never its name or declared type). Reads only the

@@ -1,10 +1,10 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { rules } from '../../validation/fields.js';
 import type { ProfileService } from '../users/profile-service.js';
-import type { ProbeResult } from './probe.js';
-import { IMAGE_NOTE, type ImageLimits, imageField } from './rules.js';
+import { userExample, userResponse } from '../users/view.js';
+import { type ImageLimits, imageField } from './rules.js';
 
-export function imageEndpoints(profile: ProfileService, limits: ImageLimits): Endpoint[] {
+export function imageEndpoints(profile: ProfileService, limits: ImageLimits): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -17,12 +17,23 @@ export function imageEndpoints(profile: ProfileService, limits: ImageLimits): En
       auth: 'required',
       errors: [413],
       rules: rules({ profile_picture: imageField(limits).required() }),
-      handle: async ({ params, auth, notes }) => ({
-        user: await profile.replacePicture(
-          (auth.user as { id: string }).id,
-          params.profile_picture,
-          notes.get(IMAGE_NOTE('profile_picture')) as ProbeResult | undefined,
-        ),
+      response: userResponse,
+      example: {
+        user: {
+          ...userExample,
+          profile_picture: {
+            url: '/media/profile-pictures/b3JpZ2luYWwtcGljdHVyZQ.jpg',
+            width: 1024,
+            height: 768,
+            thumbnails: {
+              '64': '/media/profile-pictures/b3JpZ2luYWwtcGljdHVyZQ_64.jpg',
+              '256': '/media/profile-pictures/b3JpZ2luYWwtcGljdHVyZQ_256.jpg',
+            },
+          },
+        },
+      },
+      handle: async ({ params, auth }) => ({
+        user: await profile.replacePicture(auth, params.profile_picture),
       }),
     }),
   ];

@@ -1,19 +1,17 @@
 import { file, fileArray } from '../../validation/fields.js';
-import type { Rule, UploadedFile } from '../../validation/types.js';
-import { ACCEPTED_FORMATS, probeImage } from './probe.js';
+import type { ConvertingRule, UploadedFile } from '../../validation/types.js';
+import { ACCEPTED_FORMATS, probeImage, type ValidatedImage } from './probe.js';
 
 export interface ImageLimits {
   maxBytes: number;
   maxPixels: number;
 }
 
-/** The field's probe result is kept in the validation notes, so the service never decodes the header twice. */
-export const IMAGE_NOTE = (field: string) => `image:${field}`;
-
-function imageRule(maxPixels: number): Rule<UploadedFile> {
+/** The field's value becomes `{file, probe}`, so the service never decodes the header twice. */
+function imageRule(maxPixels: number): ConvertingRule<UploadedFile, ValidatedImage> {
   return {
     name: `image|mimes:${ACCEPTED_FORMATS.join(',')}`,
-    check: async (upload, context, field) => {
+    check: async (upload) => {
       const probe = await probeImage(upload.data, maxPixels);
       if (!probe.ok) {
         if (probe.reason === 'wrong_type')
@@ -21,8 +19,7 @@ function imageRule(maxPixels: number): Rule<UploadedFile> {
         if (probe.reason === 'too_many_pixels') return { rule: 'dimensions' };
         return { rule: 'image' };
       }
-      context.notes.set(IMAGE_NOTE(field), probe);
-      return undefined;
+      return { converted: { file: upload, probe } };
     },
     schema: (schema) => {
       schema.contentMediaType = 'image/jpeg, image/png, image/gif';
@@ -34,7 +31,7 @@ function imageRule(maxPixels: number): Rule<UploadedFile> {
 export function imageField(limits: ImageLimits) {
   return file()
     .max(Math.floor(limits.maxBytes / 1024))
-    .rule(imageRule(limits.maxPixels))
+    .convert(imageRule(limits.maxPixels))
     .describe(
       `JPEG, PNG or GIF (judged by the bytes), at most ${limits.maxPixels.toLocaleString('en')} pixels.`,
     );
@@ -42,21 +39,23 @@ export function imageField(limits: ImageLimits) {
 
 /**
  * Up to `maxCount` uploaded images under one name (`images[]`): each held to the same rules as `imageField`,
- * the first failing one reported on the field. Each probe is noted as `IMAGE_NOTE('<field>.<index>')`.
+ * the first failing one reported on the field. The value becomes the list of `{file, probe}`.
  */
 export function imageListField(limits: ImageLimits, maxCount: number) {
   const maxKilobytes = Math.floor(limits.maxBytes / 1024);
   const eachImage = imageRule(limits.maxPixels);
-  const everyImage: Rule<UploadedFile[]> = {
+  const everyImage: ConvertingRule<UploadedFile[], ValidatedImage[]> = {
     name: `each:max:${maxKilobytes}|${eachImage.name}`,
     check: async (uploads, context, field) => {
+      const images: ValidatedImage[] = [];
       for (const [index, upload] of uploads.entries()) {
         if (upload.truncated || upload.data.length > maxKilobytes * 1024)
           return { rule: 'max.file', params: { max: maxKilobytes } };
-        const failure = await eachImage.check(upload, context, `${field}.${index}`);
-        if (failure) return failure;
+        const result = await eachImage.check(upload, context, `${field}.${index}`);
+        if (!('converted' in result)) return result;
+        images.push(result.converted);
       }
-      return undefined;
+      return { converted: images };
     },
     schema: (schema) => {
       schema.items = {
@@ -68,7 +67,7 @@ export function imageListField(limits: ImageLimits, maxCount: number) {
   };
   return fileArray()
     .max(maxCount)
-    .rule(everyImage)
+    .convert(everyImage)
     .describe(
       `Up to ${maxCount} JPEG, PNG or GIF files (judged by the bytes), each at most ` +
         `${limits.maxPixels.toLocaleString('en')} pixels.`,

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRow } from '../../db/schema.js';
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
+import { signedInExample, signedInResponse } from '../users/view.js';
 import type { PasswordResetService, ResetClient } from './password-reset-service.js';
 import { forgotPasswordRules, resetPasswordRules, verifyEmailRules } from './rules.js';
 import type { EmailVerificationService } from './verification-service.js';
@@ -21,7 +22,7 @@ export function lifecycleEndpoints(
   verification: EmailVerificationService,
   reset: PasswordResetService,
   limits: { forgotIp: RateCounter },
-): Endpoint[] {
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -33,9 +34,11 @@ export function lifecycleEndpoints(
       tag: 'auth',
       auth: 'none',
       rules: verifyEmailRules,
+      response: t.object({ status: t.literal('verified') }),
+      example: { status: 'verified' },
       handle: async ({ params }) => {
         await verification.verify(params.token);
-        return { status: 'verified' };
+        return { status: 'verified' as const };
       },
     }),
     endpoint({
@@ -49,8 +52,10 @@ export function lifecycleEndpoints(
       auth: 'required',
       errors: [429],
       rules: rules({}),
+      response: t.object({ status: t.enum(['sent', 'already_verified']) }),
+      example: { status: 'sent' },
       handle: async ({ auth, request }) => ({
-        status: await verification.resend(auth.user as UserRow, resetClient(request).locale),
+        status: await verification.resend(auth, resetClient(request).locale),
       }),
     }),
     endpoint({
@@ -65,9 +70,11 @@ export function lifecycleEndpoints(
       limit: limits.forgotIp,
       errors: [429],
       rules: forgotPasswordRules,
+      response: t.object({ status: t.literal('sent') }),
+      example: { status: 'sent' },
       handle: async ({ params, request }) => {
         await reset.forgot(params.email, resetClient(request));
-        return { status: 'sent' };
+        return { status: 'sent' as const };
       },
     }),
     endpoint({
@@ -80,6 +87,8 @@ export function lifecycleEndpoints(
       tag: 'auth',
       auth: 'none',
       rules: resetPasswordRules,
+      response: signedInResponse,
+      example: { user: { ...signedInExample.user, email_verified: true } },
       handle: ({ params, request }) => reset.reset(params.token, params.password, resetClient(request)),
     }),
   ];

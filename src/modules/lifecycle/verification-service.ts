@@ -1,6 +1,6 @@
-import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
@@ -77,7 +77,8 @@ export class EmailVerificationService {
   }
 
   /** A fresh token and mail (the earlier token stops working); throttled per user. */
-  async resend(user: UserRow, locale: Locale): Promise<'sent' | 'already_verified'> {
+  async resend(auth: AuthContext, locale: Locale): Promise<'sent' | 'already_verified'> {
+    const { user } = auth;
     if (user.email_verified) return 'already_verified';
     await this.resendLimit.consume(`email-resend:${user.id}`);
     const mail = await writeTransaction(this.db, (trx) => this.queueWithin(trx, user, locale));

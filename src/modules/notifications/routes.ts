@@ -1,7 +1,8 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { testNotificationRules } from './rules.js';
-import type { NotificationsService } from './service.js';
+import { deliveryShape, type NotificationsService } from './service.js';
 
 const DESCRIPTION =
   'Sends a test push to each of the signed-in user’s devices and reports one delivery per device: ' +
@@ -9,7 +10,7 @@ const DESCRIPTION =
   'without a push token or with push_enabled false is skipped. A token the push service calls dead is ' +
   'removed from its device. The message is Korean or English by Accept-Language.';
 
-export function notificationEndpoints(notifications: NotificationsService): Endpoint[] {
+export function notificationEndpoints(notifications: NotificationsService): AnyEndpoint[] {
   // The seed lists GET; POST is what DESIGN §2.5 names. Both do the same.
   return (['POST', 'GET'] as const).map((method) =>
     endpoint({
@@ -20,11 +21,12 @@ export function notificationEndpoints(notifications: NotificationsService): Endp
       tag: 'notifications',
       auth: 'required',
       rules: testNotificationRules,
+      response: t.object({ deliveries: t.array(deliveryShape) }),
+      example: {
+        deliveries: [{ device_id: 'A1B2C3D4-E5F6-4711-8899-AABBCCDDEEFF', status: 'sent', error: null }],
+      },
       handle: async ({ auth, request }) => ({
-        deliveries: await notifications.sendTest(
-          (auth.user as { id: string }).id,
-          preferredLocale(request.headers['accept-language']),
-        ),
+        deliveries: await notifications.sendTest(auth, preferredLocale(request.headers['accept-language'])),
       }),
     }),
   );

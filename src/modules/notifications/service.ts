@@ -1,14 +1,17 @@
+import { type Static, t } from '../../http/response-schema.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { mapWithLimit } from '../../lib/concurrency.js';
 import type { PushPayload, PushTransport } from '../../push/transport.js';
 import type { Locale } from '../../validation/messages.js';
 import type { DevicesService, DeviceView } from '../devices/service.js';
 
 /** What became of the test push on one device, as the client sees it. */
-export interface Delivery {
-  device_id: string;
-  status: 'sent' | 'failed' | 'skipped';
-  error: string | null;
-}
+export const deliveryShape = t.object({
+  device_id: t.string(),
+  status: t.enum(['sent', 'failed', 'skipped']),
+  error: t.nullable(t.string()),
+});
+export type Delivery = Static<typeof deliveryShape>;
 
 /** Called when a dead push token could not be removed (it stays, and the next push tries again). */
 export type DropFailureReporter = (details: { userId: string; deviceId: string }, error: unknown) => void;
@@ -29,8 +32,9 @@ export class NotificationsService {
   ) {}
 
   /** Sends a test push to each of the user's devices that can receive one; one delivery per device. */
-  async sendTest(userId: string, locale: Locale): Promise<Delivery[]> {
-    const devices = await this.devices.list(userId);
+  async sendTest(auth: AuthContext, locale: Locale): Promise<Delivery[]> {
+    const userId = auth.user.id;
+    const devices = await this.devices.listOf(userId);
     const payload: PushPayload = {
       ...TEST_MESSAGE[locale],
       // FCM data values are strings; the app tells a test push from a real one by `type`.

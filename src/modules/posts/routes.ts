@@ -1,17 +1,16 @@
-import type { UserRow } from '../../db/schema.js';
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
-import { rules } from '../../validation/fields.js';
-import type { ProbeResult } from '../images/probe.js';
-import { IMAGE_NOTE, type ImageLimits } from '../images/rules.js';
-import type { FeedCursor, FeedCursorCodec } from './cursor.js';
-import { CURSOR_NOTE, createPostRules, feedRules } from './rules.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
+import type { ImageLimits } from '../images/rules.js';
+import type { FeedCursorCodec } from './cursor.js';
+import { createPostRules, feedRules, postIdRules } from './rules.js';
 import type { PostsService } from './service.js';
+import { feedPageShape, postExample, postResponse } from './view.js';
 
-const signedIn = (auth: { user: unknown }) => auth.user as UserRow;
-const viewerOf = (auth: { user: unknown } | undefined) => (auth?.user as UserRow | undefined)?.id;
-const postId = (request: { params: unknown }) => (request.params as { id: string }).id;
-
-export function postEndpoints(posts: PostsService, codec: FeedCursorCodec, limits: ImageLimits): Endpoint[] {
+export function postEndpoints(
+  posts: PostsService,
+  codec: FeedCursorCodec,
+  limits: ImageLimits,
+): AnyEndpoint[] {
   const feed = feedRules(codec);
   const readEndpoints = (['GET', 'POST'] as const).flatMap((method) => [
     endpoint({
@@ -24,11 +23,13 @@ export function postEndpoints(posts: PostsService, codec: FeedCursorCodec, limit
       tag: 'post',
       auth: 'optional',
       rules: feed,
-      handle: async ({ params, auth, notes }) =>
-        posts.feed(viewerOf(auth), {
+      response: feedPageShape,
+      example: { posts: [postExample], next_cursor: null },
+      handle: async ({ params, auth }) =>
+        posts.feed(auth, {
           order: params.order === 'hot' ? 'hot' : 'new',
           limit: params.limit ?? 20,
-          cursor: params.cursor === undefined ? undefined : (notes.get(CURSOR_NOTE) as FeedCursor),
+          cursor: params.cursor,
         }),
     }),
     endpoint({
@@ -38,8 +39,10 @@ export function postEndpoints(posts: PostsService, codec: FeedCursorCodec, limit
       tag: 'post',
       auth: 'optional',
       errors: [404],
-      rules: rules({}),
-      handle: async ({ auth, request }) => ({ post: await posts.get(postId(request), viewerOf(auth)) }),
+      rules: postIdRules,
+      response: postResponse,
+      example: { post: postExample },
+      handle: async ({ params, auth }) => ({ post: await posts.get(auth, params.id) }),
     }),
   ]);
   return [
@@ -53,14 +56,10 @@ export function postEndpoints(posts: PostsService, codec: FeedCursorCodec, limit
       auth: 'required',
       errors: [413],
       rules: createPostRules(limits),
-      handle: async ({ params, auth, notes }) => ({
-        post: await posts.create(signedIn(auth), {
-          text: params.text,
-          images: (params.images ?? []).map((file, index) => ({
-            file,
-            probe: notes.get(IMAGE_NOTE(`images.${index}`)) as ProbeResult | undefined,
-          })),
-        }),
+      response: postResponse,
+      example: { post: postExample },
+      handle: async ({ params, auth }) => ({
+        post: await posts.create(auth, { text: params.text, images: params.images ?? [] }),
       }),
     }),
     endpoint({
@@ -70,8 +69,10 @@ export function postEndpoints(posts: PostsService, codec: FeedCursorCodec, limit
       tag: 'post',
       auth: 'required',
       errors: [404],
-      rules: rules({}),
-      handle: async ({ auth, request }) => ({ post: await posts.like(signedIn(auth), postId(request)) }),
+      rules: postIdRules,
+      response: postResponse,
+      example: { post: { ...postExample, like_count: 1, liked_by_me: true } },
+      handle: async ({ params, auth }) => ({ post: await posts.like(auth, params.id) }),
     }),
     endpoint({
       method: 'POST',
@@ -80,8 +81,10 @@ export function postEndpoints(posts: PostsService, codec: FeedCursorCodec, limit
       tag: 'post',
       auth: 'required',
       errors: [404],
-      rules: rules({}),
-      handle: async ({ auth, request }) => ({ post: await posts.unlike(signedIn(auth), postId(request)) }),
+      rules: postIdRules,
+      response: postResponse,
+      example: { post: postExample },
+      handle: async ({ params, auth }) => ({ post: await posts.unlike(auth, params.id) }),
     }),
     endpoint({
       method: 'POST',
@@ -91,10 +94,12 @@ export function postEndpoints(posts: PostsService, codec: FeedCursorCodec, limit
       tag: 'post',
       auth: 'required',
       errors: [403, 404],
-      rules: rules({}),
-      handle: async ({ auth, request }) => {
-        await posts.delete(signedIn(auth).id, postId(request));
-        return { deleted: true };
+      rules: postIdRules,
+      response: t.object({ deleted: t.literal(true) }),
+      example: { deleted: true },
+      handle: async ({ params, auth }) => {
+        await posts.delete(auth, params.id);
+        return { deleted: true as const };
       },
     }),
     ...readEndpoints,

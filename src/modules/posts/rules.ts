@@ -1,13 +1,13 @@
 import { integer, rules, string } from '../../validation/fields.js';
-import type { Rule } from '../../validation/types.js';
+import type { ConvertingRule } from '../../validation/types.js';
 import { type ImageLimits, imageListField } from '../images/rules.js';
-import { FEED_ORDERS, type FeedCursorCodec } from './cursor.js';
+import { FEED_ORDERS, type FeedCursor, type FeedCursorCodec } from './cursor.js';
 
 /** A post holds at most this many images (the multipart parser allows one file more, so 5 is a 422). */
 export const MAX_POST_IMAGES = 4;
 
-/** The decoded cursor is kept in the validation notes, so the service never decodes it twice. */
-export const CURSOR_NOTE = 'feed:cursor';
+/** The post a route acts on, from its path (`/post/:id/like`): any id that names no post is a 404. */
+export const postIdRules = rules({ id: string().required().describe('The post id.') });
 
 export function createPostRules(limits: ImageLimits) {
   return rules({
@@ -18,9 +18,10 @@ export function createPostRules(limits: ImageLimits) {
 
 /**
  * A cursor this service made (its HMAC checks out) for the order being asked for: one from the other order
- * would walk the wrong index. Any other string is "The selected cursor is invalid.", never a 500.
+ * would walk the wrong index. Any other string is "The selected cursor is invalid.", never a 500. The field's
+ * value becomes the decoded cursor, so the service never decodes it twice.
  */
-function cursorRule(codec: FeedCursorCodec): Rule<string> {
+function cursorRule(codec: FeedCursorCodec): ConvertingRule<string, FeedCursor> {
   return {
     name: 'feed_cursor',
     check: async (text, context) => {
@@ -29,8 +30,7 @@ function cursorRule(codec: FeedCursorCodec): Rule<string> {
       const order = context.bag.order ?? 'new';
       // An invalid `order` is reported on its own field; the cursor is then only checked for being ours.
       if (FEED_ORDERS.includes(order as never) && cursor.order !== order) return { rule: 'in' };
-      context.notes.set(CURSOR_NOTE, cursor);
-      return undefined;
+      return { converted: cursor };
     },
   };
 }
@@ -43,7 +43,7 @@ export function feedRules(codec: FeedCursorCodec) {
     limit: integer().min(1).max(100).describe('Posts per page, default 20.'),
     // No max() rule: an over-long cursor is as invalid as any other we did not make, and says so the same way.
     cursor: string()
-      .rule(cursorRule(codec))
+      .convert(cursorRule(codec))
       .describe('`next_cursor` of the previous page, with the same `order`.'),
   });
 }

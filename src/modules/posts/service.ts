@@ -1,14 +1,16 @@
 import type { PostImage, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.js';
+import type { Static } from '../../http/response-schema.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { type RateCounter, unlimited } from '../../limits/rate-counter.js';
-import type { UploadedFile } from '../../validation/types.js';
-import type { ProbeResult } from '../images/probe.js';
+import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { FeedCursor, FeedCursorCodec, FeedOrder } from './cursor.js';
 import type { PostsRepo } from './repo.js';
 import type { FeedRow } from './rows.js';
+import type { feedPageShape } from './view.js';
 import { type PostView, postView } from './view.js';
 
 /** Post images live in their own storage folder, apart from profile pictures. */
@@ -19,7 +21,7 @@ const POST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export interface NewPostInput {
   text: string;
-  images: Array<{ file: UploadedFile; probe: ProbeResult | undefined }>;
+  images: ValidatedImage[];
 }
 
 export interface FeedRequest {
@@ -28,10 +30,7 @@ export interface FeedRequest {
   cursor: FeedCursor | undefined;
 }
 
-export interface FeedPage {
-  posts: PostView[];
-  next_cursor: string | null;
-}
+export type FeedPage = Static<typeof feedPageShape>;
 
 /** Posts, their likes and the feed. Files are written before a transaction and removed after its outcome. */
 export class PostsService {
@@ -53,7 +52,8 @@ export class PostsService {
    * Stores every image (one after the other: each decode may hold a 40-megapixel bitmap), then inserts the
    * post. Whatever fails — an image that cannot be decoded, the storage, the transaction — no file stays.
    */
-  async create(author: UserRow, input: NewPostInput): Promise<PostView> {
+  async create(auth: AuthContext, input: NewPostInput): Promise<PostView> {
+    const author = auth.user;
     // Counted per image, before any is decoded: a post of four images costs four uploads of the limit.
     for (const _image of input.images) await this.imageUploads.consume(`user:${author.id}`);
     const stored: PostImage[] = [];
@@ -71,7 +71,8 @@ export class PostsService {
     }
   }
 
-  async get(postId: string, viewerId: string | undefined): Promise<PostView> {
+  async get(auth: AuthContext | undefined, postId: string): Promise<PostView> {
+    const viewerId = auth?.user.id;
     const row = POST_ID.test(postId) ? await this.posts.find(postId, viewerId) : undefined;
     if (!row) throw new NotFoundError('post');
     return postView(row);
@@ -82,13 +83,15 @@ export class PostsService {
    * this transaction inserted or deleted, in the same transaction, so concurrent likes and unlikes always sum
    * to the number of rows. A recount under a row lock would be as correct but cost O(likes) per like.
    */
-  like(viewer: UserRow, postId: string): Promise<PostView> {
+  like(auth: AuthContext, postId: string): Promise<PostView> {
+    const viewer = auth.user;
     return this.changeLike(viewer, postId, async (repo) => {
       if (await repo.addLike(postId, viewer.id)) await repo.adjustLikeCount(postId, 1);
     });
   }
 
-  unlike(viewer: UserRow, postId: string): Promise<PostView> {
+  unlike(auth: AuthContext, postId: string): Promise<PostView> {
+    const viewer = auth.user;
     return this.changeLike(viewer, postId, async (repo) => {
       if (await repo.removeLike(postId, viewer.id)) await repo.adjustLikeCount(postId, -1);
     });
@@ -118,7 +121,8 @@ export class PostsService {
   }
 
   /** Deletes the user's own post: someone else's is a 403, a missing one a 404. Files go after commit. */
-  async delete(userId: string, postId: string): Promise<void> {
+  async delete(auth: AuthContext, postId: string): Promise<void> {
+    const userId = auth.user.id;
     if (!POST_ID.test(postId)) throw new NotFoundError('post');
     const images = await writeTransaction(this.db, async (trx) => {
       const repo = this.posts.with(trx);
@@ -165,7 +169,8 @@ export class PostsService {
    * the page holds: that row only tells whether there is a next page, so `next_cursor` is null exactly on the
    * last page.
    */
-  async feed(viewerId: string | undefined, request: FeedRequest): Promise<FeedPage> {
+  async feed(auth: AuthContext | undefined, request: FeedRequest): Promise<FeedPage> {
+    const viewerId = auth?.user.id;
     const rows = await this.posts.page({
       order: request.order,
       limit: request.limit + 1,

@@ -1,11 +1,13 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
+import { publicUserExample, publicUserShape } from '../users/view.js';
 import { bannersRules, inspirersRules } from './rules.js';
-import type { PromotionsService } from './service.js';
+import { bannerShape, type PromotionsService } from './service.js';
 
 const DEFAULT_INSPIRERS = 10;
 
 /** Both public; each answers GET (the seed's catalogue) and POST (the apps send most calls as forms). */
-export function promotionEndpoints(promotions: PromotionsService): Endpoint[] {
+export function promotionEndpoints(promotions: PromotionsService): AnyEndpoint[] {
   return (['GET', 'POST'] as const).flatMap((method) => [
     endpoint({
       method,
@@ -16,6 +18,20 @@ export function promotionEndpoints(promotions: PromotionsService): Endpoint[] {
       tag: 'promotions',
       auth: 'none',
       rules: bannersRules,
+      response: t.object({ banners: t.array(bannerShape) }),
+      example: {
+        banners: [
+          {
+            id: '019ab0c4-9b8a-7f6e-8d5c-4b3a2f1e0d9c',
+            title: '가을 이벤트',
+            image_url: 'https://cdn.example.com/banners/autumn.jpg',
+            link_url: 'https://example.com/events/autumn',
+            position: 1,
+            starts_at: '2026-11-01T00:00:00.000Z',
+            ends_at: null,
+          },
+        ],
+      },
       handle: async () => ({ banners: await promotions.activeBanners() }),
     }),
     endpoint({
@@ -28,6 +44,8 @@ export function promotionEndpoints(promotions: PromotionsService): Endpoint[] {
       tag: 'promotions',
       auth: 'none',
       rules: inspirersRules,
+      response: t.object({ inspirers: t.array(publicUserShape) }),
+      example: { inspirers: [{ ...publicUserExample, is_inspirer: true }] },
       handle: async ({ params }) => ({
         inspirers: await promotions.sampleInspirers(params.exclude ?? [], params.limit ?? DEFAULT_INSPIRERS),
       }),

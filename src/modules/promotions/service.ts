@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { BannerRow } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { type Static, t } from '../../http/response-schema.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { validate } from '../../validation/engine.js';
@@ -12,15 +13,16 @@ import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
 import { bannerAddRules } from './rules.js';
 import { drawRanks, type RandomInt } from './sampling.js';
 
-export interface BannerView {
-  id: string;
-  title: string;
-  image_url: string;
-  link_url: string | null;
-  position: number;
-  starts_at: string | null;
-  ends_at: string | null;
-}
+export const bannerShape = t.object({
+  id: t.string(),
+  title: t.string(),
+  image_url: t.string(),
+  link_url: t.nullable(t.string()),
+  position: t.integer(),
+  starts_at: t.nullable(t.dateTime()),
+  ends_at: t.nullable(t.dateTime()),
+});
+export type BannerView = Static<typeof bannerShape>;
 
 export function bannerView(row: BannerRow): BannerView {
   return {

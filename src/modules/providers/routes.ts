@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRow } from '../../db/schema.js';
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
+import { signedInExample, signedInResponse, userExample, userResponse } from '../users/view.js';
 import { reauthProof, reauthRules } from './reauth-rules.js';
 import { credentialRules } from './rules.js';
 import { accessTokenField, type ProviderCredentials, type ProvidersService, userIdField } from './service.js';
@@ -28,8 +28,8 @@ export function providerEndpoints(
   names: { configured: string[]; known: string[] },
   /** The per-IP login limit, shared with email login: an attacker gains nothing by switching routes. */
   loginLimit: RateCounter,
-): Endpoint[] {
-  const endpoints: Endpoint[] = [];
+): AnyEndpoint[] {
+  const endpoints: AnyEndpoint[] = [];
   for (const name of names.configured) {
     endpoints.push(
       endpoint({
@@ -42,6 +42,8 @@ export function providerEndpoints(
         limit: loginLimit,
         errors: [401, 429, 502],
         rules: rules(credentialRules(name)),
+        response: signedInResponse,
+        example: { user: { ...signedInExample.user, providers: [name], has_password: false } },
         handle: ({ params, request }) =>
           providers.login(credentials(name, params), { userAgent: userAgent(request), ip: request.ip }),
       }),
@@ -56,9 +58,11 @@ export function providerEndpoints(
           'a provider already linked to it.',
         errors: [401, 502],
         rules: rules({ ...reauthRules(names.configured, name), ...credentialRules(name) }),
+        response: userResponse,
+        example: { user: { ...userExample, providers: [name] } },
         handle: ({ params, auth }) =>
           providers.link(
-            auth.user as UserRow,
+            auth,
             credentials(name, params),
             reauthProof(
               params,
@@ -82,8 +86,9 @@ export function providerEndpoints(
         auth: 'required',
         errors: [401, 422, 502],
         rules: rules(reauthRules(names.configured)),
-        handle: ({ params, auth }) =>
-          providers.unlink(auth.user as UserRow, name, reauthProof(params, names.configured)),
+        response: userResponse,
+        example: { user: userExample },
+        handle: ({ params, auth }) => providers.unlink(auth, name, reauthProof(params, names.configured)),
       }),
     );
   }

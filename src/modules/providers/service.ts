@@ -1,4 +1,3 @@
-import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import {
   AccountDisabledError,
@@ -7,6 +6,7 @@ import {
   NotRegisteredError,
   ValidationError,
 } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { ProviderVerifier, VerifiedIdentity } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
@@ -121,10 +121,11 @@ export class ProvidersService implements LinkedProviders {
    * must not add the thief's own identity as a way in); linking the same identity again changes nothing.
    */
   async link(
-    user: UserRow,
+    auth: AuthContext,
     credentials: ProviderCredentials,
     proof: ReauthProof,
   ): Promise<{ user: UserView }> {
+    const { user } = auth;
     await this.reauth.confirm(user, proof);
     await this.verify(credentials);
     const field = userIdField(credentials.provider);
@@ -147,7 +148,8 @@ export class ProvidersService implements LinkedProviders {
    * Removes the user's link to this provider, unless it is their last way to sign in, once the owner
    * re-authenticated (a thief's session must not remove the owner's way back in).
    */
-  async unlink(user: UserRow, provider: string, proof: ReauthProof): Promise<{ user: UserView }> {
+  async unlink(auth: AuthContext, provider: string, proof: ReauthProof): Promise<{ user: UserView }> {
+    const { user } = auth;
     await this.reauth.confirm(user, proof);
     await writeTransaction(this.db, async (trx) => {
       const names = await this.links.with(trx).lockNamesFor(user.id);

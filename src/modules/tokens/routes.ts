@@ -1,8 +1,9 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
-import { rules } from '../../validation/fields.js';
-import type { TokensService } from './service.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
+import { rules, string } from '../../validation/fields.js';
+import { type TokensService, tokenShape } from './service.js';
 
-export function tokenEndpoints(tokens: TokensService): Endpoint[] {
+export function tokenEndpoints(tokens: TokensService): AnyEndpoint[] {
   return [
     endpoint({
       method: 'GET',
@@ -14,8 +15,22 @@ export function tokenEndpoints(tokens: TokensService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       rules: rules({}),
+      response: t.object({ tokens: t.array(tokenShape) }),
+      example: {
+        tokens: [
+          {
+            id: '019ab0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
+            created_at: '2026-11-23T12:40:05.130Z',
+            last_used_at: '2026-11-23T12:43:12.001Z',
+            expires_at: null,
+            user_agent: 'Accounts/3.2.0 (iPhone; iOS 18.1)',
+            device: { device_id: 'A1B2C3D4-E5F6-4711-8899-AABBCCDDEEFF', platform: 'ios' },
+            current: true,
+          },
+        ],
+      },
       handle: async ({ auth }) => ({
-        tokens: await tokens.list((auth.user as { id: string }).id, auth.tokenId),
+        tokens: await tokens.list(auth),
       }),
     }),
     endpoint({
@@ -26,11 +41,12 @@ export function tokenEndpoints(tokens: TokensService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       errors: [404],
-      rules: rules({}),
-      handle: async ({ auth, request }) => {
-        const { id } = request.params as { id: string };
-        await tokens.revokeOwn((auth.user as { id: string }).id, id);
-        return { status: 'revoked' };
+      rules: rules({ id: string().required().describe('The `id` of the session, from user/tokens.') }),
+      response: t.object({ status: t.literal('revoked') }),
+      example: { status: 'revoked' },
+      handle: async ({ params, auth }) => {
+        await tokens.revokeOwn(auth, params.id);
+        return { status: 'revoked' as const };
       },
     }),
   ];

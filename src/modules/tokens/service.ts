@@ -1,40 +1,36 @@
-import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
+import { type Static, t } from '../../http/response-schema.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
-import type { DeviceSummary, TokensRepo } from './repo.js';
+import type { TokensRepo } from './repo.js';
 
 export interface IssuedToken {
   id: string;
   token: string;
 }
 
-export interface Authenticated {
-  user: UserRow;
-  tokenId: string;
-  /** The user's linked provider names, in order, read with the token (user/get shows them). */
-  linkedProviders: string[];
-}
-
 const DAY_MS = 86_400_000;
 const TOUCH_INTERVAL_MS = 60_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One session as its owner sees it. */
-export interface TokenView {
-  id: string;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
+/** One session as its owner sees it: never the token itself (only its digest is stored anyway). */
+export const tokenShape = t.object({
+  id: t.string(),
+  created_at: t.dateTime(),
+  /** Updated at most once a minute. */
+  last_used_at: t.nullable(t.dateTime()),
+  expires_at: t.nullable(t.dateTime()),
   /** The User-Agent of the client the token was issued to. */
-  user_agent: string | null;
+  user_agent: t.nullable(t.string()),
   /** The device this session last registered through user/device/update, if any. */
-  device: DeviceSummary | null;
+  device: t.nullable(t.object({ device_id: t.string(), platform: t.nullable(t.string()) })),
   /** The token this request was made with. */
-  current: boolean;
-}
+  current: t.boolean(),
+});
+export type TokenView = Static<typeof tokenShape>;
 
 export class TokensService {
   constructor(
@@ -57,7 +53,7 @@ export class TokensService {
   }
 
   /** The user a presented token belongs to, or undefined for an unknown, revoked or expired token. */
-  async authenticate(token: string): Promise<Authenticated | undefined> {
+  async authenticate(token: string): Promise<AuthContext | undefined> {
     if (token.length > 512) return undefined;
     const found = await this.tokens.findLiveOwner(hashApiToken(token));
     if (!found) return undefined;
@@ -79,7 +75,9 @@ export class TokensService {
   }
 
   /** The user's sessions, never the tokens themselves (only their digests are stored anyway). */
-  async list(userId: string, currentTokenId: string): Promise<TokenView[]> {
+  async list(auth: AuthContext): Promise<TokenView[]> {
+    const { user, tokenId: currentTokenId } = auth;
+    const userId = user.id;
     const rows = await this.tokens.listLive(userId);
     return rows.map((row) => ({
       id: row.id,
@@ -96,8 +94,8 @@ export class TokensService {
    * Revokes one of the user's own tokens. Another user's token, an unknown id and a malformed one are the
    * same 404: the answer never tells whether a token id exists.
    */
-  async revokeOwn(userId: string, tokenId: string): Promise<void> {
-    if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(userId, tokenId))) {
+  async revokeOwn(auth: AuthContext, tokenId: string): Promise<void> {
+    if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(auth.user.id, tokenId))) {
       throw new NotFoundError('token');
     }
   }

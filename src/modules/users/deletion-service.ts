@@ -1,6 +1,7 @@
 import type { PostImage, ProfilePicture, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { UnauthenticatedError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import type { OutboxRepo } from '../../mail/outbox-repo.js';
 import type { ImagesService } from '../images/service.js';
 import type { PostsService } from '../posts/service.js';
@@ -20,17 +21,52 @@ export interface DeletedAccount {
  *   devices, provider_accounts, one_time_tokens, notification_outbox rows, inspirer rank and likes;
  * - its posts (and the likes others gave them);
  * - its likes of other users' posts, taken back first so those posts' like_count and hot_score stay right;
- * - mails still waiting to go to its address (sent ones stay as the delivery record, see OutboxRepo).
+ * - mails still waiting to go to its address; sent ones stay as the delivery record, address masked and
+ *   body emptied (OutboxRepo.forgetAddress).
  * The files (profile picture, post images) go only after the commit: a rolled-back deletion keeps them all.
  * The email, username (and its skeleton) and slug live only on the row, so they are free again at once.
  */
-export class AccountDeletionService {
+export class AccountEraser {
   constructor(
     private readonly db: Executor,
     private readonly users: UsersRepo,
     private readonly posts: PostsService,
     private readonly images: ImagesService,
     private readonly mailOutbox: OutboxRepo,
+  ) {}
+
+  /**
+   * Erases the account, without asking who wants it: the operator CLI calls this directly (the operator
+   * holds the database); users go through AccountDeletionService, which re-authenticates first. Undefined
+   * when there was no such user (any more).
+   */
+  async erase(user: Pick<UserRow, 'id' | 'username'>): Promise<DeletedAccount | undefined> {
+    const files = await writeTransaction(this.db, async (trx) => {
+      const users = this.users.with(trx);
+      // The row lock first (see UsersRepo.lockForDelete), then the likes and liked posts (PostsRepo.unlikeAllOf).
+      const row = await users.lockForDelete(user.id);
+      if (!row) return undefined;
+      await this.posts.unlikeAllOfUser(trx, user.id);
+      const postImages = await this.posts.deleteAllOfUser(trx, user.id);
+      await this.mailOutbox.with(trx).forgetAddress(row.email);
+      await users.delete(user.id);
+      return { picture: row.profile_picture, postImages };
+    });
+    if (!files) return undefined;
+    await this.removeFiles(files.picture, files.postImages);
+    return { id: user.id, username: user.username };
+  }
+
+  /** Best effort after commit; a file that cannot be removed is reported with its keys (ImagesService). */
+  private async removeFiles(picture: ProfilePicture | null, postImages: PostImage[]): Promise<void> {
+    await Promise.all([this.images.removePicture(picture), this.posts.removeImageFiles(postImages)]);
+  }
+}
+
+/** The signed-in user's own deletion: re-authentication, then the eraser. */
+export class AccountDeletionService {
+  constructor(
+    private readonly eraser: AccountEraser,
     private readonly reauth: Reauthenticator,
   ) {}
 
@@ -38,38 +74,11 @@ export class AccountDeletionService {
    * The signed-in user deletes their own account, after re-authenticating (the session alone is what a thief
    * has): a missing or wrong proof is a 422 and deletes nothing.
    */
-  async deleteOwn(user: UserRow, proof: ReauthProof): Promise<{ deleted: true }> {
+  async deleteOwn(auth: AuthContext, proof: ReauthProof): Promise<{ deleted: true }> {
+    const { user } = auth;
     await this.reauth.confirm(user, proof);
     // Deleted meanwhile (a second tap of the button): the session no longer names anyone.
-    if (!(await this.erase(user.id))) throw new UnauthenticatedError();
+    if (!(await this.eraser.erase(user))) throw new UnauthenticatedError();
     return { deleted: true };
-  }
-
-  /** For the operator CLI (no re-authentication: the operator holds the database). */
-  async deleteAsOperator(user: UserRow): Promise<DeletedAccount | undefined> {
-    return (await this.erase(user.id)) ? { id: user.id, username: user.username } : undefined;
-  }
-
-  /** False when there was no such user (any more). */
-  private async erase(userId: string): Promise<boolean> {
-    const files = await writeTransaction(this.db, async (trx) => {
-      const users = this.users.with(trx);
-      // The row lock first (see UsersRepo.lockForDelete), then the likes and liked posts (PostsRepo.unlikeAllOf).
-      const row = await users.lockForDelete(userId);
-      if (!row) return undefined;
-      await this.posts.unlikeAllOfUser(trx, userId);
-      const postImages = await this.posts.deleteAllOfUser(trx, userId);
-      await this.mailOutbox.with(trx).discardPendingTo(row.email);
-      await users.delete(userId);
-      return { picture: row.profile_picture, postImages };
-    });
-    if (!files) return false;
-    await this.removeFiles(files.picture, files.postImages);
-    return true;
-  }
-
-  /** Best effort after commit; a file that cannot be removed is reported with its keys (ImagesService). */
-  private async removeFiles(picture: ProfilePicture | null, postImages: PostImage[]): Promise<void> {
-    await Promise.all([this.images.removePicture(picture), this.posts.removeImageFiles(postImages)]);
   }
 }

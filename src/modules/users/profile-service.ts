@@ -1,16 +1,16 @@
-import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { Locale } from '../../validation/messages.js';
-import type { UploadedFile } from '../../validation/types.js';
 import type { SignUpVerification } from '../auth/service.js';
-import type { ProbeResult } from '../images/probe.js';
+import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
 import type { TokensService } from '../tokens/service.js';
+import type { AccountDeps } from './account-deps.js';
 import type { UserChanges, UsersRepo } from './repo.js';
 import type { UsersService } from './service.js';
 import type { UserView } from './view.js';
@@ -28,18 +28,29 @@ const PROFILE_FIELDS = ['username', 'slug', 'gender', 'bio', 'email'] as const;
 
 /** The signed-in user changing their own account: profile fields, password and profile picture. */
 export class ProfileService {
+  private readonly db: Executor;
+  private readonly users: UsersRepo;
+  private readonly usersService: UsersService;
+  private readonly tokens: TokensService;
+  private readonly hasher: PasswordHasher;
+  private readonly images: ImagesService;
+
   constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly usersService: UsersService,
-    private readonly tokens: TokensService,
-    private readonly hasher: PasswordHasher,
-    private readonly images: ImagesService,
+    deps: AccountDeps,
     /** Confirms the owner (password or linked provider) before a change that could hand the account over. */
     private readonly reauth: Reauthenticator,
     /** Image uploads per user: each costs a decode in the renderer pool, so one account cannot fill it. */
     private readonly imageUploads: RateCounter,
-  ) {}
+  ) {
+    ({
+      db: this.db,
+      users: this.users,
+      usersService: this.usersService,
+      tokens: this.tokens,
+      hasher: this.hasher,
+      images: this.images,
+    } = deps);
+  }
 
   #verification: SignUpVerification | undefined;
 
@@ -53,12 +64,12 @@ export class ProfileService {
    * re-authentication; a new password signs out every session but the one making this request.
    */
   async update(
-    user: UserRow,
-    currentTokenId: string,
+    auth: AuthContext,
     input: ProfileUpdate,
     proof: ReauthProof,
     locale: Locale = 'en',
   ): Promise<UserView> {
+    const { user, tokenId: currentTokenId } = auth;
     const { password } = input;
     const changes: UserChanges = {};
     // Only the profile's own fields: the request also carries the re-authentication proof.
@@ -100,11 +111,9 @@ export class ProfileService {
    * Stores the new picture's files, points the user at them in one statement, and only then removes the
    * replaced picture's files: at every moment the stored URL is served, and no file outlives its row.
    */
-  async replacePicture(
-    userId: string,
-    file: UploadedFile,
-    probe: ProbeResult | undefined,
-  ): Promise<UserView> {
+  async replacePicture(auth: AuthContext, image: ValidatedImage): Promise<UserView> {
+    const userId = auth.user.id;
+    const { file, probe } = image;
     await this.imageUploads.consume(`user:${userId}`);
     const { row, previous } = await this.images.withStoredPicture(
       { field: 'profile_picture', file, probe },

@@ -1,5 +1,5 @@
-import type { UserRow } from '../../db/schema.js';
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { reauthProof } from '../providers/reauth-rules.js';
@@ -7,8 +7,9 @@ import type { AccountDeletionService } from './deletion-service.js';
 import type { ProfileService } from './profile-service.js';
 import { accountDeletionRules, userUpdateRules } from './rules.js';
 import type { UsersService } from './service.js';
+import { userExample, userResponse } from './view.js';
 
-export function userEndpoints(users: UsersService): Endpoint[] {
+export function userEndpoints(users: UsersService): AnyEndpoint[] {
   return [
     endpoint({
       method: 'GET',
@@ -17,13 +18,15 @@ export function userEndpoints(users: UsersService): Endpoint[] {
       tag: 'user',
       auth: 'required',
       rules: rules({}),
-      handle: async ({ auth }) => ({ user: await users.view(auth.user as UserRow, auth.linkedProviders) }),
+      response: userResponse,
+      example: { user: userExample },
+      handle: async ({ auth }) => ({ user: await users.view(auth.user, auth.linkedProviders) }),
     }),
   ];
 }
 
 /** `providers`: the configured provider names, whose credentials a password-less account re-authenticates with. */
-export function profileEndpoints(profile: ProfileService, providers: readonly string[]): Endpoint[] {
+export function profileEndpoints(profile: ProfileService, providers: readonly string[]): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -37,10 +40,11 @@ export function profileEndpoints(profile: ProfileService, providers: readonly st
       tag: 'user',
       auth: 'required',
       rules: userUpdateRules(providers),
+      response: userResponse,
+      example: { user: { ...userExample, bio: '안녕하세요, 민지입니다.' } },
       handle: async ({ params, auth, request }) => ({
         user: await profile.update(
-          auth.user as UserRow,
-          auth.tokenId,
+          auth,
           params,
           reauthProof(params, providers),
           preferredLocale(request.headers['accept-language']),
@@ -54,7 +58,7 @@ export function profileEndpoints(profile: ProfileService, providers: readonly st
 export function accountDeletionEndpoints(
   deletion: AccountDeletionService,
   providers: readonly string[],
-): Endpoint[] {
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -70,7 +74,9 @@ export function accountDeletionEndpoints(
       // 429: wrong proofs count per account (ReauthService); 502: the provider could not be asked.
       errors: [429, 502],
       rules: accountDeletionRules(providers),
-      handle: ({ params, auth }) => deletion.deleteOwn(auth.user as UserRow, reauthProof(params, providers)),
+      response: t.object({ deleted: t.literal(true) }),
+      example: { deleted: true },
+      handle: ({ params, auth }) => deletion.deleteOwn(auth, reauthProof(params, providers)),
     }),
   ];
 }

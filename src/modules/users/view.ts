@@ -1,37 +1,47 @@
 import type { ProfilePicture, UserRow } from '../../db/schema.js';
+import { type Static, t } from '../../http/response-schema.js';
 import { iso } from '../../lib/time.js';
 
-/** What a client sees of a profile picture: never the storage keys. */
-export interface PictureView {
-  url: string;
-  width: number;
-  height: number;
-  thumbnails: Record<string, string>;
-}
+/** What a client sees of a profile picture (or a post image): never the storage keys. */
+export const pictureShape = t.object({
+  url: t.string(),
+  width: t.integer(),
+  height: t.integer(),
+  /** By size in pixels: `{"256": url, "64": url}`. */
+  thumbnails: t.record(t.string()),
+});
+export type PictureView = Static<typeof pictureShape>;
 
 /** The signed-in user's own view of their account (DESIGN §2.5). */
-export interface UserView {
-  id: string;
-  email: string;
-  username: string;
-  slug: string;
-  gender: number;
-  bio: string | null;
-  profile_picture: PictureView | null;
-  providers: string[];
-  has_password: boolean;
+export const userShape = t.object({
+  id: t.string(),
+  email: t.string(),
+  username: t.string(),
+  slug: t.string(),
+  gender: t.integer(),
+  bio: t.nullable(t.string()),
+  profile_picture: t.nullable(pictureShape),
+  /** The linked identity providers' names. */
+  providers: t.array(t.string()),
+  has_password: t.boolean(),
   /** Whether the user proved they read mail at `email` (private: only in the user's own view). */
-  email_verified: boolean;
-  is_inspirer: boolean;
-  created_at: string;
-  updated_at: string;
-}
+  email_verified: t.boolean(),
+  is_inspirer: t.boolean(),
+  created_at: t.dateTime(),
+  updated_at: t.dateTime(),
+});
+export type UserView = Static<typeof userShape>;
+
+/** `{"user": …}`: what the profile routes answer. */
+export const userResponse = t.object({ user: userShape });
 
 /** What register and every login answer: the user and the new token, shown this once. */
-export type SignedIn = { user: UserView & { api_token: string } };
+export const signedInResponse = t.object({ user: t.extend(userShape, { api_token: t.string() }) });
+export type SignedIn = Static<typeof signedInResponse>;
 
 /** Another user as anyone may see them (inspirers, post authors): no email, providers or password flag. */
-export type PublicUserView = Omit<UserView, 'email' | 'providers' | 'has_password' | 'email_verified'>;
+export const publicUserShape = t.omit(userShape, ['email', 'providers', 'has_password', 'email_verified']);
+export type PublicUserView = Static<typeof publicUserShape>;
 
 function pictureView(picture: ProfilePicture | null): PictureView | null {
   if (!picture) return null;
@@ -84,3 +94,36 @@ export function userView(row: UserRow, providers: string[]): UserView {
     updated_at: view.updated_at,
   };
 }
+
+/** A real user view (register, then user/get), for the documentation's examples. */
+export const userExample: UserView = {
+  id: '019ab0c4-5e1f-7a3d-8c2b-6d4e9f0a1b2c',
+  email: 'minji@example.com',
+  username: '민지',
+  slug: 'minji',
+  gender: 2,
+  bio: null,
+  profile_picture: null,
+  providers: [],
+  has_password: true,
+  email_verified: false,
+  is_inspirer: false,
+  created_at: '2026-11-23T12:40:05.123Z',
+  updated_at: '2026-11-23T12:40:05.123Z',
+};
+
+export const signedInExample: SignedIn = {
+  user: { ...userExample, api_token: 'Xq3tY8vB1nR6kP0wZ2sL9dF4hJ7mC5aE1gU3iO8yT6q' },
+};
+
+export const publicUserExample: PublicUserView = {
+  id: userExample.id,
+  username: userExample.username,
+  slug: userExample.slug,
+  gender: userExample.gender,
+  bio: userExample.bio,
+  profile_picture: userExample.profile_picture,
+  is_inspirer: userExample.is_inspirer,
+  created_at: userExample.created_at,
+  updated_at: userExample.updated_at,
+};

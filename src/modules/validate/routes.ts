@@ -1,4 +1,5 @@
-import { type Endpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { emailField, slugField, usernameField } from '../users/rules.js';
@@ -8,7 +9,7 @@ import { emailField, slugField, usernameField } from '../users/rules.js';
  * one register accepts (unless someone takes it in between). They tell anyone which accounts exist (by
  * design), so they are what an attacker scripts first: one per-IP limit covers all three together.
  */
-export function validateEndpoints(limit: RateCounter): Endpoint[] {
+export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -19,7 +20,9 @@ export function validateEndpoints(limit: RateCounter): Endpoint[] {
       limit,
       errors: [429],
       rules: rules({ email: emailField.required().unique('email') }),
-      handle: async ({ params }) => ({ email: params.email, status: 'valid' }),
+      response: t.object({ email: t.string(), status: t.literal('valid') }),
+      example: { email: 'minji@example.com', status: 'valid' },
+      handle: async ({ params }) => ({ email: params.email, status: 'valid' as const }),
     }),
     endpoint({
       method: 'POST',
@@ -30,7 +33,9 @@ export function validateEndpoints(limit: RateCounter): Endpoint[] {
       limit,
       errors: [429],
       rules: rules({ username: usernameField.required().unique('username') }),
-      handle: async ({ params }) => ({ username: params.username, status: 'valid' }),
+      response: t.object({ username: t.string(), status: t.literal('valid') }),
+      example: { username: '민지', status: 'valid' },
+      handle: async ({ params }) => ({ username: params.username, status: 'valid' as const }),
     }),
     endpoint({
       method: 'POST',
@@ -42,7 +47,9 @@ export function validateEndpoints(limit: RateCounter): Endpoint[] {
       limit,
       errors: [429],
       rules: rules({ slug: slugField.required().unique('slug') }),
-      handle: async ({ params }) => ({ slug: params.slug, status: 'valid' }),
+      response: t.object({ slug: t.string(), status: t.literal('valid') }),
+      example: { slug: 'minji', status: 'valid' },
+      handle: async ({ params }) => ({ slug: params.slug, status: 'valid' as const }),
     }),
   ];
 }

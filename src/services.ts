@@ -1,0 +1,148 @@
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import type { HashingPool } from './lib/hashing-pool.js';
+import { PasswordHasher } from './lib/passwords.js';
+import type { RateLimits } from './limits/rate-counter.js';
+import type { Mailer } from './mail/mailer.js';
+import { OutboxRepo } from './mail/outbox-repo.js';
+import type { AppMetrics } from './metrics/metrics.js';
+import { AuthService } from './modules/auth/service.js';
+import { DevicesRepo } from './modules/devices/repo.js';
+import { DevicesService } from './modules/devices/service.js';
+import type { MediaReferences } from './modules/images/orphan-sweep.js';
+import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { PasswordResetService } from './modules/lifecycle/password-reset-service.js';
+import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
+import { EmailVerificationService } from './modules/lifecycle/verification-service.js';
+import { NotificationOutboxRepo } from './modules/notifications/repo.js';
+import { NotificationsService } from './modules/notifications/service.js';
+import { FeedCursorCodec } from './modules/posts/cursor.js';
+import { PostsRepo } from './modules/posts/repo.js';
+import { PostsService } from './modules/posts/service.js';
+import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
+import { PromotionsService } from './modules/promotions/service.js';
+import { ReauthService } from './modules/providers/reauth-service.js';
+import { ProviderAccountsRepo } from './modules/providers/repo.js';
+import { ProvidersService } from './modules/providers/service.js';
+import { TokensRepo } from './modules/tokens/repo.js';
+import { TokensService } from './modules/tokens/service.js';
+import type { AccountDeps } from './modules/users/account-deps.js';
+import { AccountDeletionService, AccountEraser } from './modules/users/deletion-service.js';
+import { UserOperationsService } from './modules/users/operator-service.js';
+import { ProfileService } from './modules/users/profile-service.js';
+import { UsersRepo } from './modules/users/repo.js';
+import { UsersService } from './modules/users/service.js';
+import { buildVerifiers } from './providers/index.js';
+import { createPushTransport } from './push/create-transport.js';
+import type { PushLogger } from './push/transport.js';
+import type { MediaStorage } from './storage/media-storage.js';
+
+/** What the services need besides the config: made by buildApp (or by a test) once per instance. */
+export interface ServiceDeps {
+  database: DatabaseHandle;
+  storage: MediaStorage;
+  reportCleanupFailure?: CleanupFailureReporter;
+  limits: RateLimits;
+  log: PushLogger;
+  metrics: AppMetrics;
+  mailer: Mailer;
+  /** The config's argon2 hasher unless given (a test may hand in one that interleaves work with a verify). */
+  hasher?: PasswordHasher;
+  /** The processes the default hasher runs argon2 in; without one it hashes on this process's thread pool. */
+  hashing?: HashingPool;
+}
+
+/** Every service of one instance, built from real repositories: what endpoints and tests are made from. */
+export type Services = ReturnType<typeof buildServices>;
+
+/** Builds repos from the database and services from repos (endpoints are built from these in app.ts). */
+export function buildServices(config: Config, deps: ServiceDeps) {
+  const db = deps.database.db;
+  const usersRepo = new UsersRepo(db);
+  const users = new UsersService(usersRepo);
+  const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
+  const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
+  const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
+  const { limits } = deps;
+  const providerLinks = new ProviderAccountsRepo(db);
+  // Wrong re-authentication proofs count per account on the login-failure limit.
+  const reauth = new ReauthService(hasher, verifiers, providerLinks, limits.loginFailures);
+  const providers = new ProvidersService(
+    db,
+    providerLinks,
+    verifiers,
+    tokens,
+    users,
+    limits.loginFailures,
+    reauth,
+  );
+  users.useLinkedProviders(providers);
+  const configuredProviders = config.providers.configured.map((provider) => provider.name);
+  const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
+  const account: AccountDeps = { db, users: usersRepo, usersService: users, tokens, hasher, images };
+  const auth = new AuthService(
+    account,
+    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+    providers,
+  );
+  const profile = new ProfileService(account, reauth, limits.imageUpload);
+  const oneTimeTokens = new OneTimeTokensRepo(db);
+  const verification = new EmailVerificationService(
+    db,
+    oneTimeTokens,
+    usersRepo,
+    deps.mailer,
+    { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
+    limits.emailResend,
+  );
+  auth.useEmailVerification(verification);
+  profile.useEmailVerification(verification);
+  const passwordReset = new PasswordResetService(
+    db,
+    oneTimeTokens,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    deps.mailer,
+    { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
+    limits.passwordForgotEmail,
+  );
+  const devices = new DevicesService(db, new DevicesRepo(db));
+  const operations = new UserOperationsService(usersRepo, users);
+  const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations, users);
+  const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
+  const notifications = new NotificationsService(devices, push, (details, error) =>
+    deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
+  );
+  const postsRepo = new PostsRepo(db);
+  const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
+  const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
+  const deletion = new AccountDeletionService(
+    new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
+    reauth,
+  );
+  // Every table that references stored media: files none of them references are swept.
+  const mediaReferences: MediaReferences[] = [users, posts];
+  return {
+    configuredProviders,
+    users,
+    tokens,
+    hasher,
+    reauth,
+    providers,
+    images,
+    auth,
+    profile,
+    verification,
+    passwordReset,
+    devices,
+    operations,
+    promotions,
+    notifications,
+    feedCursors,
+    posts,
+    deletion,
+    mediaReferences,
+  };
+}

@@ -1,0 +1,49 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository (or image) root: this file is src/web/assets.ts, or dist/web/assets.js once compiled. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Asset {
+  body: Buffer;
+  type: string;
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+async function readDirectory(dir: string, prefix: string, into: Map<string, Asset>): Promise<void> {
+  for (const name of await readdir(dir, { recursive: true })) {
+    const type = TYPES[path.extname(name)];
+    if (!type) continue;
+    const urlPath = `${prefix}/${name.split(path.sep).join('/')}`;
+    into.set(urlPath, { body: await readFile(path.join(dir, name)), type });
+  }
+}
+
+/**
+ * Every file the pages may load, by URL path, read once at start: the browser modules compiled by
+ * `npm run build` (web/tsconfig.json → dist/public/assets), the stylesheet, and Swagger UI's bundle from its npm
+ * package. A fixed map means no request path ever reaches the file system. `missing` names what was not built.
+ */
+export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; missing: string[] }> {
+  const assets = new Map<string, Asset>();
+  const missing: string[] = [];
+  const compiled = path.join(ROOT, 'dist/public/assets');
+  await readDirectory(compiled, '/assets', assets).catch(() => missing.push(compiled));
+  await readDirectory(path.join(ROOT, 'web/static'), '/assets', assets).catch(() =>
+    missing.push(path.join(ROOT, 'web/static')),
+  );
+  const swagger = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
+    const type = TYPES[path.extname(name)] ?? 'application/octet-stream';
+    const body = await readFile(path.join(swagger, name)).catch(() => undefined);
+    if (body) assets.set(`/docs/assets/${name}`, { body, type });
+    else missing.push(path.join(swagger, name));
+  }
+  return { assets, missing };
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError, UnauthenticatedError } from '../errors.js';
+import { bearerToken } from '../http/auth.js';
+import { NO_FILES } from '../http/body-parsers.js';
+import { ok } from '../http/envelope.js';
+import { notFound } from '../http/errors.js';
+import { loadWebAssets } from './assets.js';
+import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
+import { LANG_COOKIE, pageLocale } from './i18n.js';
+import { PAGES, type PageName, renderPage } from './pages.js';
+import {
+  clearSessionCookie,
+  isSameOriginWebRequest,
+  sessionCookieToken,
+  setSessionCookie,
+} from './session-cookie.js';
+
+/** What the web session routes need from the services: check a token, and revoke one at sign-out. */
+export interface WebSessions {
+  authenticate(token: string): Promise<{ tokenId: string } | undefined>;
+  revoke(tokenId: string): Promise<void>;
+}
+
+export interface WebOptions {
+  /** The API version the pages call, e.g. `dev`. */
+  apiVersion: string;
+  /** The origin profile pictures are served from when it is not this one (S3, a CDN). */
+  mediaOrigin: string | undefined;
+}
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API docs · Accounts</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="icon" href="data:,">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/assets/docs.js"></script>
+</body>
+</html>
+`;
+
+/** The request's query without `lang`, for the language switch's links. */
+function queryWithoutLang(request: FastifyRequest): URLSearchParams {
+  const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+  query.delete('lang');
+  return query;
+}
+
+/**
+ * The web pages (issue 12): the sign-up, log-in, profile, verify-email and reset-password pages, their assets,
+ * the session cookie routes, and the API docs at /docs. Everything else stays the API's 404 envelope.
+ */
+export async function registerWeb(
+  app: FastifyInstance,
+  sessions: WebSessions,
+  options: WebOptions,
+): Promise<void> {
+  const { assets, missing } = await loadWebAssets();
+  if (missing.length > 0) {
+    app.log.warn({ missing }, 'web page assets are missing (run `npm run build`): the pages will not work');
+  }
+  const policy = pagePolicy(options.mediaOrigin);
+  const apiBase = `/${options.apiVersion}`;
+
+  for (const [page, url] of Object.entries(PAGES) as Array<[PageName, string]>) {
+    app.get(url, async (request, reply) => {
+      const { locale, chosen } = pageLocale(request);
+      // The switch's choice is remembered for the next pages (a preference, not a secret: readable by script).
+      if (chosen)
+        reply.header('set-cookie', `${LANG_COOKIE}=${locale}; Path=/; SameSite=Lax; Max-Age=31536000`);
+      securityHeaders(reply, policy);
+      reply.header('cache-control', 'no-store');
+      reply.header('vary', 'accept-language, cookie');
+      reply.type('text/html; charset=utf-8');
+      return renderPage({ page, locale, apiBase, query: queryWithoutLang(request) });
+    });
+  }
+
+  app.get('/docs', async (_request, reply) => {
+    securityHeaders(reply, DOCS_POLICY);
+    reply.type('text/html; charset=utf-8');
+    return DOCS_HTML;
+  });
+
+  const serveAsset = (prefix: string) =>
+    app.get(`${prefix}/*`, async (request, reply) => {
+      const asset = assets.get(request.url.split('?')[0] ?? '');
+      if (!asset) return reply.code(404).send(notFound());
+      reply.header('x-content-type-options', 'nosniff');
+      // Not content-hashed names: revalidate each time (cheap, and a deploy is seen at once).
+      reply.header('cache-control', 'no-cache');
+      reply.type(asset.type);
+      return asset.body;
+    });
+  serveAsset('/assets');
+  serveAsset('/docs/assets');
+
+  /**
+   * After logging in through the API (whose answer carries the token once), the page hands the token here as a
+   * Bearer and forgets it; from then on only the HttpOnly cookie holds it. Same-origin requests only: a
+   * cross-site page must not plant its own session in a visitor's browser (login CSRF).
+   */
+  app.post('/web/session', { config: NO_FILES }, async (request, reply) => {
+    if (!isSameOriginWebRequest(request)) throw new ForbiddenError();
+    const token = bearerToken(request.headers.authorization);
+    const session = token === undefined ? undefined : await sessions.authenticate(token);
+    if (!token || !session) throw new UnauthenticatedError();
+    setSessionCookie(request, reply, token);
+    return ok({ status: 'signed_in' });
+  });
+
+  /** Sign-out: revokes the cookie's token (like auth/logout) and clears the cookie, which script cannot do. */
+  app.post('/web/session/end', { config: NO_FILES }, async (request, reply) => {
+    if (!isSameOriginWebRequest(request)) throw new ForbiddenError();
+    const token = sessionCookieToken(request);
+    const session = token === undefined ? undefined : await sessions.authenticate(token);
+    if (session) await sessions.revoke(session.tokenId);
+    clearSessionCookie(request, reply);
+    return ok({ status: 'signed_out' });
+  });
+}

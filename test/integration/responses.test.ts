@@ -1,0 +1,255 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
+import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/database.js';
+import { bearer, type RegisteredUser, registerUser, unique } from '../helpers/factories.js';
+import { expectOk, postForm, postMultipart } from '../helpers/http.js';
+import { jpegFixture } from '../helpers/images.js';
+import { latestToken } from '../helpers/mail.js';
+import { providerSignUp } from '../helpers/providers.js';
+import { schemaMismatches } from '../helpers/response-check.js';
+import { buildTestServices } from '../helpers/services.js';
+
+/**
+ * Every documented operation, called once for real: its 200 matches the schema /openapi.json declares for it
+ * (strictly: no undeclared property), and the example the document shows has the same shape as that real
+ * response — the same keys, the same JSON types, null in the same places, arrays empty in the same places. An
+ * operation added without a call here fails the last test, so no response goes unchecked.
+ */
+
+type Operation = {
+  responses: { '200': { content: { 'application/json': { schema: object; example: unknown } } } };
+};
+type Document = { paths: Record<string, Record<string, Operation>> };
+
+/** The shape of a JSON value: what an example must share with a real response. */
+function shapeOf(value: unknown): unknown {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
+  if (typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, inner]) => [key, shapeOf(inner)]),
+    );
+  }
+  return typeof value;
+}
+
+type Call = () => Promise<LightMyRequestResponse>;
+
+describe.each(backends)('%s: every 200 response against its declared schema and example', (backend) => {
+  let fake: FakeProvider;
+  let ctx: TestApp;
+  let document: Document;
+  const exercised = new Set<string>();
+
+  beforeAll(async () => {
+    fake = await startFakeProvider({ clientId: 'accounts-test' });
+    ctx = await createTestApp(backend, { ...fake.env('alpha', 'userinfo') });
+    document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;
+  });
+  afterAll(async () => {
+    if (ctx) await closeTestApp(ctx);
+    if (fake) await fake.close();
+  });
+
+  /** Calls `operation` (`POST /path/{id}`) and checks its real 200 against the document. */
+  async function check(operation: string, call: Call): Promise<Record<string, unknown>> {
+    const [method, path] = operation.split(' ') as [string, string];
+    const declared =
+      document.paths[path]?.[method.toLowerCase()]?.responses['200'].content['application/json'];
+    expect(declared, `${operation} is documented`).toBeDefined();
+    const res = await call();
+    const body = res.json() as { data: Record<string, unknown> };
+    expect(res.statusCode, `${operation}: ${res.body}`).toBe(200);
+    const { schema, example } = declared as { schema: object; example: unknown };
+    expect(schemaMismatches(schema, body), `${operation} matches its schema`).toEqual([]);
+    expect(schemaMismatches(schema, example), `${operation}'s example matches its schema`).toEqual([]);
+    expect(shapeOf(example), `${operation}'s example has the real response's shape`).toEqual(shapeOf(body));
+    exercised.add(operation);
+    return body.data;
+  }
+
+  const get =
+    (url: string, token?: string): Call =>
+    () =>
+      ctx.app.inject({ method: 'GET', url: `/v1${url}`, headers: token ? bearer(token) : {} });
+  const post =
+    (url: string, body: Record<string, string> = {}, token?: string): Call =>
+    () =>
+      postForm(ctx.app, `/v1${url}`, body, token ? bearer(token) : {});
+
+  it('answers every operation as documented', async () => {
+    const id = unique();
+    // validate/*
+    await check('POST /validate/email', post('/validate/email', { email: `free${id}@example.com` }));
+    await check('POST /validate/username', post('/validate/username', { username: `free${id}` }));
+    await check('POST /validate/slug', post('/validate/slug', { slug: `free-${id}` }));
+
+    // register, login, the signed-in user
+    const minji: RegisteredUser = await registerUser(ctx.app);
+    await check(
+      'POST /auth/register',
+      post('/auth/register', {
+        type: 'email',
+        email: `r${id}@example.com`,
+        username: `r${id}`,
+        gender: '0',
+        user_agreement: 'on',
+        password: `Quiet-Harbour-${id}`,
+      }),
+    );
+    const loggedIn = await check(
+      'POST /auth/login/email',
+      post('/auth/login/email', { email: minji.email, password: minji.password }),
+    );
+    // The newest session is the one that registers the device below (the session list's example shows it).
+    minji.token = (loggedIn.user as { api_token: string }).api_token;
+    await check('GET /user/get', get('/user/get', minji.token));
+    await check(
+      'POST /user/device/update',
+      post(
+        '/user/device/update',
+        {
+          device_id: `device-${id}`,
+          platform: 'ios',
+          push_token: `push-${id}`,
+          app_version: '3.2.0',
+          os_version: '18.1',
+          locale: 'ko-KR',
+          timezone: 'Asia/Seoul',
+          push_enabled: 'true',
+        },
+        minji.token,
+      ),
+    );
+    await check('GET /user/device/get', get('/user/device/get', minji.token));
+    await check('GET /user/tokens', get('/user/tokens', minji.token));
+    await check('POST /test/notification', post('/test/notification', {}, minji.token));
+    await check('GET /test/notification', get('/test/notification', minji.token));
+
+    // providers: link and unlink for a user with a password, login for one registered through alpha
+    const alphaId = `a-${id}`;
+    await check(
+      'POST /user/providers/alpha/link',
+      post(
+        '/user/providers/alpha/link',
+        {
+          alpha_user_id: alphaId,
+          alpha_access_token: fake.issueAccessToken(alphaId),
+          current_password: minji.password,
+        },
+        minji.token,
+      ),
+    );
+    await check(
+      'POST /user/providers/alpha/unlink',
+      post('/user/providers/alpha/unlink', { current_password: minji.password }, minji.token),
+    );
+    // Unlink exists for every known provider, configured or not (a link to a switched-off one can go).
+    for (const path of Object.keys(document.paths)) {
+      const name = /^\/user\/providers\/(\w+)\/unlink$/.exec(path)?.[1];
+      if (name === undefined || name === 'alpha') continue;
+      await check(
+        `POST ${path}`,
+        post(`/user/providers/${name}/unlink`, { current_password: minji.password }, minji.token),
+      );
+    }
+    const alphaOnly = `b-${id}`;
+    expectOk(
+      await postForm(
+        ctx.app,
+        '/v1/auth/register',
+        providerSignUp('alpha', alphaOnly, fake.issueAccessToken(alphaOnly)),
+      ),
+    );
+    await check(
+      'POST /auth/login/alpha',
+      post('/auth/login/alpha', {
+        alpha_user_id: alphaOnly,
+        alpha_access_token: fake.issueAccessToken(alphaOnly),
+      }),
+    );
+
+    // profile changes and email verification, after the provider examples (which show neither)
+    await check('POST /user/update', post('/user/update', { bio: '안녕하세요' }, minji.token));
+    await check('POST /user/email/resend', post('/user/email/resend', {}, minji.token));
+    const verifyToken = await latestToken(ctx.database.handle, minji.email, 'email_verify');
+    await check('POST /auth/email/verify', post('/auth/email/verify', { token: verifyToken }));
+
+    // the profile picture (a separate user: the post author below has none, as the examples show)
+    const pictured = await registerUser(ctx.app);
+    const picture = await jpegFixture(1024, 768);
+    await check('POST /user/profile-image/update', () =>
+      postMultipart(
+        ctx.app,
+        '/v1/user/profile-image/update',
+        {},
+        { profile_picture: { filename: 'me.jpg', contentType: 'image/jpeg', data: picture } },
+        bearer(pictured.token),
+      ),
+    );
+
+    // posts
+    const author = await registerUser(ctx.app);
+    const created = await check(
+      'POST /post/create',
+      post('/post/create', { text: '오늘 날씨 좋네요' }, author.token),
+    );
+    const postId = (created.post as { id: string }).id;
+    await check('POST /post/{id}/like', post(`/post/${postId}/like`, {}, author.token));
+    await check('GET /post/single/{id}/raw', get(`/post/single/${postId}/raw`, author.token));
+    await check('POST /post/single/{id}/raw', post(`/post/single/${postId}/raw`, {}, author.token));
+    await check('POST /post/{id}/unlike', post(`/post/${postId}/unlike`, {}, author.token));
+    await check('GET /post/raw/feed', get('/post/raw/feed?limit=100'));
+    await check('POST /post/raw/feed', post('/post/raw/feed', { limit: '100' }));
+    await check('POST /post/{id}/delete', post(`/post/${postId}/delete`, {}, author.token));
+
+    // promotions, made the way an operator makes them
+    const services = buildTestServices(ctx);
+    await services.promotions.addBanner({
+      title: '가을 이벤트',
+      image_url: 'https://cdn.example.com/banners/autumn.jpg',
+      link_url: 'https://example.com/events/autumn',
+      position: '1',
+      starts_at: '2026-01-01T00:00:00Z',
+    });
+    await services.promotions.addInspirer(author.id);
+    await check('GET /promotions/banners', get('/promotions/banners'));
+    await check('POST /promotions/banners', post('/promotions/banners'));
+    await check('GET /promotions/inspirers', get('/promotions/inspirers'));
+    await check('POST /promotions/inspirers', post('/promotions/inspirers'));
+
+    // password reset, then the sessions: revoke one, log out, delete the account
+    await check('POST /auth/password/forgot', post('/auth/password/forgot', { email: author.email }));
+    const resetToken = await latestToken(ctx.database.handle, author.email, 'password_reset');
+    const reset = await check(
+      'POST /auth/password/reset',
+      post('/auth/password/reset', { token: resetToken, password: `New-Harbour-${id}` }),
+    );
+    const fresh = (reset.user as { api_token: string }).api_token;
+    const second = expectOk<{ user: { api_token: string } }>(
+      await postForm(ctx.app, '/v1/auth/login/email', { email: author.email, password: `New-Harbour-${id}` }),
+    );
+    const sessions = expectOk<{ tokens: Array<{ id: string; current: boolean }> }>(
+      await get('/user/tokens', second.user.api_token)(),
+    );
+    const other = sessions.tokens.find((token) => !token.current);
+    await check(
+      'POST /user/tokens/{id}/revoke',
+      post(`/user/tokens/${other?.id}/revoke`, {}, second.user.api_token),
+    );
+    expect(fresh).not.toBe(second.user.api_token);
+    await check('POST /auth/logout', post('/auth/logout', {}, second.user.api_token));
+    await check('POST /user/delete', post('/user/delete', { current_password: minji.password }, minji.token));
+  });
+
+  it('called every documented operation', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...exercised].sort()).toEqual(documented.sort());
+  });
+});

@@ -1,0 +1,79 @@
+import { t } from './i18n.js';
+
+/** The message paragraph of a field, tied to its input by aria-describedby. */
+function messageOf(name: string): HTMLElement | null {
+  return document.getElementById(`${name}-message`);
+}
+
+function inputsOf(name: string): HTMLElement[] {
+  return Array.from(document.querySelectorAll<HTMLElement>(`[name="${CSS.escape(name)}"]`));
+}
+
+/** Shows the API's messages for a field (an error when `invalid`, else a positive note) and marks the input. */
+export function showField(name: string, messages: string[], invalid: boolean): void {
+  const message = messageOf(name);
+  if (message) {
+    message.textContent = messages.join(' ');
+    message.className = invalid ? 'message error' : messages.length > 0 ? 'message ok' : 'message';
+  }
+  for (const input of inputsOf(name)) {
+    if (invalid) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+}
+
+/**
+ * A 422 envelope's `data` (field → messages) shown beside each field; fields without an element of their own
+ * (e.g. `type`) go to the form's error line. Focus moves to the first invalid field for keyboard users.
+ */
+export function showValidationErrors(form: HTMLFormElement, data: Record<string, unknown>): void {
+  const loose: string[] = [];
+  let first: HTMLElement | undefined;
+  for (const [name, value] of Object.entries(data)) {
+    const messages = Array.isArray(value) ? value.map(String) : [String(value)];
+    if (messageOf(name)) {
+      showField(name, messages, true);
+      first ??= inputsOf(name)[0];
+    } else loose.push(...messages);
+  }
+  setError(form, loose.join(' '));
+  first?.focus();
+}
+
+export function clearMessages(form: HTMLFormElement): void {
+  for (const element of Array.from(form.querySelectorAll<HTMLElement>('.message'))) {
+    const name = element.id.replace(/-message$/, '');
+    showField(name, [], false);
+  }
+  setError(form, '');
+  setStatus(form, '');
+}
+
+export function setStatus(form: HTMLFormElement, text: string): void {
+  const element = form.querySelector<HTMLElement>('.status');
+  if (element) element.textContent = text;
+}
+
+export function setError(form: HTMLFormElement, text: string): void {
+  const element = form.querySelector<HTMLElement>('.error[role="alert"]');
+  if (element) element.textContent = text;
+}
+
+/** The error line of a non-422 answer: the API's own message (429, 401 …), or a generic one. */
+export function errorText(body: { meta?: { error_message?: string } } | undefined): string {
+  return body?.meta?.error_message ?? t('error.generic');
+}
+
+/** Runs a submit handler with the button disabled, reporting a network failure on the form. */
+export function onSubmit(form: HTMLFormElement, handler: () => Promise<void>): void {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (button) button.disabled = true;
+    handler()
+      .catch(() => setError(form, t('error.network')))
+      .finally(() => {
+        if (button) button.disabled = false;
+      });
+  });
+}

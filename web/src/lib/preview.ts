@@ -1,0 +1,24 @@
+/**
+ * Shows the chosen picture before it is sent, from a blob: URL (the CSP allows blob: images, nothing else
+ * outside this origin). The previous URL is released.
+ */
+export function previewPicture(input: HTMLInputElement, image: HTMLImageElement): void {
+  let url: string | undefined;
+  input.addEventListener('change', () => {
+    if (url) URL.revokeObjectURL(url);
+    const file = input.files?.[0];
+    if (!file) {
+      image.hidden = true;
+      url = undefined;
+      return;
+    }
+    url = URL.createObjectURL(file);
+    image.src = url;
+    image.hidden = false;
+  });
+}
+
+/** The chosen file, or undefined: an empty file input must not be sent as an empty part. */
+export function chosenFile(input: HTMLInputElement): File | undefined {
+  return input.files?.[0];
+}
