@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuMs } from './proc.js';
 
 /** One bounded load run against the service. */
 export interface LoadOptions {
@@ -10,6 +11,10 @@ export interface LoadOptions {
   body?: string | (() => string);
   connections: number;
   seconds: number;
+  /** The status every answer must have (default: any 2xx); `validate/email (taken)` expects 422. */
+  expectStatus?: number;
+  /** The server's pid: its CPU time over the run, divided by the answers, is the CPU cost of one request. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -18,6 +23,8 @@ export interface LoadResult {
   p99: number;
   /** Responses that were not 2xx plus connection errors and timeouts: any of these spoils the run. */
   failures: number;
+  /** Server CPU time (user + system) per answered request, ms; when the server's pid was given. */
+  cpuMsPerRequest?: number;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -29,18 +36,29 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
   if (typeof body === 'string') request.body = body;
   if (typeof body === 'function') request.setupRequest = (req) => ({ ...req, body: body() });
+  const cpuBefore = options.serverPid === undefined ? undefined : cpuMs(options.serverPid);
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
     duration: options.seconds,
     requests: [request],
   });
+  const cpuAfter = options.serverPid === undefined ? undefined : cpuMs(options.serverPid);
+  const answered = result.requests.total;
+  const expected = options.expectStatus;
+  const unexpected =
+    expected === undefined
+      ? result.non2xx
+      : answered - (result.statusCodeStats?.[`${expected}` as `${number}`]?.count ?? 0);
   return {
     // The mean of the per-second samples equals total answered / duration and is what autocannon reports.
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
+    failures: unexpected + result.errors + result.timeouts,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined && answered > 0
+      ? { cpuMsPerRequest: (cpuAfter - cpuBefore) / answered }
+      : {}),
   };
 }
 

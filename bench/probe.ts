@@ -1,14 +1,26 @@
-import { Agent, get } from 'node:http';
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadResult } from './load.js';
 
-function once(url: string, agent: Agent): Promise<number> {
+/** What the probe sends: a GET by default, or a POST of a form (e.g. a validate/email check). */
+export interface ProbeRequest {
+  form?: () => string;
+  expectStatus?: number;
+}
+
+function once(url: string, agent: Agent, form: string | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
-    get(url, { agent }, (response) => {
+    const headers =
+      form === undefined
+        ? {}
+        : { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) };
+    const sent = request(url, { agent, method: form === undefined ? 'GET' : 'POST', headers }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
-    }).on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(form);
   });
 }
 
@@ -22,7 +34,12 @@ function percentile(sorted: number[], p: number): number {
  * timed from when it was sent: timing from when it was due would add this process's own timer lateness (it
  * is generating the login load at the same time) to the server's.
  */
-export async function probe(url: string, rate: number, seconds: number): Promise<LoadResult> {
+export async function probe(
+  url: string,
+  rate: number,
+  seconds: number,
+  what: ProbeRequest = {},
+): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const interval = 1000 / rate;
   const count = Math.round(rate * seconds);
@@ -35,8 +52,10 @@ export async function probe(url: string, rate: number, seconds: number): Promise
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
       const sent = performance.now();
-      const status = await once(url, agent).catch(() => 0);
-      if (status < 200 || status > 299) failures++;
+      const status = await once(url, agent, what.form?.()).catch(() => 0);
+      const expected =
+        what.expectStatus === undefined ? status >= 200 && status <= 299 : status === what.expectStatus;
+      if (!expected) failures++;
       latencies.push(performance.now() - sent);
     }
   } finally {

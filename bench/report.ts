@@ -28,14 +28,15 @@ function milliseconds(value: number): string {
   return Number.isInteger(value) || value >= 10 ? value.toFixed(0) : value.toFixed(2);
 }
 
-/** A Markdown table, so a run can be pasted into docs/benchmarks.md as it is. */
+/** A Markdown table, so a run can be pasted into docs/PERFORMANCE.md as it is. */
 export function table(rows: Row[]): string {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'baseline', 'ratio'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'failed', 'baseline', 'ratio'];
   const lines = rows.map((row) => [
     row.scenario,
     row.result.requestsPerSecond.toFixed(0),
     milliseconds(row.result.p50),
     milliseconds(row.result.p99),
+    row.result.cpuMsPerRequest === undefined ? '—' : row.result.cpuMsPerRequest.toFixed(3),
     String(row.result.failures),
     row.baseline?.scenario ?? '—',
     ratio(row),
@@ -44,7 +45,7 @@ export function table(rows: Row[]): string {
     Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)),
   );
   // Numbers right-aligned, words left-aligned, as a reader scans them.
-  const numeric = [false, true, true, true, true, false, false];
+  const numeric = [false, true, true, true, true, true, false, false];
   const format = (cells: string[]) =>
     `| ${cells.map((cell, i) => (numeric[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join(' | ')} |`;
   const rule = `| ${widths.map((width, i) => (numeric[i] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join(' | ')} |`;

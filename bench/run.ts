@@ -1,36 +1,16 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
+import path from 'node:path';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
-import { benchFeed, type FeedBench } from './feed.js';
+import { benchFeed } from './feed.js';
 import { benchInspirers } from './inspirers.js';
-import { type LoadOptions, type LoadResult, runLoad, warmThenRun } from './load.js';
-import { probe } from './probe.js';
+import { benchIssue9, type Verdict, verdictTable } from './issue9.js';
+import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
 import { type Row, table } from './report.js';
-import { migrate, type Service, startService } from './service.js';
+import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, type Settings } from './settings.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const LOGIN = { email: 'bench-login@bench.example', password: 'correct horse battery staple' };
-
-/** The signed-in user of the token and login scenarios, registered through the API like a real one. */
-async function registerLoginUser(url: string): Promise<string> {
-  const response = await fetch(`${url}/v1/auth/register`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      type: 'email',
-      email: LOGIN.email,
-      username: 'benchlogin',
-      gender: '0',
-      user_agreement: 'on',
-      password: LOGIN.password,
-    }),
-  });
-  const body = (await response.json()) as { data?: { user?: { api_token?: string } } };
-  const token = body.data?.user?.api_token;
-  if (response.status !== 200 || token === undefined) {
-    throw new Error(`register answered ${response.status}: ${JSON.stringify(body)}`);
-  }
-  return token;
-}
 
 /** A fresh address on every request: each is a miss on the lower(email) index, as a sign-up form's check is. */
 function freshEmails(tag: string): () => string {
@@ -38,126 +18,135 @@ function freshEmails(tag: string): () => string {
   return () => new URLSearchParams({ email: `probe-${tag}-${++n}@bench.example` }).toString();
 }
 
-interface BackendResult {
-  rows: Row[];
-  /** What the login rows mean for the event loop, in one sentence with the numbers. */
-  eventLoop: string;
-}
-
-async function benchBackend(database: BenchDatabase, settings: Settings): Promise<BackendResult> {
-  const load = (service: Service, options: Omit<LoadOptions, 'url' | 'connections' | 'seconds'>) => ({
-    url: service.url,
-    connections: settings.connections,
-    seconds: settings.seconds,
-    ...options,
-  });
-  const validate = (service: Service, tag: string): LoadOptions =>
-    load(service, { method: 'POST', path: '/v1/validate/email', headers: FORM, body: freshEmails(tag) });
-  const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
-
-  await migrate(database.env);
-  await database.seedUsers(1, settings.smallUsers);
-  let service = await startService(database.env);
-  let healthz: LoadResult;
-  let validateSmall: LoadResult;
-  let userGet: LoadResult;
-  let login: LoadResult;
-  let probeAlone: LoadResult;
-  let probeDuringLogin: LoadResult;
-  try {
-    const token = await registerLoginUser(service.url);
-    healthz = await warm(load(service, { path: '/healthz' }));
-    validateSmall = await warm(validate(service, 'small'));
-    userGet = await warm(
-      load(service, { path: '/v1/user/get', headers: { authorization: `Bearer ${token}` } }),
-    );
-    // The probe is paced and on one connection, so it measures how long a cheap request waits, not how
-    // many the server can answer; alone first, then beside the login load.
-    const healthzProbe = () => probe(`${service.url}/healthz`, settings.probeRate, settings.seconds);
-    probeAlone = await healthzProbe();
-    const loginLoad = load(service, {
-      method: 'POST',
-      path: '/v1/auth/login/email',
-      headers: FORM,
-      body: new URLSearchParams(LOGIN).toString(),
-    });
-    if (settings.warmupSeconds > 0) await runLoad({ ...loginLoad, seconds: settings.warmupSeconds });
-    [login, probeDuringLogin] = await Promise.all([runLoad(loginLoad), healthzProbe()]);
-  } finally {
-    await service.stop();
-  }
-
-  // The same check on a table 50 times larger: an index probe costs about the same, a scan would not.
+/**
+ * Index, not scan: the uniqueness check (a miss) at `smallUsers`, then, after seeding up to `largeUsers`, again.
+ * The ratio stays near 1.0 on an index; a sequential scan would fall with the table's size.
+ */
+async function benchGrowth(database: BenchDatabase, settings: Settings): Promise<Row[]> {
+  const measure = async (tag: string): Promise<LoadResult> => {
+    const service = await startService(database.env);
+    try {
+      const options: LoadOptions = {
+        url: service.url,
+        method: 'POST',
+        path: '/v1/validate/email',
+        headers: FORM,
+        body: freshEmails(tag),
+        connections: settings.connections,
+        seconds: settings.seconds,
+        serverPid: service.pid,
+      };
+      return await warmThenRun(options, settings.warmupSeconds);
+    } finally {
+      await service.stop();
+    }
+  };
+  const small = await measure('small');
   await database.seedUsers(settings.smallUsers + 1, settings.largeUsers);
-  service = await startService(database.env);
-  let validateLarge: LoadResult;
-  try {
-    validateLarge = await warm(validate(service, 'large'));
-  } finally {
-    await service.stop();
-  }
-
-  const small = `validate/email @${settings.smallUsers.toLocaleString('en')}`;
-  const floor = (result: LoadResult) => ({ scenario: 'healthz', result, metric: 'req/s' as const });
-  const rows: Row[] = [
-    { scenario: 'healthz', result: healthz },
-    { scenario: small, result: validateSmall, baseline: floor(healthz) },
-    { scenario: 'user/get (Bearer)', result: userGet, baseline: floor(healthz) },
-    { scenario: 'login/email (argon2id)', result: login, baseline: floor(healthz) },
-    { scenario: `healthz probe ${settings.probeRate}/s alone`, result: probeAlone },
+  const large = await measure('large');
+  const smallName = `validate/email (fresh) @${settings.smallUsers.toLocaleString('en')}`;
+  return [
+    { scenario: smallName, result: small },
     {
-      scenario: 'healthz probe during login',
-      result: probeDuringLogin,
-      baseline: { scenario: 'probe alone', result: probeAlone, metric: 'p99' },
-    },
-    {
-      scenario: `validate/email @${settings.largeUsers.toLocaleString('en')}`,
-      result: validateLarge,
-      baseline: { scenario: small, result: validateSmall, metric: 'req/s' },
+      scenario: `validate/email (fresh) @${settings.largeUsers.toLocaleString('en')}`,
+      result: large,
+      baseline: { scenario: smallName, result: small, metric: 'req/s' },
     },
   ];
-  // Were argon2 on the event loop, a healthz would queue behind the hashes in progress: it would wait at
-  // least a whole login (all ten connections' worth at worst), at the median, not only in the tail.
-  const eventLoop =
-    `event loop: during the login load healthz waited p50 ${probeDuringLogin.p50.toFixed(2)} ms, ` +
-    `p99 ${probeDuringLogin.p99.toFixed(1)} ms, while one login took p50 ${login.p50} ms; ` +
-    `a hash on the event loop would hold every healthz for at least that long.`;
-  return { rows, eventLoop };
+}
+
+interface BackendReport {
+  backend: string;
+  rows: Row[];
+  verdicts: Verdict[];
+  peakRss?: { process: number; workers: number };
+  summaries: string[];
+}
+
+async function benchBackend(database: BenchDatabase, settings: Settings): Promise<BackendReport> {
+  const report: BackendReport = { backend: database.name, rows: [], verdicts: [], summaries: [] };
+  await migrate(database.env);
+  await database.seedUsers(1, settings.smallUsers);
+  if (settings.scenarios.has('issue9')) {
+    const issue9 = await benchIssue9(database, settings);
+    report.rows.push(...issue9.rows);
+    report.verdicts = issue9.verdicts;
+    report.peakRss = issue9.peakRss;
+    report.summaries.push(
+      `peak RSS: service process ${issue9.peakRss.process.toFixed(0)} MB; its worker processes ` +
+        `(hashing, image rendering) ${issue9.peakRss.workers.toFixed(0)} MB together.`,
+    );
+  }
+  if (settings.scenarios.has('growth')) report.rows.push(...(await benchGrowth(database, settings)));
+  if (settings.scenarios.has('feed')) {
+    const feed = await benchFeed(database, settings);
+    report.rows.push(...feed.rows);
+    report.summaries.push(feed.summary);
+  }
+  if (settings.scenarios.has('inspirers')) report.rows.push(...(await benchInspirers(database, settings)));
+  return report;
 }
 
 async function main(): Promise<number> {
-  const settings = loadSettings(process.env);
+  const settings = loadSettings(process.env, process.argv.slice(2));
   const cpu = cpus();
   console.log(
     `accounts bench: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), Node ${process.version}; ` +
-      `${settings.seconds} s per scenario after ${settings.warmupSeconds} s warm-up, ` +
-      `${settings.connections} connections, 127.0.0.1`,
+      `${settings.seconds} s per scenario after ${settings.warmupSeconds} s warm-up, 127.0.0.1; ` +
+      `scenarios ${[...settings.scenarios].join(', ')}; backends ${[...settings.backends].join(', ')}`,
   );
-  const backends: Array<() => Promise<BenchDatabase>> = [embeddedDatabase];
+  if (settings.databaseUrl === undefined) {
+    console.log('DATABASE_URL is not set: PostgreSQL is skipped, only the embedded PGlite is measured.');
+  }
+  const backends: Array<() => Promise<BenchDatabase>> = [];
+  if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
   const { databaseUrl } = settings;
-  if (databaseUrl !== undefined) backends.push(() => serverDatabase(databaseUrl));
-  else console.log('DATABASE_URL is not set: PostgreSQL is skipped, only the embedded PGlite is measured.');
+  if (settings.backends.has('postgres') && databaseUrl !== undefined) {
+    backends.push(() => serverDatabase(databaseUrl));
+  }
 
-  let failed = false;
+  const reports: BackendReport[] = [];
   for (const open of backends) {
     const database = await open();
-    let result: BackendResult;
-    let feed: FeedBench;
     try {
-      result = await benchBackend(database, settings);
-      feed = await benchFeed(database, settings);
-      result.rows.push(...(await benchInspirers(database, settings)));
+      const report = await benchBackend(database, settings);
+      reports.push(report);
+      console.log(`\n${report.backend}\n\n${table(report.rows)}\n`);
+      for (const summary of report.summaries) console.log(summary);
+      if (report.verdicts.length > 0) {
+        const judged = report.verdicts.filter((verdict) => verdict.judged);
+        const met = judged.filter((verdict) => verdict.pass).length;
+        console.log(`\nissue 9 targets on ${report.backend}:\n\n${verdictTable(report.verdicts)}\n`);
+        console.log(
+          `VERDICT ${report.backend}: ${met === judged.length ? 'PASS' : 'FAIL'} (${met} of ${judged.length} targets met)`,
+        );
+      }
     } finally {
       await database.drop();
     }
-    const rows = [...result.rows, ...feed.rows];
-    console.log(`\n${database.name}\n\n${table(result.rows)}\n\n${result.eventLoop}`);
-    console.log(`\n${table(feed.rows)}\n\n${feed.summary}`);
-    const spoiled = rows.filter((row) => row.result.failures > 0);
-    for (const row of spoiled) console.error(`${row.scenario}: ${row.result.failures} failed requests`);
-    failed ||= spoiled.length > 0;
   }
-  return failed ? 1 : 0;
+
+  const spoiled = reports.flatMap((report) =>
+    report.rows.filter((row) => row.result.failures > 0).map((row) => `${report.backend} ${row.scenario}`),
+  );
+  for (const name of spoiled) console.error(`${name}: failed requests (unexpected status, error or timeout)`);
+  const judged = reports.flatMap((report) => report.verdicts.filter((verdict) => verdict.judged));
+  const passed = judged.length > 0 && judged.every((verdict) => verdict.pass) && spoiled.length === 0;
+  if (judged.length > 0) {
+    console.log(
+      `\nVERDICT issue 9 (${reports.map((report) => report.backend).join(' + ')}): ${passed ? 'PASS' : 'FAIL'}` +
+        `${spoiled.length > 0 ? ' (failed requests spoil the run)' : ''}`,
+    );
+  }
+  const jsonPath = path.resolve(ROOT, settings.jsonPath);
+  await mkdir(path.dirname(jsonPath), { recursive: true });
+  await writeFile(
+    jsonPath,
+    `${JSON.stringify({ cores: cpu.length, node: process.version, settings: { ...settings, scenarios: [...settings.scenarios], backends: [...settings.backends], databaseUrl: settings.databaseUrl ? 'set' : undefined }, reports, passed }, null, 2)}\n`,
+  );
+  console.log(`results as JSON: ${jsonPath}`);
+  if (spoiled.length > 0) return 1;
+  return judged.length > 0 && !passed ? 2 : 0;
 }
 
 main().then(

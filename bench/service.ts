@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { childPids, peakRssMb } from './proc.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MAIN = `${ROOT}dist/main.js`;
@@ -38,22 +39,50 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** Peak resident memory, MB: the process itself, and the sum of its worker processes' own peaks. */
+export interface PeakRss {
+  process: number;
+  workers: number;
+}
+
 export interface Service {
   url: string;
+  pid: number;
+  /** Read while the process runs (VmHWM of /proc): its peak so far. */
+  peakRss(): PeakRss | undefined;
   stop(): Promise<void>;
 }
 
 /** Starts `node dist/main.js serve` and resolves once /healthz answers. */
-export async function startService(env: Record<string, string>): Promise<Service> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+export function startService(env: Record<string, string>): Promise<Service> {
   // Request logs go to /dev/null: pino still formats every line (a real cost in production), but nobody in
   // this process has to read them while it is also generating the load.
-  const child: ChildProcess = spawn(process.execPath, [MAIN, 'serve'], {
+  return startProcess([MAIN, 'serve'], serviceEnv(env));
+}
+
+/** The bare Fastify limit (bench/bare-server.ts) on the same database as the service. */
+export function startBareServer(env: Record<string, string>): Promise<Service> {
+  const bare: Record<string, string> = { PATH: process.env.PATH ?? '' };
+  if (env.DATABASE_URL) bare.DATABASE_URL = env.DATABASE_URL;
+  else bare.PGLITE_DIR = `${env.DATA_DIR}/pglite`;
+  return startProcess([`${ROOT}dist-bench/bare-server.js`], bare);
+}
+
+async function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Service> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: serviceEnv({ ...env, PORT: String(port) }),
+    env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const pid = child.pid ?? 0;
+  const peakRss = (): PeakRss | undefined => {
+    const own = peakRssMb(pid);
+    if (own === undefined) return undefined;
+    const workers = childPids(pid).reduce((sum, worker) => sum + (peakRssMb(worker) ?? 0), 0);
+    return { process: own, workers };
+  };
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
@@ -65,14 +94,15 @@ export async function startService(env: Record<string, string>): Promise<Service
     await exited;
   };
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    if (child.exitCode !== null) throw new Error(`accounts serve exited with ${child.exitCode}: ${stderr}`);
+    if (child.exitCode !== null)
+      throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
     const up = await fetch(`${url}/healthz`).then(
       (response) => response.ok,
       () => false,
     );
-    if (up) return { url, stop };
+    if (up) return { url, pid, peakRss, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();
-  throw new Error(`accounts serve did not answer /healthz within 30 s: ${stderr}`);
+  throw new Error(`${args.join(' ')} did not answer /healthz within 30 s: ${stderr}`);
 }

@@ -1,10 +1,23 @@
+import { availableParallelism } from 'node:os';
+
+/** The groups of scenarios a run can be limited to (`--scenarios=issue9,growth` or BENCH_SCENARIOS). */
+export const SCENARIO_GROUPS = ['issue9', 'growth', 'feed', 'inspirers'] as const;
+export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
+
 /** How long and how hard each scenario runs; from BENCH_* variables so a quick or a longer run needs no edit. */
 export interface Settings {
   seconds: number;
   warmupSeconds: number;
   connections: number;
-  /** The healthz probe that runs beside the login load: one connection at this fixed rate. */
+  /** The validate probe that runs idle and beside the login load: one connection at this fixed rate. */
   probeRate: number;
+  /** argon2 calls in flight for the login and register limits: the service's default HASH_CONCURRENCY. */
+  hashInFlight: number;
+  scenarios: ReadonlySet<ScenarioGroup>;
+  /** `--embedded`: PGlite only even when DATABASE_URL is set; `--postgres`: PostgreSQL only. */
+  backends: ReadonlySet<'pglite' | 'postgres'>;
+  /** Where the run's results are written as JSON. */
+  jsonPath: string;
   /** Users in the table for the "small" and the "large" uniqueness probe. */
   smallUsers: number;
   largeUsers: number;
@@ -22,16 +35,49 @@ export function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, mi
   return value;
 }
 
-export function loadSettings(env: NodeJS.ProcessEnv): Settings {
+function scenarioGroups(text: string | undefined): Set<ScenarioGroup> {
+  if (text === undefined || text.trim() === '' || text.trim() === 'all') return new Set(SCENARIO_GROUPS);
+  const names = text.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(SCENARIO_GROUPS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown scenario group ${unknown.join(', ')}: choose from ${SCENARIO_GROUPS.join(', ')}, all`,
+    );
+  }
+  return new Set(names as ScenarioGroup[]);
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv, argv: readonly string[] = []): Settings {
   const smallUsers = whole(env, 'BENCH_SMALL_USERS', 1_000, 1);
+  const flag = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  for (const arg of argv) {
+    if (!/^--(embedded|postgres|scenarios=.*|json=.*)$/.test(arg)) {
+      throw new Error(`unknown argument ${arg}: use --embedded, --postgres, --scenarios=a,b, --json=FILE`);
+    }
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const backends = new Set<'pglite' | 'postgres'>();
+  if (argv.includes('--embedded')) backends.add('pglite');
+  if (argv.includes('--postgres')) {
+    if (databaseUrl === undefined) throw new Error('--postgres needs DATABASE_URL');
+    backends.add('postgres');
+  }
+  if (backends.size === 0) {
+    backends.add('pglite');
+    if (databaseUrl !== undefined) backends.add('postgres');
+  }
   const settings: Settings = {
     seconds: whole(env, 'BENCH_SECONDS', 5, 1),
     warmupSeconds: whole(env, 'BENCH_WARMUP_SECONDS', 1, 0),
     connections: whole(env, 'BENCH_CONNECTIONS', 10, 1),
-    probeRate: whole(env, 'BENCH_PROBE_RATE', 50, 1),
+    probeRate: whole(env, 'BENCH_PROBE_RATE', 200, 1),
+    hashInFlight: whole(env, 'BENCH_HASH_IN_FLIGHT', availableParallelism(), 1),
+    scenarios: scenarioGroups(flag('scenarios') ?? env.BENCH_SCENARIOS),
+    backends,
+    jsonPath: flag('json') ?? env.BENCH_JSON ?? 'dist-bench/bench-result.json',
     smallUsers,
     largeUsers: whole(env, 'BENCH_LARGE_USERS', 50_000, smallUsers + 1),
-    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    databaseUrl,
   };
   return settings;
 }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { DestinationStream } from 'pino';
+import { type DestinationStream, destination } from 'pino';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -10,7 +10,7 @@ import { allowCorsOrigins } from './http/cors.js';
 import { type AnyEndpoint, limitBeforeBody, type RequestServices } from './http/endpoint.js';
 import { ok, successEnvelopeSchema } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
-import { loggerOptions } from './http/logging.js';
+import { AccessLog, loggerOptions } from './http/logging.js';
 import { openApiDocument } from './http/openapi.js';
 import { parsePhpStyle } from './http/params.js';
 import {
@@ -19,6 +19,7 @@ import {
   registerHealth,
   requestId,
 } from './http/server-setup.js';
+import { HashingPool } from './lib/hashing-pool.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
 import { Mailer } from './mail/mailer.js';
 import { OutboxRepo } from './mail/outbox-repo.js';
@@ -130,6 +131,15 @@ function buildEndpoints(
 }
 
 /**
+ * Where log lines go: the caller's stream (tests), or stdout written asynchronously — a request never waits
+ * for the pipe, and pino flushes what is buffered when the process exits. Nothing when logging is silent.
+ */
+function logDestination(level: Config['logLevel'], stream: DestinationStream | undefined) {
+  if (stream !== undefined) return { stream };
+  return level === 'silent' ? {} : { stream: destination({ dest: 1, sync: false }) };
+}
+
+/**
  * The whole HTTP service as a Fastify instance, not yet listening: `server.ts` listens, tests call
  * `app.inject`. The database handle is the caller's to open and close.
  */
@@ -137,8 +147,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     logger: {
       ...loggerOptions(config.logLevel, config.providers.names),
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      ...logDestination(config.logLevel, deps.logStream),
     },
+    // One access line per request instead of Fastify's two.
+    logController: new AccessLog(),
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -156,8 +168,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       querystringParser: (query) => parsePhpStyle(query),
     },
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerTransportHygiene(app);
   const metrics = deps.metrics ?? new AppMetrics();
@@ -172,6 +185,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Image decoding runs in its own bounded pool of processes, never beside password hashing.
   configureImageRendering(config.imageRendering);
   app.addHook('onClose', async () => closeImageRendering());
+  // Password hashing in its own bounded pool of processes at a lower CPU priority than request handling.
+  const hashing = new HashingPool(config.hashing);
+  app.addHook('onClose', async () => hashing.close());
   const storage = createStorage(config.media);
   if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
   if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
@@ -206,6 +222,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     log: app.log,
     metrics,
     mailer,
+    hashing,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseCorsOrigins } from './config/cors.js';
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
+import { type HashingConfig, parseHashing } from './config/hashing.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
 import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
 import { type MailConfig, parseMail } from './config/mail.js';
@@ -45,6 +46,8 @@ export interface Config {
   /** The image renderer processes: IMAGE_WORKERS, IMAGE_QUEUE_LIMIT, IMAGE_TIMEOUT_MS, IMAGE_WORKER_HEAP_MB. */
   imageRendering: ImageRenderingConfig;
   argon2: { memoryKib: number; timeCost: number; parallelism: number };
+  /** The password hashing processes: HASH_WORKERS, HASH_QUEUE_LIMIT, HASH_TIMEOUT_MS. */
+  hashing: HashingConfig;
   migrateOnStart: boolean;
   /** undefined = tokens live until revoked. */
   tokenTtlDays: number | undefined;
@@ -150,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     fileSizeLimitBytes: byteSize(env, 'FILE_SIZE_LIMIT', 10 * 1024 ** 2),
     imageMaxPixels: integer(env, 'IMAGE_MAX_PIXELS', 40_000_000, 1, 1_000_000_000),
     imageRendering: parseImageRendering(env),
+    hashing: parseHashing(env),
     argon2: {
       memoryKib: integer(env, 'ARGON2_MEMORY_KIB', 19_456, 1024, 4_194_304),
       timeCost: integer(env, 'ARGON2_TIME_COST', 2, 1, 100),

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import type { HashingPool } from './lib/hashing-pool.js';
 import { PasswordHasher } from './lib/passwords.js';
 import type { RateLimits } from './limits/rate-counter.js';
 import type { Mailer } from './mail/mailer.js';
@@ -47,6 +48,8 @@ export interface ServiceDeps {
   mailer: Mailer;
   /** The config's argon2 hasher unless given (a test may hand in one that interleaves work with a verify). */
   hasher?: PasswordHasher;
+  /** The processes the default hasher runs argon2 in; without one it hashes on this process's thread pool. */
+  hashing?: HashingPool;
 }
 
 /** Every service of one instance, built from real repositories: what endpoints and tests are made from. */
@@ -58,7 +61,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const usersRepo = new UsersRepo(db);
   const users = new UsersService(usersRepo);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
-  const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver);
+  const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const { limits } = deps;
   const providerLinks = new ProviderAccountsRepo(db);

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
@@ -76,6 +76,8 @@ async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<Da
   }
   let pglite: PGlite;
   try {
+    // Loaded only for the embedded database: a service on PostgreSQL never holds PGlite's module in memory.
+    const { PGlite } = await import('@electric-sql/pglite');
     pglite = await PGlite.create(dir);
     if (!dir.startsWith('memory://')) await tighten(dir);
   } catch (error) {

@@ -7,6 +7,7 @@ import {
   InvalidCredentialsError,
   NotFoundError,
   NotRegisteredError,
+  OverloadedError,
   ProviderUnavailableError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -144,7 +145,12 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   // A body refused part-way (too large, too slow) is still on its way: the connection is closed after the
   // answer rather than kept alive, so the rest is not read (or sat on) for nothing.
   if (status === 408 || status === 413) reply.header('connection', 'close');
-  if (status >= 500) {
+  if (error instanceof OverloadedError) {
+    // Load shedding (a full hashing queue): expected under overload, a warning rather than an error; the
+    // client is told when to try again.
+    request.log.warn({ status, reason: (error.cause as Error | undefined)?.message }, 'request shed');
+    reply.header('retry-after', '1');
+  } else if (status >= 500) {
     // Logged with the request id (pino binds it); the client sees only the envelope.
     request.log.error({ err: error }, 'request failed');
   } else if (status === 401 || status === 429) {

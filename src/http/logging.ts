@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 /**
@@ -30,30 +30,87 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, queryStart)}?${query}`;
 }
 
+const CENSOR = '[redacted]';
+
+/** Keys whose values are secrets wherever they appear: credentials, tokens, hashes, auth headers. */
+const SECRET_KEYS = new Set([
+  'password',
+  'current_password',
+  'password_hash',
+  'api_token',
+  'token',
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'authorization',
+  'cookie',
+  'set-cookie',
+]);
+
+/** Top-level keys whose serializers below produce a fixed shape with no secret in it: not scanned. */
+const KNOWN_SHAPES = new Set(['req', 'res', 'responseTime']);
+
 /**
- * pino options for the service. Bodies are never logged; headers and any object that carries a secret by
- * name (provider tokens of every configured provider name included) are censored wherever they appear.
+ * A shallow copy that keeps the prototype and every own property (an Error keeps its message, stack and
+ * class, so pino's err serializer still treats it as an error).
+ */
+function shallowCopy<T extends object>(value: T): Record<string, unknown> {
+  return Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
+}
+
+/**
+ * `value` with its secret-named keys censored (a copy, only when there is one); one level, like the
+ * `*.password` redaction paths this replaces. Not a wildcard path engine: one Set lookup per key.
+ */
+function censorOneLevel(value: unknown, isSecret: (key: string) => boolean): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    if (isSecret(key)) {
+      copy ??= shallowCopy(value);
+      copy[key] = CENSOR;
+    }
+  }
+  return copy ?? value;
+}
+
+/**
+ * pino's `formatters.log`: runs on every line's own object (before serializers). Censors secret-named keys
+ * at the top level and one level down (`{ body: { password } }`, `{ err }` carrying a `password`, `{ params:
+ * { kakao_access_token } }`), copying only the objects that hold one. The access line's `req`/`res` are
+ * known shapes (their serializers pick safe fields) and are not scanned.
+ */
+export function censorSecrets(
+  providerNames: readonly string[] = [],
+): (object: Record<string, unknown>) => Record<string, unknown> {
+  const secret = new Set([...SECRET_KEYS, ...providerNames.map((name) => `${name}_access_token`)]);
+  // Any `<provider>_access_token`, also of a provider this deployment does not name (a stray client field).
+  const isSecret = (key: string) =>
+    secret.has(key) || secret.has(key.toLowerCase()) || key.endsWith('_access_token');
+  return (object) => {
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(object)) {
+      if (KNOWN_SHAPES.has(key)) continue;
+      const value = object[key];
+      const censored = isSecret(key) ? CENSOR : censorOneLevel(value, isSecret);
+      if (censored !== value) {
+        out ??= { ...object };
+        out[key] = censored;
+      }
+    }
+    return out ?? object;
+  };
+}
+
+/**
+ * pino options for the service. Bodies and headers are never logged: the request and response serializers
+ * keep fixed fields, and any other object that carries a secret by name (provider tokens of every configured
+ * provider name included, in error objects too) is censored by `censorSecrets`.
  */
 export function loggerOptions(level: string, providerNames: readonly string[] = []): LoggerOptions {
   return {
     level,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'res.headers["set-cookie"]',
-        '*.password',
-        '*.current_password',
-        '*.api_token',
-        '*.token',
-        '*.access_token',
-        '*.id_token',
-        // pino paths have no suffix wildcard: one path per provider the deployment names (PROVIDERS).
-        ...providerNames.map((name) => `*.${name}_access_token`),
-        '*.password_hash',
-      ],
-      censor: '[redacted]',
-    },
+    formatters: { log: censorSecrets(providerNames) },
     serializers: {
       req: (request: FastifyRequest) => ({
         method: request.method,
@@ -62,6 +119,38 @@ export function loggerOptions(level: string, providerNames: readonly string[] = 
         // Bounded: a client chooses this header's length, and a log line should not.
         userAgent: request.headers['user-agent']?.slice(0, 256),
       }),
+      res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
     },
   };
+}
+
+/**
+ * Fastify's request logging, reshaped: one access line per request, when the answer has gone out (Fastify
+ * writes an "incoming request" and a "request completed" line, each through the serializers): method,
+ * redacted URL, address, user agent, status and time. At debug level an "incoming request" line too, so a
+ * request that never completes (a stalled body, a client that resets) is still visible. Every other
+ * framework log line (errors, aborted streams, unmatched routes) is Fastify's own.
+ */
+export class AccessLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    // One level comparison per request at info and above.
+    if (request.log.level === 'debug' || request.log.level === 'trace') {
+      request.log.debug({ req: request }, 'incoming request');
+    }
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        'request errored',
+      );
+    } else {
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    }
+  }
 }

@@ -8,4 +8,6 @@ import type { UserRow } from '../db/schema.js';
 export interface AuthContext {
   readonly user: UserRow;
   readonly tokenId: string;
+  /** The user's linked provider names, in order, read in the same query as the token (saves user/get a round trip). */
+  readonly linkedProviders?: readonly string[];
 }

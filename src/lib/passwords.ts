@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import type { HashingPool } from './hashing-pool.js';
 
 /** `Algorithm.Argon2id` of @node-rs/argon2 (an ambient const enum, which isolated modules cannot import). */
 const ARGON2ID = 2;
@@ -20,8 +21,9 @@ export interface Argon2Cost {
 }
 
 /**
- * argon2id through a native binding whose async calls run on libuv's thread pool: hashing never blocks the
- * event loop, so one slow login cannot stall every other request.
+ * argon2id. The service hashes in a `HashingPool` of worker processes at a lower CPU priority (app.ts): a
+ * flood of logins can neither block the event loop nor outrun it for the CPU, and a full queue sheds load
+ * with a 503. Without a pool (tools, tests) it runs in this process on libuv's thread pool, off the event loop.
  */
 export class PasswordHasher {
   #dummyHash: Promise<string> | undefined;
@@ -29,11 +31,13 @@ export class PasswordHasher {
   constructor(
     private readonly cost: Argon2Cost,
     private readonly observer?: HashObserver,
+    private readonly pool?: HashingPool,
   ) {}
 
   async hash(password: string): Promise<string> {
     const done = this.observer?.started('hash');
     try {
+      if (this.pool) return await this.pool.hash(password, this.cost);
       return await hash(password, {
         algorithm: ARGON2ID,
         memoryCost: this.cost.memoryKib,
@@ -51,9 +55,9 @@ export class PasswordHasher {
     if (!storedHash.startsWith('$argon2')) return false;
     const done = this.observer?.started('verify');
     try {
-      return await verify(storedHash, password);
-    } catch {
-      return false;
+      // The pool answers false for a malformed hash; a full queue or a timeout is a 503, never "wrong password".
+      if (this.pool) return await this.pool.verify(storedHash, password);
+      return await verify(storedHash, password).catch(() => false);
     } finally {
       done?.();
     }

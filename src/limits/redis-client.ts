@@ -1,4 +1,10 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+/** ioredis, loaded only when REDIS_URL is set (an instance counting in-process never holds it in memory). */
+function loadRedis(): typeof Redis {
+  return (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
+}
 
 export interface StoreLogger {
   warn(details: object, message: string): void;
@@ -31,7 +37,8 @@ export function createRedisClient(
   commandTimeoutMs: number,
   onError: (error: unknown) => void,
 ): Redis {
-  const client = new Redis(url, {
+  const RedisClient = loadRedis();
+  const client = new RedisClient(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: commandTimeoutMs,

@@ -1,4 +1,5 @@
-import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createRequire } from 'node:module';
+import type * as S3 from '@aws-sdk/client-s3';
 import type { MediaConfig } from '../config.js';
 import {
   MEDIA_CACHE_CONTROL,
@@ -12,13 +13,24 @@ export type S3StorageOptions = Omit<Extract<MediaConfig, { driver: 's3' }>, 'dri
 /** One retry: a blip is absorbed, and a stalled store costs a request at most twice S3_TIMEOUT_MS. */
 const S3_MAX_ATTEMPTS = 2;
 
+/**
+ * The AWS SDK, loaded when the first S3Storage is made: a service on local media never holds its ~20 MB
+ * in memory. Synchronous (the SDK ships CommonJS), so making a storage stays synchronous.
+ */
+let sdk: typeof S3 | undefined;
+function loadSdk(): typeof S3 {
+  sdk ??= createRequire(import.meta.url)('@aws-sdk/client-s3') as typeof S3;
+  return sdk;
+}
+
 /** S3 or any S3-compatible store (MinIO, R2, …) through the official AWS SDK. */
 export class S3Storage implements MediaStorage {
   readonly kind = 's3';
-  readonly client: S3Client;
+  readonly client: S3.S3Client;
+  private readonly sdk = loadSdk();
 
   constructor(private readonly options: S3StorageOptions) {
-    this.client = new S3Client({
+    this.client = new this.sdk.S3Client({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -41,7 +53,7 @@ export class S3Storage implements MediaStorage {
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({
+      new this.sdk.PutObjectCommand({
         Bucket: this.options.bucket,
         Key: key,
         Body: data,
@@ -55,7 +67,9 @@ export class S3Storage implements MediaStorage {
     // One request per key: DeleteObjects needs a Content-MD5 some compatible stores do not accept, and a
     // profile picture has three files.
     await Promise.all(
-      keys.map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }))),
+      keys.map((key) =>
+        this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key })),
+      ),
     );
   }
 
@@ -64,7 +78,10 @@ export class S3Storage implements MediaStorage {
     let continuationToken: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: continuationToken }),
+        new this.sdk.ListObjectsV2Command({
+          Bucket: this.options.bucket,
+          ContinuationToken: continuationToken,
+        }),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key === undefined || object.LastModified === undefined) continue;
@@ -78,7 +95,7 @@ export class S3Storage implements MediaStorage {
 
   /** Never called for S3 (no partial objects); removes the object of that name. */
   async removeFile(name: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: name }));
+    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: name }));
   }
 
   url(key: string): string {

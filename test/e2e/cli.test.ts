@@ -214,7 +214,14 @@ describe.each(backends)('%s: accounts migrate and serve', { timeout: 180_000 }, 
 
   it('finishes a request in flight before exiting on SIGTERM', async () => {
     // A costly hash keeps the registration in flight long enough for the signal to arrive during it.
-    const service = await startService({ ...store.env, ARGON2_MEMORY_KIB: '65536', ARGON2_TIME_COST: '8' });
+    // LOG_LEVEL=debug: the request is seen in flight by its "incoming request" line (the access line comes
+    // only once it has been answered).
+    const service = await startService({
+      ...store.env,
+      ARGON2_MEMORY_KIB: '65536',
+      ARGON2_TIME_COST: '8',
+      LOG_LEVEL: 'debug',
+    });
     running.push(service);
     const body = registrationForm();
     const pending = post(`${service.url}/v1/auth/register`, body, { 'x-request-id': 'e2e-in-flight' });
@@ -237,6 +244,7 @@ describe.each(backends)('%s: accounts migrate and serve', { timeout: 180_000 }, 
       SHUTDOWN_TIMEOUT_MS: '0',
       ARGON2_MEMORY_KIB: '65536',
       ARGON2_TIME_COST: '8',
+      LOG_LEVEL: 'debug',
     });
     running.push(service);
     const pending = post(`${service.url}/v1/auth/register`, registrationForm(), {

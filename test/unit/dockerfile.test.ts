@@ -65,6 +65,7 @@ describe('Dockerfile', () => {
     expect(runtime).toContain(
       'COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs',
     );
+    expect(runtime).toContain('COPY src/lib/hashing-worker.mjs ./src/lib/hashing-worker.mjs');
     // The web pages' stylesheet is read from web/static (their modules are in dist/public).
     expect(runtime).toContain('COPY web/static ./web/static');
   });

@@ -91,6 +91,30 @@ describe('loggerOptions', () => {
     expect(lines.join('')).not.toMatch(/query-secret|header-secret|cookie-secret|body-secret/);
   });
 
+  it('censors secrets in error objects and at the top level, keeping the error readable', () => {
+    const { logger, lines } = capture();
+    const error = Object.assign(new Error('provider refused'), {
+      access_token: 'err-tok',
+      delta_access_token: 'err-tok-2',
+      code: 'E_PROVIDER',
+    });
+    logger.error({ err: error, password: 'top-secret', user: { id: 'u1' } }, 'failed');
+    const entry = JSON.parse(lines[0] as string);
+    expect(entry.err).toMatchObject({
+      type: 'Error',
+      message: 'provider refused',
+      code: 'E_PROVIDER',
+      access_token: '[redacted]',
+      delta_access_token: '[redacted]',
+    });
+    expect(entry.err.stack).toContain('provider refused');
+    expect(entry.password).toBe('[redacted]');
+    expect(entry.user).toEqual({ id: 'u1' });
+    expect(lines.join('')).not.toMatch(/err-tok|top-secret/);
+    // The caller's error is not changed by logging it.
+    expect(error.access_token).toBe('err-tok');
+  });
+
   it('uses the configured level', () => {
     const { logger, lines } = capture('warn');
     logger.info('quiet');

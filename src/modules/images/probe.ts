@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import type { UploadedFile } from '../../validation/types.js';
 
 export type ImageFormat = 'jpeg' | 'png' | 'gif';
@@ -26,9 +26,11 @@ export interface ValidatedImage {
  * header: a pixel bomb (a tiny file declaring 50,000 × 50,000) is refused here, before any pixel is decoded.
  */
 export async function probeImage(data: Buffer, maxPixels: number): Promise<ProbeResult> {
+  // Loaded at the first upload, not at start: most processes never see an image (lower idle memory).
+  const { default: load } = await import('sharp');
   let metadata: sharp.Metadata;
   try {
-    metadata = await sharp(data, { limitInputPixels: false }).metadata();
+    metadata = await load(data, { limitInputPixels: false }).metadata();
   } catch {
     return { ok: false, reason: 'not_an_image' };
   }

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
+import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 
@@ -28,6 +29,31 @@ export interface TokenListRow {
 const isLive = (eb: ExpressionBuilder<Database, 'api_tokens'>) =>
   eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]);
 
+/**
+ * The owner of the live token with this digest, unless the owner is disabled: the query of every
+ * authenticated request, compiled once (db/precompiled.ts).
+ */
+const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
+  db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .selectAll('users')
+    .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
+    // The user's linked providers (user/get shows them) in the same round trip: the (user_id, provider)
+    // primary key of provider_accounts, already in provider order.
+    .select((eb) =>
+      eb
+        .selectFrom('provider_accounts')
+        .select(sql<string[]>`coalesce(array_agg(provider ORDER BY provider), '{}')`.as('names'))
+        .whereRef('provider_accounts.user_id', '=', 'users.id')
+        .as('token_linked_providers'),
+    )
+    .where('api_tokens.token_hash', '=', tokenHash)
+    .where(isLive)
+    // A disabled user's tokens stop working at once and work again when the user is enabled.
+    .where('users.disabled_at', 'is', null),
+);
+
 export class TokensRepo {
   constructor(private readonly db: Executor) {}
 
@@ -54,20 +80,18 @@ export class TokensRepo {
    */
   async findLiveOwner(
     tokenHash: Buffer,
-  ): Promise<{ user: UserRow; tokenId: string; lastUsedAt: Date | null } | undefined> {
-    const row = await this.db
-      .selectFrom('api_tokens')
-      .innerJoin('users', 'users.id', 'api_tokens.user_id')
-      .selectAll('users')
-      .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
-      .where('api_tokens.token_hash', '=', tokenHash)
-      .where(isLive)
-      // A disabled user's tokens stop working at once and work again when the user is enabled.
-      .where('users.disabled_at', 'is', null)
-      .executeTakeFirst();
+  ): Promise<
+    { user: UserRow; tokenId: string; lastUsedAt: Date | null; linkedProviders: string[] } | undefined
+  > {
+    const [row] = await LIVE_OWNER.execute(this.db, tokenHash);
     if (!row) return undefined;
-    const { token_id: tokenId, token_last_used_at: lastUsedAt, ...user } = row;
-    return { user, tokenId, lastUsedAt };
+    const {
+      token_id: tokenId,
+      token_last_used_at: lastUsedAt,
+      token_linked_providers: linkedProviders,
+      ...user
+    } = row;
+    return { user, tokenId, lastUsedAt, linkedProviders: linkedProviders ?? [] };
   }
 
   /** The user a stored token (live or expired; a revoked one is gone) was issued to, on the token_hash index. */

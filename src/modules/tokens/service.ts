@@ -61,7 +61,7 @@ export class TokensService {
     if (found.lastUsedAt === null || Date.now() - found.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
       await this.tokens.touch(found.tokenId);
     }
-    return { user: found.user, tokenId: found.tokenId };
+    return { user: found.user, tokenId: found.tokenId, linkedProviders: found.linkedProviders };
   }
 
   /** Who a token was issued to, even when it has expired: a device that signed in to that account before. */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Precompiled } from '../../db/precompiled.js';
 import type { NewUser, ProfilePicture, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
@@ -14,6 +15,26 @@ export interface UserChanges {
   password_hash?: string;
   email_verified?: boolean;
 }
+
+/** Who holds `value` in `column`: the column's lower() unique index, and for a username the skeleton index. */
+function takenQuery(db: Executor, column: Column, value: string, skeleton: string) {
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => {
+      const same = eb(sql`lower(${sql.ref(column)})`, '=', sql`lower(${value})`);
+      return column === 'username' ? eb.or([same, eb('username_skeleton', '=', skeleton)]) : same;
+    });
+}
+
+/** `taken` without an exception, per column, compiled once (db/precompiled.ts); email and slug ignore the skeleton. */
+const TAKEN: Record<Column, Precompiled<{ id: string }>> = {
+  email: new Precompiled(1, (db: Executor, value: string) => takenQuery(db, 'email', value, '')),
+  slug: new Precompiled(1, (db: Executor, value: string) => takenQuery(db, 'slug', value, '')),
+  username: new Precompiled(2, (db: Executor, value: string, skeleton: string) =>
+    takenQuery(db, 'username', value, skeleton),
+  ),
+};
 
 export class UsersRepo {
   constructor(private readonly db: Executor) {}
@@ -60,17 +81,15 @@ export class UsersRepo {
    * username also of the skeleton index, so a look-alike (`pauI` for `paul`) counts as taken.
    */
   async taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
-    let query = this.db
-      .selectFrom('users')
-      .select('id')
-      .where((eb) => {
-        const same = eb(sql`lower(${sql.ref(column)})`, '=', sql`lower(${value})`);
-        return column === 'username'
-          ? eb.or([same, eb('username_skeleton', '=', usernameSkeleton(value))])
-          : same;
-      });
-    if (exceptUserId !== undefined) query = query.where('id', '<>', exceptUserId);
-    return (await query.executeTakeFirst()) !== undefined;
+    if (exceptUserId === undefined) {
+      // Every sign-up form's check (validate/*, register): the SQL compiled once per column.
+      const values = column === 'username' ? [value, usernameSkeleton(value)] : [value];
+      return (await TAKEN[column].execute(this.db, ...values)).length > 0;
+    }
+    const row = await takenQuery(this.db, column, value, usernameSkeleton(value))
+      .where('id', '<>', exceptUserId)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Which of these slugs are free, in one query (for deriving a slug without a query per candidate). */

@@ -20,7 +20,7 @@ export function userEndpoints(users: UsersService): AnyEndpoint[] {
       rules: rules({}),
       response: userResponse,
       example: { user: userExample },
-      handle: async ({ auth }) => ({ user: await users.view(auth.user) }),
+      handle: async ({ auth }) => ({ user: await users.view(auth.user, auth.linkedProviders) }),
     }),
   ];
 }

@@ -31,8 +31,9 @@ export class UsersService implements Lookups {
     return this.users.referencedMediaKeys(keys);
   }
 
-  async view(row: UserRow): Promise<UserView> {
-    return userView(row, await this.linkedProviders.namesFor(row.id));
+  /** `linked`: the user's provider names when the caller already has them (read with the token). */
+  async view(row: UserRow, linked?: readonly string[]): Promise<UserView> {
+    return userView(row, linked ? [...linked] : await this.linkedProviders.namesFor(row.id));
   }
 
   async get(userId: string): Promise<UserView> {

@@ -1,0 +1,37 @@
+import { performance } from 'node:perf_hooks';
+import { hash, verify } from '@node-rs/argon2';
+import type { LoadResult } from './load.js';
+
+/** The service's default cost (src/config.ts: ARGON2_MEMORY_KIB, ARGON2_TIME_COST, ARGON2_PARALLELISM). */
+export const SERVICE_ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/**
+ * The login and register limit: raw `@node-rs/argon2` verify (or hash) with the service's parameters, `inFlight`
+ * calls at a time for `seconds`, nothing else — no HTTP, no database. What the machine can hash is the most
+ * logins or registrations per second the service could ever answer.
+ */
+export async function argon2Limit(
+  operation: 'verify' | 'hash',
+  inFlight: number,
+  seconds: number,
+): Promise<LoadResult> {
+  const password = 'correct horse battery staple';
+  const stored = await hash(password, SERVICE_ARGON2);
+  const once = () => (operation === 'verify' ? verify(stored, password) : hash(password, SERVICE_ARGON2));
+  const deadline = performance.now() + seconds * 1000;
+  const latencies: number[] = [];
+  const started = performance.now();
+  const lane = async () => {
+    while (performance.now() < deadline) {
+      const sent = performance.now();
+      await once();
+      latencies.push(performance.now() - sent);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0;
+  return { requestsPerSecond: latencies.length / elapsed, p50: at(50), p99: at(99), failures: 0 };
+}

@@ -1,0 +1,320 @@
+import { availableParallelism } from 'node:os';
+import { argon2Limit } from './argon2-limit.js';
+import type { BenchDatabase } from './database.js';
+import { type LoadOptions, type LoadResult, runLoad, warmThenRun } from './load.js';
+import { probe } from './probe.js';
+import type { Row } from './report.js';
+import { type PeakRss, type Service, startBareServer, startService } from './service.js';
+import type { Settings } from './settings.js';
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+export const LOGIN = { email: 'bench-login@bench.example', password: 'correct horse battery staple' };
+
+/** One target of issue 9: a measured ratio, which way is better, and whether it held. */
+export interface Verdict {
+  target: string;
+  measured: string;
+  limit: string;
+  ratio: number;
+  /** `min`: ratio ≥ goal (throughput); `max`: ratio ≤ goal (latency, memory). */
+  kind: 'min' | 'max';
+  goal: number;
+  /** Judged on this backend; otherwise printed for information only. */
+  judged: boolean;
+  pass: boolean;
+}
+
+export interface Issue9Result {
+  rows: Row[];
+  verdicts: Verdict[];
+  peakRss: PeakRss;
+}
+
+/** The signed-in user of the user/get and login scenarios, registered through the API like a real one. */
+async function registerLoginUser(url: string): Promise<string> {
+  const response = await fetch(`${url}/v1/auth/register`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      type: 'email',
+      email: LOGIN.email,
+      username: 'benchlogin',
+      gender: '0',
+      user_agreement: 'on',
+      password: LOGIN.password,
+    }),
+  });
+  const body = (await response.json()) as { data?: { user?: { api_token?: string } } };
+  const token = body.data?.user?.api_token;
+  if (response.status !== 200 || token === undefined) {
+    throw new Error(`register answered ${response.status}: ${JSON.stringify(body)}`);
+  }
+  return token;
+}
+
+/** Seeded addresses in turn (differently cased: the index is on lower(email)): every check finds one. */
+function takenEmails(users: number): () => string {
+  let n = 0;
+  return () => new URLSearchParams({ email: `Seed-${(n++ % users) + 1}@Bench.example` }).toString();
+}
+
+/** A new account per request: a fresh address and username each time. */
+function registrations(): () => string {
+  const tag = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+  let n = 0;
+  return () => {
+    n++;
+    return new URLSearchParams({
+      type: 'email',
+      email: `reg-${tag}-${n}@bench.example`,
+      username: `reg${tag}${n}`,
+      gender: '0',
+      user_agreement: 'on',
+      password: LOGIN.password,
+    }).toString();
+  };
+}
+
+/** Runs `work` against a freshly started process and stops it, keeping its peak RSS. */
+async function withProcess<T>(
+  start: () => Promise<Service>,
+  work: (service: Service) => Promise<T>,
+  peaks?: PeakRss[],
+): Promise<T> {
+  const service = await start();
+  try {
+    return await work(service);
+  } finally {
+    const peak = service.peakRss();
+    if (peak && peaks) peaks.push(peak);
+    await service.stop();
+  }
+}
+
+function mean(a: LoadResult, b: LoadResult): LoadResult {
+  const cpu =
+    a.cpuMsPerRequest !== undefined && b.cpuMsPerRequest !== undefined
+      ? { cpuMsPerRequest: (a.cpuMsPerRequest + b.cpuMsPerRequest) / 2 }
+      : {};
+  return {
+    requestsPerSecond: (a.requestsPerSecond + b.requestsPerSecond) / 2,
+    p50: (a.p50 + b.p50) / 2,
+    p99: (a.p99 + b.p99) / 2,
+    failures: a.failures + b.failures,
+    ...cpu,
+  };
+}
+
+const perSecond = (result: LoadResult) => `${result.requestsPerSecond.toFixed(0)}/s`;
+
+/**
+ * The scenarios of issue 9, each beside the limit it is judged against, interleaved so that drift in what
+ * else the machine is doing lands on both: bare Fastify, the service, bare Fastify again (the limit is the
+ * mean of the two); raw argon2 verify just before the login load, raw argon2 hash just after registration.
+ * The database must be migrated and hold `settings.smallUsers` seeded users.
+ */
+export async function benchIssue9(database: BenchDatabase, settings: Settings): Promise<Issue9Result> {
+  const peaks: PeakRss[] = [];
+  const inFlight = settings.hashInFlight;
+  const validateTaken = (url: string, serverPid: number): LoadOptions => ({
+    url,
+    method: 'POST',
+    path: '/v1/validate/email',
+    headers: FORM,
+    body: takenEmails(settings.smallUsers),
+    connections: 50,
+    seconds: settings.seconds,
+    expectStatus: 422,
+    serverPid,
+  });
+  const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
+  const bare = () =>
+    withProcess(
+      () => startBareServer(database.env),
+      (server) => warm(validateTaken(server.url, server.pid)),
+    );
+
+  const bareBefore = await bare();
+  const { token, healthz, validate, userGet } = await withProcess(
+    () => startService(database.env),
+    async (service) => {
+      const token = await registerLoginUser(service.url);
+      const healthz = await warm({
+        url: service.url,
+        path: '/healthz',
+        connections: 50,
+        seconds: settings.seconds,
+        serverPid: service.pid,
+      });
+      const validate = await warm(validateTaken(service.url, service.pid));
+      const userGet = await warm({
+        url: service.url,
+        path: '/v1/user/get',
+        headers: { authorization: `Bearer ${token}` },
+        connections: 50,
+        seconds: settings.seconds,
+        serverPid: service.pid,
+      });
+      return { token, healthz, validate, userGet };
+    },
+    peaks,
+  );
+  void token;
+  const bareAfter = await bare();
+  const limit = mean(bareBefore, bareAfter);
+
+  const verifyLimit = await argon2Limit('verify', inFlight, settings.seconds);
+  const { probeIdle, probeDuringLogin, login, register } = await withProcess(
+    () => startService(database.env),
+    async (service) => {
+      const validateProbe = () =>
+        probe(`${service.url}/v1/validate/email`, settings.probeRate, settings.seconds, {
+          form: takenEmails(settings.smallUsers),
+          expectStatus: 422,
+        });
+      // Warm the validate path first: the idle probe should measure a warm process, as the loaded one does.
+      await probe(`${service.url}/v1/validate/email`, settings.probeRate, 1, {
+        form: takenEmails(settings.smallUsers),
+        expectStatus: 422,
+      });
+      const probeIdle = await validateProbe();
+      const loginLoad: LoadOptions = {
+        url: service.url,
+        method: 'POST',
+        path: '/v1/auth/login/email',
+        headers: FORM,
+        body: new URLSearchParams(LOGIN).toString(),
+        connections: 16,
+        seconds: settings.seconds,
+        serverPid: service.pid,
+      };
+      if (settings.warmupSeconds > 0) await runLoad({ ...loginLoad, seconds: settings.warmupSeconds });
+      const [login, probeDuringLogin] = await Promise.all([runLoad(loginLoad), validateProbe()]);
+      const register = await runLoad({
+        url: service.url,
+        method: 'POST',
+        path: '/v1/auth/register',
+        headers: FORM,
+        body: registrations(),
+        connections: 16,
+        seconds: settings.seconds,
+        serverPid: service.pid,
+      });
+      return { probeIdle, probeDuringLogin, login, register };
+    },
+    peaks,
+  );
+  const hashLimit = await argon2Limit('hash', inFlight, settings.seconds);
+
+  const peakRss: PeakRss = {
+    process: Math.max(...peaks.map((peak) => peak.process)),
+    workers: Math.max(...peaks.map((peak) => peak.workers)),
+  };
+  const bareName = `bare Fastify + ${database.name} SELECT (mean of 2)`;
+  const rows: Row[] = [
+    { scenario: 'healthz, 50 conns', result: healthz },
+    { scenario: 'LIMIT bare Fastify + SELECT, before', result: bareBefore },
+    {
+      scenario: 'validate/email (taken), 50 conns',
+      result: validate,
+      baseline: { scenario: bareName, result: limit, metric: 'req/s' },
+    },
+    {
+      scenario: 'user/get (Bearer), 50 conns',
+      result: userGet,
+      baseline: { scenario: bareName, result: limit, metric: 'req/s' },
+    },
+    { scenario: 'LIMIT bare Fastify + SELECT, after', result: bareAfter },
+    { scenario: `LIMIT argon2id verify, ${inFlight} in flight`, result: verifyLimit },
+    {
+      scenario: 'login/email, 16 conns',
+      result: login,
+      baseline: { scenario: 'argon2id verify', result: verifyLimit, metric: 'req/s' },
+    },
+    {
+      scenario: 'register, 16 conns',
+      result: register,
+      baseline: { scenario: 'argon2id hash', result: hashLimit, metric: 'req/s' },
+    },
+    { scenario: `LIMIT argon2id hash, ${inFlight} in flight`, result: hashLimit },
+    { scenario: `validate probe ${settings.probeRate}/s idle`, result: probeIdle },
+    {
+      scenario: `validate probe ${settings.probeRate}/s during login`,
+      result: probeDuringLogin,
+      baseline: { scenario: 'probe idle', result: probeIdle, metric: 'p99' },
+    },
+  ];
+
+  const embedded = database.name === 'pglite';
+  const throughput = (
+    target: string,
+    result: LoadResult,
+    base: LoadResult,
+    goal: number,
+    judged: boolean,
+  ) => {
+    const ratio = result.requestsPerSecond / base.requestsPerSecond;
+    return {
+      target,
+      measured: perSecond(result),
+      limit: perSecond(base),
+      ratio,
+      kind: 'min' as const,
+      goal,
+      judged,
+      pass: ratio >= goal,
+    };
+  };
+  const tailRatio = probeDuringLogin.p99 / probeIdle.p99;
+  const verdicts: Verdict[] = [
+    throughput('validate/email (taken), 50 conns ÷ bare Fastify', validate, limit, 0.8, true),
+    throughput('login/email, 16 conns ÷ argon2 verify', login, verifyLimit, 0.9, !embedded),
+    throughput('register, 16 conns ÷ argon2 hash', register, hashLimit, 0.85, !embedded),
+    {
+      target: `validate p99 at ${settings.probeRate}/s, login flood ÷ idle`,
+      measured: `${probeDuringLogin.p99.toFixed(1)} ms`,
+      limit: `${probeIdle.p99.toFixed(1)} ms`,
+      ratio: tailRatio,
+      kind: 'max',
+      goal: 3,
+      judged: !embedded,
+      pass: tailRatio <= 3,
+    },
+    throughput('user/get (Bearer), 50 conns ÷ bare Fastify', userGet, limit, 0.5, !embedded),
+    {
+      target: 'peak RSS of the service process, MB',
+      measured: `${peakRss.process.toFixed(0)} MB`,
+      limit: '200 MB',
+      ratio: peakRss.process / 200,
+      kind: 'max',
+      goal: 1,
+      judged: !embedded,
+      pass: peakRss.process <= 200,
+    },
+  ];
+  return { rows, verdicts, peakRss };
+}
+
+/** The verdict table: each target, its ratio, its goal, PASS/FAIL (or "info" where not judged). */
+export function verdictTable(verdicts: Verdict[]): string {
+  const header = ['target', 'measured', 'limit', 'ratio', 'goal', 'verdict'];
+  const lines = verdicts.map((v) => [
+    v.target,
+    v.measured,
+    v.limit,
+    v.ratio.toFixed(2),
+    `${v.kind === 'min' ? '≥' : '≤'} ${v.goal.toFixed(2)}`,
+    v.judged ? (v.pass ? 'PASS' : 'FAIL') : `info (${v.pass ? 'met' : 'not met'})`,
+  ]);
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)),
+  );
+  const format = (cells: string[]) =>
+    `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
+  return [format(header), rule, ...lines.map(format)].join('\n');
+}
+
+/** Default: the service's own default HASH_CONCURRENCY (one hash per core). */
+export function defaultHashInFlight(): number {
+  return availableParallelism();
+}
