@@ -151,5 +151,7 @@ describe('deploy/nginx.conf', () => {
     expect(nginx).toContain(`proxy_pass http://minio:9000/${appEnv('accounts-1').S3_BUCKET}/;`);
     expect(nginx).toMatch(/location = \/metrics \{\s*return 404;/);
     expect(nginx).toContain('proxy_set_header X-Forwarded-For $remote_addr;');
+    // With the port ($http_host, not $host): the web pages' cookie is honoured only when Origin equals Host.
+    expect(nginx).toContain('proxy_set_header Host $http_host;');
   });
 });
