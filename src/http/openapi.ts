@@ -46,15 +46,32 @@ function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1] as string);
 }
 
+/** A 422 as the service renders it: each parameter with the first of the messages its schema lists. */
+function validationExample(...schemas: JsonSchema[]): Record<string, unknown> {
+  const data: Record<string, string[]> = {};
+  for (const schema of schemas) {
+    const properties = (schema.properties ?? {}) as Record<string, { 'x-messages'?: { en: string[] } }>;
+    for (const [name, property] of Object.entries(properties)) {
+      data[name] = (property['x-messages']?.en ?? []).slice(0, 1);
+    }
+  }
+  return {
+    meta: { code: 422, error_type: 'ValidationException', error_message: 'Unprocessable Entity' },
+    data,
+  };
+}
+
 function operation(endpoint: AnyEndpoint): Record<string, unknown> {
   // Path parameters are fields of the rule list like any other; they are documented `in: path`, the rest in
   // the query string (GET) or the body.
   const inPath = new Set(pathParameterNames(endpoint.path));
   const pathSchema = ruleListSchema(
     Object.fromEntries(Object.entries(endpoint.rules).filter(([name]) => inPath.has(name))),
+    { messages: true },
   );
   const schema = ruleListSchema(
     Object.fromEntries(Object.entries(endpoint.rules).filter(([name]) => !inPath.has(name))),
+    { messages: true },
   );
   const responses: Record<string, unknown> = {
     '200': {
@@ -70,8 +87,15 @@ function operation(endpoint: AnyEndpoint): Record<string, unknown> {
   // An endpoint without parameters cannot fail validation (a service may still raise a 422: see `errors`).
   if (Object.keys(endpoint.rules).length > 0 || endpoint.errors?.includes(422)) {
     responses['422'] = {
-      description: 'Unprocessable Entity: `data` maps each failing parameter to its messages',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } },
+      description:
+        'Unprocessable Entity: `data` maps each failing parameter to its messages (every parameter lists the ' +
+        'messages it can answer with; in Korean with `Accept-Language: ko`)',
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ValidationError' },
+          example: validationExample(pathSchema, schema),
+        },
+      },
     };
   }
   const statuses = new Set([

@@ -22,7 +22,7 @@ type Coerce<T> = (value: unknown) => { ok: true; value: T } | { ok: false; failu
  * What a field checks, in order. Untyped in its values: the Field class adds a step only with the value type
  * the steps before it produce, and records the resulting type as its own parameter.
  */
-interface FieldSpec {
+export interface FieldSpec {
   kind: 'string' | 'integer' | 'boolean' | 'accepted' | 'file' | 'array' | 'files';
   coerce: Coerce<unknown>;
   baseSchema: JsonSchema;
@@ -88,6 +88,19 @@ export class Field<T, R extends boolean = false> {
     const kind = this.spec.kind;
     return this.#rule({
       name: `max:${max}`,
+      failures: [
+        {
+          rule:
+            kind === 'file'
+              ? 'max.file'
+              : kind === 'integer'
+                ? 'max.numeric'
+                : kind === 'array' || kind === 'files'
+                  ? 'max.array'
+                  : 'max.string',
+          params: { max },
+        },
+      ],
       check: (value) => {
         if (kind === 'file')
           return (value as UploadedFile).data.length > max * 1024 || (value as UploadedFile).truncated
@@ -112,6 +125,17 @@ export class Field<T, R extends boolean = false> {
     const kind = this.spec.kind;
     return this.#rule({
       name: `min:${min}`,
+      failures: [
+        {
+          rule:
+            kind === 'integer'
+              ? 'min.numeric'
+              : kind === 'array' || kind === 'files'
+                ? 'min.array'
+                : 'min.string',
+          params: { min },
+        },
+      ],
       check: (value) => {
         if (kind === 'integer')
           return (value as number) < min ? { rule: 'min.numeric', params: { min } } : undefined;
@@ -130,6 +154,7 @@ export class Field<T, R extends boolean = false> {
   email(): Field<T, R> {
     return this.#rule({
       name: 'email',
+      failures: [{ rule: 'email' }],
       check: (value) => (EMAIL_PATTERN.test(value as string) ? undefined : { rule: 'email' }),
       schema: (schema) => {
         schema.format = 'email';
@@ -141,6 +166,7 @@ export class Field<T, R extends boolean = false> {
   pattern(pattern: RegExp): Field<T, R> {
     return this.#rule({
       name: `regex:${pattern.source}`,
+      failures: [{ rule: 'regex' }],
       check: (value) => (pattern.test(value as string) ? undefined : { rule: 'regex' }),
       schema: (schema) => {
         schema.pattern = pattern.source;
@@ -152,6 +178,7 @@ export class Field<T, R extends boolean = false> {
   in(values: readonly T[]): Field<T, R> {
     return this.#rule({
       name: `in:${values.join(',')}`,
+      failures: [{ rule: 'in' }],
       check: (value) => (values.includes(value) ? undefined : { rule: 'in' }),
       schema: (schema) => {
         schema.enum = [...values];
@@ -163,6 +190,7 @@ export class Field<T, R extends boolean = false> {
   unique(column: Column, options: { ignoreCurrentUser?: boolean } = {}): Field<T, R> {
     return this.#rule({
       name: `unique:users,${column}`,
+      failures: [{ rule: 'unique' }],
       check: async (value, context) => {
         const except = options.ignoreCurrentUser ? context.currentUserId : undefined;
         return (await context.lookups.taken(column, value as string, except))
@@ -179,6 +207,7 @@ export class Field<T, R extends boolean = false> {
   exists(column: Column): Field<T, R> {
     return this.#rule({
       name: `exists:users,${column}`,
+      failures: [{ rule: 'exists' }],
       check: async (value, context) =>
         (await context.lookups.taken(column, value as string)) ? undefined : { rule: 'exists' },
     });

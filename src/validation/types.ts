@@ -42,6 +42,8 @@ export type RuleResult = RuleFailure | undefined;
 export interface Rule<T> {
   /** Laravel-style name for documentation, e.g. `max:255`. */
   readonly name: string;
+  /** The failures this rule can answer with: /openapi.json lists their messages (documentation only). */
+  readonly failures?: readonly RuleFailure[];
   check(value: T, context: RuleContext, field: string): RuleResult | Promise<RuleResult>;
   /** Adds what this rule means to the field's JSON Schema. */
   schema?(schema: JsonSchema): void;
@@ -59,6 +61,8 @@ export interface Converted<U> {
  */
 export interface ConvertingRule<T, U> {
   readonly name: string;
+  /** The failures this rule can answer with: /openapi.json lists their messages (documentation only). */
+  readonly failures?: readonly RuleFailure[];
   check(value: T, context: RuleContext, field: string): Promise<RuleFailure | Converted<U>>;
   schema?(schema: JsonSchema): void;
 }
@@ -66,6 +70,8 @@ export interface ConvertingRule<T, U> {
 /** One step of a field's checks, whatever the value's type at that step (the Field class keeps the types). */
 export interface FieldStep {
   readonly name: string;
+  /** The failures this rule can answer with: /openapi.json lists their messages (documentation only). */
+  readonly failures?: readonly RuleFailure[];
   check(
     value: unknown,
     context: RuleContext,

@@ -169,6 +169,51 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     );
   });
 
+  it("lists each parameter's 422 messages exactly as a real 422 renders them, in English and Korean", async () => {
+    const doc = await document();
+    const schema = doc.paths['/auth/register']?.post?.requestBody?.content['multipart/form-data']?.schema as {
+      properties: Record<string, { description?: string; 'x-messages'?: { en: string[]; ko: string[] } }>;
+    };
+    const bad = {
+      type: 'email',
+      email: 'not-an-address',
+      username: 'x'.repeat(300),
+      gender: '7',
+      slug: 'ab',
+    };
+    for (const locale of ['en', 'ko'] as const) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/auth/register',
+        headers: { 'accept-language': locale },
+        payload: bad,
+      });
+      expect(res.statusCode).toBe(422);
+      const failing = res.json().data as Record<string, string[]>;
+      // Every failing field, the missing ones included (user_agreement, password: required / required_if).
+      expect(Object.keys(failing).sort()).toEqual(
+        ['email', 'gender', 'password', 'slug', 'user_agreement', 'username'].sort(),
+      );
+      for (const [field, messages] of Object.entries(failing)) {
+        for (const message of messages)
+          expect(schema.properties[field]?.['x-messages']?.[locale]).toContain(message);
+      }
+    }
+    expect(schema.properties.email?.description).toContain('“The email must be a valid email address.”');
+    expect(schema.properties.email?.['x-messages']?.ko).toContain('이메일은(는) 이미 사용 중입니다.');
+    const example = (
+      doc.paths['/auth/register']?.post?.responses['422'] as {
+        content: Record<string, { example: { meta: unknown; data: Record<string, string[]> } }>;
+      }
+    ).content['application/json']?.example;
+    expect(example?.meta).toEqual({
+      code: 422,
+      error_type: 'ValidationException',
+      error_message: 'Unprocessable Entity',
+    });
+    expect(example?.data.email).toEqual(['The email field is required.']);
+  });
+
   it('offers multipart alone where a file is required (a form or JSON body could never succeed)', async () => {
     const body = (await document()).paths['/user/profile-image/update']?.post?.requestBody;
     expect(Object.keys(body?.content ?? {})).toEqual(['multipart/form-data']);

@@ -185,8 +185,15 @@ describe.each(backends)('%s: user/tokens', (backend) => {
         name: 'id',
         in: 'path',
         required: true,
-        schema: { type: 'string' },
-        description: 'The `id` of the session, from user/tokens. Rules: required',
+        schema: {
+          type: 'string',
+          'x-messages': {
+            en: ['The id field is required.', 'The id must be a string.'],
+            ko: ['id 필드는 필수입니다.', 'id은(는) 문자열이어야 합니다.'],
+          },
+        },
+        description:
+          'The `id` of the session, from user/tokens. Rules: required. 422: “The id field is required.”, “The id must be a string.”',
       },
     ]);
     // The path parameter is not a body field too.

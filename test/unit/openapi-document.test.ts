@@ -72,8 +72,15 @@ describe('openApiDocument', () => {
         name: 'id',
         in: 'path',
         required: true,
-        schema: { type: 'string' },
-        description: 'The post id. Rules: required',
+        schema: {
+          type: 'string',
+          'x-messages': {
+            en: ['The id field is required.', 'The id must be a string.'],
+            ko: ['id 필드는 필수입니다.', 'id은(는) 문자열이어야 합니다.'],
+          },
+        },
+        description:
+          'The post id. Rules: required. 422: “The id field is required.”, “The id must be a string.”',
       },
     ]);
   });

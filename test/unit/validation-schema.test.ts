@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import { validate } from '../../src/validation/engine.js';
 import { accepted, file, integer, rules, string, stringArray } from '../../src/validation/fields.js';
-import { ruleListSchema } from '../../src/validation/schema.js';
+import { renderFailures } from '../../src/validation/messages.js';
+import { fieldMessages, ruleListSchema } from '../../src/validation/schema.js';
 
 describe('ruleListSchema', () => {
   it('describes each field from the same rules that validate it', () => {
@@ -78,5 +81,67 @@ describe('ruleListSchema', () => {
       type: 'object',
       properties: { a: { type: 'string', maxLength: 3, description: 'Rules: optional | max:3' } },
     });
+  });
+});
+
+describe('fieldMessages', () => {
+  const list = rules({
+    email: string().required().max(255).email().unique('email'),
+    gender: integer().required().in([0, 1]),
+    slug: string().min(4).max(256),
+    exclude: stringArray().max(3),
+    picture: file().max(1024),
+  });
+  const taken = { taken: async () => true };
+
+  it('lists what each field can answer, in the order the engine checks it, as the renderer words it', () => {
+    expect(fieldMessages('email', list.email)).toEqual({
+      en: [
+        'The email field is required.',
+        'The email must be a string.',
+        'The email may not be greater than 255 characters.',
+        'The email must be a valid email address.',
+        'The email has already been taken.',
+      ],
+      ko: [
+        '이메일 필드는 필수입니다.',
+        '이메일은(는) 문자열이어야 합니다.',
+        '이메일은(는) 255자보다 클 수 없습니다.',
+        '이메일은(는) 유효한 이메일 주소여야 합니다.',
+        '이메일은(는) 이미 사용 중입니다.',
+      ],
+    });
+    expect(fieldMessages('picture', list.picture).en).toEqual([
+      'The picture must be a file.',
+      'The picture may not be greater than 1024 kilobytes.',
+    ]);
+  });
+
+  it('contains every message a real validation answers with', async () => {
+    const bags = [
+      {},
+      { email: 'x'.repeat(300), gender: 'abc', slug: 'ab', exclude: ['a', 'b', 'c', 'd'], picture: 'text' },
+      { email: 'not-an-address', gender: '5', slug: 's'.repeat(300), exclude: 'one' },
+      { email: 'taken@example.com', gender: '0' },
+    ];
+    let checked = 0;
+    for (const bag of bags) {
+      for (const locale of ['en', 'ko'] as const) {
+        const error = await validate(list, bag, { lookups: taken, currentUserId: undefined }).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(error).toBeInstanceOf(ValidationError);
+        const rendered = renderFailures((error as ValidationError).failures, locale);
+        for (const [field, messages] of Object.entries(rendered)) {
+          const documented = fieldMessages(field, list[field as keyof typeof list])[locale];
+          for (const message of messages) {
+            expect(documented).toContain(message);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
   });
 });

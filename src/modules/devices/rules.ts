@@ -9,6 +9,7 @@ const LOCALE_PATTERN = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$/;
 /** Laravel's `timezone` rule: an IANA zone name the runtime knows (`Asia/Seoul`, `UTC`). */
 const ianaTimezone: Rule<string> = {
   name: 'timezone',
+  failures: [{ rule: 'timezone' }],
   check: (value) => {
     try {
       new Intl.DateTimeFormat('en', { timeZone: value });

@@ -11,6 +11,11 @@ export interface ImageLimits {
 function imageRule(maxPixels: number): ConvertingRule<UploadedFile, ValidatedImage> {
   return {
     name: `image|mimes:${ACCEPTED_FORMATS.join(',')}`,
+    failures: [
+      { rule: 'mimes', params: { values: ACCEPTED_FORMATS.join(', ') } },
+      { rule: 'dimensions' },
+      { rule: 'image' },
+    ],
     check: async (upload) => {
       const probe = await probeImage(upload.data, maxPixels);
       if (!probe.ok) {

@@ -24,6 +24,7 @@ export function createPostRules(limits: ImageLimits) {
 function cursorRule(codec: FeedCursorCodec): ConvertingRule<string, FeedCursor> {
   return {
     name: 'feed_cursor',
+    failures: [{ rule: 'in' }],
     check: async (text, context) => {
       const cursor = await codec.decode(text);
       if (!cursor) return { rule: 'in' };

@@ -26,6 +26,7 @@ export const genderField = integer().in([0, 1]).describe('0 (female) or 1 (male)
 /** Refuses the most common passwords and ones equal to the email's local part or the username (DESIGN §5). */
 const notCommonPassword: Rule<string> = {
   name: 'not_common_password',
+  failures: [{ rule: 'password_common' }],
   check: (password, context) => {
     const email = context.bag.email;
     const username = context.bag.username;
