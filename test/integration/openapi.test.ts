@@ -201,11 +201,10 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     }
     expect(schema.properties.email?.description).toContain('“The email must be a valid email address.”');
     expect(schema.properties.email?.['x-messages']?.ko).toContain('이메일은(는) 이미 사용 중입니다.');
-    const example = (
-      doc.paths['/auth/register']?.post?.responses['422'] as {
-        content: Record<string, { example: { meta: unknown; data: Record<string, string[]> } }>;
-      }
-    ).content['application/json']?.example;
+    const unprocessable = doc.paths['/auth/register']?.post?.responses['422'] as
+      | { content: Record<string, { example: { meta: unknown; data: Record<string, string[]> } }> }
+      | undefined;
+    const example = unprocessable?.content['application/json']?.example;
     expect(example?.meta).toEqual({
       code: 422,
       error_type: 'ValidationException',
