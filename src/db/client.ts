@@ -124,6 +124,12 @@ async function openServer(url: string, max: number, timeouts: DatabaseTimeouts):
   });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor a checked-out one between two statements (a transaction awaiting the service, say): pg emits its
+  // 'error' on the client itself then, and an unheard 'error' is an uncaught exception. The statement in
+  // flight, or the next, fails on its own (a 503), and the pool drops the client when it comes back.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',
