@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OverloadedError, ServiceUnavailableError } from '../errors.js';
+import { holdProcessOpen, killAndWait } from './child-processes.js';
 
 /**
  * The child's script. This module runs from src/lib (tests) and dist/lib (the built service); both are two
@@ -135,25 +136,14 @@ export class HashingPool {
       env: { PATH: process.env.PATH ?? '', UV_THREADPOOL_SIZE: '1' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    this.setRef(child, false);
+    holdProcessOpen(child, false);
     return child;
-  }
-
-  private setRef(child: ChildProcess, ref: boolean): void {
-    const channel = child.channel as { ref?: () => void; unref?: () => void } | undefined;
-    if (ref) {
-      child.ref();
-      channel?.ref?.();
-    } else {
-      child.unref();
-      channel?.unref?.();
-    }
   }
 
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     job.slot = slot;
-    this.setRef(slot.child, true);
+    holdProcessOpen(slot.child, true);
     slot.child.send(job.message, (error) => {
       if (error) void this.stop(slot, new ServiceUnavailableError(error));
     });
@@ -172,7 +162,7 @@ export class HashingPool {
   private release(slot: Slot): void {
     if (slot.job) slot.job.slot = undefined;
     slot.job = undefined;
-    this.setRef(slot.child, false);
+    holdProcessOpen(slot.child, false);
   }
 
   private next(slot: Slot): void {
@@ -182,13 +172,8 @@ export class HashingPool {
 
   /** Kills the child (its call is abandoned with `error`); a waiting call gets a fresh child. */
   private async stop(slot: Slot, error: unknown): Promise<void> {
-    const exited = new Promise((resolve) => {
-      if (slot.child.exitCode !== null || slot.child.signalCode !== null) resolve(undefined);
-      else slot.child.once('exit', resolve);
-    });
     this.remove(slot, error);
-    slot.child.kill('SIGKILL');
-    await exited;
+    await killAndWait(slot.child);
   }
 
   private remove(slot: Slot, error: unknown): void {

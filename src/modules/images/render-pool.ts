@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ServiceUnavailableError } from '../../errors.js';
+import { holdProcessOpen, killAndWait } from '../../lib/child-processes.js';
 
 /**
  * The child's script. This module runs from src/modules/images (tests) and dist/modules/images (the built
@@ -107,15 +108,13 @@ export class RenderPool {
       env: { PATH: process.env.PATH ?? '', UV_THREADPOOL_SIZE: '2', VIPS_CONCURRENCY: '1' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    child.unref();
-    (child.channel as { unref?: () => void } | undefined)?.unref?.();
+    holdProcessOpen(child, false);
     return child;
   }
 
   private start(slot: Slot, job: Job): void {
     slot.job = job;
-    slot.child.ref();
-    (slot.child.channel as { ref?: () => void } | undefined)?.ref?.();
+    holdProcessOpen(slot.child, true);
     slot.timer = setTimeout(() => {
       void this.stop(slot, new ServiceUnavailableError(new Error('image render timed out')));
     }, this.options.timeoutMs);
@@ -137,8 +136,7 @@ export class RenderPool {
     clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;
-    slot.child.unref();
-    (slot.child.channel as { unref?: () => void } | undefined)?.unref?.();
+    holdProcessOpen(slot.child, false);
   }
 
   private next(slot: Slot): void {
@@ -148,13 +146,8 @@ export class RenderPool {
 
   /** Kills the child (its render is abandoned with `error`); a waiting render gets a fresh child. */
   private async stop(slot: Slot, error: unknown): Promise<void> {
-    const exited = new Promise((resolve) => {
-      if (slot.child.exitCode !== null || slot.child.signalCode !== null) resolve(undefined);
-      else slot.child.once('exit', resolve);
-    });
     this.remove(slot, error);
-    slot.child.kill('SIGKILL');
-    await exited;
+    await killAndWait(slot.child);
   }
 
   private remove(slot: Slot, error: unknown): void {
