@@ -186,6 +186,8 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+/** A user row with the names of its linked identity providers, read in the same query (what a sign-in shows). */
+export type UserWithProviders = UserRow & { linked_providers: string[] };
 export type NewUser = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type DeviceRow = Selectable<DevicesTable>;

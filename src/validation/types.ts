@@ -1,3 +1,4 @@
+import type { UserWithProviders } from '../db/schema.js';
 import type { RuleFailure } from '../errors.js';
 
 /** A file from a multipart body, held in memory (bounded by the file size limit). */
@@ -27,6 +28,8 @@ export type Column = 'email' | 'username' | 'slug';
 export interface Lookups {
   /** True when some user other than `exceptUserId` holds `value` in `column` (case-insensitively). */
   taken(column: Column, value: string, exceptUserId?: string): Promise<boolean>;
+  /** The account that holds this email (case-insensitively), for an `exists` rule that hands it on. */
+  accountByEmail(email: string): Promise<UserWithProviders | undefined>;
 }
 
 export interface RuleContext {

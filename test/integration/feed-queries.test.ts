@@ -2,16 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import {
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  PostgresQueryCompiler,
-  type QueryResult,
-  type RootOperationNode,
-  sql,
-  type UnknownRow,
-} from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../helpers/app.js';
@@ -19,29 +10,7 @@ import { backends, createTestDatabase, type TestDatabase } from '../helpers/data
 import { type RegisteredUser, registerUser } from '../helpers/factories.js';
 import { expectOk } from '../helpers/http.js';
 import { feedPage, getFeed, seedPosts } from '../helpers/posts.js';
-
-/** Counts every statement the app sends and keeps the last one compiled, to EXPLAIN it. */
-class QueryRecorder implements KyselyPlugin {
-  count = 0;
-  readonly statements: Array<{ sql: string; parameters: readonly unknown[] }> = [];
-  readonly #compiler = new PostgresQueryCompiler();
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.count++;
-    const compiled = this.#compiler.compileQuery(args.node, args.queryId);
-    this.statements.push({ sql: compiled.sql, parameters: compiled.parameters });
-    return args.node;
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-
-  reset(): void {
-    this.count = 0;
-    this.statements.length = 0;
-  }
-}
+import { QueryRecorder } from '../helpers/query-recorder.js';
 
 const POSTS = 5000;
 

@@ -40,7 +40,7 @@ function services(): RequestServices & { taken: ReturnType<typeof vi.fn> } {
   const taken = vi.fn(async (_column: Column, _value: string, _except?: string) => false);
   return {
     taken,
-    lookups: { taken },
+    lookups: { taken, accountByEmail: async () => undefined },
     authenticate: async (token) => (token === 'good-token' ? alice : undefined),
   };
 }

@@ -92,7 +92,7 @@ describe('fieldMessages', () => {
     exclude: stringArray().max(3),
     picture: file().max(1024),
   });
-  const taken = { taken: async () => true };
+  const taken = { taken: async () => true, accountByEmail: async () => undefined };
 
   it('lists what each field can answer, in the order the engine checks it, as the renderer words it', () => {
     expect(fieldMessages('email', list.email)).toEqual({

@@ -55,8 +55,9 @@ export function authEndpoints(
       rules: loginEmailRules,
       response: signedInResponse,
       example: signedInExample,
+      // The email rule hands on the account it found (its address as stored: the same lower-cased).
       handle: ({ params, request }) =>
-        auth.loginWithEmail(params.email, params.password, clientInfo(request)),
+        auth.loginWithEmail(params.email.email, params.password, clientInfo(request), params.email),
     }),
     endpoint({
       method: 'POST',

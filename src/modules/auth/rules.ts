@@ -1,5 +1,7 @@
+import type { UserWithProviders } from '../../db/schema.js';
 import { accepted, rules, string } from '../../validation/fields.js';
 import { PROVIDER_TOKEN_PATTERN } from '../../validation/patterns.js';
+import type { ConvertingRule } from '../../validation/types.js';
 import { type ImageLimits, imageField } from '../images/rules.js';
 import { emailField, genderField, newPasswordField, slugField, usernameField } from '../users/rules.js';
 
@@ -42,7 +44,20 @@ export function registerRules(options: RegisterRuleOptions) {
   });
 }
 
+/**
+ * Laravel's `exists:users,email`, handing on the account it found: the login reads the account once (with its
+ * linked providers, which the answer shows), not once here and again in the service.
+ */
+const accountOfEmail: ConvertingRule<string, UserWithProviders> = {
+  name: 'exists:users,email',
+  failures: [{ rule: 'exists' }],
+  check: async (email, context) => {
+    const account = await context.lookups.accountByEmail(email);
+    return account ? { converted: account } : { rule: 'exists' };
+  },
+};
+
 export const loginEmailRules = rules({
-  email: emailField.required().exists('email'),
+  email: emailField.required().convert(accountOfEmail),
   password: string().required().max(1024),
 });

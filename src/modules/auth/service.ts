@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { ProfilePicture } from '../../db/schema.js';
+import type { ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
@@ -19,11 +19,11 @@ import type { Locale } from '../../validation/messages.js';
 import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { ProviderCredentials } from '../providers/service.js';
-import type { TokensService } from '../tokens/service.js';
+import type { IssuedToken, TokensService } from '../tokens/service.js';
 import type { AccountDeps } from '../users/account-deps.js';
 import type { UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
-import type { SignedIn } from '../users/view.js';
+import { type SignedIn, userView } from '../users/view.js';
 
 export interface RegisterInput {
   type: string;
@@ -256,7 +256,13 @@ export class AuthService {
    * owner from another address (so an attacker cannot lock a user out). The per-IP limit, on the route, caps
    * guessing across many accounts.
    */
-  loginWithEmail(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
+  loginWithEmail(
+    email: string,
+    password: string,
+    client: ClientInfo,
+    /** The account of `email` when the caller has read it already (the login rule does); read here if not. */
+    account?: UserWithProviders,
+  ): Promise<SignedIn> {
     return throttledAttempt(
       this.loginFailures,
       attemptKey(`email:${email.toLowerCase()}`, client.ip),
@@ -264,11 +270,11 @@ export class AuthService {
         // Guesses spread over many addresses are capped per account too. That cap would also lock the owner
         // out while an attack lasts, so a device the owner signed in on before (it presents a token of this
         // account) is not held to it; the per-(email, IP) limit above still is.
-        const known = await this.isKnownDevice(email, client.deviceToken);
+        const known = await this.isKnownDevice(email, client.deviceToken, account);
         return throttledAttempt(
           known ? unlimited : this.accountFailures,
           accountKey(`email:${email.toLowerCase()}`),
-          () => this.checkPasswordAndSignIn(email, password, client),
+          () => this.checkPasswordAndSignIn(email, password, client, account),
           isFailedLogin,
         );
       },
@@ -276,12 +282,16 @@ export class AuthService {
     );
   }
 
-  /** True when `deviceToken` was issued to the account of `email` (only then: costs two indexed reads). */
-  private async isKnownDevice(email: string, deviceToken: string | undefined): Promise<boolean> {
+  /** True when `deviceToken` was issued to the account of `email` (only then: costs one or two indexed reads). */
+  private async isKnownDevice(
+    email: string,
+    deviceToken: string | undefined,
+    account: UserRow | undefined,
+  ): Promise<boolean> {
     if (deviceToken === undefined) return false;
     const owner = await this.tokens.issuedTo(deviceToken);
     if (owner === undefined) return false;
-    return (await this.users.findByEmail(email))?.id === owner;
+    return (account ?? (await this.users.findByEmail(email)))?.id === owner;
   }
 
   /**
@@ -292,38 +302,55 @@ export class AuthService {
     email: string,
     password: string,
     client: ClientInfo,
+    account: UserWithProviders | undefined,
     checkedBefore = false,
   ): Promise<SignedIn> {
-    const user = await this.users.findByEmail(email);
+    const user = account ?? (await this.users.findWithProvidersByEmail(email));
     if (!user) throw ValidationError.notFound('email');
     const matches = user.password_hash
       ? await this.hasher.verify(user.password_hash, password)
       : await this.hasher.verifyNothing(password);
-    if (!matches) throw new InvalidCredentialsError();
+    if (!matches || user.password_hash === null) throw new InvalidCredentialsError();
     // Said only now that the password proved right: a guesser never learns that an account is disabled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
-    const rehashed =
-      user.password_hash && this.hasher.needsRehash(user.password_hash)
-        ? await this.hasher.hash(password)
-        : undefined;
-    const token = await writeTransaction(this.db, async (trx) => {
-      // The hash was checked outside any transaction (argon2 takes a while), so it is read again here, with
-      // the disabled flag (an operator may have disabled the account meanwhile).
-      const users = this.users.with(trx);
-      const current = await users.signInState(user.id, rehashed ? 'update' : 'share');
-      if (current !== undefined && current.disabled_at !== null) throw new AccountDisabledError();
-      if (current?.password_hash !== user.password_hash) return undefined;
-      if (rehashed) await users.replacePasswordHash(user.id, rehashed);
-      return this.tokens.issue(trx, user.id, client.userAgent);
-    });
+    const token = this.hasher.needsRehash(user.password_hash)
+      ? await this.signInRehashing(user.id, user.password_hash, password, client)
+      : // The usual case, in one statement: the token is written only if the account still has the hash that
+        // was just checked and is not disabled, both read under a share lock (see TokensService.issueIfSignInHolds).
+        ((await this.tokens.issueIfSignInHolds(user.id, user.password_hash, client.userAgent)) ??
+        // It changed meanwhile: the transaction below tells a disabled account from a changed hash.
+        (await this.signInRehashing(user.id, user.password_hash, undefined, client)));
     if (!token) {
       // The hash changed since it was checked: a password change (this login proved the old password: no
       // token), or a parallel login's upgrade of the same password. One more check against the hash as it is
       // now tells the two apart.
       if (checkedBefore) throw new InvalidCredentialsError();
-      return this.checkPasswordAndSignIn(email, password, client, true);
+      return this.checkPasswordAndSignIn(email, password, client, undefined, true);
     }
-    return { user: { ...(await this.usersService.view(user)), api_token: token.token } };
+    return { user: { ...userView(user, user.linked_providers), api_token: token.token } };
+  }
+
+  /**
+   * Issues the token in a transaction that re-reads the hash (the hash was checked outside any transaction:
+   * argon2 takes a while) and the disabled flag (an operator may have disabled the account meanwhile), and,
+   * given the `password` of a hash with a lower cost than today's, stores a new hash of it. Undefined when
+   * the hash changed meanwhile.
+   */
+  private async signInRehashing(
+    userId: string,
+    checkedHash: string,
+    password: string | undefined,
+    client: ClientInfo,
+  ): Promise<IssuedToken | undefined> {
+    const rehashed = password === undefined ? undefined : await this.hasher.hash(password);
+    return writeTransaction(this.db, async (trx) => {
+      const users = this.users.with(trx);
+      const current = await users.signInState(userId, rehashed ? 'update' : 'share');
+      if (current !== undefined && current.disabled_at !== null) throw new AccountDisabledError();
+      if (current?.password_hash !== checkedHash) return undefined;
+      if (rehashed) await users.replacePasswordHash(userId, rehashed);
+      return this.tokens.issue(trx, userId, client.userAgent);
+    });
   }
 
   async logout(auth: AuthContext): Promise<void> {

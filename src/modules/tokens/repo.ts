@@ -2,6 +2,7 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
+import { linkedProviderNames } from '../users/repo.js';
 
 export interface NewToken {
   id: string;
@@ -41,17 +42,48 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
     // The user's linked providers (user/get shows them) in the same round trip: the (user_id, provider)
     // primary key of provider_accounts, already in provider order.
-    .select((eb) =>
-      eb
-        .selectFrom('provider_accounts')
-        .select(sql<string[]>`coalesce(array_agg(provider ORDER BY provider), '{}')`.as('names'))
-        .whereRef('provider_accounts.user_id', '=', 'users.id')
-        .as('token_linked_providers'),
-    )
+    .select(linkedProviderNames.as('token_linked_providers'))
     .where('api_tokens.token_hash', '=', tokenHash)
     .where(isLive)
     // A disabled user's tokens stop working at once and work again when the user is enabled.
     .where('users.disabled_at', 'is', null),
+);
+
+/**
+ * A sign-in's token, written only if the user's hash is still the one checked and the user is not disabled,
+ * the user row share-locked for the statement (the same lock the transactional sign-in takes). The values
+ * are cast: in a SELECT list their types are not inferred from the target columns.
+ */
+const INSERT_IF_SIGN_IN_HOLDS = new Precompiled(
+  6,
+  (
+    db: Executor,
+    id: string,
+    userId: string,
+    tokenHash: Buffer,
+    name: string | null,
+    expiresAt: Date | null,
+    checkedHash: string,
+  ) =>
+    db
+      .insertInto('api_tokens')
+      .columns(['id', 'user_id', 'token_hash', 'name', 'expires_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('users')
+          .select([
+            sql<string>`${id}::uuid`.as('id'),
+            'users.id as user_id',
+            sql<Buffer>`${tokenHash}::bytea`.as('token_hash'),
+            sql<string | null>`${name}::text`.as('name'),
+            sql<Date | null>`${expiresAt}::timestamptz`.as('expires_at'),
+          ])
+          .where('users.id', '=', userId)
+          .where('users.password_hash', '=', checkedHash)
+          .where('users.disabled_at', 'is', null)
+          .forShare(),
+      )
+      .returning('api_tokens.id'),
 );
 
 export class TokensRepo {
@@ -72,6 +104,20 @@ export class TokensRepo {
         expires_at: token.expiresAt,
       })
       .execute();
+  }
+
+  /** `insert`, if the sign-in still holds (INSERT_IF_SIGN_IN_HOLDS); false when it wrote nothing. */
+  async insertIfSignInHolds(token: NewToken, checkedHash: string): Promise<boolean> {
+    const rows = await INSERT_IF_SIGN_IN_HOLDS.execute(
+      this.db,
+      token.id,
+      token.userId,
+      token.tokenHash,
+      token.name,
+      token.expiresAt,
+      checkedHash,
+    );
+    return rows.length > 0;
   }
 
   /**

@@ -47,9 +47,39 @@ export class TokensService {
       userId,
       tokenHash: hashApiToken(token),
       name: name?.slice(0, 255) ?? null,
-      expiresAt: this.ttlDays === undefined ? null : new Date(Date.now() + this.ttlDays * DAY_MS),
+      expiresAt: this.expiry(),
     });
     return { id, token };
+  }
+
+  /**
+   * A new token for a sign-in, in one statement, only if the user still has `checkedHash` and is not
+   * disabled: both are read under a share lock, so a password change or a disabling that is under way is
+   * waited for and then seen (no token), and one that starts later waits for the token and revokes it with
+   * the others. Undefined when the check failed (the caller finds out why).
+   */
+  async issueIfSignInHolds(
+    userId: string,
+    checkedHash: string,
+    name: string | undefined,
+  ): Promise<IssuedToken | undefined> {
+    const token = newApiToken();
+    const id = newId();
+    const issued = await this.tokens.insertIfSignInHolds(
+      {
+        id,
+        userId,
+        tokenHash: hashApiToken(token),
+        name: name?.slice(0, 255) ?? null,
+        expiresAt: this.expiry(),
+      },
+      checkedHash,
+    );
+    return issued ? { id, token } : undefined;
+  }
+
+  private expiry(): Date | null {
+    return this.ttlDays === undefined ? null : new Date(Date.now() + this.ttlDays * DAY_MS);
   }
 
   /** The user a presented token belongs to, or undefined for an unknown, revoked or expired token. */

@@ -6,7 +6,7 @@ import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import { validate } from '../../validation/engine.js';
 import { rules } from '../../validation/fields.js';
 import { renderFailure } from '../../validation/messages.js';
-import type { Column } from '../../validation/types.js';
+import type { Column, Lookups } from '../../validation/types.js';
 import type { ImportRecord } from './import-reader.js';
 import type { ImportedUserRow, NameHolder, UserImportRepo } from './import-repo.js';
 import { emailField, genderField, slugField, usernameField } from './rules.js';
@@ -22,8 +22,9 @@ const importRules = rules({
   gender: genderField.required(),
 });
 
-const noLookups = {
+const noLookups: Lookups = {
   taken: () => Promise.reject(new Error('import rules have no uniqueness rule')),
+  accountByEmail: () => Promise.reject(new Error('import rules look up no account')),
 };
 
 /** Laravel's datetime column as exported (`2019-03-04 05:06:07`, UTC), or ISO 8601 with a zone. */

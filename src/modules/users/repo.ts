@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
-import type { NewUser, ProfilePicture, UserRow } from '../../db/schema.js';
+import type { NewUser, ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import type { Column } from '../../validation/types.js';
@@ -35,6 +35,23 @@ const TAKEN: Record<Column, Precompiled<{ id: string }>> = {
     takenQuery(db, 'username', value, skeleton),
   ),
 };
+
+/**
+ * The names of the user's linked identity providers, in provider order, as a column of any query that has
+ * `users` in scope: one scan of the (user_id, provider) primary key of provider_accounts.
+ */
+export const linkedProviderNames = sql<string[]>`(
+  SELECT coalesce(array_agg(provider_accounts.provider ORDER BY provider_accounts.provider), '{}')
+  FROM provider_accounts WHERE provider_accounts.user_id = users.id)`;
+
+/** An email login's one read: the account on the lower(email) index, with its linked providers. */
+const WITH_PROVIDERS_BY_EMAIL = new Precompiled(1, (db: Executor, email: string) =>
+  db
+    .selectFrom('users')
+    .selectAll('users')
+    .select(linkedProviderNames.as('linked_providers'))
+    .where(sql`lower(email)`, '=', sql`lower(${email})`),
+);
 
 export class UsersRepo {
   constructor(private readonly db: Executor) {}
@@ -74,6 +91,12 @@ export class UsersRepo {
       .selectAll()
       .where(sql`lower(email)`, '=', sql`lower(${email})`)
       .executeTakeFirst();
+  }
+
+  /** The account of this email (case-insensitively) and its linked providers, in one query. */
+  async findWithProvidersByEmail(email: string): Promise<UserWithProviders | undefined> {
+    const [row] = await WITH_PROVIDERS_BY_EMAIL.execute(this.db, email);
+    return row;
   }
 
   /**

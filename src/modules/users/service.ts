@@ -1,4 +1,4 @@
-import type { UserRow } from '../../db/schema.js';
+import type { UserRow, UserWithProviders } from '../../db/schema.js';
 import { NotFoundError } from '../../errors.js';
 import type { Column, Lookups } from '../../validation/types.js';
 import type { UsersRepo } from './repo.js';
@@ -24,6 +24,10 @@ export class UsersService implements Lookups {
 
   taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
     return this.users.taken(column, value, exceptUserId);
+  }
+
+  accountByEmail(email: string): Promise<UserWithProviders | undefined> {
+    return this.users.findWithProvidersByEmail(email);
   }
 
   /** Which of these media keys a profile picture still uses (for the orphan media sweep). */
