@@ -34,6 +34,8 @@ export interface Config {
   /** undefined = embedded PGlite under dataDir. */
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  /** DATABASE_PREPARED_STATEMENTS: the hot queries as named statements on a PostgreSQL server (default on). */
+  databasePreparedStatements: boolean;
   /** DATABASE_*_TIMEOUT_MS: every wait for the database is bounded. */
   database: DatabaseTimeouts;
   /** REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS: how long a client may take. */
@@ -145,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl: databaseUrl(env),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    databasePreparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
     database: parseDatabaseTimeouts(env),
     http: parseHttp(env),
     apiVersions: apiVersions(env),

@@ -7,6 +7,7 @@ import type { DatabaseTimeouts } from '../config/database.js';
 import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { PGlitePool } from './pglite-pool.js';
+import { PreparingPool } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 /** A raw session on one connection, for what the query builder is not for: migration scripts and locks. */
@@ -45,6 +46,11 @@ export interface DatabaseOptions {
   poolMax?: number;
   /** Bounds on every wait (config/database.ts); the defaults there when absent. */
   timeouts?: Partial<DatabaseTimeouts>;
+  /**
+   * Run the hot queries as named statements on a PostgreSQL server (db/prepared-statements.ts); default on.
+   * Off for a pooler that cannot keep them (PgBouncer before 1.21 in transaction mode).
+   */
+  preparedStatements?: boolean;
 }
 
 const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
@@ -65,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   return options.url === undefined
     ? openEmbedded(options.embeddedDir, timeouts)
-    : openServer(options.url, options.poolMax ?? 10, timeouts);
+    : openServer(options.url, options.poolMax ?? 10, timeouts, options.preparedStatements ?? true);
 }
 
 async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
@@ -111,7 +117,12 @@ async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<Da
   };
 }
 
-async function openServer(url: string, max: number, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
+async function openServer(
+  url: string,
+  max: number,
+  timeouts: DatabaseTimeouts,
+  preparedStatements: boolean,
+): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -130,7 +141,9 @@ async function openServer(url: string, max: number, timeouts: DatabaseTimeouts):
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: preparedStatements ? new PreparingPool(pool) : pool }),
+  });
   return {
     kind: 'postgres',
     db,

@@ -19,5 +19,6 @@ export async function openConfiguredDatabase(config: Config): Promise<DatabaseHa
     embeddedDir: path.join(config.dataDir, 'pglite'),
     poolMax: config.databasePoolMax,
     timeouts: config.database,
+    preparedStatements: config.databasePreparedStatements,
   });
 }

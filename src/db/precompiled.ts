@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery } from 'kysely';
+import { registerPreparedStatement } from './prepared-statements.js';
 import type { Executor } from './transaction.js';
 
 /** A stand-in value: found by identity among the compiled parameters, where the call's value goes. */
@@ -47,6 +48,8 @@ export class Precompiled<Row> {
       if (!positions.includes(slot.slot))
         throw new Error(`precompiled query does not use value ${slot.slot}`);
     }
+    // The same SQL every call: on a PostgreSQL server it runs as a named statement, planned once per connection.
+    registerPreparedStatement(compiled.sql);
     return { sql: compiled.sql, parameters: [...compiled.parameters], positions };
   }
 }

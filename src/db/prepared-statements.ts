@@ -1,0 +1,97 @@
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * Named (server-side prepared) statements for the hottest queries on a PostgreSQL server.
+ *
+ * An unnamed statement is parsed, analysed and planned by the server on every call; a named one once per
+ * connection, and each later call sends only its values. For the short indexed queries every request makes
+ * (the uniqueness check, the token lookup, the login's account read and token write) that is most of the
+ * server's work, and on a small machine the server's CPU is taken from the service's (docs/PERFORMANCE.md).
+ *
+ * Which SQL is prepared is decided in one place: `Precompiled` (db/precompiled.ts) registers the SQL it
+ * compiles, the SQL never changes, and the number of such statements is fixed by the code. Everything else
+ * runs unnamed, as before.
+ */
+const namesBySql = new Map<string, string>();
+
+/** Marks `sql` as worth preparing on each connection that runs it. */
+export function registerPreparedStatement(sql: string): void {
+  if (!namesBySql.has(sql)) namesBySql.set(sql, `accounts_${namesBySql.size + 1}`);
+}
+
+/**
+ * "cached plan must not change result type": a prepared `SELECT users.*` after a migration added a column
+ * (another instance of a rolling deploy migrated the schema under this one).
+ */
+const RESULT_TYPE_CHANGED = '0A000';
+
+function isResultTypeChange(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === RESULT_TYPE_CHANGED;
+}
+
+/**
+ * A Kysely pool over pg's that runs registered SQL as named statements. A statement whose result type was
+ * changed by a migration is prepared again under a new name, once, instead of failing until a restart.
+ */
+export class PreparingPool implements PostgresPool {
+  /** The generation of each statement's name; raised when a schema change invalidated it. */
+  private readonly generations = new Map<string, number>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.pool.connect();
+    return new PreparingClient(client, this.generations);
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+class PreparingClient implements PostgresPoolClient {
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly generations: Map<string, number>,
+  ) {}
+
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(
+    sqlOrCursor: string | PostgresCursor<R>,
+    parameters?: ReadonlyArray<unknown>,
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    // Kysely passes a cursor only to stream, which needs a `cursor` in the dialect's config: we configure none.
+    if (typeof sqlOrCursor !== 'string') throw new Error('streaming queries are not configured');
+    const values = parameters ? [...parameters] : [];
+    const name = namesBySql.get(sqlOrCursor);
+    if (name === undefined) return this.run<R>({ text: sqlOrCursor, values });
+    return this.runNamed<R>(name, sqlOrCursor, values);
+  }
+
+  release(): void {
+    this.client.release();
+  }
+
+  private async runNamed<R>(name: string, text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
+    const generation = this.generations.get(name) ?? 0;
+    try {
+      return await this.run<R>({ name: `${name}_${generation}`, text, values });
+    } catch (error) {
+      if (!isResultTypeChange(error)) throw error;
+      // Every connection holding the old name meets the same error once; the first raises the generation.
+      if ((this.generations.get(name) ?? 0) === generation) this.generations.set(name, generation + 1);
+      return this.run<R>({ name: `${name}_${this.generations.get(name)}`, text, values });
+    }
+  }
+
+  private async run<R>(config: pg.QueryConfig): Promise<PostgresQueryResult<R>> {
+    const result = await this.client.query(config);
+    return {
+      command: result.command as PostgresQueryResult<R>['command'],
+      rowCount: result.rowCount ?? 0,
+      rows: result.rows as R[],
+    };
+  }
+}
