@@ -130,13 +130,28 @@ function buildEndpoints(
   };
 }
 
+/** Lines are written in batches of about this many bytes (one write instead of one per request)… */
+const LOG_BATCH_BYTES = 8192;
+/** …or when the oldest buffered line is this old, whichever comes first. */
+const LOG_FLUSH_MS = 100;
+
 /**
- * Where log lines go: the caller's stream (tests), or stdout written asynchronously — a request never waits
- * for the pipe, and pino flushes what is buffered when the process exits. Nothing when logging is silent.
+ * Where log lines go: the caller's stream (tests), or stdout written asynchronously and in batches — a request
+ * never waits for the pipe, and a busy service makes one write per few dozen lines instead of a system call
+ * per request (docs/PERFORMANCE.md). A quiet one shows a line within LOG_FLUSH_MS; pino writes what is
+ * buffered when the process exits. Nothing when logging is silent.
  */
 function logDestination(level: Config['logLevel'], stream: DestinationStream | undefined) {
   if (stream !== undefined) return { stream };
-  return level === 'silent' ? {} : { stream: destination({ dest: 1, sync: false }) };
+  if (level === 'silent') return {};
+  return {
+    stream: destination({
+      dest: 1,
+      sync: false,
+      minLength: LOG_BATCH_BYTES,
+      periodicFlush: LOG_FLUSH_MS,
+    }),
+  };
 }
 
 /**
