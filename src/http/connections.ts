@@ -61,18 +61,21 @@ export function connectionOptions(http: HttpConfig): {
  * long `Cache-Control`, are cacheable.
  */
 export function registerTransportHygiene(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: they run on every request, and a promise per hook is measurable there.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      return reply
+      reply
         .code(400)
         .header('connection', 'close')
         .type('application/json; charset=utf-8')
         .send(
           failure(400, 'BadRequestHttpException', 'Bad Request', { host: ['The Host header is required.'] }),
         );
+      return;
     }
+    done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     // Answered before its body was read (a 429 counted on the headers, a 413 on the size): the connection is
     // closed after the answer, not kept alive with the rest of the body still unread.
@@ -80,5 +83,6 @@ export function registerTransportHygiene(app: FastifyInstance): void {
       reply.header('connection', 'close');
       lingerBeforeClosing(request.raw);
     }
+    done(null, payload);
   });
 }
