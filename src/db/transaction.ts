@@ -47,12 +47,34 @@ export async function writeTransaction<T>(
   try {
     return await withRetries(db, work);
   } catch (error) {
-    if (error instanceof ServiceError) throw error;
-    if (isUniqueViolation(error)) {
-      const field = uniqueField(violatedConstraint(error));
-      if (field) throw ValidationError.taken(field);
-    }
-    if (isConnectionError(error)) throw new ServiceUnavailableError(error);
-    throw new CommitFailedError(error);
+    throw classifiedWriteFailure(error, uniqueField);
   }
+}
+
+/**
+ * One write statement outside a transaction (it is atomic on its own), its failure classified as
+ * writeTransaction classifies one: the same envelopes whichever way a write is made.
+ */
+export async function writeStatement<T>(
+  work: () => Promise<T>,
+  uniqueField: (constraint: string | undefined) => string | undefined = () => undefined,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw classifiedWriteFailure(error, uniqueField);
+  }
+}
+
+function classifiedWriteFailure(
+  error: unknown,
+  uniqueField: (constraint: string | undefined) => string | undefined,
+): unknown {
+  if (error instanceof ServiceError) return error;
+  if (isUniqueViolation(error)) {
+    const field = uniqueField(violatedConstraint(error));
+    if (field) return ValidationError.taken(field);
+  }
+  if (isConnectionError(error)) return new ServiceUnavailableError(error);
+  return new CommitFailedError(error);
 }

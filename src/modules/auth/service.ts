@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { writeStatement, writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { AccountDisabledError, InvalidCredentialsError, ValidationError } from '../../errors.js';
 import type { AuthContext } from '../../lib/auth-context.js';
@@ -74,10 +74,12 @@ export interface ClientInfo {
 
 /** What registration needs of email verification (the lifecycle module): a token and mail in its transaction. */
 export interface SignUpVerification {
+  /** `newAccount`: the user was created in `trx` (no earlier verification token to replace). */
   queueWithin(
     trx: Executor,
     user: { id: string; email: string; username: string },
     locale: Locale,
+    newAccount?: boolean,
   ): Promise<{ id: string }>;
   /** After commit: starts sending what `queueWithin` queued. */
   send(mail: { id: string } | undefined): void;
@@ -234,7 +236,7 @@ export class AuthService {
         // The verification mail commits with the account, and is sent only once it has.
         const mail = emailVerified
           ? undefined
-          : await this.#verification?.queueWithin(trx, row, client.locale ?? 'en');
+          : await this.#verification?.queueWithin(trx, row, client.locale ?? 'en', true);
         return { row, token, mail };
       },
       (constraint) =>
@@ -242,7 +244,9 @@ export class AuthService {
         (credentials && this.providerIdentities().fieldOfIndex(credentials.provider, constraint)),
     );
     this.#verification?.send(mail);
-    return { user: { ...(await this.usersService.view(row)), api_token: token.token } };
+    // A new account's providers are known without a query: the one it registered with, if any.
+    const linked = credentials ? [credentials.provider] : [];
+    return { user: { ...(await this.usersService.view(row, linked)), api_token: token.token } };
   }
 
   private providerIdentities(): ProviderIdentities {
@@ -313,13 +317,20 @@ export class AuthService {
     if (!matches || user.password_hash === null) throw new InvalidCredentialsError();
     // Said only now that the password proved right: a guesser never learns that an account is disabled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
-    const token = this.hasher.needsRehash(user.password_hash)
-      ? await this.signInRehashing(user.id, user.password_hash, password, client)
-      : // The usual case, in one statement: the token is written only if the account still has the hash that
-        // was just checked and is not disabled, both read under a share lock (see TokensService.issueIfSignInHolds).
-        ((await this.tokens.issueIfSignInHolds(user.id, user.password_hash, client.userAgent)) ??
+    const checkedHash = user.password_hash;
+    let token: IssuedToken | undefined;
+    if (this.hasher.needsRehash(checkedHash)) {
+      token = await this.signInRehashing(user.id, checkedHash, password, client);
+    } else {
+      // The usual case, in one statement: the token is written only if the account still has the hash that
+      // was just checked and is not disabled, both read under a share lock (TokensService.issueIfSignInHolds).
+      token =
+        (await writeStatement(() =>
+          this.tokens.issueIfSignInHolds(user.id, checkedHash, client.userAgent),
+        )) ??
         // It changed meanwhile: the transaction below tells a disabled account from a changed hash.
-        (await this.signInRehashing(user.id, user.password_hash, undefined, client)));
+        (await this.signInRehashing(user.id, checkedHash, undefined, client));
+    }
     if (!token) {
       // The hash changed since it was checked: a password change (this login proved the old password: no
       // token), or a parallel login's upgrade of the same password. One more check against the hash as it is

@@ -22,6 +22,11 @@ export class OneTimeTokensRepo {
   /** Replaces the user's token of this purpose: issuing a new one invalidates the one mailed before. */
   async replace(token: NewOneTimeToken): Promise<void> {
     await this.deleteFor(token.userId, token.purpose);
+    await this.insert(token);
+  }
+
+  /** A token for a user who cannot have one of this purpose yet (an account being created). */
+  async insert(token: NewOneTimeToken): Promise<void> {
     await this.db
       .insertInto('one_time_tokens')
       .values({

@@ -43,18 +43,27 @@ export class EmailVerificationService {
 
   /**
    * Inside the caller's transaction (sign-up, email change): a new token for the user's present address,
-   * replacing any earlier one, and its mail in the outbox. Hand the result to `send` after commit.
+   * replacing any earlier one (`newAccount`: there is none, the account is being created), and its mail in
+   * the outbox. Hand the result to `send` after commit.
    */
-  async queueWithin(trx: Executor, user: MailRecipient, locale: Locale): Promise<QueuedMail> {
+  async queueWithin(
+    trx: Executor,
+    user: MailRecipient,
+    locale: Locale,
+    newAccount = false,
+  ): Promise<QueuedMail> {
     const token = newApiToken();
-    await this.tokens.with(trx).replace({
+    const tokens = this.tokens.with(trx);
+    const issued = {
       id: newId(),
       userId: user.id,
-      purpose: 'email_verify',
+      purpose: 'email_verify' as const,
       tokenHash: hashApiToken(token),
       email: user.email,
       expiresAt: new Date(Date.now() + this.settings.ttlMs),
-    });
+    };
+    if (newAccount) await tokens.insert(issued);
+    else await tokens.replace(issued);
     return this.mailer.queueWithin(trx, user.email, 'email_verify', locale, {
       username: user.username,
       link: linkWithToken(this.settings.urlTemplate, token),
