@@ -195,12 +195,13 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
         seconds: settings.seconds,
         serverPid: service.pid,
       };
-      if (settings.warmupSeconds > 0) await runLoad({ ...loginLoad, seconds: settings.warmupSeconds });
+      const hashWarmup = settings.hashWarmupSeconds;
+      if (hashWarmup > 0) await runLoad({ ...loginLoad, seconds: hashWarmup });
       // Login throughput alone, as its limit (raw argon2, nothing else running) is measured; then the same
       // flood again with the paced validate probe beside it, for the tail target (its logins are information).
       const login = await runLoad(loginLoad);
       const [loginWithProbe, probeDuringLogin] = await Promise.all([runLoad(loginLoad), validateProbe()]);
-      const register = await runLoad({
+      const registerLoad: LoadOptions = {
         url: service.url,
         method: 'POST',
         path: '/v1/auth/register',
@@ -209,7 +210,8 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
         connections: 16,
         seconds: settings.seconds,
         serverPid: service.pid,
-      });
+      };
+      const register = await warmThenRun(registerLoad, hashWarmup);
       return { probeIdle, probeDuringLogin, login, loginWithProbe, register };
     },
     peaks,

@@ -92,7 +92,7 @@ async function main(): Promise<number> {
   const cpu = cpus();
   console.log(
     `accounts bench: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), Node ${process.version}; ` +
-      `${settings.seconds} s per scenario after ${settings.warmupSeconds} s warm-up, 127.0.0.1; ` +
+      `${settings.seconds} s per scenario after ${settings.warmupSeconds} s warm-up (login, register: ${settings.hashWarmupSeconds} s), 127.0.0.1; ` +
       `scenarios ${[...settings.scenarios].join(', ')}; backends ${[...settings.backends].join(', ')}`,
   );
   if (settings.databaseUrl === undefined) {
