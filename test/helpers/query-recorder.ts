@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import {
   type KyselyPlugin,
   type PluginTransformQueryArgs,
@@ -7,6 +11,10 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from 'kysely';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { testConfig } from './app.js';
+import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
 
 /**
  * Counts every statement the app sends through Kysely and keeps each compiled (to read or EXPLAIN it).
@@ -32,4 +40,32 @@ export class QueryRecorder implements KyselyPlugin {
     this.count = 0;
     this.statements.length = 0;
   }
+}
+
+export interface RecordedApp {
+  recorder: QueryRecorder;
+  database: TestDatabase;
+  app: FastifyInstance;
+}
+
+/**
+ * An app on a fresh database of `backend` whose every statement passes through a QueryRecorder, for the
+ * enclosing describe block. The fields are set by its beforeAll (register other hooks after calling this).
+ */
+export function useRecordedApp(backend: Backend): RecordedApp {
+  const ctx = { recorder: new QueryRecorder() } as RecordedApp;
+  let dataDir: string | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
+    ctx.database = await createTestDatabase(backend);
+    const counted = { ...ctx.database.handle, db: ctx.database.handle.db.withPlugin(ctx.recorder) };
+    ctx.app = await buildApp(testConfig({}, dataDir), { database: counted });
+    await ctx.app.ready();
+  });
+  afterAll(async () => {
+    await ctx.app?.close();
+    await ctx.database?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return ctx;
 }

@@ -1,32 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { testConfig } from '../helpers/app.js';
-import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestDatabase } from '../helpers/database.js';
 import { type RegisteredUser, registerUser } from '../helpers/factories.js';
 import { expectOk } from '../helpers/http.js';
 import { feedPage, getFeed, seedPosts } from '../helpers/posts.js';
-import { QueryRecorder } from '../helpers/query-recorder.js';
+import { useRecordedApp } from '../helpers/query-recorder.js';
 
 const POSTS = 5000;
 
 describe.each(backends)('%s: one query per feed page, on an index', (backend) => {
-  const recorder = new QueryRecorder();
+  const ctx = useRecordedApp(backend);
+  const recorder = ctx.recorder;
   let database: TestDatabase;
   let app: FastifyInstance;
-  let dataDir: string;
   let viewer: RegisteredUser;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
-    database = await createTestDatabase(backend);
-    const counted = { ...database.handle, db: database.handle.db.withPlugin(recorder) };
-    app = await buildApp(testConfig({}, dataDir), { database: counted });
-    await app.ready();
+    ({ database, app } = ctx);
     const authors = await Promise.all(Array.from({ length: 5 }, () => registerUser(app)));
     viewer = authors[0] as RegisteredUser;
     const now = Date.now();
@@ -46,12 +37,6 @@ describe.each(backends)('%s: one query per feed page, on an index', (backend) =>
     await sql`ANALYZE`.execute(database.handle.db);
     // The cursor key is read once per process, on first use: not part of any page after that.
     await feedPage(app, { limit: 2 });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   /** How many statements one request sent. */

@@ -1,14 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { testConfig } from '../helpers/app.js';
-import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/database.js';
 import { type RegisteredUser, registerUser } from '../helpers/factories.js';
 import { expectOk, postForm } from '../helpers/http.js';
-import { QueryRecorder } from '../helpers/query-recorder.js';
+import { useRecordedApp } from '../helpers/query-recorder.js';
 
 /**
  * On two cores every round trip's CPU (ours and PostgreSQL's) is taken from argon2, so an email login reads
@@ -16,27 +11,16 @@ import { QueryRecorder } from '../helpers/query-recorder.js';
  * token in one statement that re-checks the hash and the disabled flag under a share lock (docs/PERFORMANCE.md).
  */
 describe.each(backends)('%s: the statements of an email login', (backend) => {
-  const recorder = new QueryRecorder();
-  let database: TestDatabase;
+  const ctx = useRecordedApp(backend);
+  const recorder = ctx.recorder;
   let app: FastifyInstance;
-  let dataDir: string;
   let user: RegisteredUser;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
-    database = await createTestDatabase(backend);
-    const counted = { ...database.handle, db: database.handle.db.withPlugin(recorder) };
-    app = await buildApp(testConfig({}, dataDir), { database: counted });
-    await app.ready();
+    app = ctx.app;
     user = await registerUser(app);
     // The sign-up's verification mail is sent in the background: not part of any login below.
     await app.mailer.idle();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('reads the account once and writes the token in one statement that re-checks the sign-in', async () => {
