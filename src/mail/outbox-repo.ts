@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Precompiled } from '../db/precompiled.js';
 import type { MailOutboxRow } from '../db/schema.js';
 import type { Executor } from '../db/transaction.js';
 import { maskAddress } from './transport.js';
@@ -13,6 +14,21 @@ export interface NewOutboxMail {
   html: string;
 }
 
+/** A new mail, pending: every sign-up writes one, so the statement is compiled (and prepared) once. */
+const INSERT_MAIL = new Precompiled(
+  7,
+  (
+    db: Executor,
+    id: string,
+    to: string,
+    kind: string,
+    locale: string,
+    subject: string,
+    text: string,
+    html: string,
+  ) => db.insertInto('mail_outbox').values({ id, to_address: to, kind, locale, subject, text, html }),
+);
+
 /** The SQL of the mail outbox. */
 export class OutboxRepo {
   constructor(private readonly db: Executor) {}
@@ -22,18 +38,16 @@ export class OutboxRepo {
   }
 
   async insert(mail: NewOutboxMail): Promise<void> {
-    await this.db
-      .insertInto('mail_outbox')
-      .values({
-        id: mail.id,
-        to_address: mail.to,
-        kind: mail.kind,
-        locale: mail.locale,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      })
-      .execute();
+    await INSERT_MAIL.execute(
+      this.db,
+      mail.id,
+      mail.to,
+      mail.kind,
+      mail.locale,
+      mail.subject,
+      mail.text,
+      mail.html,
+    );
   }
 
   /**

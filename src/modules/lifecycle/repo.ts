@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Precompiled } from '../../db/precompiled.js';
 import type { OneTimeTokenPurpose, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 
@@ -10,6 +11,28 @@ export interface NewOneTimeToken {
   email: string;
   expiresAt: Date;
 }
+
+/** A one-time token: every email sign-up writes one, so the statement is compiled (and prepared) once. */
+const INSERT_TOKEN = new Precompiled(
+  6,
+  (
+    db: Executor,
+    id: string,
+    userId: string,
+    purpose: OneTimeTokenPurpose,
+    tokenHash: Buffer,
+    email: string,
+    expiresAt: Date,
+  ) =>
+    db.insertInto('one_time_tokens').values({
+      id,
+      user_id: userId,
+      purpose,
+      token_hash: tokenHash,
+      email,
+      expires_at: expiresAt,
+    }),
+);
 
 /** The SQL of one_time_tokens (email verification and password reset). */
 export class OneTimeTokensRepo {
@@ -27,17 +50,15 @@ export class OneTimeTokensRepo {
 
   /** A token for a user who cannot have one of this purpose yet (an account being created). */
   async insert(token: NewOneTimeToken): Promise<void> {
-    await this.db
-      .insertInto('one_time_tokens')
-      .values({
-        id: token.id,
-        user_id: token.userId,
-        purpose: token.purpose,
-        token_hash: token.tokenHash,
-        email: token.email,
-        expires_at: token.expiresAt,
-      })
-      .execute();
+    await INSERT_TOKEN.execute(
+      this.db,
+      token.id,
+      token.userId,
+      token.purpose,
+      token.tokenHash,
+      token.email,
+      token.expiresAt,
+    );
   }
 
   /** Every token of the user of this purpose (on the (user_id, purpose) index). */

@@ -49,6 +49,22 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     .where('users.disabled_at', 'is', null),
 );
 
+/** A new token (every sign-up writes one): compiled, and prepared on a server, once. */
+const INSERT_TOKEN = new Precompiled(
+  5,
+  (
+    db: Executor,
+    id: string,
+    userId: string,
+    tokenHash: Buffer,
+    name: string | null,
+    expiresAt: Date | null,
+  ) =>
+    db
+      .insertInto('api_tokens')
+      .values({ id, user_id: userId, token_hash: tokenHash, name, expires_at: expiresAt }),
+);
+
 /**
  * A sign-in's token, written only if the user's hash is still the one checked and the user is not disabled,
  * the user row share-locked for the statement (the same lock the transactional sign-in takes). The values
@@ -94,16 +110,7 @@ export class TokensRepo {
   }
 
   async insert(token: NewToken): Promise<void> {
-    await this.db
-      .insertInto('api_tokens')
-      .values({
-        id: token.id,
-        user_id: token.userId,
-        token_hash: token.tokenHash,
-        name: token.name,
-        expires_at: token.expiresAt,
-      })
-      .execute();
+    await INSERT_TOKEN.execute(this.db, token.id, token.userId, token.tokenHash, token.name, token.expiresAt);
   }
 
   /** `insert`, if the sign-in still holds (INSERT_IF_SIGN_IN_HOLDS); false when it wrote nothing. */

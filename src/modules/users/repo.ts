@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
-import type { NewUser, ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
+import type { ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import type { Column } from '../../validation/types.js';
@@ -51,6 +51,51 @@ const WITH_PROVIDERS_BY_EMAIL = new Precompiled(1, (db: Executor, email: string)
     .selectAll('users')
     .select(linkedProviderNames.as('linked_providers'))
     .where(sql`lower(email)`, '=', sql`lower(${email})`),
+);
+
+/** What a sign-up writes of a new user; every other column takes its default. */
+export interface NewAccount {
+  id: string;
+  email: string;
+  username: string;
+  slug: string;
+  gender: number;
+  password_hash: string | null;
+  /** The picture as JSON text (none: null, the column's default). */
+  profile_picture?: string | null;
+  /** The column's default is false. */
+  email_verified?: boolean;
+}
+
+/** A new user (every sign-up): compiled, and prepared on a server, once. */
+const INSERT_ACCOUNT = new Precompiled(
+  9,
+  (
+    db: Executor,
+    id: string,
+    email: string,
+    username: string,
+    skeleton: string,
+    slug: string,
+    gender: number,
+    passwordHash: string | null,
+    picture: string | null,
+    emailVerified: boolean,
+  ) =>
+    db
+      .insertInto('users')
+      .values({
+        id,
+        email,
+        username,
+        username_skeleton: skeleton,
+        slug,
+        gender,
+        password_hash: passwordHash,
+        profile_picture: picture,
+        email_verified: emailVerified,
+      })
+      .returningAll(),
 );
 
 export class UsersRepo {
@@ -128,12 +173,21 @@ export class UsersRepo {
     return candidates.filter((candidate) => !used.has(candidate.toLowerCase()));
   }
 
-  async insert(user: NewUser): Promise<UserRow> {
-    return this.db
-      .insertInto('users')
-      .values({ ...user, username_skeleton: usernameSkeleton(user.username) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  async insert(user: NewAccount): Promise<UserRow> {
+    const [row] = await INSERT_ACCOUNT.execute(
+      this.db,
+      user.id,
+      user.email,
+      user.username,
+      usernameSkeleton(user.username),
+      user.slug,
+      user.gender,
+      user.password_hash,
+      user.profile_picture ?? null,
+      user.email_verified ?? false,
+    );
+    if (!row) throw new Error('INSERT … RETURNING returned no row');
+    return row;
   }
 
   /** Changes the given profile fields (and `updated_at`); returns the row as it now is. */
