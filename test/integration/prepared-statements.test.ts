@@ -3,26 +3,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { Precompiled } from '../../src/db/precompiled.js';
 import type { Executor } from '../../src/db/transaction.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-
-/** Runs only against a PostgreSQL server: PGlite has no network protocol, and nothing is prepared there. */
-const onServer = process.env.DATABASE_URL ? describe : describe.skip;
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /** A hot query as the repos write one: every column of the row (a migration may add one). */
 const USER_BY_SLUG = new Precompiled(1, (db: Executor, slug: string) =>
   db.selectFrom('users').selectAll().where('slug', '=', slug),
 );
 
-onServer('postgres: hot queries as named statements', () => {
+/**
+ * On a PostgreSQL server a precompiled query runs as a named statement (db/prepared-statements.ts); PGlite
+ * has no network round trip to save and runs it unnamed.
+ */
+describe.each(backends)('%s: hot queries as named statements', (backend) => {
+  const onServer = backend === 'postgres';
   let database: TestDatabase;
   /** One connection, so that the session's prepared statements are the ones this test looks at. */
   let single: DatabaseHandle;
-  let other: DatabaseHandle;
+  /** The same database with DATABASE_PREPARED_STATEMENTS=false (PGlite: the one handle). */
+  let unprepared: DatabaseHandle;
 
   beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    single = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 1 });
-    other = await openDatabase({ url: database.url, embeddedDir: '', poolMax: 1, preparedStatements: false });
+    database = await createTestDatabase(backend);
+    single = onServer
+      ? await openDatabase({ url: database.url, embeddedDir: '', poolMax: 1 })
+      : database.handle;
+    unprepared = onServer
+      ? await openDatabase({ url: database.url, embeddedDir: '', poolMax: 1, preparedStatements: false })
+      : database.handle;
     await sql`INSERT INTO users (id, email, username, username_skeleton, slug, gender)
               VALUES (gen_random_uuid(), 'p@example.com', 'prepared', 'prepared', 'prepared-slug', 0)`.execute(
       single.db,
@@ -30,8 +37,10 @@ onServer('postgres: hot queries as named statements', () => {
   });
 
   afterAll(async () => {
-    await single?.close();
-    await other?.close();
+    if (onServer) {
+      await single?.close();
+      await unprepared?.close();
+    }
     await database?.drop();
   });
 
@@ -40,24 +49,24 @@ onServer('postgres: hot queries as named statements', () => {
       await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(handle.db)
     ).rows.map((row) => row.statement);
 
-  it('prepares a precompiled query once per connection and runs it by name after that', async () => {
+  it('prepares a precompiled query once per server connection and runs it by name after that', async () => {
     for (let i = 0; i < 3; i++) {
       const rows = await USER_BY_SLUG.execute(single.db, 'prepared-slug');
       expect(rows.map((row) => row.username)).toEqual(['prepared']);
     }
     const prepared = await preparedOn(single);
-    expect(prepared.filter((statement) => statement.includes('"slug" = $1'))).toHaveLength(1);
+    expect(prepared.filter((statement) => statement.includes('"slug" = $1'))).toHaveLength(onServer ? 1 : 0);
   });
 
   it('prepares nothing when turned off (DATABASE_PREPARED_STATEMENTS=false)', async () => {
-    expect(await USER_BY_SLUG.execute(other.db, 'prepared-slug')).toHaveLength(1);
-    expect(await preparedOn(other)).toEqual([]);
+    expect(await USER_BY_SLUG.execute(unprepared.db, 'prepared-slug')).toHaveLength(1);
+    expect(await preparedOn(unprepared)).toEqual([]);
   });
 
   it('keeps answering after a migration adds a column under a prepared `users.*`', async () => {
     await USER_BY_SLUG.execute(single.db, 'prepared-slug');
     // Another instance of a rolling deploy migrates the schema under this one's prepared statement.
-    await sql`ALTER TABLE users ADD COLUMN added_by_a_later_release integer`.execute(other.db);
+    await sql`ALTER TABLE users ADD COLUMN added_by_a_later_release integer`.execute(unprepared.db);
     const [row] = await USER_BY_SLUG.execute(single.db, 'prepared-slug');
     expect(row?.username).toBe('prepared');
     expect(row).toHaveProperty('added_by_a_later_release', null);
