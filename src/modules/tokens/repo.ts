@@ -49,17 +49,23 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     .where('users.disabled_at', 'is', null),
 );
 
+/** A new token's values, in the order the two insert statements below take them. */
+type TokenValues = [
+  id: string,
+  userId: string,
+  tokenHash: Buffer,
+  name: string | null,
+  expiresAt: Date | null,
+];
+
+function tokenValues(token: NewToken): TokenValues {
+  return [token.id, token.userId, token.tokenHash, token.name, token.expiresAt];
+}
+
 /** A new token (every sign-up writes one): compiled, and prepared on a server, once. */
 const INSERT_TOKEN = new Precompiled(
   5,
-  (
-    db: Executor,
-    id: string,
-    userId: string,
-    tokenHash: Buffer,
-    name: string | null,
-    expiresAt: Date | null,
-  ) =>
+  (db: Executor, ...[id, userId, tokenHash, name, expiresAt]: TokenValues) =>
     db
       .insertInto('api_tokens')
       .values({ id, user_id: userId, token_hash: tokenHash, name, expires_at: expiresAt }),
@@ -72,15 +78,7 @@ const INSERT_TOKEN = new Precompiled(
  */
 const INSERT_IF_SIGN_IN_HOLDS = new Precompiled(
   6,
-  (
-    db: Executor,
-    id: string,
-    userId: string,
-    tokenHash: Buffer,
-    name: string | null,
-    expiresAt: Date | null,
-    checkedHash: string,
-  ) =>
+  (db: Executor, ...[id, userId, tokenHash, name, expiresAt, checkedHash]: [...TokenValues, string]) =>
     db
       .insertInto('api_tokens')
       .columns(['id', 'user_id', 'token_hash', 'name', 'expires_at'])
@@ -110,20 +108,12 @@ export class TokensRepo {
   }
 
   async insert(token: NewToken): Promise<void> {
-    await INSERT_TOKEN.execute(this.db, token.id, token.userId, token.tokenHash, token.name, token.expiresAt);
+    await INSERT_TOKEN.execute(this.db, ...tokenValues(token));
   }
 
   /** `insert`, if the sign-in still holds (INSERT_IF_SIGN_IN_HOLDS); false when it wrote nothing. */
   async insertIfSignInHolds(token: NewToken, checkedHash: string): Promise<boolean> {
-    const rows = await INSERT_IF_SIGN_IN_HOLDS.execute(
-      this.db,
-      token.id,
-      token.userId,
-      token.tokenHash,
-      token.name,
-      token.expiresAt,
-      checkedHash,
-    );
+    const rows = await INSERT_IF_SIGN_IN_HOLDS.execute(this.db, ...tokenValues(token), checkedHash);
     return rows.length > 0;
   }
 
