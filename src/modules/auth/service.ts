@@ -23,7 +23,7 @@ import type { IssuedToken, TokensService } from '../tokens/service.js';
 import type { AccountDeps } from '../users/account-deps.js';
 import type { UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
-import { type SignedIn, userView } from '../users/view.js';
+import type { SignedIn } from '../users/view.js';
 
 export interface RegisterInput {
   type: string;
@@ -320,7 +320,7 @@ export class AuthService {
     const checkedHash = user.password_hash;
     let token: IssuedToken | undefined;
     if (this.hasher.needsRehash(checkedHash)) {
-      token = await this.signInRehashing(user.id, checkedHash, password, client);
+      token = await this.issueInTransaction(user.id, checkedHash, password, client);
     } else {
       // The usual case, in one statement: the token is written only if the account still has the hash that
       // was just checked and is not disabled, both read under a share lock (TokensService.issueIfSignInHolds).
@@ -329,7 +329,7 @@ export class AuthService {
           this.tokens.issueIfSignInHolds(user.id, checkedHash, client.userAgent),
         )) ??
         // It changed meanwhile: the transaction below tells a disabled account from a changed hash.
-        (await this.signInRehashing(user.id, checkedHash, undefined, client));
+        (await this.issueInTransaction(user.id, checkedHash, undefined, client));
     }
     if (!token) {
       // The hash changed since it was checked: a password change (this login proved the old password: no
@@ -338,7 +338,9 @@ export class AuthService {
       if (checkedBefore) throw new InvalidCredentialsError();
       return this.checkPasswordAndSignIn(email, password, client, undefined, true);
     }
-    return { user: { ...userView(user, user.linked_providers), api_token: token.token } };
+    return {
+      user: { ...(await this.usersService.view(user, user.linked_providers)), api_token: token.token },
+    };
   }
 
   /**
@@ -347,7 +349,7 @@ export class AuthService {
    * given the `password` of a hash with a lower cost than today's, stores a new hash of it. Undefined when
    * the hash changed meanwhile.
    */
-  private async signInRehashing(
+  private async issueInTransaction(
     userId: string,
     checkedHash: string,
     password: string | undefined,
