@@ -1,3 +1,4 @@
+import commonPasswordList from 'fxa-common-password-list';
 import { describe, expect, it } from 'vitest';
 import { isCommonPassword, PasswordHasher } from '../../src/lib/passwords.js';
 
@@ -54,6 +55,18 @@ describe('isCommonPassword', () => {
       expect(isCommonPassword(password, [])).toBe(true);
     },
   );
+
+  it('answers as the package’s own check does, across the whole list (its last entries included)', () => {
+    const entries = [
+      ...['zzzzzzzz', 'zxcvbnm1', 'aaaaaaaa', 'starwars', '11111111', 'abc123abc'],
+      ...['not-a-common-one', 'Sturdy-Passphrase-1937', '한국어비밀번호입니다', ''],
+    ];
+    for (const entry of entries) {
+      // Lower-case entries only, so the package's exact match and ours (which also tries lower case) agree.
+      expect(isCommonPassword(entry, []), entry).toBe(commonPasswordList.test(entry));
+    }
+    expect(entries.filter((entry) => commonPasswordList.test(entry)).length).toBeGreaterThan(3);
+  });
 
   it('refuses a password equal to one of the account’s identifiers, ignoring case', () => {
     expect(isCommonPassword('Kim.Minjun', ['kim.minjun', undefined])).toBe(true);
