@@ -1,11 +1,10 @@
+import { createRequire } from 'node:module';
 import { hash, verify } from '@node-rs/argon2';
 import type { HashingPool } from './hashing-pool.js';
 
 /** `Algorithm.Argon2id` of @node-rs/argon2 (an ambient const enum, which isolated modules cannot import). */
 const ARGON2ID = 2;
 
-import encodedCommonPasswords from 'fxa-common-password-list/src/encoded-passwords.js';
-import incrementalEncoder from 'incremental-encoder';
 import { isLegacyBcryptHash, verifyLegacyBcrypt } from './legacy-bcrypt.js';
 
 export type HashOperation = 'hash' | 'verify';
@@ -94,12 +93,28 @@ export class PasswordHasher {
 let commonPasswords: Set<string> | undefined;
 
 /**
+ * Both modules are CommonJS; `require` reads them the same way under Node and under Vitest (an ESM default
+ * import of incremental-encoder is its `exports` object under Node, but its `exports.default` under Vitest).
+ */
+function decodeCommonPasswords(): Set<string> {
+  const require = createRequire(import.meta.url);
+  const encoded: string = require('fxa-common-password-list/src/encoded-passwords.js');
+  const { Decoder } = (require('incremental-encoder') as IncrementalEncoder).default;
+  return new Set(new Decoder().decode(encoded.split('\n')));
+}
+
+/** What incremental-encoder exports (a TypeScript module compiled to CommonJS: its API is on `default`). */
+interface IncrementalEncoder {
+  default: { Decoder: new () => { decode(lines: string[]): string[] } };
+}
+
+/**
  * NIST SP 800-63B §5.1.1.2: refuse passwords from lists of commonly used or breached values, and ones
  * derived from the account's own identifiers. The list is Mozilla's (Firefox Accounts) common-password list.
  */
 export function isCommonPassword(password: string, identifiers: Array<string | undefined>): boolean {
   const lowered = password.toLowerCase();
-  commonPasswords ??= new Set(new incrementalEncoder.Decoder().decode(encodedCommonPasswords.split('\n')));
+  commonPasswords ??= decodeCommonPasswords();
   if (commonPasswords.has(password) || commonPasswords.has(lowered)) return true;
   return identifiers.some((identifier) => identifier !== undefined && identifier.toLowerCase() === lowered);
 }
