@@ -5,12 +5,16 @@ import { newId } from '../lib/ids.js';
 import type { Locale } from '../validation/messages.js';
 import type { OutboxRepo } from './outbox-repo.js';
 import { type MailKind, type MailValues, renderMail } from './templates.js';
-import { type MailLogger, type MailTransport, maskAddress } from './transport.js';
+import { type MailLogger, type MailTransport, maskAddress, type OutgoingMail } from './transport.js';
 
-/** A mail written to the outbox inside a transaction, to be sent once that transaction has committed. */
-export interface QueuedMail {
-  id: string;
-}
+/**
+ * A mail written to the outbox inside a transaction, claimed for its first send by this instance, which sends
+ * it (from memory: no read-back) once that transaction has committed.
+ */
+export type QueuedMail = OutgoingMail;
+
+/** One send's worth of a claimed outbox row. */
+type ClaimedMail = OutgoingMail & { attempts: number };
 
 /** What a failed send records: the SMTP reply or socket error, never the message. */
 function describeError(error: unknown): string {
@@ -47,7 +51,11 @@ export class Mailer {
     return this.transport.name;
   }
 
-  /** Renders the mail and writes it to the outbox with `trx`: it commits, or not, with the caller's work. */
+  /**
+   * Renders the mail and writes it to the outbox with `trx`: it commits, or not, with the caller's work. The
+   * row is claimed for this instance's first send (`sendSoon`); should that never happen (the process dies,
+   * or is closing), the claim runs out after the lease and the retrier of any instance sends it.
+   */
   async queueWithin(
     trx: Executor,
     to: string,
@@ -55,15 +63,15 @@ export class Mailer {
     locale: Locale,
     values: MailValues,
   ): Promise<QueuedMail> {
-    const id = newId();
-    await this.outbox.with(trx).insert({ id, to, kind, locale, ...renderMail(kind, locale, values) });
-    return { id };
+    const mail = { id: newId(), to, kind, locale, ...renderMail(kind, locale, values) };
+    await this.outbox.with(trx).insertClaimed(mail, this.#leaseMs());
+    return { id: mail.id, kind, to, subject: mail.subject, text: mail.text, html: mail.html };
   }
 
   /** Starts sending a committed mail in the background; the caller does not wait (see `idle`). */
   sendSoon(mail: QueuedMail | undefined): void {
     if (!mail || this.#closed) return;
-    this.#track(this.#deliver(mail.id).then(() => undefined));
+    this.#track(this.#send({ ...mail, attempts: 1 }).then(() => undefined));
   }
 
   /** Resolves when every background send started so far has finished (tests; shutdown). */
@@ -115,46 +123,51 @@ export class Mailer {
     return tried;
   }
 
-  /** Claims one due mail (this one, or any), sends it and records the outcome; undefined when none was due. */
-  async #deliver(id?: string): Promise<boolean | undefined> {
+  /** Claims the earliest due mail, sends it and records the outcome; undefined when none was due. */
+  async #deliver(): Promise<boolean | undefined> {
     let row: MailOutboxRow | undefined;
     try {
-      row = await this.outbox.claim(this.#leaseMs(), id);
+      row = await this.outbox.claim(this.#leaseMs());
     } catch (error) {
-      // The database is down: the row stays pending and the retrier finds it later.
-      this.logger.warn({ mail_id: id, err: describeError(error) }, 'mail outbox unavailable');
-      return id === undefined ? undefined : false;
+      // The database is down: the rows stay pending and a later pass finds them.
+      this.logger.warn({ err: describeError(error) }, 'mail outbox unavailable');
+      return undefined;
     }
     if (!row) return undefined;
+    const { id, kind, to_address: to, subject, text, html, attempts } = row;
+    if (text === null || html === null)
+      return this.#failed({ id, kind, to, attempts }, new Error('mail body missing'));
+    return this.#send({ id, kind, to, subject, text, html, attempts });
+  }
+
+  /** Sends a mail this instance has claimed and records the outcome. */
+  async #send(mail: ClaimedMail): Promise<boolean> {
     try {
-      if (row.text === null || row.html === null) throw new Error('mail body missing');
-      await this.transport.send({
-        id: row.id,
-        kind: row.kind,
-        to: row.to_address,
-        subject: row.subject,
-        text: row.text,
-        html: row.html,
-      });
+      await this.transport.send(mail);
     } catch (error) {
-      const reason = describeError(error);
-      const retryInMs = row.attempts >= this.retry.maxAttempts ? undefined : this.#backoffMs(row.attempts);
-      this.logger.warn(
-        {
-          mail_id: row.id,
-          kind: row.kind,
-          to: maskAddress(row.to_address),
-          attempts: row.attempts,
-          retry_in_ms: retryInMs ?? null,
-          err: reason,
-        },
-        retryInMs === undefined ? 'mail delivery failed; giving up' : 'mail delivery failed; will retry',
-      );
-      await this.#record(() => this.outbox.markFailed(row.id, reason, retryInMs));
-      return false;
+      return this.#failed(mail, error);
     }
-    await this.#record(() => this.outbox.markSent(row.id, this.transport.name, this.transport.keepsBody));
+    await this.#record(() => this.outbox.markSent(mail.id, this.transport.name, this.transport.keepsBody));
     return true;
+  }
+
+  /** Due again after a backoff, or given up after `maxAttempts`; the reason is logged, never the body. */
+  async #failed(mail: Pick<ClaimedMail, 'id' | 'kind' | 'to' | 'attempts'>, error: unknown): Promise<false> {
+    const reason = describeError(error);
+    const retryInMs = mail.attempts >= this.retry.maxAttempts ? undefined : this.#backoffMs(mail.attempts);
+    this.logger.warn(
+      {
+        mail_id: mail.id,
+        kind: mail.kind,
+        to: maskAddress(mail.to),
+        attempts: mail.attempts,
+        retry_in_ms: retryInMs ?? null,
+        err: reason,
+      },
+      retryInMs === undefined ? 'mail delivery failed; giving up' : 'mail delivery failed; will retry',
+    );
+    await this.#record(() => this.outbox.markFailed(mail.id, reason, retryInMs));
+    return false;
   }
 
   /** An outcome that cannot be written leaves the claim to expire: the mail is then tried again. */

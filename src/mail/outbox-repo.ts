@@ -14,9 +14,14 @@ export interface NewOutboxMail {
   html: string;
 }
 
-/** A new mail, pending: every sign-up writes one, so the statement is compiled (and prepared) once. */
-const INSERT_MAIL = new Precompiled(
-  7,
+/**
+ * A new mail, pending and already claimed by the instance that wrote it for its first send (attempt 1, due
+ * again only when the lease runs out): that instance sends it right after commit, with no claim `UPDATE` in
+ * between; if it dies first, the lease expires and any instance's retrier sends it. Every sign-up writes one,
+ * so the statement is compiled (and prepared) once.
+ */
+const INSERT_CLAIMED_MAIL = new Precompiled(
+  8,
   (
     db: Executor,
     id: string,
@@ -26,7 +31,19 @@ const INSERT_MAIL = new Precompiled(
     subject: string,
     text: string,
     html: string,
-  ) => db.insertInto('mail_outbox').values({ id, to_address: to, kind, locale, subject, text, html }),
+    leaseSeconds: number,
+  ) =>
+    db.insertInto('mail_outbox').values({
+      id,
+      to_address: to,
+      kind,
+      locale,
+      subject,
+      text,
+      html,
+      attempts: 1,
+      next_attempt_at: sql<Date>`now() + make_interval(secs => ${leaseSeconds})`,
+    }),
 );
 
 /** The SQL of the mail outbox. */
@@ -37,8 +54,9 @@ export class OutboxRepo {
     return new OutboxRepo(trx);
   }
 
-  async insert(mail: NewOutboxMail): Promise<void> {
-    await INSERT_MAIL.execute(
+  /** Writes `mail` claimed for `leaseMs` by its writer, which sends it once the transaction commits. */
+  async insertClaimed(mail: NewOutboxMail, leaseMs: number): Promise<void> {
+    await INSERT_CLAIMED_MAIL.execute(
       this.db,
       mail.id,
       mail.to,
@@ -47,23 +65,23 @@ export class OutboxRepo {
       mail.subject,
       mail.text,
       mail.html,
+      leaseMs / 1000,
     );
   }
 
   /**
-   * Claims one due mail (this one, or the earliest due when no id is given) for one send: one statement
+   * Claims the earliest due mail for one send: one statement
    * counts the attempt and moves `next_attempt_at` `leaseMs` ahead, so no other sender (in this process or
    * another instance) picks it up meanwhile. `FOR UPDATE SKIP LOCKED` makes concurrent claimers take
    * different rows instead of waiting on each other. Runs on the (status, next_attempt_at) index.
    */
-  async claim(leaseMs: number, id?: string): Promise<MailOutboxRow | undefined> {
-    const only = id === undefined ? sql`` : sql`AND id = ${id}`;
+  async claim(leaseMs: number): Promise<MailOutboxRow | undefined> {
     const result = await sql<MailOutboxRow>`
       UPDATE mail_outbox SET attempts = attempts + 1,
         next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
       WHERE id = (
         SELECT id FROM mail_outbox
-        WHERE status = 'pending' AND next_attempt_at <= now() ${only}
+        WHERE status = 'pending' AND next_attempt_at <= now()
         ORDER BY next_attempt_at
         LIMIT 1
         FOR UPDATE SKIP LOCKED

@@ -61,6 +61,34 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
     return form;
   }
 
+  it('claims a mail for its writer: sent once without a claim, or by the retrier when its lease runs out', async () => {
+    const db = ctx.database.handle.db;
+    const to = `lease${unique()}@example.com`;
+    const values = {
+      username: 'lease',
+      link: 'https://accounts.test/verify-email?token=x',
+      validForMs: 60_000,
+    };
+    // Written as a request would, but never handed to sendSoon: the instance died after its commit.
+    const queued = await ctx.app.mailer.queueWithin(db, to, 'email_verify', 'en', values);
+    const [claimed] = await outboxFor(ctx.database.handle, to);
+    expect(claimed).toMatchObject({ id: queued.id, status: 'pending', attempts: 1 });
+    const { rows } = await sql<{ seconds: number }>`
+      SELECT extract(epoch FROM next_attempt_at - now())::float AS seconds FROM mail_outbox WHERE id = ${queued.id}
+    `.execute(db);
+    // The lease: ten send timeouts (5 s here), at least a minute.
+    expect(rows[0]?.seconds).toBeGreaterThan(55);
+    expect(rows[0]?.seconds).toBeLessThanOrEqual(60);
+    // Not due: no other sender takes it while its writer may still be sending it.
+    expect(await ctx.app.mailer.retryDue()).toBe(0);
+    expect(smtp.mails.filter((mail) => JSON.stringify(mail.to).includes(to))).toHaveLength(0);
+
+    await sql`UPDATE mail_outbox SET next_attempt_at = now() WHERE id = ${queued.id}`.execute(db);
+    expect(await ctx.app.mailer.retryDue()).toBe(1);
+    expect((await smtp.mailTo(to)).subject).toBe('Confirm your email address');
+    expect((await outboxFor(ctx.database.handle, to))[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
   it('delivers the verification mail in English, text and HTML, with a link that works', async () => {
     const form = await register();
     const mail = await smtp.mailTo(form.email);

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/database.js';
+import { registerUser } from '../helpers/factories.js';
+import { useRecordedApp } from '../helpers/query-recorder.js';
+
+/**
+ * On two cores every round trip of a sign-up (its CPU in the service and in PostgreSQL) is taken from argon2
+ * (docs/PERFORMANCE.md), so the statements are pinned here: a new one has to be worth its cost.
+ */
+describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
+  const ctx = useRecordedApp(backend);
+  const recorder = ctx.recorder;
+  let app: FastifyInstance;
+
+  beforeAll(() => {
+    app = ctx.app;
+  });
+
+  it('checks the three unique fields, writes four rows, and sends the mail it claimed with one update', async () => {
+    recorder.reset();
+    await registerUser(app);
+    await app.mailer.idle();
+    const statements = recorder.statements.map(({ sql }) => sql);
+    expect(statements.map((sql) => /^(\w+ (?:into |from )?"?\w+"?)/.exec(sql)?.[1])).toEqual([
+      'select "id"',
+      'select "id"',
+      'select lower',
+      'insert into "users"',
+      'insert into "api_tokens"',
+      'insert into "one_time_tokens"',
+      'insert into "mail_outbox"',
+      'update "mail_outbox"',
+    ]);
+    // The mail is written claimed (attempt 1, due only when the lease runs out): no claim before its send.
+    expect(statements[6]).toMatch(/"attempts", "next_attempt_at"\) values .*make_interval/);
+    expect(statements[7]).toContain('"status" = $1');
+  });
+});
