@@ -3,7 +3,7 @@ import type { MailOutboxRow } from '../db/schema.js';
 import type { Executor } from '../db/transaction.js';
 import { newId } from '../lib/ids.js';
 import type { Locale } from '../validation/messages.js';
-import type { OutboxRepo } from './outbox-repo.js';
+import type { NewOutboxMail, OutboxRepo } from './outbox-repo.js';
 import { type MailKind, type MailValues, renderMail } from './templates.js';
 import { type MailLogger, type MailTransport, maskAddress, type OutgoingMail } from './transport.js';
 
@@ -12,6 +12,13 @@ import { type MailLogger, type MailTransport, maskAddress, type OutgoingMail } f
  * it (from memory: no read-back) once that transaction has committed.
  */
 export type QueuedMail = OutgoingMail;
+
+/** A rendered mail: its outbox row, claimed for `leaseMs`, and what `sendSoon` takes once it is written. */
+export interface PreparedMail {
+  row: NewOutboxMail;
+  leaseMs: number;
+  queued: QueuedMail;
+}
 
 /** One send's worth of a claimed outbox row. */
 type ClaimedMail = OutgoingMail & { attempts: number };
@@ -63,9 +70,20 @@ export class Mailer {
     locale: Locale,
     values: MailValues,
   ): Promise<QueuedMail> {
-    const mail = { id: newId(), to, kind, locale, ...renderMail(kind, locale, values) };
-    await this.outbox.with(trx).insertClaimed(mail, this.#leaseMs());
-    return { id: mail.id, kind, to, subject: mail.subject, text: mail.text, html: mail.html };
+    return this.writeWithin(trx, this.prepare(to, kind, locale, values));
+  }
+
+  /** Writes a prepared mail to the outbox with `trx`; hand the result to `sendSoon` after commit. */
+  async writeWithin(trx: Executor, mail: PreparedMail): Promise<QueuedMail> {
+    await this.outbox.with(trx).insertClaimed(mail.row, mail.leaseMs);
+    return mail.queued;
+  }
+
+  /** What `queueWithin` writes, for a caller that writes the row itself (in one statement with others). */
+  prepare(to: string, kind: MailKind, locale: Locale, values: MailValues): PreparedMail {
+    const row = { id: newId(), to, kind, locale, ...renderMail(kind, locale, values) };
+    const { id, subject, text, html } = row;
+    return { row, leaseMs: this.#leaseMs(), queued: { id, kind, to, subject, text, html } };
   }
 
   /** Starts sending a committed mail in the background; the caller does not wait (see `idle`). */

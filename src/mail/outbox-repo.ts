@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import { Precompiled } from '../db/precompiled.js';
-import type { MailOutboxRow } from '../db/schema.js';
+import type { Database, MailOutboxRow } from '../db/schema.js';
 import type { Executor } from '../db/transaction.js';
 import { maskAddress } from './transport.js';
 
@@ -14,36 +14,48 @@ export interface NewOutboxMail {
   html: string;
 }
 
+/** A claimed mail's values, in the order `insertClaimedMailQuery` takes them. */
+export type ClaimedMailValues = [
+  id: string,
+  to: string,
+  kind: string,
+  locale: string,
+  subject: string,
+  text: string,
+  html: string,
+  leaseSeconds: number,
+];
+
+export function claimedMailValues(mail: NewOutboxMail, leaseMs: number): ClaimedMailValues {
+  return [mail.id, mail.to, mail.kind, mail.locale, mail.subject, mail.text, mail.html, leaseMs / 1000];
+}
+
+/** The INSERT of a claimed mail (below); also part of an email sign-up's one write. */
+export function insertClaimedMailQuery(
+  db: QueryCreator<Database>,
+  ...[id, to, kind, locale, subject, text, html, leaseSeconds]: ClaimedMailValues
+) {
+  return db.insertInto('mail_outbox').values({
+    id,
+    to_address: to,
+    kind,
+    locale,
+    subject,
+    text,
+    html,
+    attempts: 1,
+    next_attempt_at: sql<Date>`now() + make_interval(secs => ${leaseSeconds})`,
+  });
+}
+
 /**
  * A new mail, pending and already claimed by the instance that wrote it for its first send (attempt 1, due
  * again only when the lease runs out): that instance sends it right after commit, with no claim `UPDATE` in
  * between; if it dies first, the lease expires and any instance's retrier sends it. Every sign-up writes one,
  * so the statement is compiled (and prepared) once.
  */
-const INSERT_CLAIMED_MAIL = new Precompiled(
-  8,
-  (
-    db: Executor,
-    id: string,
-    to: string,
-    kind: string,
-    locale: string,
-    subject: string,
-    text: string,
-    html: string,
-    leaseSeconds: number,
-  ) =>
-    db.insertInto('mail_outbox').values({
-      id,
-      to_address: to,
-      kind,
-      locale,
-      subject,
-      text,
-      html,
-      attempts: 1,
-      next_attempt_at: sql<Date>`now() + make_interval(secs => ${leaseSeconds})`,
-    }),
+const INSERT_CLAIMED_MAIL = new Precompiled(8, (db: Executor, ...values: ClaimedMailValues) =>
+  insertClaimedMailQuery(db, ...values),
 );
 
 /** The SQL of the mail outbox. */
@@ -56,17 +68,7 @@ export class OutboxRepo {
 
   /** Writes `mail` claimed for `leaseMs` by its writer, which sends it once the transaction commits. */
   async insertClaimed(mail: NewOutboxMail, leaseMs: number): Promise<void> {
-    await INSERT_CLAIMED_MAIL.execute(
-      this.db,
-      mail.id,
-      mail.to,
-      mail.kind,
-      mail.locale,
-      mail.subject,
-      mail.text,
-      mail.html,
-      leaseMs / 1000,
-    );
+    await INSERT_CLAIMED_MAIL.execute(this.db, ...claimedMailValues(mail, leaseMs));
   }
 
   /**

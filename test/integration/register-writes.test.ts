@@ -11,7 +11,10 @@ import { buildTestServices } from '../helpers/services.js';
 
 const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction.', []] as const;
 
-async function count(db: Kysely<Database>, table: 'users' | 'api_tokens'): Promise<number> {
+async function count(
+  db: Kysely<Database>,
+  table: 'users' | 'api_tokens' | 'one_time_tokens' | 'mail_outbox',
+): Promise<number> {
   const result = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db);
   return result.rows[0]?.n ?? -1;
 }
@@ -40,6 +43,19 @@ describe.each(backends)('%s: a write transaction that fails', (backend) => {
     }
     // Nothing half-written blocks the same sign-up afterwards.
     expectOk(await postForm(ctx.app, '/v1/auth/register', body));
+  });
+
+  it('register writes all four rows or none: a mail that cannot be written leaves no account, token or link', async () => {
+    const db = ctx.database.handle.db;
+    const tables = ['users', 'api_tokens', 'one_time_tokens', 'mail_outbox'] as const;
+    const before = await Promise.all(tables.map((table) => count(db, table)));
+    await sql`ALTER TABLE mail_outbox ADD CONSTRAINT test_refuse_mail CHECK (false) NOT VALID`.execute(db);
+    try {
+      expectError(await postForm(ctx.app, '/v1/auth/register', registrationForm()), ...COMMIT_FAILED);
+      expect(await Promise.all(tables.map((table) => count(db, table)))).toEqual(before);
+    } finally {
+      await sql`ALTER TABLE mail_outbox DROP CONSTRAINT test_refuse_mail`.execute(db);
+    }
   });
 
   it('login answers the same 500 envelope when its token cannot be written', async () => {

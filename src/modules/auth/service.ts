@@ -14,16 +14,19 @@ import {
   throttledAttempt,
   unlimited,
 } from '../../limits/rate-counter.js';
+import type { QueuedMail } from '../../mail/mailer.js';
 import type { VerifiedIdentity } from '../../providers/verifier.js';
 import type { Locale } from '../../validation/messages.js';
 import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
+import type { PreparedVerification } from '../lifecycle/verification-service.js';
 import type { ProviderCredentials } from '../providers/service.js';
 import type { IssuedToken, TokensService } from '../tokens/service.js';
 import type { AccountDeps } from '../users/account-deps.js';
-import type { UsersRepo } from '../users/repo.js';
+import type { NewAccount, UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
 import type { SignedIn } from '../users/view.js';
+import { SignUpRepo } from './sign-up-repo.js';
 
 export interface RegisterInput {
   type: string;
@@ -80,9 +83,11 @@ export interface SignUpVerification {
     user: { id: string; email: string; username: string },
     locale: Locale,
     newAccount?: boolean,
-  ): Promise<{ id: string }>;
-  /** After commit: starts sending what `queueWithin` queued. */
-  send(mail: { id: string } | undefined): void;
+  ): Promise<QueuedMail>;
+  /** A new account's token and mail, for a sign-up that writes them with the account (one statement). */
+  prepare(user: { id: string; email: string; username: string }, locale: Locale): PreparedVerification;
+  /** After commit: starts sending what `queueWithin` queued (or `prepare` prepared). */
+  send(mail: QueuedMail | undefined): void;
 }
 
 /** A failed email login: a wrong password, an account without one, or an unknown email (the 422). */
@@ -127,6 +132,7 @@ export class AuthService {
   private readonly images: ImagesService;
   private readonly loginFailures: RateCounter;
   private readonly accountFailures: RateCounter;
+  private readonly signUps: SignUpRepo;
 
   constructor(
     deps: AccountDeps,
@@ -143,6 +149,7 @@ export class AuthService {
     } = deps);
     this.loginFailures = limits.loginFailures;
     this.accountFailures = limits.accountFailures ?? unlimited;
+    this.signUps = new SignUpRepo(this.db);
   }
 
   #verification: SignUpVerification | undefined;
@@ -218,19 +225,24 @@ export class AuthService {
     credentials?: ProviderCredentials,
     emailVerified = false,
   ): Promise<SignedIn> {
+    const account: NewAccount = {
+      id: newId(),
+      email: input.email,
+      username: input.username,
+      slug,
+      gender: input.gender,
+      password_hash: passwordHash,
+      profile_picture: picture ? JSON.stringify(picture) : null,
+      email_verified: emailVerified,
+    };
+    const verification = this.#verification;
+    if (!credentials && !emailVerified && verification) {
+      return this.createEmailAccount(account, client, verification);
+    }
     const { row, token, mail } = await writeTransaction(
       this.db,
       async (trx) => {
-        const row = await this.users.with(trx).insert({
-          id: newId(),
-          email: input.email,
-          username: input.username,
-          slug,
-          gender: input.gender,
-          password_hash: passwordHash,
-          profile_picture: picture ? JSON.stringify(picture) : null,
-          email_verified: emailVerified,
-        });
+        const row = await this.users.with(trx).insert(account);
         if (credentials) await this.providerIdentities().linkWithin(trx, row.id, credentials);
         const token = await this.tokens.issue(trx, row.id, client.userAgent);
         // The verification mail commits with the account, and is sent only once it has.
@@ -247,6 +259,25 @@ export class AuthService {
     // A new account's providers are known without a query: the one it registered with, if any.
     const linked = credentials ? [credentials.provider] : [];
     return { user: { ...(await this.usersService.view(row, linked)), api_token: token.token } };
+  }
+
+  /**
+   * The common sign-up — email and password, verification mailed — as one statement (SignUpRepo): the
+   * account, its API token, its verification token and the mail, all or none.
+   */
+  private async createEmailAccount(
+    account: NewAccount,
+    client: ClientInfo,
+    verification: SignUpVerification,
+  ): Promise<SignedIn> {
+    const token = this.tokens.prepareIssue(account.id, client.userAgent);
+    const { token: verificationToken, mail } = verification.prepare(account, client.locale ?? 'en');
+    const row = await writeStatement(
+      () => this.signUps.insert({ account, token: token.row, verification: verificationToken, mail }),
+      fieldOfUsersIndex,
+    );
+    verification.send(mail.queued);
+    return { user: { ...(await this.usersService.view(row, [])), api_token: token.issued.token } };
   }
 
   private providerIdentities(): ProviderIdentities {

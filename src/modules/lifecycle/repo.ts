@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
-import type { OneTimeTokenPurpose, UserRow } from '../../db/schema.js';
+import type { Database, OneTimeTokenPurpose, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 
 export interface NewOneTimeToken {
@@ -12,26 +12,38 @@ export interface NewOneTimeToken {
   expiresAt: Date;
 }
 
+/** A one-time token's values, in the order `insertOneTimeTokenQuery` takes them. */
+export type OneTimeTokenValues = [
+  id: string,
+  userId: string,
+  purpose: OneTimeTokenPurpose,
+  tokenHash: Buffer,
+  email: string,
+  expiresAt: Date,
+];
+
+export function oneTimeTokenValues(token: NewOneTimeToken): OneTimeTokenValues {
+  return [token.id, token.userId, token.purpose, token.tokenHash, token.email, token.expiresAt];
+}
+
+/** The INSERT of a one-time token; also part of an email sign-up's one write. */
+export function insertOneTimeTokenQuery(
+  db: QueryCreator<Database>,
+  ...[id, userId, purpose, tokenHash, email, expiresAt]: OneTimeTokenValues
+) {
+  return db.insertInto('one_time_tokens').values({
+    id,
+    user_id: userId,
+    purpose,
+    token_hash: tokenHash,
+    email,
+    expires_at: expiresAt,
+  });
+}
+
 /** A one-time token: every email sign-up writes one, so the statement is compiled (and prepared) once. */
-const INSERT_TOKEN = new Precompiled(
-  6,
-  (
-    db: Executor,
-    id: string,
-    userId: string,
-    purpose: OneTimeTokenPurpose,
-    tokenHash: Buffer,
-    email: string,
-    expiresAt: Date,
-  ) =>
-    db.insertInto('one_time_tokens').values({
-      id,
-      user_id: userId,
-      purpose,
-      token_hash: tokenHash,
-      email,
-      expires_at: expiresAt,
-    }),
+const INSERT_TOKEN = new Precompiled(6, (db: Executor, ...values: OneTimeTokenValues) =>
+  insertOneTimeTokenQuery(db, ...values),
 );
 
 /** The SQL of one_time_tokens (email verification and password reset). */
@@ -50,15 +62,7 @@ export class OneTimeTokensRepo {
 
   /** A token for a user who cannot have one of this purpose yet (an account being created). */
   async insert(token: NewOneTimeToken): Promise<void> {
-    await INSERT_TOKEN.execute(
-      this.db,
-      token.id,
-      token.userId,
-      token.purpose,
-      token.tokenHash,
-      token.email,
-      token.expiresAt,
-    );
+    await INSERT_TOKEN.execute(this.db, ...oneTimeTokenValues(token));
   }
 
   /** Every token of the user of this purpose (on the (user_id, purpose) index). */

@@ -4,11 +4,11 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
-import type { Mailer, QueuedMail } from '../../mail/mailer.js';
+import type { Mailer, PreparedMail, QueuedMail } from '../../mail/mailer.js';
 import type { Locale } from '../../validation/messages.js';
 import type { UsersRepo } from '../users/repo.js';
 import { linkWithToken } from './links.js';
-import type { OneTimeTokensRepo } from './repo.js';
+import type { NewOneTimeToken, OneTimeTokensRepo } from './repo.js';
 
 export interface VerificationSettings {
   ttlMs: number;
@@ -17,6 +17,12 @@ export interface VerificationSettings {
 }
 
 /** The account whose address is to be verified. */
+/** A new account's verification, prepared for a caller that writes it: the token's row and the mail. */
+export interface PreparedVerification {
+  token: NewOneTimeToken;
+  mail: PreparedMail;
+}
+
 export interface MailRecipient {
   id: string;
   email: string;
@@ -52,23 +58,34 @@ export class EmailVerificationService {
     locale: Locale,
     newAccount = false,
   ): Promise<QueuedMail> {
-    const token = newApiToken();
+    const { token, mail } = this.prepare(user, locale);
     const tokens = this.tokens.with(trx);
-    const issued = {
-      id: newId(),
-      userId: user.id,
-      purpose: 'email_verify' as const,
-      tokenHash: hashApiToken(token),
-      email: user.email,
-      expiresAt: new Date(Date.now() + this.settings.ttlMs),
+    if (newAccount) await tokens.insert(token);
+    else await tokens.replace(token);
+    return this.mailer.writeWithin(trx, mail);
+  }
+
+  /**
+   * A new account's token row and mail, for a caller that writes them itself (an email sign-up, in the one
+   * statement that creates the account). Hand `mail.queued` to `send` once they are written.
+   */
+  prepare(user: MailRecipient, locale: Locale): PreparedVerification {
+    const token = newApiToken();
+    return {
+      token: {
+        id: newId(),
+        userId: user.id,
+        purpose: 'email_verify',
+        tokenHash: hashApiToken(token),
+        email: user.email,
+        expiresAt: new Date(Date.now() + this.settings.ttlMs),
+      },
+      mail: this.mailer.prepare(user.email, 'email_verify', locale, {
+        username: user.username,
+        link: linkWithToken(this.settings.urlTemplate, token),
+        validForMs: this.settings.ttlMs,
+      }),
     };
-    if (newAccount) await tokens.insert(issued);
-    else await tokens.replace(issued);
-    return this.mailer.queueWithin(trx, user.email, 'email_verify', locale, {
-      username: user.username,
-      link: linkWithToken(this.settings.urlTemplate, token),
-      validForMs: this.settings.ttlMs,
-    });
   }
 
   /** Starts sending a queued verification mail; call only after the transaction committed. */

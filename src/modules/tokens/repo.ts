@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type QueryCreator, sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
@@ -50,7 +50,7 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
 );
 
 /** A new token's values, in the order the two insert statements below take them. */
-type TokenValues = [
+export type TokenValues = [
   id: string,
   userId: string,
   tokenHash: Buffer,
@@ -58,17 +58,23 @@ type TokenValues = [
   expiresAt: Date | null,
 ];
 
-function tokenValues(token: NewToken): TokenValues {
+export function tokenValues(token: NewToken): TokenValues {
   return [token.id, token.userId, token.tokenHash, token.name, token.expiresAt];
 }
 
+/** The INSERT of a new token; also part of an email sign-up's one write. */
+export function insertTokenQuery(
+  db: QueryCreator<Database>,
+  ...[id, userId, tokenHash, name, expiresAt]: TokenValues
+) {
+  return db
+    .insertInto('api_tokens')
+    .values({ id, user_id: userId, token_hash: tokenHash, name, expires_at: expiresAt });
+}
+
 /** A new token (every sign-up writes one): compiled, and prepared on a server, once. */
-const INSERT_TOKEN = new Precompiled(
-  5,
-  (db: Executor, ...[id, userId, tokenHash, name, expiresAt]: TokenValues) =>
-    db
-      .insertInto('api_tokens')
-      .values({ id, user_id: userId, token_hash: tokenHash, name, expires_at: expiresAt }),
+const INSERT_TOKEN = new Precompiled(5, (db: Executor, ...values: TokenValues) =>
+  insertTokenQuery(db, ...values),
 );
 
 /**

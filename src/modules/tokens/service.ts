@@ -5,7 +5,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
-import type { TokensRepo } from './repo.js';
+import type { NewToken, TokensRepo } from './repo.js';
 
 export interface IssuedToken {
   id: string;
@@ -40,16 +40,23 @@ export class TokensService {
 
   /** A new token for the user, written with `trx` so it commits (or not) with the rest of the request. */
   async issue(trx: Executor, userId: string, name: string | undefined): Promise<IssuedToken> {
+    const { row, issued } = this.prepareIssue(userId, name);
+    await this.tokens.with(trx).insert(row);
+    return issued;
+  }
+
+  /** A new token's row (only its hash) and the token itself, for a caller that writes the row (sign-up). */
+  prepareIssue(userId: string, name: string | undefined): { row: NewToken; issued: IssuedToken } {
     const token = newApiToken();
     const id = newId();
-    await this.tokens.with(trx).insert({
+    const row = {
       id,
       userId,
       tokenHash: hashApiToken(token),
       name: name?.slice(0, 255) ?? null,
       expiresAt: this.expiry(),
-    });
-    return { id, token };
+    };
+    return { row, issued: { id, token } };
   }
 
   /**

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
-import type { ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
+import type { Database, ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import type { Column } from '../../validation/types.js';
@@ -67,35 +67,57 @@ export interface NewAccount {
   email_verified?: boolean;
 }
 
+/** A new user's values, in the order `insertAccountQuery` takes them. */
+export type AccountValues = [
+  id: string,
+  email: string,
+  username: string,
+  skeleton: string,
+  slug: string,
+  gender: number,
+  passwordHash: string | null,
+  picture: string | null,
+  emailVerified: boolean,
+];
+
+export function accountValues(user: NewAccount): AccountValues {
+  return [
+    user.id,
+    user.email,
+    user.username,
+    usernameSkeleton(user.username),
+    user.slug,
+    user.gender,
+    user.password_hash,
+    user.profile_picture ?? null,
+    user.email_verified ?? false,
+  ];
+}
+
+/** The INSERT of a new user, returning the row; also the main statement of an email sign-up's one write. */
+export function insertAccountQuery(
+  db: QueryCreator<Database>,
+  ...[id, email, username, skeleton, slug, gender, passwordHash, picture, emailVerified]: AccountValues
+) {
+  return db
+    .insertInto('users')
+    .values({
+      id,
+      email,
+      username,
+      username_skeleton: skeleton,
+      slug,
+      gender,
+      password_hash: passwordHash,
+      profile_picture: picture,
+      email_verified: emailVerified,
+    })
+    .returningAll();
+}
+
 /** A new user (every sign-up): compiled, and prepared on a server, once. */
-const INSERT_ACCOUNT = new Precompiled(
-  9,
-  (
-    db: Executor,
-    id: string,
-    email: string,
-    username: string,
-    skeleton: string,
-    slug: string,
-    gender: number,
-    passwordHash: string | null,
-    picture: string | null,
-    emailVerified: boolean,
-  ) =>
-    db
-      .insertInto('users')
-      .values({
-        id,
-        email,
-        username,
-        username_skeleton: skeleton,
-        slug,
-        gender,
-        password_hash: passwordHash,
-        profile_picture: picture,
-        email_verified: emailVerified,
-      })
-      .returningAll(),
+const INSERT_ACCOUNT = new Precompiled(9, (db: Executor, ...values: AccountValues) =>
+  insertAccountQuery(db, ...values),
 );
 
 export class UsersRepo {
@@ -174,18 +196,7 @@ export class UsersRepo {
   }
 
   async insert(user: NewAccount): Promise<UserRow> {
-    const [row] = await INSERT_ACCOUNT.execute(
-      this.db,
-      user.id,
-      user.email,
-      user.username,
-      usernameSkeleton(user.username),
-      user.slug,
-      user.gender,
-      user.password_hash,
-      user.profile_picture ?? null,
-      user.email_verified ?? false,
-    );
+    const [row] = await INSERT_ACCOUNT.execute(this.db, ...accountValues(user));
     if (!row) throw new Error('INSERT … RETURNING returned no row');
     return row;
   }
