@@ -114,8 +114,11 @@ export class OutboxRepo {
     return { discarded: Number(discarded.numDeletedRows), scrubbed: Number(scrubbed.numUpdatedRows) };
   }
 
-  /** Delivered. The body is emptied unless the transport's copy is the row itself (the log transport). */
-  async markSent(id: string, transport: string, keepBody: boolean): Promise<void> {
+  /**
+   * Delivered, the mails `ids` (a batch: see Mailer). The body is emptied unless the transport's copy is the
+   * row itself (the log transport). One statement of one shape whatever the batch's size (`= ANY`).
+   */
+  async markSent(ids: readonly string[], transport: string, keepBody: boolean): Promise<void> {
     await this.db
       .updateTable('mail_outbox')
       .set({
@@ -125,7 +128,7 @@ export class OutboxRepo {
         last_error: null,
         ...(keepBody ? {} : { text: null, html: null }),
       })
-      .where('id', '=', id)
+      .where(sql<boolean>`id = ANY(${ids}::uuid[])`)
       .execute();
   }
 

@@ -39,3 +39,32 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
     expect(statements[4]).toContain('"status" = $1');
   });
 });
+
+describe.each(backends)('%s: the sent marks of mails sent together', (backend) => {
+  const ctx = useRecordedApp(backend);
+
+  it('marks mails sent in the same moment with one statement, each of them sent', async () => {
+    const { app, recorder, database } = ctx;
+    const values = {
+      username: 'batch',
+      link: 'https://accounts.test/verify-email?token=x',
+      validForMs: 60_000,
+    };
+    const addresses = [1, 2, 3].map((n) => `batch${n}-${Date.now()}@example.com`);
+    const queued = [];
+    for (const to of addresses) {
+      queued.push(await app.mailer.queueWithin(database.handle.db, to, 'email_verify', 'en', values));
+    }
+    recorder.reset();
+    // Sent in one turn of the event loop, as several requests' mails are under load.
+    for (const mail of queued) app.mailer.sendSoon(mail);
+    await app.mailer.idle();
+    expect(recorder.statements.map(({ sql }) => sql.split(' set ')[0])).toEqual(['update "mail_outbox"']);
+    const rows = await database.handle.db
+      .selectFrom('mail_outbox')
+      .select(['status', 'attempts'])
+      .where('to_address', 'in', addresses)
+      .execute();
+    expect(rows).toEqual(addresses.map(() => ({ status: 'sent', attempts: 1 })));
+  });
+});
