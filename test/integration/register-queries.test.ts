@@ -17,7 +17,7 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
     app = ctx.app;
   });
 
-  it('checks the three unique fields, writes four rows in one statement, and marks the mail sent', async () => {
+  it('checks email and username, writes four rows in one statement, and marks the mail sent', async () => {
     recorder.reset();
     await registerUser(app);
     await app.mailer.idle();
@@ -25,18 +25,18 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
     expect(statements.map((sql) => /^(\w+ (?:into |from )?"?\w+"?)/.exec(sql)?.[1])).toEqual([
       'select "id"',
       'select "id"',
-      'select lower',
       'with "api_token"',
       'update "mail_outbox"',
     ]);
     // One statement (no transaction around five): the token, the verification token and the mail as CTEs of
-    // the user's INSERT, which returns the row the answer shows.
-    expect(statements[3]).toMatch(
+    // the user's INSERT, which returns the row the answer shows and picks the first free derived slug.
+    expect(statements[2]).toMatch(/unnest\(\$\d+::text\[\]\) with ordinality .* not exists/is);
+    expect(statements[2]).toMatch(
       /^with "api_token" as \(insert into "api_tokens".*"verification_token" as \(insert into "one_time_tokens".*"verification_mail" as \(insert into "mail_outbox".*\) insert into "users" .* returning \*$/s,
     );
     // The mail is written claimed (attempt 1, due only when the lease runs out): no claim before its send.
-    expect(statements[3]).toMatch(/"attempts", "next_attempt_at"\) values .*make_interval/);
-    expect(statements[4]).toContain('"status" = $1');
+    expect(statements[2]).toMatch(/"attempts", "next_attempt_at"\) values .*make_interval/);
+    expect(statements[3]).toContain('"status" = $1');
   });
 });
 

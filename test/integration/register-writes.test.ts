@@ -119,7 +119,7 @@ describe.each(backends)('%s: AuthService.register against the unique indexes', (
     const auth = service();
     const taken = (await registerUser(ctx.app, { slug: `raced-${unique()}` })).slug;
     const fresh = `fresh-${unique()}`;
-    const derive = vi.spyOn(auth, 'deriveSlug').mockResolvedValueOnce(taken).mockResolvedValueOnce(fresh);
+    const derive = vi.spyOn(auth, 'slugCandidates').mockReturnValueOnce([taken]).mockReturnValueOnce([fresh]);
     const signedIn = await auth.register(input(), client);
     expect(signedIn.user.slug).toBe(fresh);
     expect(derive).toHaveBeenCalledTimes(2);
@@ -128,7 +128,7 @@ describe.each(backends)('%s: AuthService.register against the unique indexes', (
   it('gives up after three lost races with the slug 422', async () => {
     const auth = service();
     const taken = (await registerUser(ctx.app, { slug: `always-${unique()}` })).slug;
-    const derive = vi.spyOn(auth, 'deriveSlug').mockResolvedValue(taken);
+    const derive = vi.spyOn(auth, 'slugCandidates').mockReturnValue([taken]);
     expect(await failure(auth.register(input(), client))).toEqual({ slug: [{ rule: 'unique' }] });
     expect(derive).toHaveBeenCalledTimes(3);
   });
@@ -136,7 +136,7 @@ describe.each(backends)('%s: AuthService.register against the unique indexes', (
   it('never retries a slug the client chose', async () => {
     const auth = service();
     const taken = (await registerUser(ctx.app, { slug: `chosen-${unique()}` })).slug;
-    const derive = vi.spyOn(auth, 'deriveSlug');
+    const derive = vi.spyOn(auth, 'slugCandidates');
     expect(await failure(auth.register(input({ slug: taken }), client))).toEqual({
       slug: [{ rule: 'unique' }],
     });
@@ -149,5 +149,31 @@ describe.each(backends)('%s: AuthService.register against the unique indexes', (
     await registerUser(ctx.app, { slug: stem });
     const slug = await auth.deriveSlug(`${stem}@example.com`);
     expect(slug).toMatch(new RegExp(`^${stem}-[a-z0-9]{4}$`));
+    // An email sign-up picks it in its one statement: the same answer.
+    const signedIn = await auth.register(input({ email: `${stem.toUpperCase()}@example.com` }), client);
+    expect(signedIn.user.slug).toMatch(new RegExp(`^${stem}-[a-z0-9]{4}$`));
+  });
+
+  it('gives concurrent sign-ups of one local part distinct slugs, the stem to one of them', async () => {
+    const stem = `race${unique()}`;
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        postForm(ctx.app, '/v1/auth/register', registrationForm({ email: `${stem}@mail${n}.example` })),
+      ),
+    );
+    const slugs = answers.map((answer) => expectOk<{ user: { slug: string } }>(answer).user.slug);
+    expect(new Set(slugs).size).toBe(5);
+    expect(slugs).toContain(stem);
+    for (const slug of slugs) expect(slug).toMatch(new RegExp(`^${stem}(-[a-z0-9]{4}|-[a-z0-9]{6})?$`));
+  });
+
+  it('takes the first free candidate in order, and the last when the others are taken', async () => {
+    const auth = service();
+    const [a, b, c] = [1, 2, 3].map((n) => `order${n}-${unique()}`);
+    await registerUser(ctx.app, { slug: a as string });
+    vi.spyOn(auth, 'slugCandidates').mockReturnValueOnce([a as string, b as string, c as string]);
+    expect((await auth.register(input(), client)).user.slug).toBe(b);
+    vi.spyOn(auth, 'slugCandidates').mockReturnValueOnce([a as string, b as string, c as string]);
+    expect((await auth.register(input(), client)).user.slug).toBe(c);
   });
 });

@@ -159,14 +159,26 @@ export class AuthService {
     this.#verification = verification;
   }
 
-  /** A free slug from the email's local part, else `user-` and random characters; one query for all tries. */
-  async deriveSlug(email: string): Promise<string> {
+  /**
+   * The slugs to try for an email, in order: its local part, then with random suffixes, and last `user-`
+   * with twelve random characters (when too little of the local part survives, `user-` ones only).
+   */
+  slugCandidates(email: string): string[] {
     const stem = slugStem(email);
-    const candidates = stem
-      ? [stem, `${stem}-${randomSuffix(4)}`, `${stem}-${randomSuffix(6)}`]
-      : [`user-${randomSuffix(8)}`, `user-${randomSuffix(10)}`];
+    const last = `user-${randomSuffix(12)}`;
+    return stem
+      ? [stem, `${stem}-${randomSuffix(4)}`, `${stem}-${randomSuffix(6)}`, last]
+      : [`user-${randomSuffix(8)}`, `user-${randomSuffix(10)}`, last];
+  }
+
+  /** The first free slug of `slugCandidates(email)` (the last one when all are taken); one query for all. */
+  async deriveSlug(email: string): Promise<string> {
+    return this.firstFree(this.slugCandidates(email));
+  }
+
+  private async firstFree(candidates: string[]): Promise<string> {
     const [free] = await this.users.freeSlugs(candidates);
-    return free ?? `user-${randomSuffix(12)}`;
+    return free ?? (candidates.at(-1) as string);
   }
 
   /**
@@ -198,11 +210,11 @@ export class AuthService {
   ): Promise<SignedIn> {
     // A derived slug can lose a race to another sign-up; derive again rather than fail the user's request.
     for (let attempt = 1; ; attempt++) {
-      const slug = input.slug ?? (await this.deriveSlug(input.email));
+      const slugs = input.slug === undefined ? this.slugCandidates(input.email) : [input.slug];
       try {
         return await this.createAccount(
           input,
-          slug,
+          slugs,
           passwordHash,
           client,
           picture,
@@ -216,20 +228,20 @@ export class AuthService {
     }
   }
 
+  /** `slugs`: the client's slug alone, or the candidates to derive one from (the first free one is taken). */
   private async createAccount(
     input: RegisterInput,
-    slug: string,
+    slugs: string[],
     passwordHash: string | null,
     client: ClientInfo,
     picture: ProfilePicture | undefined,
     credentials?: ProviderCredentials,
     emailVerified = false,
   ): Promise<SignedIn> {
-    const account: NewAccount = {
+    const fields = {
       id: newId(),
       email: input.email,
       username: input.username,
-      slug,
       gender: input.gender,
       password_hash: passwordHash,
       profile_picture: picture ? JSON.stringify(picture) : null,
@@ -237,8 +249,10 @@ export class AuthService {
     };
     const verification = this.#verification;
     if (!credentials && !emailVerified && verification) {
-      return this.createEmailAccount(account, client, verification);
+      return this.createEmailAccount(fields, slugs, client, verification);
     }
+    const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFree(slugs);
+    const account: NewAccount = { ...fields, slug };
     const { row, token, mail } = await writeTransaction(
       this.db,
       async (trx) => {
@@ -266,14 +280,15 @@ export class AuthService {
    * account, its API token, its verification token and the mail, all or none.
    */
   private async createEmailAccount(
-    account: NewAccount,
+    account: Omit<NewAccount, 'slug'>,
+    slugs: string[],
     client: ClientInfo,
     verification: SignUpVerification,
   ): Promise<SignedIn> {
     const token = this.tokens.prepareIssue(account.id, client.userAgent);
     const { token: verificationToken, mail } = verification.prepare(account, client.locale ?? 'en');
     const row = await writeStatement(
-      () => this.signUps.insert({ account, token: token.row, verification: verificationToken, mail }),
+      () => this.signUps.insert({ account, slugs, token: token.row, verification: verificationToken, mail }),
       fieldOfUsersIndex,
     );
     verification.send(mail.queued);

@@ -15,9 +15,28 @@ import {
   oneTimeTokenValues,
 } from '../lifecycle/repo.js';
 import { insertTokenQuery, type NewToken, type TokenValues, tokenValues } from '../tokens/repo.js';
-import { type AccountValues, accountValues, insertAccountQuery, type NewAccount } from '../users/repo.js';
+import {
+  type AccountValues,
+  accountValues,
+  firstFreeSlug,
+  insertAccountQuery,
+  type NewAccount,
+} from '../users/repo.js';
 
-type SignUpValues = [...AccountValues, ...TokenValues, ...OneTimeTokenValues, ...ClaimedMailValues];
+/** The account's values with, in the slug's place, the slugs to try (`firstFreeSlug`). */
+type AccountWithSlugs = [
+  id: string,
+  email: string,
+  username: string,
+  skeleton: string,
+  slugs: string[],
+  gender: number,
+  passwordHash: string | null,
+  picture: string | null,
+  emailVerified: boolean,
+];
+
+type SignUpValues = [...AccountWithSlugs, ...TokenValues, ...OneTimeTokenValues, ...ClaimedMailValues];
 
 /** Where each row's values start in `SignUpValues`. */
 const TOKEN_AT = 9;
@@ -35,7 +54,8 @@ function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): Que
  * in one statement of data-modifying CTEs instead of a five-statement transaction: one round trip instead of
  * six, each of which costs the service and PostgreSQL CPU that argon2 needs (docs/PERFORMANCE.md). The
  * statement is atomic on its own, and the foreign keys of the three CTEs' rows are checked at its end, when
- * the user row exists. Each INSERT is its module's own (the same builder its repository runs).
+ * the user row exists. Each INSERT is its module's own (the same builder its repository runs). A derived
+ * slug is picked in the same statement: the first free of the candidates (no read before it).
  */
 const SIGN_UP = new Precompiled(ARITY, (db: Executor, ...values: SignUpValues) => {
   const token = values.slice(TOKEN_AT, VERIFICATION_AT) as TokenValues;
@@ -45,14 +65,30 @@ const SIGN_UP = new Precompiled(ARITY, (db: Executor, ...values: SignUpValues) =
     .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), ...token))
     .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), ...verification))
     .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), ...mail));
-  return insertAccountQuery(tablesOnly(withRows), ...(values.slice(0, TOKEN_AT) as AccountValues));
+  const [id, email, username, skeleton, slugs, ...rest] = values.slice(0, TOKEN_AT) as AccountWithSlugs;
+  return insertAccountQuery(
+    tablesOnly(withRows),
+    id,
+    email,
+    username,
+    skeleton,
+    firstFreeSlug(slugs),
+    ...rest,
+  );
 });
 
 export interface EmailSignUp {
-  account: NewAccount;
+  account: Omit<NewAccount, 'slug'>;
+  /** The client's slug alone, or the derived candidates: the first free one is written. */
+  slugs: string[];
   token: NewToken;
   verification: NewOneTimeToken;
   mail: { row: NewOutboxMail; leaseMs: number };
+}
+
+function withSlugs(values: AccountValues, slugs: string[]): AccountWithSlugs {
+  const [id, email, username, skeleton, , ...rest] = values;
+  return [id, email, username, skeleton, slugs, ...rest];
 }
 
 /** The SQL of an email sign-up's one write. */
@@ -63,7 +99,7 @@ export class SignUpRepo {
   async insert(signUp: EmailSignUp): Promise<UserRow> {
     const [row] = await SIGN_UP.execute(
       this.db,
-      ...accountValues(signUp.account),
+      ...withSlugs(accountValues({ ...signUp.account, slug: '' }), signUp.slugs),
       ...tokenValues(signUp.token),
       ...oneTimeTokenValues(signUp.verification),
       ...claimedMailValues(signUp.mail.row, signUp.mail.leaseMs),

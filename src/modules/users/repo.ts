@@ -1,4 +1,4 @@
-import { type QueryCreator, sql } from 'kysely';
+import { type QueryCreator, type RawBuilder, sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
@@ -80,6 +80,30 @@ export type AccountValues = [
   emailVerified: boolean,
 ];
 
+/** The same, with the slug as a value or an expression (the first free of several: `firstFreeSlug`). */
+type AccountInsert = [
+  id: string,
+  email: string,
+  username: string,
+  skeleton: string,
+  slug: string | RawBuilder<string>,
+  gender: number,
+  passwordHash: string | null,
+  picture: string | null,
+  emailVerified: boolean,
+];
+
+/**
+ * The first of `candidates` (a text array) that no user has as a slug, in order, on the lower(slug) index;
+ * the first candidate when all are taken (its INSERT then fails on the unique index, as a lost race does).
+ */
+export function firstFreeSlug(candidates: string[]): RawBuilder<string> {
+  return sql<string>`coalesce((
+    SELECT candidate FROM unnest(${candidates}::text[]) WITH ORDINALITY AS tried(candidate, n)
+    WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(users.slug) = lower(tried.candidate))
+    ORDER BY n LIMIT 1), (${candidates}::text[])[1])`;
+}
+
 export function accountValues(user: NewAccount): AccountValues {
   return [
     user.id,
@@ -97,7 +121,7 @@ export function accountValues(user: NewAccount): AccountValues {
 /** The INSERT of a new user, returning the row; also the main statement of an email sign-up's one write. */
 export function insertAccountQuery(
   db: QueryCreator<Database>,
-  ...[id, email, username, skeleton, slug, gender, passwordHash, picture, emailVerified]: AccountValues
+  ...[id, email, username, skeleton, slug, gender, passwordHash, picture, emailVerified]: AccountInsert
 ) {
   return db
     .insertInto('users')
