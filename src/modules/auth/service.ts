@@ -171,12 +171,11 @@ export class AuthService {
       : [`user-${randomSuffix(8)}`, `user-${randomSuffix(10)}`, last];
   }
 
-  /** The first free slug of `slugCandidates(email)` (the last one when all are taken); one query for all. */
-  async deriveSlug(email: string): Promise<string> {
-    return this.firstFree(this.slugCandidates(email));
-  }
-
-  private async firstFree(candidates: string[]): Promise<string> {
+  /**
+   * The first of `candidates` no user has (the last one when all are taken); one query for all. A provider
+   * sign-up reads it before its transaction; an email sign-up picks it inside its one statement instead.
+   */
+  async firstFreeOf(candidates: string[]): Promise<string> {
     const [free] = await this.users.freeSlugs(candidates);
     return free ?? (candidates.at(-1) as string);
   }
@@ -251,7 +250,7 @@ export class AuthService {
     if (!credentials && !emailVerified && verification) {
       return this.createEmailAccount(fields, slugs, client, verification);
     }
-    const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFree(slugs);
+    const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFreeOf(slugs);
     const account: NewAccount = { ...fields, slug };
     const { row, token, mail } = await writeTransaction(
       this.db,
