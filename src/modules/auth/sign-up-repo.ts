@@ -24,17 +24,7 @@ import {
 } from '../users/repo.js';
 
 /** The account's values with, in the slug's place, the slugs to try (`firstFreeSlug`). */
-type AccountWithSlugs = [
-  id: string,
-  email: string,
-  username: string,
-  skeleton: string,
-  slugs: string[],
-  gender: number,
-  passwordHash: string | null,
-  picture: string | null,
-  emailVerified: boolean,
-];
+type AccountWithSlugs = AccountValues<string[]>;
 
 type SignUpValues = [...AccountWithSlugs, ...TokenValues, ...OneTimeTokenValues, ...ClaimedMailValues];
 
@@ -86,11 +76,6 @@ export interface EmailSignUp {
   mail: { row: NewOutboxMail; leaseMs: number };
 }
 
-function withSlugs(values: AccountValues, slugs: string[]): AccountWithSlugs {
-  const [id, email, username, skeleton, , ...rest] = values;
-  return [id, email, username, skeleton, slugs, ...rest];
-}
-
 /** The SQL of an email sign-up's one write. */
 export class SignUpRepo {
   constructor(private readonly db: Executor) {}
@@ -99,7 +84,7 @@ export class SignUpRepo {
   async insert(signUp: EmailSignUp): Promise<UserRow> {
     const [row] = await SIGN_UP.execute(
       this.db,
-      ...withSlugs(accountValues({ ...signUp.account, slug: '' }), signUp.slugs),
+      ...accountValues(signUp.account, signUp.slugs),
       ...tokenValues(signUp.token),
       ...oneTimeTokenValues(signUp.verification),
       ...claimedMailValues(signUp.mail.row, signUp.mail.leaseMs),

@@ -67,26 +67,16 @@ export interface NewAccount {
   email_verified?: boolean;
 }
 
-/** A new user's values, in the order `insertAccountQuery` takes them. */
-export type AccountValues = [
+/**
+ * A new user's values, in the order `insertAccountQuery` takes them. The slug is a value, or an expression
+ * choosing one (`firstFreeSlug`), or — for a statement that builds that expression — the candidates.
+ */
+export type AccountValues<Slug = string> = [
   id: string,
   email: string,
   username: string,
   skeleton: string,
-  slug: string,
-  gender: number,
-  passwordHash: string | null,
-  picture: string | null,
-  emailVerified: boolean,
-];
-
-/** The same, with the slug as a value or an expression (the first free of several: `firstFreeSlug`). */
-type AccountInsert = [
-  id: string,
-  email: string,
-  username: string,
-  skeleton: string,
-  slug: string | RawBuilder<string>,
+  slug: Slug,
   gender: number,
   passwordHash: string | null,
   picture: string | null,
@@ -104,13 +94,13 @@ export function firstFreeSlug(candidates: string[]): RawBuilder<string> {
     ORDER BY n LIMIT 1), (${candidates}::text[])[1])`;
 }
 
-export function accountValues(user: NewAccount): AccountValues {
+export function accountValues<Slug>(user: Omit<NewAccount, 'slug'>, slug: Slug): AccountValues<Slug> {
   return [
     user.id,
     user.email,
     user.username,
     usernameSkeleton(user.username),
-    user.slug,
+    slug,
     user.gender,
     user.password_hash,
     user.profile_picture ?? null,
@@ -121,7 +111,9 @@ export function accountValues(user: NewAccount): AccountValues {
 /** The INSERT of a new user, returning the row; also the main statement of an email sign-up's one write. */
 export function insertAccountQuery(
   db: QueryCreator<Database>,
-  ...[id, email, username, skeleton, slug, gender, passwordHash, picture, emailVerified]: AccountInsert
+  ...[id, email, username, skeleton, slug, gender, passwordHash, picture, emailVerified]: AccountValues<
+    string | RawBuilder<string>
+  >
 ) {
   return db
     .insertInto('users')
@@ -220,7 +212,7 @@ export class UsersRepo {
   }
 
   async insert(user: NewAccount): Promise<UserRow> {
-    const [row] = await INSERT_ACCOUNT.execute(this.db, ...accountValues(user));
+    const [row] = await INSERT_ACCOUNT.execute(this.db, ...accountValues(user, user.slug));
     if (!row) throw new Error('INSERT … RETURNING returned no row');
     return row;
   }
