@@ -60,6 +60,21 @@ describe('HashingPool', () => {
     expect(await hashing.hash('after', CHEAP)).toMatch(/^\$argon2id\$/);
     expect(hashing.workerPids()).not.toEqual(stuck);
   });
+
+  it('counts a call behind a busy child as waiting, and hashes it in a fresh child when that one dies', async () => {
+    const hashing = pool({ workers: 1, queueLimit: 1, timeoutMs: 60_000 });
+    await hashing.hash('warm', CHEAP);
+    const [first] = hashing.workerPids();
+    const slow = hashing.hash('slow', SLOW);
+    const behind = hashing.hash('behind', CHEAP);
+    // Handed over in advance, it still counts as waiting: the queue (1) is full.
+    await expect(hashing.hash('shed', CHEAP)).rejects.toBeInstanceOf(OverloadedError);
+    process.kill(first as number, 'SIGKILL');
+    await expect(slow).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(await behind).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    expect(hashing.workerPids()).toHaveLength(1);
+    expect(hashing.workerPids()).not.toContain(first);
+  });
 });
 
 describe.each(backends)('%s: load shedding over HTTP', (backend) => {
