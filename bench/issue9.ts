@@ -127,6 +127,26 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     serverPid,
   });
   const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
+  const loginLoad = (url: string, serverPid: number): LoadOptions => ({
+    url,
+    method: 'POST',
+    path: '/v1/auth/login/email',
+    headers: FORM,
+    body: new URLSearchParams(LOGIN).toString(),
+    connections: 16,
+    seconds: settings.seconds,
+    serverPid,
+  });
+  const registerLoad = (url: string, serverPid: number): LoadOptions => ({
+    url,
+    method: 'POST',
+    path: '/v1/auth/register',
+    headers: FORM,
+    body: registrations(),
+    connections: 16,
+    seconds: settings.seconds,
+    serverPid,
+  });
   const bare = () =>
     withProcess(
       () => startBareServer(database.env),
@@ -171,6 +191,15 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
         );
 
   const verifyLimit = await argon2Limit('verify', inFlight, settings.seconds);
+  // For information: the same login and sign-up by a bare Fastify route (read, raw argon2, one write), the
+  // least any HTTP service pays besides the hash on this machine, with the same load and warm-up.
+  const bareHashing = await withProcess(
+    () => startBareServer(database.env, false, inFlight),
+    async (server) => ({
+      login: await warmThenRun(loginLoad(server.url, server.pid), settings.hashWarmupSeconds),
+      register: await warmThenRun(registerLoad(server.url, server.pid), settings.hashWarmupSeconds),
+    }),
+  );
   const { probeIdle, probeDuringLogin, login, loginWithProbe, register } = await withProcess(
     () => startService(database.env),
     async (service) => {
@@ -185,34 +214,14 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
         expectStatus: 422,
       });
       const probeIdle = await validateProbe();
-      const loginLoad: LoadOptions = {
-        url: service.url,
-        method: 'POST',
-        path: '/v1/auth/login/email',
-        headers: FORM,
-        body: new URLSearchParams(LOGIN).toString(),
-        connections: 16,
-        seconds: settings.seconds,
-        serverPid: service.pid,
-      };
+      const login = loginLoad(service.url, service.pid);
       const hashWarmup = settings.hashWarmupSeconds;
-      if (hashWarmup > 0) await runLoad({ ...loginLoad, seconds: hashWarmup });
       // Login throughput alone, as its limit (raw argon2, nothing else running) is measured; then the same
       // flood again with the paced validate probe beside it, for the tail target (its logins are information).
-      const login = await runLoad(loginLoad);
-      const [loginWithProbe, probeDuringLogin] = await Promise.all([runLoad(loginLoad), validateProbe()]);
-      const registerLoad: LoadOptions = {
-        url: service.url,
-        method: 'POST',
-        path: '/v1/auth/register',
-        headers: FORM,
-        body: registrations(),
-        connections: 16,
-        seconds: settings.seconds,
-        serverPid: service.pid,
-      };
-      const register = await warmThenRun(registerLoad, hashWarmup);
-      return { probeIdle, probeDuringLogin, login, loginWithProbe, register };
+      const loginAlone = await warmThenRun(login, hashWarmup);
+      const [loginWithProbe, probeDuringLogin] = await Promise.all([runLoad(login), validateProbe()]);
+      const register = await warmThenRun(registerLoad(service.url, service.pid), hashWarmup);
+      return { probeIdle, probeDuringLogin, login: loginAlone, loginWithProbe, register };
     },
     peaks,
   );
@@ -263,6 +272,26 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
       baseline: { scenario: 'argon2id hash', result: hashLimit, metric: 'req/s' },
     },
     { scenario: `LIMIT argon2id hash, ${inFlight} in flight`, result: hashLimit },
+    {
+      scenario: 'bare Fastify login: read, argon2, write (info)',
+      result: bareHashing.login,
+      baseline: { scenario: 'argon2id verify', result: verifyLimit, metric: 'req/s' },
+    },
+    {
+      scenario: 'login/email (info)',
+      result: login,
+      baseline: { scenario: 'bare Fastify login', result: bareHashing.login, metric: 'req/s' },
+    },
+    {
+      scenario: 'bare Fastify sign-up: argon2, one write (info)',
+      result: bareHashing.register,
+      baseline: { scenario: 'argon2id hash', result: hashLimit, metric: 'req/s' },
+    },
+    {
+      scenario: 'register (info)',
+      result: register,
+      baseline: { scenario: 'bare Fastify sign-up', result: bareHashing.register, metric: 'req/s' },
+    },
     { scenario: `validate probe ${settings.probeRate}/s idle`, result: probeIdle },
     {
       scenario: `validate probe ${settings.probeRate}/s during login`,
