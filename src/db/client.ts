@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
 import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { PGlitePool } from './pglite-pool.js';
+import { PGliteThread } from './pglite-thread.js';
 import { PreparingPool } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
@@ -80,17 +80,17 @@ async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<Da
     await mkdir(path.dirname(dir), { recursive: true });
     unlock = await lockDataDir(`${dir}.lock`);
   }
-  let pglite: PGlite;
+  let pglite: PGliteThread;
   try {
-    // Loaded only for the embedded database: a service on PostgreSQL never holds PGlite's module in memory.
-    const { PGlite } = await import('@electric-sql/pglite');
-    pglite = await PGlite.create(dir);
+    // On a thread of its own, loaded only for the embedded database: a service on PostgreSQL never holds
+    // PGlite's module in memory.
+    pglite = await PGliteThread.open(dir);
     if (!dir.startsWith('memory://')) await tighten(dir);
   } catch (error) {
     await unlock();
     throw error;
   }
-  // PGlite runs in this thread: a server-side statement timeout cannot interrupt it, only the wait is bounded.
+  // A server-side statement timeout cannot interrupt PGlite; the wait for its one connection is bounded.
   const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -1,5 +1,5 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type { PGliteThread } from './pglite-thread.js';
 
 /** Waiting for the embedded connection took too long: classified as a connection error (503) by `db/errors.ts`. */
 export class PoolTimeoutError extends Error {
@@ -28,7 +28,7 @@ export class PGlitePool implements PostgresPool {
    * a connection its own transaction holds, which would hang for ever; it fails with PoolTimeoutError (a 503).
    */
   constructor(
-    readonly pglite: PGlite,
+    readonly pglite: PGliteThread,
     private readonly acquireTimeoutMs = 5_000,
   ) {}
 
@@ -83,8 +83,7 @@ export class PGlitePool implements PostgresPool {
       async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
         const result = await pglite.query<R>(sql, [...parameters]);
         return {
-          command: ((result as { command?: string }).command ??
-            'SELECT') as PostgresQueryResult<R>['command'],
+          command: (result.command ?? 'SELECT') as PostgresQueryResult<R>['command'],
           rowCount: result.affectedRows ?? result.rows.length,
           rows: result.rows,
         };

@@ -1,0 +1,111 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** The worker's script: two levels below the package root from src/db (tests) and dist/db (the service). */
+const WORKER_SCRIPT = fileURLToPath(new URL('../../src/db/pglite-worker.mjs', import.meta.url));
+
+/** What one statement returns, as PGlite's `query` gives it. */
+export interface EmbeddedResult<R> {
+  rows: R[];
+  affectedRows?: number;
+  command?: string;
+}
+
+interface Reply {
+  id: number;
+  ok: boolean;
+  result?: EmbeddedResult<unknown>;
+  error?: Record<string, unknown>;
+}
+
+interface Pending {
+  resolve(result: EmbeddedResult<unknown> | undefined): void;
+  reject(error: Error): void;
+}
+
+/** The error the other thread described, with the fields db/errors.ts classifies by (`code`, `constraint`). */
+function rebuild(described: Record<string, unknown> | undefined): Error {
+  const error = new Error(String(described?.message ?? 'embedded database error'));
+  Object.assign(error, described);
+  return error;
+}
+
+/**
+ * The embedded PostgreSQL (PGlite) on a worker thread of its own (pglite-worker.mjs): statements run beside
+ * the event loop instead of on it. Same calls as PGlite's `query`, `exec` and `close`. The thread keeps the
+ * process alive only while a statement is in flight.
+ */
+export class PGliteThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #exited: Error | undefined;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (reply: Reply) => this.#answer(reply));
+    const lost = (error?: Error) => {
+      // Matched by db/errors.ts as a lost connection: a 503, not a fault of the request.
+      this.#exited = new Error(
+        `Connection terminated: the embedded database thread exited${error ? ` (${error.message})` : ''}`,
+      );
+      for (const pending of this.#pending.values()) pending.reject(this.#exited);
+      this.#pending.clear();
+    };
+    worker.on('error', lost);
+    worker.on('exit', () => lost());
+  }
+
+  /** Starts the thread and opens the database in `dir` (a data directory, or `memory://`). */
+  static async open(dir: string): Promise<PGliteThread> {
+    const worker = new Worker(WORKER_SCRIPT, { workerData: { dir } });
+    const opened = await new Promise<Reply>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the embedded database thread exited with ${code}`)));
+    });
+    if (!opened.ok) {
+      await worker.terminate();
+      throw rebuild(opened.error);
+    }
+    const thread = new PGliteThread(worker);
+    worker.unref();
+    return thread;
+  }
+
+  async query<R>(sql: string, params: unknown[] = []): Promise<EmbeddedResult<R>> {
+    return (await this.#send({ op: 'query', sql, params })) as EmbeddedResult<R>;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.#send({ op: 'exec', sql });
+  }
+
+  /** Closes the database (a clean shutdown of its files), then ends the thread. */
+  async close(): Promise<void> {
+    if (this.#exited) return;
+    await this.#send({ op: 'close' });
+    await this.#worker.terminate();
+  }
+
+  #send(
+    message: { op: 'query'; sql: string; params: unknown[] } | { op: 'exec'; sql: string } | { op: 'close' },
+  ) {
+    if (this.#exited) return Promise.reject(this.#exited);
+    const id = this.#nextId++;
+    return new Promise<EmbeddedResult<unknown> | undefined>((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref();
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, ...message });
+    });
+  }
+
+  #answer(reply: Reply): void {
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (reply.ok) pending.resolve(reply.result);
+    else pending.reject(rebuild(reply.error));
+  }
+}

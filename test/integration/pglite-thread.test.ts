@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isConnectionError, isUniqueViolation, violatedConstraint } from '../../src/db/errors.js';
+import { PGliteThread } from '../../src/db/pglite-thread.js';
+
+describe('the embedded database on its own thread', () => {
+  const opened: PGliteThread[] = [];
+  const open = async () => {
+    const thread = await PGliteThread.open('memory://');
+    opened.push(thread);
+    return thread;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((thread) => thread.close()));
+  });
+
+  it('runs a statement beside the event loop, not on it', async () => {
+    const db = await open();
+    const order: string[] = [];
+    const slow = db.query('SELECT pg_sleep(0.3)').then(() => order.push('statement'));
+    // On the event loop's own thread the statement would run to its end before this callback could.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    order.push('event loop');
+    await slow;
+    expect(order).toEqual(['event loop', 'statement']);
+  });
+
+  it('returns rows, typed values, bytes and the command as PGlite does', async () => {
+    const db = await open();
+    await db.exec('CREATE TABLE t (id int PRIMARY KEY, at timestamptz, raw bytea, doc jsonb)');
+    const inserted = await db.query('INSERT INTO t VALUES ($1, $2, $3, $4)', [
+      1,
+      new Date('2026-11-24T00:00:00Z'),
+      Buffer.from([0, 255]),
+      JSON.stringify({ a: [1] }),
+    ]);
+    expect(inserted.affectedRows).toBe(1);
+    const { rows } = await db.query<{ id: number; at: Date; raw: Uint8Array; doc: unknown }>(
+      'SELECT * FROM t',
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.at).toEqual(new Date('2026-11-24T00:00:00Z'));
+    expect([...(rows[0]?.raw ?? [])]).toEqual([0, 255]);
+    expect(rows[0]?.doc).toEqual({ a: [1] });
+  });
+
+  it('hands on the SQLSTATE and the constraint of a failed statement', async () => {
+    const db = await open();
+    await db.exec('CREATE TABLE u (name text CONSTRAINT u_name_key UNIQUE)');
+    await db.query('INSERT INTO u VALUES ($1)', ['kim']);
+    const error = await db.query('INSERT INTO u VALUES ($1)', ['kim']).catch((caught: unknown) => caught);
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(violatedConstraint(error)).toBe('u_name_key');
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('answers a lost connection once closed, and refuses a data directory it cannot open', async () => {
+    const db = await PGliteThread.open('memory://');
+    await db.close();
+    const afterClose = await db.query('SELECT 1').catch((caught: unknown) => caught);
+    expect(isConnectionError(afterClose)).toBe(true);
+    await expect(PGliteThread.open('/proc/no-such-directory/pglite')).rejects.toBeInstanceOf(Error);
+  });
+});
