@@ -59,10 +59,18 @@ export class PGliteThread {
   /** Starts the thread and opens the database in `dir` (a data directory, or `memory://`). */
   static async open(dir: string): Promise<PGliteThread> {
     const worker = new Worker(WORKER_SCRIPT, { workerData: { dir } });
+    const exited = (code: number) => new Error(`the embedded database thread exited with ${code}`);
+    let settle: { onMessage(reply: Reply): void; onError(error: Error): void; onExit(code: number): void };
     const opened = await new Promise<Reply>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the embedded database thread exited with ${code}`)));
+      settle = { onMessage: resolve, onError: reject, onExit: (code) => reject(exited(code)) };
+      worker.once('message', settle.onMessage);
+      worker.once('error', settle.onError);
+      worker.once('exit', settle.onExit);
+    }).finally(() => {
+      // The thread's own listeners take over from here (the constructor's).
+      worker.off('message', settle.onMessage);
+      worker.off('error', settle.onError);
+      worker.off('exit', settle.onExit);
     });
     if (!opened.ok) {
       await worker.terminate();

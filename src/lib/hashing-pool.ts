@@ -34,8 +34,6 @@ interface Job {
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
   slot: Slot | undefined;
-  /** Answered already (timed out while handed over in advance): the child's late reply is dropped. */
-  settled: boolean;
 }
 
 interface Reply {
@@ -108,7 +106,6 @@ export class HashingPool {
         resolve,
         reject,
         slot: undefined,
-        settled: false,
         timer: undefined as never,
       };
       job.timer = setTimeout(() => this.timeOut(job), this.options.timeoutMs);
@@ -153,16 +150,18 @@ export class HashingPool {
       void this.stop(slot, error);
       return;
     }
-    // Still waiting (in the queue, or in a child's): answered now; a reply that comes later is dropped.
-    const index = this.waiting.indexOf(job);
-    if (index !== -1) this.waiting.splice(index, 1);
+    // Still waiting, in the queue or behind a child's hash: answered now. Taken out of the child's calls too,
+    // so every call a slot holds has a live timer (its first one always bounds the child); the child's late
+    // reply finds no call and is dropped.
+    const queue = slot ? slot.jobs : this.waiting;
+    const index = queue.indexOf(job);
+    if (index !== -1) queue.splice(index, 1);
+    job.slot = undefined;
     this.fail(job, error);
   }
 
   private fail(job: Job, error: unknown): void {
     clearTimeout(job.timer);
-    if (job.settled) return;
-    job.settled = true;
     job.reject(error);
   }
 
@@ -203,11 +202,8 @@ export class HashingPool {
     job.slot = undefined;
     if (slot.jobs.length === 0) holdProcessOpen(slot.child, false);
     clearTimeout(job.timer);
-    if (!job.settled) {
-      job.settled = true;
-      if (reply.ok && reply.result !== undefined) job.resolve(reply.result);
-      else job.reject(new Error(`password hashing failed: ${reply.message ?? 'unknown error'}`));
-    }
+    if (reply.ok && reply.result !== undefined) job.resolve(reply.result);
+    else job.reject(new Error(`password hashing failed: ${reply.message ?? 'unknown error'}`));
     this.dispatch();
   }
 
@@ -231,13 +227,12 @@ export class HashingPool {
       hashing.slot = undefined;
       this.fail(hashing, error);
     }
-    const requeue = behind.filter((job) => !job.settled);
-    for (const job of requeue) job.slot = undefined;
+    for (const job of behind) job.slot = undefined;
     if (this.closed) {
-      for (const job of requeue) this.fail(job, error);
+      for (const job of behind) this.fail(job, error);
       return;
     }
-    this.waiting.unshift(...requeue);
+    this.waiting.unshift(...behind);
     this.dispatch();
   }
 }
