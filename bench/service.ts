@@ -63,15 +63,15 @@ export function startService(env: Record<string, string>): Promise<Service> {
 /** The bare Fastify limit (bench/bare-server.ts) on the same database as the service. */
 export function startBareServer(
   env: Record<string, string>,
-  prepared = false,
-  hashInFlight = 1,
+  options: { prepared?: boolean; hashInFlight?: number } = {},
 ): Promise<Service> {
   const bare: Record<string, string> = {
     PATH: process.env.PATH ?? '',
-    BARE_PREPARED: prepared ? '1' : '0',
-    // Its login and register hash on libuv's threadpool: as many threads as hashes in flight.
-    UV_THREADPOOL_SIZE: String(hashInFlight),
+    BARE_PREPARED: options.prepared ? '1' : '0',
   };
+  // Its login and sign-up hash on libuv's threadpool: as many threads as hashes in flight (the SELECT limit
+  // runs with libuv's default, as it always has).
+  if (options.hashInFlight !== undefined) bare.UV_THREADPOOL_SIZE = String(options.hashInFlight);
   if (env.DATABASE_URL) bare.DATABASE_URL = env.DATABASE_URL;
   else bare.PGLITE_DIR = `${env.DATA_DIR}/pglite`;
   return startProcess([`${ROOT}dist-bench/bare-server.js`], bare);
