@@ -37,12 +37,24 @@ function isResultTypeChange(error: unknown): boolean {
 export class PreparingPool implements PostgresPool {
   /** The generation of each statement's name; raised when a schema change invalidated it. */
   private readonly generations = new Map<string, number>();
+  /**
+   * One wrapper per pooled connection, made once and handed out on every checkout. Kysely remembers each
+   * client object it is given (a PostgresConnection of its own, in a WeakMap and a WeakSet): a fresh wrapper
+   * per checkout would cost those allocations on every query, and the weak tables' entries live in the old
+   * generation until a full collection, which made the heap (and the process's peak RSS) grow under load.
+   */
+  private readonly wrappers = new WeakMap<pg.PoolClient, PreparingClient>();
 
   constructor(private readonly pool: pg.Pool) {}
 
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.pool.connect();
-    return new PreparingClient(client, this.generations);
+    let wrapper = this.wrappers.get(client);
+    if (wrapper === undefined) {
+      wrapper = new PreparingClient(client, this.generations);
+      this.wrappers.set(client, wrapper);
+    }
+    return wrapper;
   }
 
   end(): Promise<void> {

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { Precompiled } from '../../src/db/precompiled.js';
+import { PreparingPool } from '../../src/db/prepared-statements.js';
 import type { Executor } from '../../src/db/transaction.js';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -70,5 +72,46 @@ describe.each(backends)('%s: hot queries as named statements', (backend) => {
     const [row] = await USER_BY_SLUG.execute(single.db, 'prepared-slug');
     expect(row?.username).toBe('prepared');
     expect(row).toHaveProperty('added_by_a_later_release', null);
+  });
+});
+
+/**
+ * Kysely keeps a connection object of its own for every distinct client object a pool hands it. A fresh
+ * wrapper per checkout made that bookkeeping (and its weak tables' entries, which live until a full
+ * collection) a per-query cost; the pool hands out one wrapper per server connection instead.
+ */
+describe.runIf(backends.includes('postgres'))('PreparingPool checkouts', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+
+  it('hands out the same client for the same connection, and different ones for different connections', async () => {
+    const preparing = new PreparingPool(pool);
+    const first = await preparing.connect();
+    const second = await preparing.connect();
+    expect(second).not.toBe(first);
+    const backendPid = async (client: typeof first) =>
+      (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [])).rows[0]?.pid;
+    const pids = [await backendPid(first), await backendPid(second)];
+    first.release();
+    second.release();
+    const again = [await preparing.connect(), await preparing.connect()];
+    // pg's pool reuses its two idle connections; each comes back as the wrapper it had.
+    expect(again[0] === first || again[0] === second).toBe(true);
+    expect(again[1] === first || again[1] === second).toBe(true);
+    expect(again[1]).not.toBe(again[0]);
+    for (const client of again) {
+      expect(pids).toContain(await backendPid(client));
+      client.release();
+    }
   });
 });
