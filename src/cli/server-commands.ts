@@ -4,6 +4,7 @@ import { migrate } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import { runFakeFcm } from '../dev/fake-fcm-command.js';
 import { runFakeProvider } from '../dev/fake-provider-command.js';
+import { boundHeapGrowth } from '../lib/heap-growth.js';
 import { databaseStartupError } from '../startup-errors.js';
 
 /** What main must know of a command once it returns: whether the process keeps running (a server). */
@@ -24,6 +25,7 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .description('Start the HTTP service (migrates first unless MIGRATE_ON_START=false)')
     .action(async () => {
       const config = loadConfig();
+      boundHeapGrowth();
       // Loaded here, not at the top: the whole HTTP service is a second's import the other commands never use.
       const { closeOnSignals, startServer } = await import('../server.js');
       const server = await startServer(config);
