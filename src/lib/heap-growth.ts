@@ -8,16 +8,16 @@ import { setFlagsFromString } from 'node:v8';
  * memory), and a busy server promotes a steady trickle of short-lived objects — requests in flight while a
  * young-generation collection runs — that only a full collection frees. Left at the default, the service
  * (35 MB live) grew to 140 MB of heap under load and its resident memory past 200 MB, for garbage. At 1.5×
- * a full collection runs about twice a second at the peak request rates of the bench; V8 marks concurrently
- * and incrementally, and no throughput change was measurable (docs/PERFORMANCE.md).
+ * a full collection runs about every two seconds under the bench's validate load; V8 marks concurrently and
+ * incrementally, and no throughput change was measurable (docs/PERFORMANCE.md).
  */
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 /**
  * Bounds the growth of the old generation for this process (the `serve` command). V8 reads the flag each
  * time it sets the next collection's limit, so setting it at start is enough; test/e2e/heap-growth.test.ts
  * checks that the Node in use still honours it.
  */
-export function boundHeapGrowth(percent: number = HEAP_GROWING_PERCENT): void {
-  setFlagsFromString(`--heap-growing-percent=${percent}`);
+export function boundHeapGrowth(): void {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
