@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { hash, verify } from '@node-rs/argon2';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { SERVICE_ARGON2 } from './argon2-limit.js';
 
 /**
  * The limit the validate and user/get scenarios are compared with: a bare Fastify route (no logging, no
@@ -26,8 +27,6 @@ const TOKEN_SQL = 'INSERT INTO api_tokens (id, user_id, token_hash, name) VALUES
 const SIGN_UP_SQL = `WITH account AS (
   INSERT INTO users (id, email, username, slug, gender, password_hash) VALUES ($1, $2, $3, $3, $4, $5) RETURNING id
 ) INSERT INTO api_tokens (id, user_id, token_hash, name) SELECT $6, id, $7, $8 FROM account`;
-/** The service's argon2id cost (bench/argon2-limit.ts). */
-const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /** A new API token and the digest that is stored (as the service does). */
 function newToken(): { token: string; digest: Buffer } {
@@ -90,7 +89,7 @@ async function main(): Promise<void> {
   });
   app.post('/v1/auth/register', async (request) => {
     const form = (request.body ?? {}) as Record<string, string>;
-    const passwordHash = await hash(form.password ?? '', ARGON2);
+    const passwordHash = await hash(form.password ?? '', SERVICE_ARGON2);
     const id = randomUUID();
     const { token, digest } = newToken();
     const values = [
