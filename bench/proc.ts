@@ -35,3 +35,11 @@ export function cpuMs(pid: number): number | undefined {
   const stime = Number(fields[12]);
   return (utime + stime) * 10;
 }
+
+/**
+ * The host's transparent huge page setting as Linux shows it (`always [madvise] never`): argon2's cost depends
+ * on it (src/lib/huge-pages.ts), so a run's hashing figures are read with it.
+ */
+export function hugePageSetting(): string {
+  return read('/sys/kernel/mm/transparent_hugepage/enabled')?.trim() ?? 'unknown';
+}

@@ -6,6 +6,7 @@ import { benchFeed } from './feed.js';
 import { benchInspirers } from './inspirers.js';
 import { benchIssue9, type Verdict, verdictTable } from './issue9.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
+import { hugePageSetting } from './proc.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, type Settings } from './settings.js';
@@ -93,7 +94,8 @@ async function main(): Promise<number> {
   console.log(
     `accounts bench: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), Node ${process.version}; ` +
       `${settings.seconds} s per scenario after ${settings.warmupSeconds} s warm-up (login, register: ${settings.hashWarmupSeconds} s), 127.0.0.1; ` +
-      `scenarios ${[...settings.scenarios].join(', ')}; backends ${[...settings.backends].join(', ')}`,
+      `scenarios ${[...settings.scenarios].join(', ')}; backends ${[...settings.backends].join(', ')}; ` +
+      `transparent huge pages: ${hugePageSetting()}`,
   );
   if (settings.databaseUrl === undefined) {
     console.log('DATABASE_URL is not set: PostgreSQL is skipped, only the embedded PGlite is measured.');

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
+import { hugePagesWarning } from './lib/huge-pages.js';
 import { listenMetrics, type MetricsServer } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { databaseStartupError } from './startup-errors.js';
@@ -71,6 +72,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       { address, database: database.kind, versions: config.apiVersions, dataDir: config.dataDir },
       `accounts listening on ${address}`,
     );
+    const hugePages = hugePagesWarning();
+    if (hugePages !== undefined) app.log.warn(hugePages);
     const running = app;
     const scrapes = metricsServer;
     let closing: Promise<void> | undefined;
