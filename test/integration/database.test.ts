@@ -1,5 +1,6 @@
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { RawSession } from '../../src/db/client.js';
 import type { Database } from '../../src/db/schema.js';
 import { writeTransaction } from '../../src/db/transaction.js';
 import { fieldOfUsersIndex } from '../../src/db/users-indexes.js';
@@ -7,7 +8,7 @@ import { CommitFailedError, ServiceUnavailableError, ValidationError } from '../
 import { newId } from '../../src/lib/ids.js';
 import { hashApiToken } from '../../src/lib/tokens.js';
 import { TokensRepo } from '../../src/modules/tokens/repo.js';
-import { UsersRepo } from '../../src/modules/users/repo.js';
+import { firstFreeSlug, UsersRepo } from '../../src/modules/users/repo.js';
 import { backends, useTestDatabase } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
 
@@ -164,6 +165,50 @@ describe.each(backends)('%s: every repo query runs on an index', (backend) => {
         expect(control.map((row) => Object.values(row).join('')).join('\n')).toMatch(/Seq Scan/);
       } finally {
         await session.exec('RESET enable_seqscan');
+      }
+    });
+  });
+
+  it('picks a derived slug by index probes in the generic plan a sign-up runs, on a table of a thousand users', async () => {
+    // The sign-up statement is prepared: planned once per connection for candidates of unknown number. Its
+    // slug pick, written as NOT EXISTS, became a hash anti-join over a sequential scan of users once the
+    // table held a thousand users (docs/PERFORMANCE.md). The users and their statistics are rolled back.
+    const plan = async (session: RawSession, pick: string) => {
+      await session.exec(`PREPARE pick(text[], text[]) AS ${pick}`);
+      try {
+        const rows = await session.query<Record<string, unknown>>(
+          "EXPLAIN EXECUTE pick('{kim,kim-a1b2,user-c3d4}', '{kim,kim-a1b2,user-c3d4}')",
+        );
+        return rows.map((row) => Object.values(row).join('')).join('\n');
+      } finally {
+        await session.exec('DEALLOCATE pick');
+      }
+    };
+    const { sql: pick } = sql`SELECT ${firstFreeSlug(['kim'])} AS slug`.compile(ctx.db);
+    const tag = unique();
+    await ctx.handle.withSession(async (session) => {
+      await session.exec('BEGIN');
+      try {
+        await session.exec(
+          `INSERT INTO users (id, email, username, slug, gender)
+           SELECT gen_random_uuid(), 'plan-${tag}-' || n || '@example.com', 'plan${tag}n' || n, 'plan-${tag}-' || n, 0
+           FROM generate_series(1, 1000) AS n;
+           ANALYZE users;
+           SET LOCAL plan_cache_mode = force_generic_plan;`,
+        );
+        const picked = await plan(session, pick);
+        expect(picked).toMatch(/Index Scan using users_slug_lower_key/);
+        expect(picked).not.toMatch(/Seq Scan|Anti Join/);
+        // The check can fail: the NOT EXISTS form, under the same plan, scans the whole table.
+        const antiJoin = await plan(
+          session,
+          `SELECT coalesce((SELECT candidate FROM unnest($1::text[]) WITH ORDINALITY AS tried(candidate, n)
+           WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(users.slug) = lower(tried.candidate))
+           ORDER BY n LIMIT 1), ($2::text[])[1]) AS slug`,
+        );
+        expect(antiJoin).toMatch(/Seq Scan on users/);
+      } finally {
+        await session.exec('ROLLBACK');
       }
     });
   });

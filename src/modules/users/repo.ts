@@ -86,11 +86,18 @@ export type AccountValues<Slug = string> = [
 /**
  * The first of `candidates` (a text array) that no user has as a slug, in order, on the lower(slug) index;
  * the first candidate when all are taken (its INSERT then fails on the unique index, as a lost race does).
+ *
+ * Each candidate is a scalar subquery, one index probe, tried in order until one is free (usually the first).
+ * Written as `NOT EXISTS`, PostgreSQL turned it into an anti-join, and the sign-up statement's generic plan
+ * (a prepared statement, planned once per connection for an array of unknown length) hashed every user's
+ * lower(slug) after a sequential scan of the table on every sign-up while it held thousands of users (seen
+ * at 1,000 and 2,000; at 10,000 it probed the index): a sequential scan per sign-up in the bench
+ * (docs/PERFORMANCE.md). A scalar subquery is never made a join.
  */
 export function firstFreeSlug(candidates: string[]): RawBuilder<string> {
   return sql<string>`coalesce((
     SELECT candidate FROM unnest(${candidates}::text[]) WITH ORDINALITY AS tried(candidate, n)
-    WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(users.slug) = lower(tried.candidate))
+    WHERE (SELECT true FROM users WHERE lower(users.slug) = lower(tried.candidate) LIMIT 1) IS NULL
     ORDER BY n LIMIT 1), (${candidates}::text[])[1])`;
 }
 
