@@ -90,9 +90,9 @@ export type AccountValues<Slug = string> = [
  * Each candidate is a scalar subquery, one index probe, tried in order until one is free (usually the first).
  * Written as `NOT EXISTS`, PostgreSQL turned it into an anti-join, and the sign-up statement's generic plan
  * (a prepared statement, planned once per connection for an array of unknown length) hashed every user's
- * lower(slug) after a sequential scan of the table on every sign-up while it held thousands of users (seen
- * at 1,000 and 2,000; at 10,000 it probed the index): a sequential scan per sign-up in the bench
- * (docs/PERFORMANCE.md). A scalar subquery is never made a join.
+ * lower(slug) after a sequential scan of the table on every sign-up (seen with 1,000 users analysed, and
+ * on a table grown from empty without fresh statistics; with 10,000 analysed it probed the index): a
+ * sequential scan per sign-up in the bench (docs/PERFORMANCE.md). A scalar subquery is never made a join.
  */
 export function firstFreeSlug(candidates: string[]): RawBuilder<string> {
   return sql<string>`coalesce((
