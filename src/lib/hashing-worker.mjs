@@ -8,37 +8,11 @@
  * cheap request waits behind them. Here the hashing runs at a lower CPU priority (nice 10): the kernel gives
  * the event loop the core first, and hashing takes what is left.
  */
-import { readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import { lowerPriority, WORKER_NICE } from './lower-priority.mjs';
 
-/** Nice value of this process: positive = yields the CPU to the API's event loop (nice 0). */
-const HASHING_NICE = 10;
-
-/**
- * Lowers the priority of every thread of this process. On Linux a nice value belongs to a thread, not to the
- * process: `setPriority(n)` alone changes only the main thread, and the thread that hashes is libuv's, which
- * Node started while loading this very module (it reads ES module files on that threadpool). So each thread is
- * set by its id from /proc; threads started later inherit the value. Elsewhere (macOS) the call sets the
- * whole process.
- *
- * @param {number} nice
- */
-function lowerPriority(nice) {
-  let threads = [];
-  try {
-    threads = readdirSync('/proc/self/task').map(Number);
-  } catch {
-    // No /proc: not Linux, where the process-wide call below is what there is.
-  }
-  try {
-    setPriority(nice);
-    for (const thread of threads) setPriority(thread, nice);
-  } catch {
-    // A platform that refuses (no permission to change it): hashing still works, at the same priority.
-  }
-}
-lowerPriority(HASHING_NICE);
+// Below the API's event loop, every thread of this process (lower-priority.mjs says why every thread).
+lowerPriority(WORKER_NICE);
 
 /** `Algorithm.Argon2id` of @node-rs/argon2. */
 const ARGON2ID = 2;

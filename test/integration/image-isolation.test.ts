@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { imageRendererPids } from '../../src/modules/images/process.js';
@@ -7,6 +8,7 @@ import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, postForm, postMultipart } from '../helpers/http.js';
 import { largeAnimatedGif, pngFixture } from '../helpers/images.js';
 import { type Picture, updatePicture } from '../helpers/media.js';
+import { threadPriorities } from '../helpers/threads.js';
 
 const UNAVAILABLE = ['ServiceUnavailableHttpException', 'Service Unavailable', []] as const;
 
@@ -34,6 +36,11 @@ describe.each(backends)('%s: image rendering is isolated from logins', (backend)
     const pids = imageRendererPids();
     expect(pids.length).toBeGreaterThan(0);
     expect(pids).not.toContain(process.pid);
+    // Below the event loop like the hashing processes, every thread of it (a nice value is per thread).
+    // (The list keeps the renderers of apps closed before this one: only live ones have threads to read.)
+    const priorities = pids.flatMap(threadPriorities);
+    expect(priorities.length).toBeGreaterThan(0);
+    for (const priority of priorities) expect(priority).toBeGreaterThan(getPriority());
   });
 
   it('keeps only the first frame of a large animation', async () => {

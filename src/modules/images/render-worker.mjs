@@ -9,6 +9,11 @@
  * image can slow nothing of the API's but the CPU it is given.
  */
 import sharp from 'sharp';
+import { lowerPriority, WORKER_NICE } from '../../lib/lower-priority.mjs';
+
+// Decoding yields the cores to the API's event loop, as hashing does, and neither outranks the other: at
+// nice 0 a burst of uploads would hold the cores the logins' hashing needs (test/integration/image-isolation).
+lowerPriority(WORKER_NICE);
 
 // One libvips thread per operation and no operation cache: memory stays near one image's worth.
 sharp.concurrency(1);

@@ -1,0 +1,34 @@
+// @ts-check
+/**
+ * Lowers the CPU priority of the calling process's every thread: for the worker processes (password hashing,
+ * image rendering), whose work must yield the cores to the API's event loop. Plain JavaScript, imported by
+ * those workers' scripts (a forked Node 20 cannot run TypeScript).
+ *
+ * On Linux a nice value belongs to a thread, not to the process: `setPriority(n)` alone changes only the main
+ * thread, while the work runs on libuv's threadpool (and libvips's threads), which Node started while loading
+ * the worker's modules (it reads ES module files on that threadpool). So each thread is set by its id from
+ * /proc; threads started later inherit the value from the thread that starts them. Elsewhere (macOS) the
+ * process-wide call is what there is.
+ */
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/** The nice value of the worker processes: positive = yields the CPU to the API's event loop (nice 0). */
+export const WORKER_NICE = 10;
+
+/** @param {number} nice */
+export function lowerPriority(nice) {
+  /** @type {number[]} */
+  let threads = [];
+  try {
+    threads = readdirSync('/proc/self/task').map(Number);
+  } catch {
+    // No /proc: not Linux.
+  }
+  try {
+    setPriority(nice);
+    for (const thread of threads) setPriority(thread, nice);
+  } catch {
+    // A platform that refuses (no permission to change it): the work still runs, at the same priority.
+  }
+}
