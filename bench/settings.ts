@@ -7,6 +7,12 @@ export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 /** How long and how hard each scenario runs; from BENCH_* variables so a quick or a longer run needs no edit. */
 export interface Settings {
   seconds: number;
+  /**
+   * Unrecorded load before each scenario, on the same process. Five seconds, not one, as for login and
+   * register: under the validate load a fresh process, the service's as much as the bare route's, spent
+   * 15–35 % more CPU per request in its first five seconds than from the tenth on (docs/PERFORMANCE.md,
+   * "eighth machine"). A ratio of two servers compares them warm; both sides get the same warm-up.
+   */
   warmupSeconds: number;
   /**
    * Warm-up of the login and register loads. At tens of requests per second V8 needs seconds, not one, to
@@ -74,7 +80,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, argv: readonly string[] = [
   }
   const settings: Settings = {
     seconds: whole(env, 'BENCH_SECONDS', 5, 1),
-    warmupSeconds: whole(env, 'BENCH_WARMUP_SECONDS', 1, 0),
+    warmupSeconds: whole(env, 'BENCH_WARMUP_SECONDS', 5, 0),
     hashWarmupSeconds: whole(env, 'BENCH_HASH_WARMUP_SECONDS', 5, 0),
     connections: whole(env, 'BENCH_CONNECTIONS', 10, 1),
     probeRate: whole(env, 'BENCH_PROBE_RATE', 200, 1),
