@@ -25,10 +25,12 @@ export function lowerPriority(nice) {
   } catch {
     // No /proc: not Linux.
   }
-  try {
-    setPriority(nice);
-    for (const thread of threads) setPriority(thread, nice);
-  } catch {
-    // A platform that refuses (no permission to change it): the work still runs, at the same priority.
+  for (const thread of [0, ...threads]) {
+    try {
+      setPriority(thread, nice);
+    } catch {
+      // A thread that ended since the listing, or a platform that refuses (no permission to change it): the
+      // others are still set, and the work still runs.
+    }
   }
 }
