@@ -18,14 +18,15 @@ export const WORKER_NICE = 10;
 
 /** @param {number} nice */
 export function lowerPriority(nice) {
+  // Linux: every thread by its id (the main thread's is the process id). Elsewhere 0, the calling process.
   /** @type {number[]} */
-  let threads = [];
+  let threads = [0];
   try {
     threads = readdirSync('/proc/self/task').map(Number);
   } catch {
     // No /proc: not Linux.
   }
-  for (const thread of [0, ...threads]) {
+  for (const thread of threads) {
     try {
       setPriority(thread, nice);
     } catch {
