@@ -28,6 +28,18 @@ export interface Issue9Result {
   rows: Row[];
   verdicts: Verdict[];
   peakRss: PeakRss;
+  /** One line per hashing scenario: its warm-up curve, window by window, and the measured figure after it. */
+  warmupCurves: string[];
+}
+
+/** `login/email warm-up, CPU ms per request by 5 s window: 1.59 1.10 0.90 0.84, then measured: 0.79`. */
+function warmupCurve(scenario: string, result: LoadResult, windowSeconds: number): string[] {
+  const curve = result.warmupCpuMsPerRequest;
+  if (curve === undefined || result.cpuMsPerRequest === undefined) return [];
+  const figures = curve.map((ms) => ms.toFixed(2)).join(' ');
+  return [
+    `${scenario} warm-up, CPU ms per request by ${windowSeconds} s window: ${figures}, then measured: ${result.cpuMsPerRequest.toFixed(2)}`,
+  ];
 }
 
 /** The signed-in user of the user/get and login scenarios, registered through the API like a real one. */
@@ -353,7 +365,13 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
       pass: peakRss.process <= 200,
     },
   ];
-  return { rows, verdicts, peakRss };
+  const warmupCurves = [
+    ...warmupCurve('login/email (service)', login, settings.seconds),
+    ...warmupCurve('register (service)', register, settings.seconds),
+    ...warmupCurve('bare Fastify login', bareHashing.login, settings.seconds),
+    ...warmupCurve('bare Fastify sign-up', bareHashing.register, settings.seconds),
+  ];
+  return { rows, verdicts, peakRss, warmupCurves };
 }
 
 /**

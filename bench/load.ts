@@ -25,6 +25,11 @@ export interface LoadResult {
   failures: number;
   /** Server CPU time (user + system) per answered request, ms; when the server's pid was given. */
   cpuMsPerRequest?: number;
+  /**
+   * The unrecorded warm-up before this run, window by window (`warmThenRun`): the server's CPU time per
+   * request in each, so a reader sees whether the curve had flattened before the measurement began.
+   */
+  warmupCpuMsPerRequest?: number[];
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -62,8 +67,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-/** A short unrecorded run first, so the JIT and the connection pools are warm when the measurement starts. */
+/**
+ * An unrecorded run first, so the JIT and the connection pools are warm when the measurement starts. It runs
+ * in windows as long as the measurement (the last one shorter if need be), and the result keeps each window's
+ * CPU time per request: the warm-up curve the measurement sits at the end of.
+ */
 export async function warmThenRun(options: LoadOptions, warmupSeconds: number): Promise<LoadResult> {
-  if (warmupSeconds > 0) await runLoad({ ...options, seconds: warmupSeconds });
-  return runLoad(options);
+  const curve: number[] = [];
+  for (let left = warmupSeconds; left > 0; left -= options.seconds) {
+    const window = await runLoad({ ...options, seconds: Math.min(left, options.seconds) });
+    if (window.cpuMsPerRequest !== undefined) curve.push(window.cpuMsPerRequest);
+  }
+  const result = await runLoad(options);
+  return curve.length > 0 ? { ...result, warmupCpuMsPerRequest: curve } : result;
 }
