@@ -51,9 +51,9 @@ interface Slot {
 
 /**
  * Calls a child holds at once: the one it hashes and the next, handed over before the first is done. The
- * child's only hashing thread (UV_THREADPOOL_SIZE=1) starts the next hash the moment the last one ends,
- * instead of idling for a reply to reach this process and the next call to come back (measured: 2.5–4.5 % of
- * both cores idle under a login flood without it). Still one hash at a time per child.
+ * child, which hashes on its one thread (hashing-worker.mjs), starts the next hash the moment it has sent the
+ * last reply, instead of idling for that reply to reach this process and the next call to come back
+ * (measured: 2.5–4.5 % of both cores idle under a login flood without it). Still one hash at a time per child.
  */
 const CALLS_PER_CHILD = 2;
 
@@ -178,8 +178,9 @@ export class HashingPool {
 
   private spawn(): ChildProcess {
     const child = fork(WORKER_SCRIPT, [], {
-      // Nothing of ours in the child's environment (no DATABASE_URL, no secrets): it only hashes.
-      env: { PATH: process.env.PATH ?? '', UV_THREADPOOL_SIZE: '1' },
+      // Nothing of ours in the child's environment (no DATABASE_URL, no secrets): it only hashes, on its
+      // main thread, so libuv's threadpool is never started there.
+      env: { PATH: process.env.PATH ?? '' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     holdProcessOpen(child, false);

@@ -36,8 +36,8 @@ describe('HashingPool', () => {
     const pids = hashing.workerPids();
     expect(pids.length).toBeGreaterThan(0);
     expect(pids).not.toContain(process.pid);
-    // On Linux a nice value is a thread's, and the hashing runs on libuv's thread, not the main one: every
-    // thread of the child must have it (only the main thread had it until 2026-11-24).
+    // On Linux a nice value is a thread's: every thread of the child must have it, whichever one hashes (until
+    // 2026-11-24 libuv's thread hashed, and only the main thread had it).
     for (const pid of pids) {
       const priorities = threadPriorities(pid);
       expect(priorities.length).toBeGreaterThan(0);
