@@ -5,8 +5,8 @@
  * those workers' scripts (a forked Node 20 cannot run TypeScript).
  *
  * On Linux a nice value belongs to a thread, not to the process: `setPriority(n)` alone changes only the main
- * thread, while the work runs on libuv's threadpool (and libvips's threads), which Node started while loading
- * the worker's modules (it reads ES module files on that threadpool). So each thread is set by its id from
+ * thread, while work can run on other threads — libvips's in the renderer, and libuv's threadpool, which Node
+ * starts while loading the worker's modules (it reads ES module files on it). So each thread is set by its id from
  * /proc; threads started later inherit the value from the thread that starts them. Elsewhere (macOS) the
  * process-wide call is what there is.
  */
