@@ -9,6 +9,11 @@ export const SERVICE_ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, p
  * The login and register limit: raw `@node-rs/argon2` verify (or hash) with the service's parameters, `inFlight`
  * calls at a time for `seconds`, nothing else — no HTTP, no database. What the machine can hash is the most
  * logins or registrations per second the service could ever answer.
+ *
+ * Its CPU time per hash is this process's (nothing else of the bench runs meanwhile): with req/s it tells how
+ * busy the cores were. A lane starts its next call only after its last one's promise has resolved on the
+ * event loop, so the cores idle a little between two hashes (6-11 % at two in flight on the tenth machine,
+ * docs/PERFORMANCE.md); more calls in flight than cores keep them busy.
  */
 export async function argon2Limit(
   operation: 'verify' | 'hash',
@@ -21,6 +26,7 @@ export async function argon2Limit(
   const deadline = performance.now() + seconds * 1000;
   const latencies: number[] = [];
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const lane = async () => {
     while (performance.now() < deadline) {
       const sent = performance.now();
@@ -30,8 +36,15 @@ export async function argon2Limit(
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   latencies.sort((a, b) => a - b);
   const at = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0;
-  return { requestsPerSecond: latencies.length / elapsed, p50: at(50), p99: at(99), failures: 0 };
+  return {
+    requestsPerSecond: latencies.length / elapsed,
+    p50: at(50),
+    p99: at(99),
+    failures: 0,
+    cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
+  };
 }
