@@ -30,6 +30,11 @@ export interface LoadResult {
    * request in each, so a reader sees whether the curve had flattened before the measurement began.
    */
   warmupCpuMsPerRequest?: number[];
+  /**
+   * When the figure is the mean of windows alternated with another load's (bench/issue9.ts, `alternated`):
+   * each window's requests per second, in the order they ran.
+   */
+  windowsPerSecond?: number[];
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -68,16 +73,26 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 /**
- * An unrecorded run first, so the JIT and the connection pools are warm when the measurement starts. It runs
- * in windows as long as the measurement (the last one shorter if need be), and the result keeps each window's
- * CPU time per request: the warm-up curve the measurement sits at the end of.
+ * Unrecorded load, so the JIT and the connection pools are warm when a measurement starts. It runs in windows
+ * as long as the measurement (the last one shorter if need be) and returns each window's CPU time per request:
+ * the warm-up curve the measurement sits at the end of.
  */
-export async function warmThenRun(options: LoadOptions, warmupSeconds: number): Promise<LoadResult> {
+export async function warmUp(options: LoadOptions, warmupSeconds: number): Promise<number[]> {
   const curve: number[] = [];
   for (let left = warmupSeconds; left > 0; left -= options.seconds) {
     const window = await runLoad({ ...options, seconds: Math.min(left, options.seconds) });
     if (window.cpuMsPerRequest !== undefined) curve.push(window.cpuMsPerRequest);
   }
+  return curve;
+}
+
+/** `warmUp`, then one measured run that keeps the curve. */
+export async function warmThenRun(options: LoadOptions, warmupSeconds: number): Promise<LoadResult> {
+  const curve = await warmUp(options, warmupSeconds);
   const result = await runLoad(options);
+  return withCurve(result, curve);
+}
+
+export function withCurve(result: LoadResult, curve: number[]): LoadResult {
   return curve.length > 0 ? { ...result, warmupCpuMsPerRequest: curve } : result;
 }

@@ -76,7 +76,7 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.summaries.push(
       `peak RSS: service process ${issue9.peakRss.process.toFixed(0)} MB; its worker processes ` +
         `(hashing, image rendering) ${issue9.peakRss.workers.toFixed(0)} MB together.`,
-      ...issue9.warmupCurves,
+      ...issue9.notes,
     );
   }
   if (settings.scenarios.has('growth')) report.rows.push(...(await benchGrowth(database, settings)));
