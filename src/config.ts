@@ -34,7 +34,7 @@ export interface Config {
   /** undefined = embedded PGlite under dataDir. */
   databaseUrl: string | undefined;
   databasePoolMax: number;
-  /** DATABASE_PREPARED_STATEMENTS: the hot queries as named statements on a PostgreSQL server (default on). */
+  /** DATABASE_PREPARED_STATEMENTS: the hot queries as named statements, on a server and on PGlite (default on). */
   databasePreparedStatements: boolean;
   /** DATABASE_*_TIMEOUT_MS: every wait for the database is bounded. */
   database: DatabaseTimeouts;

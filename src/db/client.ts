@@ -47,8 +47,9 @@ export interface DatabaseOptions {
   /** Bounds on every wait (config/database.ts); the defaults there when absent. */
   timeouts?: Partial<DatabaseTimeouts>;
   /**
-   * Run the hot queries as named statements on a PostgreSQL server (db/prepared-statements.ts); default on.
-   * Off for a pooler that cannot keep them (PgBouncer before 1.21 in transaction mode).
+   * Run the hot queries as named statements (db/prepared-statements.ts), on a PostgreSQL server and on the
+   * embedded PGlite; default on. Off for a pooler that cannot keep them (PgBouncer before 1.21 in
+   * transaction mode).
    */
   preparedStatements?: boolean;
 }
@@ -70,11 +71,15 @@ const CLIENT_GRACE_MS = 1_000;
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   return options.url === undefined
-    ? openEmbedded(options.embeddedDir, timeouts)
+    ? openEmbedded(options.embeddedDir, timeouts, options.preparedStatements ?? true)
     : openServer(options.url, options.poolMax ?? 10, timeouts, options.preparedStatements ?? true);
 }
 
-async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
+async function openEmbedded(
+  dir: string,
+  timeouts: DatabaseTimeouts,
+  preparedStatements: boolean,
+): Promise<DatabaseHandle> {
   let unlock = async () => {};
   if (!dir.startsWith('memory://')) {
     await mkdir(path.dirname(dir), { recursive: true });
@@ -91,7 +96,7 @@ async function openEmbedded(dir: string, timeouts: DatabaseTimeouts): Promise<Da
     throw error;
   }
   // A server-side statement timeout cannot interrupt PGlite; the wait for its one connection is bounded.
-  const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs);
+  const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs, preparedStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'embedded',

@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type { PGliteThread } from './pglite-thread.js';
+import { preparedStatementName } from './prepared-statements.js';
 
 /** Waiting for the embedded connection took too long: classified as a connection error (503) by `db/errors.ts`. */
 export class PoolTimeoutError extends Error {
@@ -27,9 +28,14 @@ export class PGlitePool implements PostgresPool {
    * nested use: code inside a transaction that queries through the pool instead of the transaction waits for
    * a connection its own transaction holds, which would hang for ever; it fails with PoolTimeoutError (a 503).
    */
+  /**
+   * @param preparedStatements run the hot queries (db/prepared-statements.ts) as named statements: planned
+   * once instead of on every call (pglite-worker.mjs).
+   */
   constructor(
     readonly pglite: PGliteThread,
     private readonly acquireTimeoutMs = 5_000,
+    private readonly preparedStatements = true,
   ) {}
 
   /** Waits for the connection, then holds it until the returned release function is called. */
@@ -79,9 +85,10 @@ export class PGlitePool implements PostgresPool {
   async connect(): Promise<PostgresPoolClient> {
     const release = await this.acquire();
     const pglite = this.pglite;
+    const named = this.preparedStatements ? preparedStatementName : () => undefined;
     const client = {
       async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-        const result = await pglite.query<R>(sql, [...parameters]);
+        const result = await pglite.query<R>(sql, [...parameters], named(sql));
         return {
           command: (result.command ?? 'SELECT') as PostgresQueryResult<R>['command'],
           rowCount: result.affectedRows ?? result.rows.length,

@@ -81,8 +81,16 @@ export class PGliteThread {
     return thread;
   }
 
-  async query<R>(sql: string, params: unknown[] = []): Promise<EmbeddedResult<R>> {
-    return (await this.#send({ op: 'query', sql, params })) as EmbeddedResult<R>;
+  /**
+   * Runs `sql`; given a `name`, as a named statement, prepared on the first call and planned only then
+   * (pglite-worker.mjs). The name must always come with the same SQL.
+   */
+  async query<R>(sql: string, params: unknown[] = [], name?: string): Promise<EmbeddedResult<R>> {
+    const message =
+      name === undefined
+        ? { op: 'query' as const, sql, params }
+        : { op: 'query' as const, sql, params, name };
+    return (await this.#send(message)) as EmbeddedResult<R>;
   }
 
   async exec(sql: string): Promise<void> {
@@ -97,7 +105,10 @@ export class PGliteThread {
   }
 
   #send(
-    message: { op: 'query'; sql: string; params: unknown[] } | { op: 'exec'; sql: string } | { op: 'close' },
+    message:
+      | { op: 'query'; sql: string; params: unknown[]; name?: string }
+      | { op: 'exec'; sql: string }
+      | { op: 'close' },
   ) {
     if (this.#exited) return Promise.reject(this.#exited);
     const id = this.#nextId++;

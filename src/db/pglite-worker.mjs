@@ -10,7 +10,7 @@
  * one connection to one caller at a time, transactions included).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
@@ -41,13 +41,107 @@ try {
 port.postMessage({ id: 0, ok: true });
 
 /**
- * @typedef {{ id: number, op: 'query', sql: string, params: unknown[] }} QueryMessage
+ * "cached plan must not change result type": a named `SELECT users.*` after a migration added a column.
+ */
+const RESULT_TYPE_CHANGED = '0A000';
+
+/**
+ * The statements prepared on this connection: by the name the API process gave the SQL, the name it is
+ * prepared under (a new one after a schema change) and its parameters' types.
+ * @type {Map<string, { prepared: string, types: number[] }>}
+ */
+const statements = new Map();
+let preparations = 0;
+
+/** @param {Uint8Array[]} messages */
+function joined(messages) {
+  const bytes = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
+  let offset = 0;
+  for (const message of messages) {
+    bytes.set(message, offset);
+    offset += message.length;
+  }
+  return bytes;
+}
+
+/**
+ * Prepares `sql` under a fresh name; resolves to the statement and its parameters' types.
+ * @param {string} name
+ * @param {string} sql
+ */
+async function prepare(name, sql) {
+  const prepared = `${name}_${++preparations}`;
+  const { serialize } = protocol;
+  const described = await pglite.execProtocolStream(
+    joined([
+      serialize.parse({ name: prepared, text: sql }),
+      serialize.describe({ type: 'S', name: prepared }),
+      serialize.sync(),
+    ]),
+  );
+  const parameters = described.find((message) => message.name === 'parameterDescription');
+  const types = /** @type {{ dataTypeIDs?: number[] } | undefined} */ (parameters)?.dataTypeIDs ?? [];
+  const statement = { prepared, types };
+  statements.set(name, statement);
+  return statement;
+}
+
+/**
+ * Runs a registered hot query as a named statement (db/prepared-statements.ts): PGlite's `query` parses,
+ * analyses and plans the SQL on every call, in six calls into WebAssembly; a named statement is planned
+ * once, and each call after that is one batch (bind, describe, execute, sync). For the uniqueness check of
+ * validate that is a third of the CPU a plain query costs. Values and rows are converted as `query` does,
+ * with the same type serializers and parsers; it holds PGlite's query lock, as `query` does.
+ * @param {string} name
+ * @param {string} sql
+ * @param {unknown[]} params
+ * @param {boolean} [again] the retry after a schema change
+ * @returns {Promise<{ rows: unknown[], affectedRows?: number, command?: string }>}
+ */
+async function queryNamed(name, sql, params, again = false) {
+  try {
+    return await pglite.runExclusive(async () => {
+      const statement = statements.get(name) ?? (await prepare(name, sql));
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = pglite.serializers[statement.types[i] ?? 0];
+        return serializer ? serializer(value) : String(value);
+      });
+      const { serialize } = protocol;
+      const messages = await pglite.execProtocolStream(
+        joined([
+          serialize.bind({ statement: statement.prepared, values }),
+          serialize.describe({ type: 'P' }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+      );
+      const [result] = parse.parseResults(messages, pglite.parsers);
+      return {
+        rows: result?.rows ?? [],
+        affectedRows: result?.affectedRows,
+        command: /** @type {{ command?: string } | undefined} */ (result)?.command,
+      };
+    });
+  } catch (error) {
+    if (again || /** @type {{ code?: unknown }} */ (error)?.code !== RESULT_TYPE_CHANGED) throw error;
+    // A migration changed what the statement returns: prepare it again under a new name, once.
+    statements.delete(name);
+    return queryNamed(name, sql, params, true);
+  }
+}
+
+/**
+ * @typedef {{ id: number, op: 'query', sql: string, params: unknown[], name?: string }} QueryMessage
  * @typedef {{ id: number, op: 'exec', sql: string }} ExecMessage
  * @typedef {{ id: number, op: 'close' }} CloseMessage
  */
 
 /** @param {QueryMessage | ExecMessage | CloseMessage} message */
 async function run(message) {
+  if (message.op === 'query' && message.name !== undefined) {
+    return queryNamed(message.name, message.sql, message.params);
+  }
   if (message.op === 'query') {
     const result = await pglite.query(message.sql, message.params);
     return {

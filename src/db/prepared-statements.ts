@@ -2,7 +2,8 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryRes
 import type pg from 'pg';
 
 /**
- * Named (server-side prepared) statements for the hottest queries on a PostgreSQL server.
+ * Named (server-side prepared) statements for the hottest queries on a PostgreSQL server, and (through the
+ * same registry, db/pglite-pool.ts) on the embedded PGlite.
  *
  * An unnamed statement is parsed, analysed and planned by the server on every call; a named one once per
  * connection, and each later call sends only its values. For the short indexed queries every request makes
@@ -14,6 +15,11 @@ import type pg from 'pg';
  * runs unnamed, as before.
  */
 const namesBySql = new Map<string, string>();
+
+/** The name `sql` runs under as a named statement, if it was registered (also read by the embedded pool). */
+export function preparedStatementName(sql: string): string | undefined {
+  return namesBySql.get(sql);
+}
 
 /** Marks `sql` as worth preparing on each connection that runs it. */
 export function registerPreparedStatement(sql: string): void {

@@ -53,6 +53,50 @@ describe('the embedded database on its own thread', () => {
     expect(error).toBeInstanceOf(Error);
   });
 
+  it('runs a named statement as it runs the same SQL unnamed, and prepares it once', async () => {
+    const db = await open();
+    await db.exec('CREATE TABLE t (id int PRIMARY KEY, at timestamptz, raw bytea, doc jsonb, note text)');
+    const insert = 'INSERT INTO t VALUES ($1, $2, $3, $4, $5)';
+    const values = (id: number) => [
+      id,
+      new Date('2026-11-24T00:00:00Z'),
+      Buffer.from([0, 255]),
+      '{"a":[1]}',
+      null,
+    ];
+    const named = await db.query(insert, values(1), 'insert_t');
+    const unnamed = await db.query(insert, values(2));
+    expect(named).toEqual(unnamed);
+    expect(named.affectedRows).toBe(1);
+    const select = 'SELECT at, raw, doc, note FROM t WHERE id = $1';
+    for (let i = 0; i < 3; i++) {
+      expect(await db.query(select, [1], 'select_t')).toEqual(await db.query(select, [2]));
+    }
+    const { rows } = await db.query<{ at: Date; doc: unknown; note: null }>(select, [1], 'select_t');
+    expect(rows).toEqual([
+      { at: new Date('2026-11-24T00:00:00Z'), raw: expect.anything(), doc: { a: [1] }, note: null },
+    ]);
+    const prepared = await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+    expect(prepared.rows.map((row) => row.statement).sort()).toEqual([insert, select].sort());
+  });
+
+  it('hands on the SQLSTATE of a named statement, and the connection and its transaction go on as after any error', async () => {
+    const db = await open();
+    await db.exec('CREATE TABLE u (name text CONSTRAINT u_name_key UNIQUE)');
+    const insert = 'INSERT INTO u VALUES ($1)';
+    await db.query(insert, ['kim'], 'insert_u');
+    const error = await db.query(insert, ['kim'], 'insert_u').catch((caught: unknown) => caught);
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(violatedConstraint(error)).toBe('u_name_key');
+    await db.query('BEGIN');
+    await db.query(insert, ['lee'], 'insert_u');
+    await expect(db.query(insert, ['kim'], 'insert_u')).rejects.toBeInstanceOf(Error);
+    await db.query('ROLLBACK');
+    await db.query(insert, ['park'], 'insert_u');
+    const { rows } = await db.query<{ name: string }>('SELECT name FROM u ORDER BY name');
+    expect(rows.map((row) => row.name)).toEqual(['kim', 'park']);
+  });
+
   it('answers a lost connection once closed, and refuses a data directory it cannot open', async () => {
     const db = await PGliteThread.open('memory://');
     await db.close();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
 import { Precompiled } from '../../src/db/precompiled.js';
 import { PreparingPool } from '../../src/db/prepared-statements.js';
 import type { Executor } from '../../src/db/transaction.js';
@@ -13,15 +14,18 @@ const USER_BY_SLUG = new Precompiled(1, (db: Executor, slug: string) =>
 );
 
 /**
- * On a PostgreSQL server a precompiled query runs as a named statement (db/prepared-statements.ts); PGlite
- * has no network round trip to save and runs it unnamed.
+ * A precompiled query runs as a named statement (db/prepared-statements.ts), on a PostgreSQL server and on
+ * the embedded PGlite (db/pglite-worker.mjs): parsed and planned once per connection.
  */
 describe.each(backends)('%s: hot queries as named statements', (backend) => {
   const onServer = backend === 'postgres';
   let database: TestDatabase;
   /** One connection, so that the session's prepared statements are the ones this test looks at. */
   let single: DatabaseHandle;
-  /** The same database with DATABASE_PREPARED_STATEMENTS=false (PGlite: the one handle). */
+  /**
+   * DATABASE_PREPARED_STATEMENTS=false: the same database on a server; on PGlite (one connection, one
+   * handle per database) a database of its own with the same row.
+   */
   let unprepared: DatabaseHandle;
 
   beforeAll(async () => {
@@ -29,20 +33,24 @@ describe.each(backends)('%s: hot queries as named statements', (backend) => {
     single = onServer
       ? await openDatabase({ url: database.url, embeddedDir: '', poolMax: 1 })
       : database.handle;
-    unprepared = onServer
-      ? await openDatabase({ url: database.url, embeddedDir: '', poolMax: 1, preparedStatements: false })
-      : database.handle;
-    await sql`INSERT INTO users (id, email, username, username_skeleton, slug, gender)
-              VALUES (gen_random_uuid(), 'p@example.com', 'prepared', 'prepared', 'prepared-slug', 0)`.execute(
-      single.db,
-    );
+    unprepared = await openDatabase({
+      url: database.url,
+      embeddedDir: onServer ? '' : 'memory://',
+      poolMax: 1,
+      preparedStatements: false,
+    });
+    if (!onServer) await migrate(unprepared);
+    for (const handle of onServer ? [single] : [single, unprepared]) {
+      await sql`INSERT INTO users (id, email, username, username_skeleton, slug, gender)
+                VALUES (gen_random_uuid(), 'p@example.com', 'prepared', 'prepared', 'prepared-slug', 0)`.execute(
+        handle.db,
+      );
+    }
   });
 
   afterAll(async () => {
-    if (onServer) {
-      await single?.close();
-      await unprepared?.close();
-    }
+    if (onServer) await single?.close();
+    await unprepared?.close();
     await database?.drop();
   });
 
@@ -51,13 +59,13 @@ describe.each(backends)('%s: hot queries as named statements', (backend) => {
       await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(handle.db)
     ).rows.map((row) => row.statement);
 
-  it('prepares a precompiled query once per server connection and runs it by name after that', async () => {
+  it('prepares a precompiled query once per connection and runs it by name after that', async () => {
     for (let i = 0; i < 3; i++) {
       const rows = await USER_BY_SLUG.execute(single.db, 'prepared-slug');
       expect(rows.map((row) => row.username)).toEqual(['prepared']);
     }
     const prepared = await preparedOn(single);
-    expect(prepared.filter((statement) => statement.includes('"slug" = $1'))).toHaveLength(onServer ? 1 : 0);
+    expect(prepared.filter((statement) => statement.includes('"slug" = $1'))).toHaveLength(1);
   });
 
   it('prepares nothing when turned off (DATABASE_PREPARED_STATEMENTS=false)', async () => {
@@ -67,8 +75,11 @@ describe.each(backends)('%s: hot queries as named statements', (backend) => {
 
   it('keeps answering after a migration adds a column under a prepared `users.*`', async () => {
     await USER_BY_SLUG.execute(single.db, 'prepared-slug');
-    // Another instance of a rolling deploy migrates the schema under this one's prepared statement.
-    await sql`ALTER TABLE users ADD COLUMN added_by_a_later_release integer`.execute(unprepared.db);
+    // Another instance of a rolling deploy migrates the schema under this one's prepared statement (PGlite
+    // has one connection: the migration runs on it).
+    await sql`ALTER TABLE users ADD COLUMN added_by_a_later_release integer`.execute(
+      onServer ? unprepared.db : single.db,
+    );
     const [row] = await USER_BY_SLUG.execute(single.db, 'prepared-slug');
     expect(row?.username).toBe('prepared');
     expect(row).toHaveProperty('added_by_a_later_release', null);
