@@ -61,8 +61,8 @@ const preparedNames = new Map<string, string>();
 
 /**
  * PGlite has no named statements in its API; its wire protocol has (as the service's src/db/pglite-worker.mjs
- * uses it): prepared on the first call, then bind, describe, execute and sync in one batch. Text values only:
- * the bare routes bind strings.
+ * uses it): prepared on the first call, then bind, describe, execute and sync in one batch. Values go as text
+ * (the bare routes bind strings, and a missing user agent as NULL).
  */
 async function namedQuery(pglite: PGlite, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
   const { serialize } = protocol;
@@ -75,7 +75,10 @@ async function namedQuery(pglite: PGlite, text: string, values: unknown[]): Prom
   }
   const messages = await pglite.execProtocolStream(
     batch([
-      serialize.bind({ statement: name, values: values.map((value) => String(value)) }),
+      serialize.bind({
+        statement: name,
+        values: values.map((value) => (value == null ? null : String(value))),
+      }),
       serialize.describe({ type: 'P' }),
       serialize.execute({}),
       serialize.sync(),

@@ -134,11 +134,11 @@ interface Alternation {
 
 /**
  * The service's hashing scenario and its raw argon2 limit in turn, the limit first and last (L S L S … L,
- * `rounds` windows of the service, one more of the limit). On a shared host the machine's hashing speed moves
- * by 10–20 % within tens of seconds (the eleventh machine, docs/PERFORMANCE.md); windows side by side see the
- * same machine, and a drift that runs one way through the alternation cancels: the limit's windows sit, on
- * average, at the same moment as the service's. The service is up and idle while the limit runs; each
- * result keeps its windows' req/s (`windowsPerSecond`).
+ * `rounds` windows of the service, one more of the limit). On a shared host the machine's hashing speed can
+ * move by 40 % from one 5 s window to the next (the eleventh machine, docs/PERFORMANCE.md). Windows side by
+ * side see the same machine, and a drift that runs one way through the alternation cancels: the limit's
+ * windows sit, on average, at the same moment as the service's. The service is up and idle while the limit
+ * runs; each result keeps its windows' req/s (`windowsPerSecond`).
  */
 async function alternated(
   limitWindow: () => Promise<LoadResult>,
