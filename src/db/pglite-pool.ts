@@ -27,8 +27,6 @@ export class PGlitePool implements PostgresPool {
    * @param acquireTimeoutMs how long a caller waits for the connection. The bound that matters most is a
    * nested use: code inside a transaction that queries through the pool instead of the transaction waits for
    * a connection its own transaction holds, which would hang for ever; it fails with PoolTimeoutError (a 503).
-   */
-  /**
    * @param preparedStatements run the hot queries (db/prepared-statements.ts) as named statements: planned
    * once instead of on every call (pglite-worker.mjs).
    */

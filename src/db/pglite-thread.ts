@@ -86,11 +86,7 @@ export class PGliteThread {
    * (pglite-worker.mjs). The name must always come with the same SQL.
    */
   async query<R>(sql: string, params: unknown[] = [], name?: string): Promise<EmbeddedResult<R>> {
-    const message =
-      name === undefined
-        ? { op: 'query' as const, sql, params }
-        : { op: 'query' as const, sql, params, name };
-    return (await this.#send(message)) as EmbeddedResult<R>;
+    return (await this.#send({ op: 'query', sql, params, name })) as EmbeddedResult<R>;
   }
 
   async exec(sql: string): Promise<void> {

@@ -53,17 +53,6 @@ const RESULT_TYPE_CHANGED = '0A000';
 const statements = new Map();
 let preparations = 0;
 
-/** @param {Uint8Array[]} messages */
-function joined(messages) {
-  const bytes = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
-  let offset = 0;
-  for (const message of messages) {
-    bytes.set(message, offset);
-    offset += message.length;
-  }
-  return bytes;
-}
-
 /**
  * Prepares `sql` under a fresh name; resolves to the statement and its parameters' types.
  * @param {string} name
@@ -73,7 +62,7 @@ async function prepare(name, sql) {
   const prepared = `${name}_${++preparations}`;
   const { serialize } = protocol;
   const described = await pglite.execProtocolStream(
-    joined([
+    Buffer.concat([
       serialize.parse({ name: prepared, text: sql }),
       serialize.describe({ type: 'S', name: prepared }),
       serialize.sync(),
@@ -109,7 +98,7 @@ async function queryNamed(name, sql, params, again = false) {
       });
       const { serialize } = protocol;
       const messages = await pglite.execProtocolStream(
-        joined([
+        Buffer.concat([
           serialize.bind({ statement: statement.prepared, values }),
           serialize.describe({ type: 'P' }),
           serialize.execute({}),
