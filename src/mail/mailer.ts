@@ -3,7 +3,7 @@ import type { MailOutboxRow } from '../db/schema.js';
 import type { Executor } from '../db/transaction.js';
 import { newId } from '../lib/ids.js';
 import type { Locale } from '../validation/messages.js';
-import type { NewOutboxMail, OutboxRepo } from './outbox-repo.js';
+import type { MailToWrite, OutboxRepo } from './outbox-repo.js';
 import { type MailKind, type MailValues, renderMail } from './templates.js';
 import { type MailLogger, type MailTransport, maskAddress, type OutgoingMail } from './transport.js';
 
@@ -13,10 +13,11 @@ import { type MailLogger, type MailTransport, maskAddress, type OutgoingMail } f
  */
 export type QueuedMail = OutgoingMail;
 
-/** A rendered mail: its outbox row, claimed for `leaseMs`, and what `sendSoon` takes once it is written. */
-export interface PreparedMail {
-  row: NewOutboxMail;
-  leaseMs: number;
+/**
+ * A rendered mail: its outbox row, claimed for `leaseMs` (or delivered by its commit, `deliveredBy`), and
+ * what `sendSoon` takes once it is written.
+ */
+export interface PreparedMail extends MailToWrite {
   queued: QueuedMail;
 }
 
@@ -40,7 +41,8 @@ const SENT_MARKS_EVERY_MS = 50;
  * exactly when what it announces committed), then calls `sendSoon` after commit: the send runs in the
  * background, never awaited by the request and never inside a transaction, so a slow or failing mail server
  * cannot fail or stall a committed request. A failed send is retried by `retryDue` — every `intervalMs` in
- * the background, or on demand — with exponential backoff, until `maxAttempts`.
+ * the background, or on demand — with exponential backoff, until `maxAttempts`. With a transport whose copy
+ * is the row itself (log), the commit is the delivery: the row is written sent, and `sendSoon` only logs it.
  */
 export class Mailer {
   readonly #inFlight = new Set<Promise<void>>();
@@ -80,7 +82,7 @@ export class Mailer {
 
   /** Writes a prepared mail to the outbox with `trx`; hand the result to `sendSoon` after commit. */
   async writeWithin(trx: Executor, mail: PreparedMail): Promise<QueuedMail> {
-    await this.outbox.with(trx).insertClaimed(mail.row, mail.leaseMs);
+    await this.outbox.with(trx).insertClaimed(mail);
     return mail.queued;
   }
 
@@ -88,12 +90,21 @@ export class Mailer {
   prepare(to: string, kind: MailKind, locale: Locale, values: MailValues): PreparedMail {
     const row = { id: newId(), to, kind, locale, ...renderMail(kind, locale, values) };
     const { id, subject, text, html } = row;
-    return { row, leaseMs: this.#leaseMs(), queued: { id, kind, to, subject, text, html } };
+    // Where the row is the mail (the log transport) its commit delivers it: written sent, it needs no mark.
+    const deliveredBy = this.transport.rowIsTheMail ? this.transport.name : null;
+    return { row, leaseMs: this.#leaseMs(), deliveredBy, queued: { id, kind, to, subject, text, html } };
   }
 
-  /** Starts sending a committed mail in the background; the caller does not wait (see `idle`). */
+  /**
+   * Starts sending a committed mail in the background; the caller does not wait (see `idle`). A mail its
+   * commit delivered (`prepare`) is only announced: the transport logs it, and nothing is written.
+   */
   sendSoon(mail: QueuedMail | undefined): void {
     if (!mail || this.#closed) return;
+    if (this.transport.rowIsTheMail) {
+      this.#track(this.transport.send(mail).catch((error: unknown) => this.#announceFailed(mail, error)));
+      return;
+    }
     this.#track(this.#send({ ...mail, attempts: 1 }).then(() => undefined));
   }
 
@@ -175,6 +186,14 @@ export class Mailer {
     return true;
   }
 
+  /** The announcement of a mail its commit delivered failed: nothing to retry, the row is the mail. */
+  #announceFailed(mail: QueuedMail, error: unknown): void {
+    this.logger.warn(
+      { mail_id: mail.id, kind: mail.kind, to: maskAddress(mail.to), err: describeError(error) },
+      'mail written to the outbox but not announced',
+    );
+  }
+
   /** Due again after a backoff, or given up after `maxAttempts`; the reason is logged, never the body. */
   async #failed(mail: Pick<ClaimedMail, 'id' | 'kind' | 'to' | 'attempts'>, error: unknown): Promise<false> {
     const reason = describeError(error);
@@ -212,7 +231,7 @@ export class Mailer {
   async #writeSentMarks(): Promise<void> {
     const ids = this.#sentMarks.splice(0);
     if (ids.length === 0) return;
-    await this.#record(() => this.outbox.markSent(ids, this.transport.name, this.transport.keepsBody));
+    await this.#record(() => this.outbox.markSent(ids, this.transport.name, this.transport.rowIsTheMail));
   }
 
   /** An outcome that cannot be written leaves the claim to expire: the mail is then tried again. */

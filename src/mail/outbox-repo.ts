@@ -1,6 +1,6 @@
 import { type QueryCreator, sql } from 'kysely';
 import { Precompiled } from '../db/precompiled.js';
-import type { Database, MailOutboxRow } from '../db/schema.js';
+import type { Database, MailOutboxRow, MailStatus } from '../db/schema.js';
 import type { Executor } from '../db/transaction.js';
 import { maskAddress } from './transport.js';
 
@@ -24,17 +24,28 @@ export type ClaimedMailValues = [
   text: string,
   html: string,
   leaseSeconds: number,
+  /** The transport whose copy is the row itself (MailTransport.rowIsTheMail): the row is written sent. */
+  deliveredBy: string | null,
 ];
 
-export function claimedMailValues(mail: NewOutboxMail, leaseMs: number): ClaimedMailValues {
-  return [mail.id, mail.to, mail.kind, mail.locale, mail.subject, mail.text, mail.html, leaseMs / 1000];
+/** A mail to write: claimed for `leaseMs`, or delivered by its commit when the row is the mail. */
+export interface MailToWrite {
+  row: NewOutboxMail;
+  leaseMs: number;
+  deliveredBy: string | null;
+}
+
+export function claimedMailValues({ row, leaseMs, deliveredBy }: MailToWrite): ClaimedMailValues {
+  const { id, to, kind, locale, subject, text, html } = row;
+  return [id, to, kind, locale, subject, text, html, leaseMs / 1000, deliveredBy];
 }
 
 /** The INSERT of a claimed mail (below); also part of an email sign-up's one write. */
 export function insertClaimedMailQuery(
   db: QueryCreator<Database>,
-  ...[id, to, kind, locale, subject, text, html, leaseSeconds]: ClaimedMailValues
+  ...[id, to, kind, locale, subject, text, html, leaseSeconds, deliveredBy]: ClaimedMailValues
 ) {
+  const delivered = sql<boolean>`${deliveredBy}::text IS NOT NULL`;
   return db.insertInto('mail_outbox').values({
     id,
     to_address: to,
@@ -45,16 +56,20 @@ export function insertClaimedMailQuery(
     html,
     attempts: 1,
     next_attempt_at: sql<Date>`now() + make_interval(secs => ${leaseSeconds})`,
+    status: sql<MailStatus>`CASE WHEN ${delivered} THEN 'sent' ELSE 'pending' END`,
+    transport: deliveredBy,
+    sent_at: sql<Date | null>`CASE WHEN ${delivered} THEN now() END`,
   });
 }
 
 /**
  * A new mail, pending and already claimed by the instance that wrote it for its first send (attempt 1, due
  * again only when the lease runs out): that instance sends it right after commit, with no claim `UPDATE` in
- * between; if it dies first, the lease expires and any instance's retrier sends it. Every sign-up writes one,
- * so the statement is compiled (and prepared) once.
+ * between; if it dies first, the lease expires and any instance's retrier sends it. Where the row is the
+ * mail (the log transport) it is written sent: its commit delivers it, and no sent mark follows. Every
+ * sign-up writes one, so the statement is compiled (and prepared) once.
  */
-const INSERT_CLAIMED_MAIL = new Precompiled(8, (db: Executor, ...values: ClaimedMailValues) =>
+const INSERT_CLAIMED_MAIL = new Precompiled(9, (db: Executor, ...values: ClaimedMailValues) =>
   insertClaimedMailQuery(db, ...values),
 );
 
@@ -66,9 +81,9 @@ export class OutboxRepo {
     return new OutboxRepo(trx);
   }
 
-  /** Writes `mail` claimed for `leaseMs` by its writer, which sends it once the transaction commits. */
-  async insertClaimed(mail: NewOutboxMail, leaseMs: number): Promise<void> {
-    await INSERT_CLAIMED_MAIL.execute(this.db, ...claimedMailValues(mail, leaseMs));
+  /** Writes `mail` claimed by its writer, which sends it once the transaction commits (or delivered). */
+  async insertClaimed(mail: MailToWrite): Promise<void> {
+    await INSERT_CLAIMED_MAIL.execute(this.db, ...claimedMailValues(mail));
   }
 
   /**

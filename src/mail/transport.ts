@@ -23,8 +23,12 @@ export interface MailLogger {
  */
 export interface MailTransport {
   readonly name: 'log' | 'smtp';
-  /** Whether a delivered row keeps its body (the log transport's row is the only copy of the mail). */
-  readonly keepsBody: boolean;
+  /**
+   * Whether the outbox row is the mail itself (the log transport): it keeps its body, and it is delivered
+   * when it commits, so it is written as sent and `send` only announces it. Otherwise the row is pending
+   * until `send` has handed the mail on, and a sent row loses its body.
+   */
+  readonly rowIsTheMail: boolean;
   send(mail: OutgoingMail): Promise<void>;
   close(): Promise<void>;
 }
@@ -43,7 +47,7 @@ export function maskAddress(address: string): string {
 export function logTransport(logger: MailLogger): MailTransport {
   return {
     name: 'log',
-    keepsBody: true,
+    rowIsTheMail: true,
     send: async (mail) => {
       logger.info(
         { mail_id: mail.id, kind: mail.kind, to: maskAddress(mail.to), subject: mail.subject },
@@ -81,7 +85,7 @@ export function smtpTransport(smtp: SmtpConfig, from: string): MailTransport {
   };
   return {
     name: 'smtp',
-    keepsBody: false,
+    rowIsTheMail: false,
     send: async (mail) => {
       await (await open()).sendMail({
         from,

@@ -51,15 +51,19 @@ export interface RecordedApp {
 /**
  * An app on a fresh database of `backend` whose every statement passes through a QueryRecorder, for the
  * enclosing describe block. The fields are set by its beforeAll (register other hooks after calling this).
+ * `env`, read in that beforeAll, adds settings (hooks registered before this call have run by then).
  */
-export function useRecordedApp(backend: Backend): RecordedApp {
+export function useRecordedApp(
+  backend: Backend,
+  env: () => Record<string, string> = () => ({}),
+): RecordedApp {
   const ctx = { recorder: new QueryRecorder() } as RecordedApp;
   let dataDir: string | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
     ctx.database = await createTestDatabase(backend);
     const counted = { ...ctx.database.handle, db: ctx.database.handle.db.withPlugin(ctx.recorder) };
-    ctx.app = await buildApp(testConfig({}, dataDir), { database: counted });
+    ctx.app = await buildApp(testConfig(env(), dataDir), { database: counted });
     await ctx.app.ready();
   });
   afterAll(async () => {

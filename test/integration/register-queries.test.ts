@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
 import { registerUser } from '../helpers/factories.js';
+import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
 import { useRecordedApp } from '../helpers/query-recorder.js';
 
 /**
@@ -17,16 +18,15 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
     app = ctx.app;
   });
 
-  it('checks email and username, writes four rows in one statement, and marks the mail sent', async () => {
+  it('checks email and username, and writes four rows in one statement: the log transport needs no mark', async () => {
     recorder.reset();
-    await registerUser(app);
+    const user = await registerUser(app);
     await app.mailer.idle();
     const statements = recorder.statements.map(({ sql }) => sql);
     expect(statements.map((sql) => /^(\w+ (?:into |from )?"?\w+"?)/.exec(sql)?.[1])).toEqual([
       'select "id"',
       'select "id"',
       'with "api_token"',
-      'update "mail_outbox"',
     ]);
     // One statement (no transaction around five): the token, the verification token and the mail as CTEs of
     // the user's INSERT, which returns the row the answer shows and picks the first free derived slug, one
@@ -38,13 +38,40 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
       /^with "api_token" as \(insert into "api_tokens".*"verification_token" as \(insert into "one_time_tokens".*"verification_mail" as \(insert into "mail_outbox".*\) insert into "users" .* returning \*$/s,
     );
     // The mail is written claimed (attempt 1, due only when the lease runs out): no claim before its send.
-    expect(statements[2]).toMatch(/"attempts", "next_attempt_at"\) values .*make_interval/);
-    expect(statements[3]).toContain('"status" = $1');
+    expect(statements[2]).toMatch(
+      /"attempts", "next_attempt_at", "status", "transport", "sent_at"\) values .*make_interval/,
+    );
+    // With the log transport the row is the mail, so its commit delivered it: written sent, never pending.
+    const mail = await ctx.database.handle.db
+      .selectFrom('mail_outbox')
+      .select(['status', 'transport', 'attempts', 'sent_at', 'text'])
+      .where('to_address', '=', user.email)
+      .executeTakeFirstOrThrow();
+    expect(mail).toEqual({
+      status: 'sent',
+      transport: 'log',
+      attempts: 1,
+      sent_at: expect.any(Date),
+      text: expect.stringContaining('verify-email?token='),
+    });
   });
 });
 
 describe.each(backends)('%s: the sent marks of mails sent together', (backend) => {
-  const ctx = useRecordedApp(backend);
+  // A transport that hands the mail on (SMTP, to the test's own server) marks each sent after its send.
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+  const ctx = useRecordedApp(backend, () => ({
+    MAIL_TRANSPORT: 'smtp',
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Accounts Test <no-reply@accounts.test>',
+    MAIL_RETRY_INTERVAL: '24h',
+  }));
 
   it('marks mails sent in the same moment with one statement, each of them sent', async () => {
     const { app, recorder, database } = ctx;
@@ -69,5 +96,6 @@ describe.each(backends)('%s: the sent marks of mails sent together', (backend) =
       .where('to_address', 'in', addresses)
       .execute();
     expect(rows).toEqual(addresses.map(() => ({ status: 'sent', attempts: 1 })));
+    expect(smtp.mails.flatMap(recipients).sort()).toEqual([...addresses].sort());
   });
 });

@@ -6,7 +6,7 @@ import {
   type ClaimedMailValues,
   claimedMailValues,
   insertClaimedMailQuery,
-  type NewOutboxMail,
+  type MailToWrite,
 } from '../../mail/outbox-repo.js';
 import {
   insertOneTimeTokenQuery,
@@ -32,7 +32,7 @@ type SignUpValues = [...AccountWithSlugs, ...TokenValues, ...OneTimeTokenValues,
 const TOKEN_AT = 9;
 const VERIFICATION_AT = TOKEN_AT + 5;
 const MAIL_AT = VERIFICATION_AT + 6;
-const ARITY = MAIL_AT + 8;
+const ARITY = MAIL_AT + 9;
 
 /** Each CTE name widens the query creator's table map; the INSERTs after it need only the real tables. */
 function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): QueryCreator<Database> {
@@ -73,7 +73,7 @@ export interface EmailSignUp {
   slugs: string[];
   token: NewToken;
   verification: NewOneTimeToken;
-  mail: { row: NewOutboxMail; leaseMs: number };
+  mail: MailToWrite;
 }
 
 /** The SQL of an email sign-up's one write. */
@@ -87,7 +87,7 @@ export class SignUpRepo {
       ...accountValues(signUp.account, signUp.slugs),
       ...tokenValues(signUp.token),
       ...oneTimeTokenValues(signUp.verification),
-      ...claimedMailValues(signUp.mail.row, signUp.mail.leaseMs),
+      ...claimedMailValues(signUp.mail),
     );
     if (!row) throw new Error('INSERT … RETURNING returned no row');
     return row;
