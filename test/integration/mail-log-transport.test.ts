@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Mailer } from '../../src/mail/mailer.js';
 import { OutboxRepo } from '../../src/mail/outbox-repo.js';
 import { logTransport, type MailLogger } from '../../src/mail/transport.js';
-import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { backends, useTestDatabase } from '../helpers/database.js';
 
 const RETRY = { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000, intervalMs: 86_400_000 };
 const VALUES = {
@@ -31,24 +31,19 @@ function recordingLogger(failInfo = false) {
  * send after commit only writes the log line. No UPDATE follows, and nothing is left for the retrier.
  */
 describe.each(backends)('%s: mail with the log transport', (backend) => {
-  let database: TestDatabase;
+  const ctx = useTestDatabase(backend);
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
-
-  async function queue(logger: MailLogger, to: string) {
-    const mailer = new Mailer(new OutboxRepo(database.handle.db), logTransport(logger), RETRY, 0, logger);
-    const mail = await mailer.queueWithin(database.handle.db, to, 'email_verify', 'en', VALUES);
-    const row = await database.handle.db
+  const outboxRow = (id: string) =>
+    ctx.db
       .selectFrom('mail_outbox')
       .select(['status', 'transport', 'attempts', 'sent_at', 'text'])
-      .where('id', '=', mail.id)
+      .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    return { mailer, mail, row };
+
+  async function queue(logger: MailLogger, to: string) {
+    const mailer = new Mailer(new OutboxRepo(ctx.db), logTransport(logger), RETRY, 0, logger);
+    const mail = await mailer.queueWithin(ctx.db, to, 'email_verify', 'en', VALUES);
+    return { mailer, mail, row: await outboxRow(mail.id) };
   }
 
   it('writes the row sent, by log, with its body; the send logs it without the link', async () => {
@@ -93,12 +88,13 @@ describe.each(backends)('%s: mail with the log transport', (backend) => {
       },
     ]);
     expect(JSON.stringify(lines)).not.toContain('secret-link');
-    const row = await database.handle.db
-      .selectFrom('mail_outbox')
-      .select(['status', 'attempts'])
-      .where('id', '=', mail.id)
-      .executeTakeFirstOrThrow();
-    expect(row).toEqual({ status: 'sent', attempts: 1 });
+    expect(await outboxRow(mail.id)).toEqual({
+      status: 'sent',
+      transport: 'log',
+      attempts: 1,
+      sent_at: expect.any(Date),
+      text: expect.stringContaining('token=secret-link'),
+    });
     await mailer.close();
   });
 });
