@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { UnauthenticatedError } from '../errors.js';
+import { UnauthenticatedError, ValidationError } from '../errors.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
-import { validate } from '../validation/engine.js';
+import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
 import type { JsonSchema, Lookups } from '../validation/types.js';
 import { sessionCookieToken } from '../web/session-cookie.js';
@@ -89,10 +89,11 @@ export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape
   definition: Endpoint<L, M, S>,
 ): AnyEndpoint {
   const { handle: _handle, response, ...info } = definition;
+  const leavesChecks = leavesChecksToWrite(definition.rules);
   return {
     ...info,
     response: response.schema,
-    run: (request, services) => runEndpoint(definition, request, services),
+    run: (request, services) => runEndpoint(definition, request, services, leavesChecks),
   };
 }
 
@@ -147,13 +148,19 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   definition: Endpoint<L, M, S>,
   request: FastifyRequest,
   services: RequestServices,
+  /** `leavesChecksToWrite(definition.rules)`, asked once per endpoint rather than per request. */
+  leavesChecks: boolean,
 ): Promise<Static<S>> {
   const auth = await authenticators[definition.auth](request, services);
   const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);
-  const params = await validate(definition.rules, bag, {
-    lookups: services.lookups,
-    currentUserId: signedIn?.user.id,
-  });
-  return definition.handle({ params, auth, request });
+  const options = { lookups: services.lookups, currentUserId: signedIn?.user.id };
+  const params = await validate(definition.rules, bag, options);
+  if (!leavesChecks) return definition.handle({ params, auth, request });
+  try {
+    return await definition.handle({ params, auth, request });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw await explainRefusal(definition.rules, params, error, bag, options);
+  }
 }

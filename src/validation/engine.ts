@@ -1,6 +1,6 @@
 import { type FieldFailures, ValidationError } from '../errors.js';
 import type { AnyField, Params, RuleList } from './fields.js';
-import { CLEARED, type Lookups, type RuleContext } from './types.js';
+import { CLEARED, type FieldStep, type Lookups, type RuleContext } from './types.js';
 
 export interface ValidationOptions {
   lookups: Lookups;
@@ -22,7 +22,19 @@ function isRequired(field: AnyField, bag: Readonly<Record<string, unknown>>): bo
   return false;
 }
 
-async function checkField(name: string, field: AnyField, context: RuleContext): Promise<FieldOutcome> {
+/** A field's last check, left to the request's write (`Rule.leftToWrite`), with the value it would check. */
+interface LeftToWrite {
+  name: string;
+  step: FieldStep;
+  value: unknown;
+}
+
+async function checkField(
+  name: string,
+  field: AnyField,
+  context: RuleContext,
+  leftToWrite: LeftToWrite[],
+): Promise<FieldOutcome> {
   const raw = context.bag[name];
   if (raw === undefined || raw === CLEARED) {
     if (raw === CLEARED && field.spec.nullable && field.spec.presence.type === 'optional') {
@@ -44,6 +56,11 @@ async function checkField(name: string, field: AnyField, context: RuleContext): 
   // Rules run in order and the first failure ends the field: a malformed email never costs a uniqueness query.
   let value = coerced.value;
   for (const rule of field.spec.rules) {
+    if (rule.leftToWrite) {
+      // Always the field's last rule (fields.ts): the field has passed everything else.
+      leftToWrite.push({ name, step: rule, value });
+      break;
+    }
     const result = await rule.check(value, context, name);
     if (result === undefined) continue;
     // A converting rule hands on what it learned (an image's probe, a decoded cursor) as the value.
@@ -53,22 +70,53 @@ async function checkField(name: string, field: AnyField, context: RuleContext): 
   return { ok: true, value };
 }
 
+/** The failures of the checks left to the write, made now (concurrently). */
+async function checkLeftToWrite(checks: LeftToWrite[], context: RuleContext): Promise<FieldFailures> {
+  const results = await Promise.all(checks.map(({ name, step, value }) => step.check(value, context, name)));
+  const failures: FieldFailures = {};
+  checks.forEach(({ name }, index) => {
+    const result = results[index];
+    if (result !== undefined && !('converted' in result)) failures[name] = [result];
+  });
+  return failures;
+}
+
+/**
+ * The failures keyed in the rule list's order, as the 422 lists them whichever check found them first (a
+ * handler's own fields, outside the list, after them).
+ */
+function inListOrder(list: RuleList, failures: FieldFailures): FieldFailures {
+  const ordered: FieldFailures = {};
+  for (const name of [...Object.keys(list), ...Object.keys(failures)]) {
+    const found = failures[name];
+    if (found && !(name in ordered)) ordered[name] = found;
+  }
+  return ordered;
+}
+
+function contextOf(bag: Readonly<Record<string, unknown>>, options: ValidationOptions): RuleContext {
+  return { bag, lookups: options.lookups, currentUserId: options.currentUserId };
+}
+
 /**
  * Checks every field of the rule list against the parameter bag and reports every failing field together
  * (DESIGN §2.4). Returns only the listed fields, typed by the rule list; unknown parameters are dropped.
+ *
+ * A check left to the write (`Rule.leftToWrite`: register's uniqueness, which the unique indexes make anyway)
+ * is skipped when every field passes: the write refuses a taken value, and `explainRefusal` names every
+ * taken field then. When another field fails, it is made here, so the 422 is the same either way.
  */
 export async function validate<L extends RuleList>(
   list: L,
   bag: Readonly<Record<string, unknown>>,
   options: ValidationOptions,
 ): Promise<Params<L>> {
-  const context: RuleContext = {
-    bag,
-    lookups: options.lookups,
-    currentUserId: options.currentUserId,
-  };
+  const context = contextOf(bag, options);
   const names = Object.keys(list);
-  const outcomes = await Promise.all(names.map((name) => checkField(name, list[name] as AnyField, context)));
+  const leftToWrite: LeftToWrite[] = [];
+  const outcomes = await Promise.all(
+    names.map((name) => checkField(name, list[name] as AnyField, context, leftToWrite)),
+  );
   const failures: FieldFailures = {};
   const params: Record<string, unknown> = {};
   outcomes.forEach((outcome, index) => {
@@ -76,6 +124,40 @@ export async function validate<L extends RuleList>(
     if (outcome.ok === true) params[name] = outcome.value;
     else if (outcome.ok === false) failures[name] = outcome.failures;
   });
-  if (Object.keys(failures).length > 0) throw new ValidationError(failures);
+  if (Object.keys(failures).length > 0) {
+    if (leftToWrite.length === 0) throw new ValidationError(failures);
+    const late = await checkLeftToWrite(leftToWrite, context);
+    throw new ValidationError(inListOrder(list, { ...failures, ...late }));
+  }
   return params as Params<L>;
+}
+
+/** Does any field of the list leave its last check to the write? */
+export function leavesChecksToWrite(list: RuleList): boolean {
+  return Object.values(list).some((field) => (field as AnyField).spec.rules.at(-1)?.leftToWrite === true);
+}
+
+/**
+ * A handler refused the request with a 422 (its write hit a unique index, or a rule of its own failed) after
+ * `validate` had left checks to the write: makes those checks now, so the answer names every failing field
+ * (both a taken email and a taken username, say), as it would have had they run before. `params` are what
+ * `validate` returned: each field's value as its last check would have seen it.
+ */
+export async function explainRefusal(
+  list: RuleList,
+  params: Readonly<Record<string, unknown>>,
+  refusal: ValidationError,
+  bag: Readonly<Record<string, unknown>>,
+  options: ValidationOptions,
+): Promise<ValidationError> {
+  const checks: LeftToWrite[] = [];
+  for (const [name, field] of Object.entries(list)) {
+    const step = (field as AnyField).spec.rules.at(-1);
+    if (step?.leftToWrite && params[name] !== undefined && params[name] !== null) {
+      checks.push({ name, step, value: params[name] });
+    }
+  }
+  const found = await checkLeftToWrite(checks, contextOf(bag, options));
+  if (Object.keys(found).length === 0) return refusal;
+  return new ValidationError(inListOrder(list, { ...found, ...refusal.failures }));
 }

@@ -49,7 +49,15 @@ export class Field<T, R extends boolean = false> {
   }
 
   #rule(rule: Rule<T>): Field<T, R> {
-    return this.#with({ rules: [...this.spec.rules, rule] });
+    return this.#with({ rules: this.#after(rule) });
+  }
+
+  /** The steps with one more: never after a rule left to the write, which the engine may not run at all. */
+  #after(step: FieldStep): FieldStep[] {
+    if (this.spec.rules.at(-1)?.leftToWrite) {
+      throw new Error(`${step.name} added after a rule left to the write: that one must come last`);
+    }
+    return [...this.spec.rules, step];
   }
 
   required(): Field<T, true> {
@@ -80,7 +88,7 @@ export class Field<T, R extends boolean = false> {
    * converted value, typed.
    */
   convert<U>(rule: ConvertingRule<T, U>): Field<U, R> {
-    return new Field<U, R>({ ...this.spec, rules: [...this.spec.rules, rule] });
+    return new Field<U, R>({ ...this.spec, rules: this.#after(rule) });
   }
 
   /** Maximum length in code points (strings), size in kilobytes (files) or value (integers). */
@@ -186,11 +194,15 @@ export class Field<T, R extends boolean = false> {
     });
   }
 
-  /** No other user holds this value, case-insensitively (optionally ignoring the signed-in user). */
-  unique(column: Column, options: { ignoreCurrentUser?: boolean } = {}): Field<T, R> {
+  /**
+   * No other user holds this value, case-insensitively (optionally ignoring the signed-in user). `leftToWrite`:
+   * the request writes the value under the column's unique index, which is then the check (`Rule.leftToWrite`).
+   */
+  unique(column: Column, options: { ignoreCurrentUser?: boolean; leftToWrite?: boolean } = {}): Field<T, R> {
     return this.#rule({
       name: `unique:users,${column}`,
       failures: [{ rule: 'unique' }],
+      leftToWrite: options.leftToWrite,
       check: async (value, context) => {
         const except = options.ignoreCurrentUser ? context.currentUserId : undefined;
         return (await context.lookups.taken(column, value as string, except))

@@ -50,6 +50,12 @@ export interface Rule<T> {
   check(value: T, context: RuleContext, field: string): RuleResult | Promise<RuleResult>;
   /** Adds what this rule means to the field's JSON Schema. */
   schema?(schema: JsonSchema): void;
+  /**
+   * The request's write makes this check itself (a unique index refuses the value): the engine skips it when
+   * every field passes, makes it when another field fails, and the endpoint makes it again when the write
+   * refuses a value, so a 422 still names every failing field (engine.ts). Only ever a field's last rule.
+   */
+  readonly leftToWrite?: boolean;
 }
 
 /** A checked value in the form the handler wants it (e.g. an image with what its header said). */
@@ -81,6 +87,8 @@ export interface FieldStep {
     field: string,
   ): RuleResult | Converted<unknown> | Promise<RuleResult | Converted<unknown>>;
   schema?(schema: JsonSchema): void;
+  /** See `Rule.leftToWrite`. */
+  readonly leftToWrite?: boolean;
 }
 
 export type JsonSchema = Record<string, unknown>;

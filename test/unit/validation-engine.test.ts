@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
-import { validate } from '../../src/validation/engine.js';
+import { explainRefusal, leavesChecksToWrite, validate } from '../../src/validation/engine.js';
 import { boolean, integer, rules, string, stringArray } from '../../src/validation/fields.js';
 import { CLEARED, type Lookups } from '../../src/validation/types.js';
 import { lookups } from '../helpers/validation.js';
@@ -215,5 +215,67 @@ describe('fields sent empty', () => {
     expect((error as ValidationError).failures).toEqual({
       bio: [{ rule: 'max.string', params: { max: 5 } }],
     });
+  });
+});
+
+describe('checks left to the write', () => {
+  const taken = { leftToWrite: true };
+  const list = rules({
+    email: string().required().email().unique('email', taken),
+    username: string().required().unique('username', taken),
+    password: string().required().min(8),
+  });
+  const good = { email: 'kim@example.com', username: 'kim', password: 'long enough' };
+
+  it('are skipped when every field passes: the write is the check', async () => {
+    const look = lookups(['email:kim@example.com']);
+    await expect(validate(list, good, { lookups: look })).resolves.toEqual(good);
+    expect(look.taken).not.toHaveBeenCalled();
+    expect(leavesChecksToWrite(list)).toBe(true);
+    expect(leavesChecksToWrite(rules({ email: string().unique('email') }))).toBe(false);
+  });
+
+  it('are made when another field fails, so the 422 names every failing field in the list order', async () => {
+    const look = lookups(['email:kim@example.com', 'username:kim']);
+    expect(await failures(list, { ...good, password: 'short' }, look)).toEqual({
+      email: [{ rule: 'unique' }],
+      username: [{ rule: 'unique' }],
+      password: [{ rule: 'min.string', params: { min: 8 } }],
+    });
+    expect(Object.keys(await failures(list, { ...good, password: 'short' }, look))).toEqual([
+      'email',
+      'username',
+      'password',
+    ]);
+  });
+
+  it('are never made for a field that failed an earlier rule', async () => {
+    const look = lookups();
+    expect(await failures(list, { ...good, email: 'not-an-email' }, look)).toEqual({
+      email: [{ rule: 'email' }],
+    });
+    expect(look.taken.mock.calls.map(([column]) => column)).toEqual(['username']);
+  });
+
+  it('explain a refused write: every taken field, the refusal kept, in the list order', async () => {
+    const look = lookups(['email:kim@example.com', 'username:kim']);
+    const refusal = new ValidationError({ username: [{ rule: 'unique' }] });
+    const explained = await explainRefusal(list, good, refusal, good, { lookups: look });
+    expect(explained.failures).toEqual({ email: [{ rule: 'unique' }], username: [{ rule: 'unique' }] });
+    expect(Object.keys(explained.failures)).toEqual(['email', 'username']);
+  });
+
+  it('keep a refusal the lookups cannot confirm (the holder left in between), and fields outside the list', async () => {
+    const refusal = new ValidationError({ alpha_user_id: [{ rule: 'unique' }] });
+    expect(await explainRefusal(list, good, refusal, good, { lookups: lookups() })).toBe(refusal);
+    const look = lookups(['username:kim']);
+    expect((await explainRefusal(list, good, refusal, good, { lookups: look })).failures).toEqual({
+      username: [{ rule: 'unique' }],
+      alpha_user_id: [{ rule: 'unique' }],
+    });
+  });
+
+  it("must be a field's last rule: one added after it is refused when the rules are built", () => {
+    expect(() => string().unique('email', taken).max(255)).toThrow(/left to the write/);
   });
 });
