@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
-import { registerUser } from '../helpers/factories.js';
+import { registerUser, registrationForm } from '../helpers/factories.js';
+import { expectValidationError, postForm } from '../helpers/http.js';
 import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
 import { useRecordedApp } from '../helpers/query-recorder.js';
 
@@ -18,27 +19,25 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
     app = ctx.app;
   });
 
-  it('checks email and username, and writes four rows in one statement: the log transport needs no mark', async () => {
+  const heads = () => recorder.statements.map(({ sql }) => /^(\w+ (?:into |from )?"?\w+"?)/.exec(sql)?.[1]);
+
+  it('writes four rows in one statement, and nothing else: its unique indexes are the uniqueness check', async () => {
     recorder.reset();
     const user = await registerUser(app);
     await app.mailer.idle();
     const statements = recorder.statements.map(({ sql }) => sql);
-    expect(statements.map((sql) => /^(\w+ (?:into |from )?"?\w+"?)/.exec(sql)?.[1])).toEqual([
-      'select "id"',
-      'select "id"',
-      'with "api_token"',
-    ]);
+    expect(heads()).toEqual(['with "api_token"']);
     // One statement (no transaction around five): the token, the verification token and the mail as CTEs of
     // the user's INSERT, which returns the row the answer shows and picks the first free derived slug, one
     // candidate at a time on the lower(slug) index (a scalar subquery: never an anti-join over the table).
-    expect(statements[2]).toMatch(
+    expect(statements[0]).toMatch(
       /unnest\(\$\d+::text\[\]\) with ordinality .*where \(select true from users where lower\(users\.slug\) = lower\(tried\.candidate\) limit 1\) is null/is,
     );
-    expect(statements[2]).toMatch(
+    expect(statements[0]).toMatch(
       /^with "api_token" as \(insert into "api_tokens".*"verification_token" as \(insert into "one_time_tokens".*"verification_mail" as \(insert into "mail_outbox".*\) insert into "users" .* returning \*$/s,
     );
     // The mail is written claimed (attempt 1, due only when the lease runs out): no claim before its send.
-    expect(statements[2]).toMatch(
+    expect(statements[0]).toMatch(
       /"attempts", "next_attempt_at", "status", "transport", "sent_at"\) values .*make_interval/,
     );
     // With the log transport the row is the mail, so its commit delivered it: written sent, never pending.
@@ -54,6 +53,43 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
       sent_at: expect.any(Date),
       text: expect.stringContaining('verify-email?token='),
     });
+  });
+
+  it('asks about email and username only after the write refused one, and names both when both are taken', async () => {
+    const holder = await registerUser(app);
+    recorder.reset();
+    const res = await postForm(
+      app,
+      '/v1/auth/register',
+      registrationForm({ email: holder.email.toUpperCase(), username: holder.username }),
+    );
+    expectValidationError(res, {
+      email: ['The email has already been taken.'],
+      username: ['The username has already been taken.'],
+    });
+    expect(heads()).toEqual(['with "api_token"', 'select "id"', 'select "id"']);
+    // Nothing of the refused sign-up stays behind.
+    const accounts = await ctx.database.handle.db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb.fn('lower', ['username']), '=', holder.username.toLowerCase())
+      .execute();
+    expect(accounts).toEqual([{ id: holder.id }]);
+  });
+
+  it('asks about a taken email before the write when another field fails, and names both fields', async () => {
+    const holder = await registerUser(app);
+    recorder.reset();
+    const res = await postForm(
+      app,
+      '/v1/auth/register',
+      registrationForm({ email: holder.email, password: 'short' }),
+    );
+    expectValidationError(res, {
+      email: ['The email has already been taken.'],
+      password: ['The password must be at least 8 characters.'],
+    });
+    expect(heads()).toEqual(['select "id"', 'select "id"']);
   });
 });
 
