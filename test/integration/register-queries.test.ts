@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
-import { registerUser, registrationForm } from '../helpers/factories.js';
+import { type RegisteredUser, registerUser, registrationForm } from '../helpers/factories.js';
 import { expectValidationError, postForm } from '../helpers/http.js';
 import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
 import { useRecordedApp } from '../helpers/query-recorder.js';
@@ -55,14 +55,19 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
     });
   });
 
-  it('asks about email and username only after the write refused one, and names both when both are taken', async () => {
+  /** A sign-up made beside an existing account (the holder), its statements recorded from the first. */
+  async function signUpBeside(fields: (holder: RegisteredUser) => Record<string, string>) {
     const holder = await registerUser(app);
     recorder.reset();
-    const res = await postForm(
-      app,
-      '/v1/auth/register',
-      registrationForm({ email: holder.email.toUpperCase(), username: holder.username }),
-    );
+    const res = await postForm(app, '/v1/auth/register', registrationForm(fields(holder)));
+    return { holder, res };
+  }
+
+  it('asks about email and username only after the write refused one, and names both when both are taken', async () => {
+    const { holder, res } = await signUpBeside((holder) => ({
+      email: holder.email.toUpperCase(),
+      username: holder.username,
+    }));
     expectValidationError(res, {
       email: ['The email has already been taken.'],
       username: ['The username has already been taken.'],
@@ -78,13 +83,7 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
   });
 
   it('asks about a taken email before the write when another field fails, and names both fields', async () => {
-    const holder = await registerUser(app);
-    recorder.reset();
-    const res = await postForm(
-      app,
-      '/v1/auth/register',
-      registrationForm({ email: holder.email, password: 'short' }),
-    );
+    const { res } = await signUpBeside((holder) => ({ email: holder.email, password: 'short' }));
     expectValidationError(res, {
       email: ['The email has already been taken.'],
       password: ['The password must be at least 8 characters.'],
