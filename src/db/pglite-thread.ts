@@ -89,6 +89,11 @@ export class PGliteThread {
     return (await this.#send({ op: 'query', sql, params, name })) as EmbeddedResult<R>;
   }
 
+  /** Statements sent to the thread and not answered yet. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
   async exec(sql: string): Promise<void> {
     await this.#send({ op: 'exec', sql });
   }

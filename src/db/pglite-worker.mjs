@@ -6,8 +6,8 @@
  * Why a thread: PGlite is PostgreSQL compiled to WebAssembly and runs wherever it is called. On the event
  * loop's thread every statement stalls every other request for as long as it runs, and its large working
  * set evicts the request path's caches between two requests. Here it runs beside the event loop, on the
- * other core, and answers statements in the order they come (the API process's PGlitePool already hands the
- * one connection to one caller at a time, transactions included).
+ * other core, and answers statements strictly in the order they come (the API process's PGlitePool sends
+ * single statements without waiting for earlier answers, and holds the connection for a transaction).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
@@ -147,9 +147,18 @@ async function run(message) {
   return undefined;
 }
 
+/**
+ * Strictly in the order they came, each after the last has answered: the API process pipelines single
+ * statements (pglite-pool.ts), and a transaction's BEGIN must run after every statement sent before it.
+ */
+let last = Promise.resolve();
 port.on('message', (/** @type {QueryMessage | ExecMessage | CloseMessage} */ message) => {
-  run(message).then(
-    (result) => port.postMessage({ id: message.id, ok: true, result }),
-    (error) => port.postMessage({ id: message.id, ok: false, error: describe(error) }),
+  const fail = (/** @type {unknown} */ error) =>
+    port.postMessage({ id: message.id, ok: false, error: describe(error) });
+  // The chain never breaks: a reply that cannot be sent (a value that cannot cross threads) answers as an error.
+  last = last.then(() =>
+    run(message)
+      .then((result) => port.postMessage({ id: message.id, ok: true, result }), fail)
+      .catch(fail),
   );
 });
