@@ -39,7 +39,9 @@ type Query = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
 async function openDatabase(): Promise<{ query: Query; close(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Idle connections are kept (pg closes them after 10 s by default): in the alternated windows the bare
+    // route waits 10 s between its own, and reconnecting at the start of a window would weaken the limit.
+    const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 0 });
     const prepared = process.env.BARE_PREPARED === '1';
     return {
       query: (text, values) => pool.query(prepared ? { name: 'taken', text, values } : { text, values }),

@@ -1,14 +1,14 @@
 import { availableParallelism } from 'node:os';
+import { type Alternation, alternated, alternationLine, withProcess } from './alternation.js';
 import { argon2Limit } from './argon2-limit.js';
 import type { BenchDatabase } from './database.js';
 import { type LoadOptions, type LoadResult, runLoad, warmThenRun, warmUp, withCurve } from './load.js';
 import { probe } from './probe.js';
+import { benchBarePrepared, benchReads, FORM, LOGIN, takenEmails } from './reads.js';
 import type { Row } from './report.js';
-import { type PeakRss, type Service, startBareServer, startService } from './service.js';
+import { type PeakRss, startBareServer, startService } from './service.js';
 import type { Settings } from './settings.js';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-export const LOGIN = { email: 'bench-login@bench.example', password: 'correct horse battery staple' };
 /**
  * Calls the service's hashing pool hands each hashing process at once: the one it hashes and the next
  * (CALLS_PER_CHILD in src/lib/hashing-pool.ts; the bench does not import the service's sources).
@@ -50,33 +50,6 @@ function warmupCurve(scenario: string, result: LoadResult, windowSeconds: number
   ];
 }
 
-/** The signed-in user of the user/get and login scenarios, registered through the API like a real one. */
-async function registerLoginUser(url: string): Promise<string> {
-  const response = await fetch(`${url}/v1/auth/register`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      type: 'email',
-      email: LOGIN.email,
-      username: 'benchlogin',
-      gender: '0',
-      user_agreement: 'on',
-      password: LOGIN.password,
-    }),
-  });
-  const body = (await response.json()) as { data?: { user?: { api_token?: string } } };
-  const token = body.data?.user?.api_token;
-  if (response.status !== 200 || token === undefined) {
-    throw new Error(`register answered ${response.status}: ${JSON.stringify(body)}`);
-  }
-  return token;
-}
-
-/** Seeded addresses in turn (differently cased: the index is on lower(email)): every check finds one. */
-function takenEmails(users: number): () => string {
-  let n = 0;
-  return () => new URLSearchParams({ email: `Seed-${(n++ % users) + 1}@Bench.example` }).toString();
-}
-
 /** A new account per request: a fresh address and username each time. */
 function registrations(): () => string {
   const tag = `${process.pid.toString(36)}${Date.now().toString(36)}`;
@@ -94,83 +67,22 @@ function registrations(): () => string {
   };
 }
 
-/** Runs `work` against a freshly started process and stops it, keeping its peak RSS. */
-async function withProcess<T>(
-  start: () => Promise<Service>,
-  work: (service: Service) => Promise<T>,
-  peaks?: PeakRss[],
-): Promise<T> {
-  const service = await start();
-  try {
-    return await work(service);
-  } finally {
-    const peak = service.peakRss();
-    if (peak && peaks) peaks.push(peak);
-    await service.stop();
-  }
-}
-
-/** The mean of several runs of one load: req/s, latencies and CPU per request averaged, failures added up. */
-function meanOf(results: LoadResult[]): LoadResult {
-  const average = (pick: (result: LoadResult) => number) =>
-    results.reduce((sum, result) => sum + pick(result), 0) / results.length;
-  const cpu = results.every((result) => result.cpuMsPerRequest !== undefined)
-    ? { cpuMsPerRequest: average((result) => result.cpuMsPerRequest ?? 0) }
-    : {};
-  return {
-    requestsPerSecond: average((result) => result.requestsPerSecond),
-    p50: average((result) => result.p50),
-    p99: average((result) => result.p99),
-    failures: results.reduce((sum, result) => sum + result.failures, 0),
-    ...cpu,
-  };
-}
-
-/** A hashing scenario of the service and its raw argon2 limit, each the mean of its alternated windows. */
-interface Alternation {
-  limit: LoadResult;
-  service: LoadResult;
-}
-
-/**
- * The service's hashing scenario and its raw argon2 limit in turn, the limit first and last (L S L S … L,
- * `rounds` windows of the service, one more of the limit). On a shared host the machine's hashing speed can
- * move by 40 % from one 5 s window to the next (the eleventh machine, docs/PERFORMANCE.md). Windows side by
- * side see the same machine, and a drift that runs one way through the alternation cancels: the limit's
- * windows sit, on average, at the same moment as the service's. The service is up and idle while the limit
- * runs; each result keeps its windows' req/s (`windowsPerSecond`).
- */
-async function alternated(
-  limitWindow: () => Promise<LoadResult>,
-  serviceWindow: () => Promise<LoadResult>,
-  rounds: number,
-): Promise<Alternation> {
-  const limits = [await limitWindow()];
-  const service: LoadResult[] = [];
-  for (let round = 0; round < rounds; round++) {
-    service.push(await serviceWindow());
-    limits.push(await limitWindow());
-  }
-  const windows = (results: LoadResult[]) => results.map((result) => result.requestsPerSecond);
-  return {
-    limit: { ...meanOf(limits), windowsPerSecond: windows(limits) },
-    service: { ...meanOf(service), windowsPerSecond: windows(service) },
-  };
-}
-
-/** `login/email ÷ argon2 verify, alternated 5 s windows, req/s: limit 264 268 272 273, service 239 245 248`. */
-function alternationLine(name: string, { limit, service }: Alternation, seconds: number): string {
-  const figures = (result: LoadResult) =>
-    (result.windowsPerSecond ?? []).map((perSecond) => perSecond.toFixed(0)).join(' ');
-  return `${name}, alternated ${seconds} s windows, req/s: limit ${figures(limit)}, service ${figures(service)}`;
+/** A hashing alternation's one service load, with the warm-up curve that preceded it. */
+function withCurveOf(
+  { limit, services }: Alternation,
+  curve: number[],
+): { limit: LoadResult; service: LoadResult } {
+  const [service] = services;
+  if (service === undefined) throw new Error('an alternation of one service load has its result');
+  return { limit, service: withCurve(service, curve) };
 }
 
 const perSecond = (result: LoadResult) => `${result.requestsPerSecond.toFixed(0)}/s`;
 
 /**
  * The scenarios of issue 9, each beside the limit it is judged against, so that drift in what else the machine
- * is doing lands on both: bare Fastify, the service's validate and user/get, bare Fastify again (the limit is
- * the mean of the two); the service's logins in windows alternated with raw argon2 verify, its registrations
+ * is doing lands on both: the service's validate and user/get beside bare Fastify (`benchReads`: alternated
+ * windows on PostgreSQL, before and after on PGlite); the service's logins in windows alternated with raw argon2 verify, its registrations
  * alternated with raw argon2 hash (`alternated`). Then, for information, raw argon2 with as many calls in
  * flight as the service hands its hashing processes, and the bare Fastify login and sign-up. The database
  * must be migrated and hold `settings.smallUsers` seeded users.
@@ -178,18 +90,6 @@ const perSecond = (result: LoadResult) => `${result.requestsPerSecond.toFixed(0)
 export async function benchIssue9(database: BenchDatabase, settings: Settings): Promise<Issue9Result> {
   const peaks: PeakRss[] = [];
   const inFlight = settings.hashInFlight;
-  const validateTaken = (url: string, serverPid: number): LoadOptions => ({
-    url,
-    method: 'POST',
-    path: '/v1/validate/email',
-    headers: FORM,
-    body: takenEmails(settings.smallUsers),
-    connections: 50,
-    seconds: settings.seconds,
-    expectStatus: 422,
-    serverPid,
-  });
-  const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
   const loginLoad = (url: string, serverPid: number): LoadOptions => ({
     url,
     method: 'POST',
@@ -210,45 +110,9 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     seconds: settings.seconds,
     serverPid,
   });
-  const bare = () =>
-    withProcess(
-      () => startBareServer(database.env),
-      (server) => warm(validateTaken(server.url, server.pid)),
-    );
-
-  const bareBefore = await bare();
-  const { token, healthz, validate, userGet } = await withProcess(
-    () => startService(database.env),
-    async (service) => {
-      const token = await registerLoginUser(service.url);
-      const healthz = await warm({
-        url: service.url,
-        path: '/healthz',
-        connections: 50,
-        seconds: settings.seconds,
-        serverPid: service.pid,
-      });
-      const validate = await warm(validateTaken(service.url, service.pid));
-      const userGet = await warm({
-        url: service.url,
-        path: '/v1/user/get',
-        headers: { authorization: `Bearer ${token}` },
-        connections: 50,
-        seconds: settings.seconds,
-        serverPid: service.pid,
-      });
-      return { token, healthz, validate, userGet };
-    },
-    peaks,
-  );
-  void token;
-  const bareAfter = await bare();
-  const limit = meanOf([bareBefore, bareAfter]);
-  // The service prepares its hot queries (on both databases); the same trick on the bare route, for information.
-  const barePrepared = await withProcess(
-    () => startBareServer(database.env, { prepared: true }),
-    (server) => warm(validateTaken(server.url, server.pid)),
-  );
+  const reads = await benchReads(database, settings, peaks);
+  const { healthz, validate, userGet, limit } = reads;
+  const barePrepared = await benchBarePrepared(database, settings);
 
   // Each hashing scenario alternates with its raw argon2 limit on a fresh service, warmed up first
   // (`alternated`): the logins and the verify limit, then the registrations and the hash limit.
@@ -272,9 +136,9 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
       // Login throughput alone, as its limit (raw argon2, nothing else running) is measured; then the same
       // flood again with the paced validate probe beside it, for the tail target (its logins are information).
       const curve = await warmUp(login, settings.hashWarmupSeconds);
-      const alternation = await alternated(verifyWindow, () => runLoad(login), settings.hashRounds);
+      const alternation = await alternated(verifyWindow, [() => runLoad(login)], settings.hashRounds);
       const [loginWithProbe, probeDuringLogin] = await Promise.all([runLoad(login), validateProbe()]);
-      const loginAlternation = { ...alternation, service: withCurve(alternation.service, curve) };
+      const loginAlternation = withCurveOf(alternation, curve);
       return { probeIdle, probeDuringLogin, loginAlternation, loginWithProbe };
     },
     peaks,
@@ -284,8 +148,8 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     async (service) => {
       const register = registerLoad(service.url, service.pid);
       const curve = await warmUp(register, settings.hashWarmupSeconds);
-      const alternation = await alternated(hashWindow, () => runLoad(register), settings.hashRounds);
-      return { ...alternation, service: withCurve(alternation.service, curve) };
+      const alternation = await alternated(hashWindow, [() => runLoad(register)], settings.hashRounds);
+      return withCurveOf(alternation, curve);
     },
     peaks,
   );
@@ -313,13 +177,13 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     process: Math.max(...peaks.map((peak) => peak.process)),
     workers: Math.max(...peaks.map((peak) => peak.workers)),
   };
-  const bareName = `bare Fastify + ${database.name} SELECT (mean of 2)`;
+  const bareName = `bare Fastify + ${database.name} SELECT (mean of ${reads.limitWindows})`;
   const limitWindows = settings.hashRounds + 1;
   const verifyName = `argon2id verify (mean of ${limitWindows})`;
   const hashName = `argon2id hash (mean of ${limitWindows})`;
   const rows: Row[] = [
     { scenario: 'healthz, 50 conns', result: healthz },
-    { scenario: 'LIMIT bare Fastify + SELECT, before', result: bareBefore },
+    ...reads.limitRows,
     {
       scenario: 'validate/email (taken), 50 conns',
       result: validate,
@@ -330,7 +194,6 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
       result: userGet,
       baseline: { scenario: bareName, result: limit, metric: 'req/s' },
     },
-    { scenario: 'LIMIT bare Fastify + SELECT, after', result: bareAfter },
     {
       scenario: 'bare Fastify + prepared SELECT (info)',
       result: barePrepared,
@@ -443,8 +306,9 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     ...warmupCurve('register (service)', register, settings.seconds),
     ...warmupCurve('bare Fastify login', bareHashing.login, settings.seconds),
     ...warmupCurve('bare Fastify sign-up', bareHashing.register, settings.seconds),
-    alternationLine('login/email ÷ argon2 verify', loginAlternation, settings.seconds),
-    alternationLine('register ÷ argon2 hash', registerAlternation, settings.seconds),
+    ...reads.notes,
+    alternationLine('login/email ÷ argon2 verify', verifyLimit, login, settings.seconds),
+    alternationLine('register ÷ argon2 hash', hashLimit, register, settings.seconds),
   ];
   return { rows, verdicts, peakRss, notes };
 }
