@@ -136,7 +136,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
       // Login throughput alone, as its limit (raw argon2, nothing else running) is measured; then the same
       // flood again with the paced validate probe beside it, for the tail target (its logins are information).
       const curve = await warmUp(login, settings.hashWarmupSeconds);
-      const alternation = await alternated(verifyWindow, [() => runLoad(login)], settings.hashRounds);
+      const alternation = await alternated(verifyWindow, [() => runLoad(login)], settings.rounds);
       const [loginWithProbe, probeDuringLogin] = await Promise.all([runLoad(login), validateProbe()]);
       const loginAlternation = withCurveOf(alternation, curve);
       return { probeIdle, probeDuringLogin, loginAlternation, loginWithProbe };
@@ -148,7 +148,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     async (service) => {
       const register = registerLoad(service.url, service.pid);
       const curve = await warmUp(register, settings.hashWarmupSeconds);
-      const alternation = await alternated(hashWindow, [() => runLoad(register)], settings.hashRounds);
+      const alternation = await alternated(hashWindow, [() => runLoad(register)], settings.rounds);
       return withCurveOf(alternation, curve);
     },
     peaks,
@@ -178,7 +178,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     workers: Math.max(...peaks.map((peak) => peak.workers)),
   };
   const bareName = `bare Fastify + ${database.name} SELECT (mean of ${reads.limitWindows})`;
-  const limitWindows = settings.hashRounds + 1;
+  const limitWindows = settings.rounds + 1;
   const verifyName = `argon2id verify (mean of ${limitWindows})`;
   const hashName = `argon2id hash (mean of ${limitWindows})`;
   const rows: Row[] = [
@@ -204,7 +204,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
       result: verifyLimit,
     },
     {
-      scenario: `login/email, 16 conns, ${settings.hashRounds} windows`,
+      scenario: `login/email, 16 conns, ${settings.rounds} windows`,
       result: login,
       baseline: { scenario: verifyName, result: verifyLimit, metric: 'req/s' },
     },
@@ -218,7 +218,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
       result: hashLimit,
     },
     {
-      scenario: `register, 16 conns, ${settings.hashRounds} windows`,
+      scenario: `register, 16 conns, ${settings.rounds} windows`,
       result: register,
       baseline: { scenario: hashName, result: hashLimit, metric: 'req/s' },
     },

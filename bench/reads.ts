@@ -82,7 +82,7 @@ function validateTaken(settings: Settings, server: Service): LoadOptions {
 
 /**
  * validate/email and user/get beside their limit. On a PostgreSQL server both processes stay up, warmed, and
- * their windows alternate (`alternated`: bare, validate, user/get, bare, … bare; `hashRounds` rounds), as the
+ * their windows alternate (`alternated`: bare, validate, user/get, bare, … bare; `rounds` rounds), as the
  * hashing scenarios alternate with raw argon2: on the seventeenth machine the bare route moved by up to 36 %
  * between a window before the service's and one after it, more than validate's margin. On PGlite one process
  * owns the data directory, so the bare route runs in a process of its own before and after the service (the
@@ -111,10 +111,10 @@ export async function benchReads(
             const alternation = await alternated(
               () => runLoad(limitLoad),
               [() => runLoad(loads.validate), () => runLoad(loads.userGet)],
-              settings.hashRounds,
+              settings.rounds,
             );
             const [validate, userGet] = alternation.services as [LoadResult, LoadResult];
-            const windows = settings.hashRounds + 1;
+            const windows = settings.rounds + 1;
             const name = 'validate/email ÷ bare Fastify + SELECT';
             return {
               healthz,
