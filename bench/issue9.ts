@@ -82,8 +82,8 @@ const perSecond = (result: LoadResult) => `${result.requestsPerSecond.toFixed(0)
 /**
  * The scenarios of issue 9, each beside the limit it is judged against, so that drift in what else the machine
  * is doing lands on both: the service's validate and user/get beside bare Fastify (`benchReads`: alternated
- * windows on PostgreSQL, before and after on PGlite); the service's logins in windows alternated with raw argon2 verify, its registrations
- * alternated with raw argon2 hash (`alternated`). Then, for information, raw argon2 with as many calls in
+ * windows on PostgreSQL, before and after on PGlite); the service's logins in windows alternated with raw
+ * argon2 verify, its registrations alternated with raw argon2 hash (`alternated`). Then, for information, raw argon2 with as many calls in
  * flight as the service hands its hashing processes, and the bare Fastify login and sign-up. The database
  * must be migrated and hold `settings.smallUsers` seeded users.
  */
