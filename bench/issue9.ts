@@ -4,9 +4,9 @@ import { argon2Limit } from './argon2-limit.js';
 import type { BenchDatabase } from './database.js';
 import { type LoadOptions, type LoadResult, runLoad, warmThenRun, warmUp, withCurve } from './load.js';
 import { probe } from './probe.js';
-import { benchBarePrepared, benchReads, FORM, LOGIN, takenEmails } from './reads.js';
+import { benchBarePrepared, benchReads, FORM, LOGIN, loadOn, takenEmails } from './reads.js';
 import type { Row } from './report.js';
-import { type PeakRss, startBareServer, startService } from './service.js';
+import { type PeakRss, type Service, startBareServer, startService } from './service.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -90,26 +90,22 @@ const perSecond = (result: LoadResult) => `${result.requestsPerSecond.toFixed(0)
 export async function benchIssue9(database: BenchDatabase, settings: Settings): Promise<Issue9Result> {
   const peaks: PeakRss[] = [];
   const inFlight = settings.hashInFlight;
-  const loginLoad = (url: string, serverPid: number): LoadOptions => ({
-    url,
-    method: 'POST',
-    path: '/v1/auth/login/email',
-    headers: FORM,
-    body: new URLSearchParams(LOGIN).toString(),
-    connections: 16,
-    seconds: settings.seconds,
-    serverPid,
-  });
-  const registerLoad = (url: string, serverPid: number): LoadOptions => ({
-    url,
-    method: 'POST',
-    path: '/v1/auth/register',
-    headers: FORM,
-    body: registrations(),
-    connections: 16,
-    seconds: settings.seconds,
-    serverPid,
-  });
+  const loginLoad = (server: Service): LoadOptions =>
+    loadOn(settings, server, {
+      method: 'POST',
+      path: '/v1/auth/login/email',
+      headers: FORM,
+      body: new URLSearchParams(LOGIN).toString(),
+      connections: 16,
+    });
+  const registerLoad = (server: Service): LoadOptions =>
+    loadOn(settings, server, {
+      method: 'POST',
+      path: '/v1/auth/register',
+      headers: FORM,
+      body: registrations(),
+      connections: 16,
+    });
   const reads = await benchReads(database, settings, peaks);
   const { healthz, validate, userGet, limit } = reads;
   const barePrepared = await benchBarePrepared(database, settings);
@@ -132,7 +128,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
         expectStatus: 422,
       });
       const probeIdle = await validateProbe();
-      const login = loginLoad(service.url, service.pid);
+      const login = loginLoad(service);
       // Login throughput alone, as its limit (raw argon2, nothing else running) is measured; then the same
       // flood again with the paced validate probe beside it, for the tail target (its logins are information).
       const curve = await warmUp(login, settings.hashWarmupSeconds);
@@ -146,7 +142,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
   const registerAlternation = await withProcess(
     () => startService(database.env),
     async (service) => {
-      const register = registerLoad(service.url, service.pid);
+      const register = registerLoad(service);
       const curve = await warmUp(register, settings.hashWarmupSeconds);
       const alternation = await alternated(hashWindow, [() => runLoad(register)], settings.rounds);
       return withCurveOf(alternation, curve);
@@ -168,8 +164,8 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
   const bareHashing = await withProcess(
     () => startBareServer(database.env, { hashInFlight: inFlight }),
     async (server) => ({
-      login: await warmThenRun(loginLoad(server.url, server.pid), settings.hashWarmupSeconds),
-      register: await warmThenRun(registerLoad(server.url, server.pid), settings.hashWarmupSeconds),
+      login: await warmThenRun(loginLoad(server), settings.hashWarmupSeconds),
+      register: await warmThenRun(registerLoad(server), settings.hashWarmupSeconds),
     }),
   );
 
@@ -177,7 +173,7 @@ export async function benchIssue9(database: BenchDatabase, settings: Settings): 
     process: Math.max(...peaks.map((peak) => peak.process)),
     workers: Math.max(...peaks.map((peak) => peak.workers)),
   };
-  const bareName = `bare Fastify + ${database.name} SELECT (mean of ${reads.limitWindows})`;
+  const bareName = `bare Fastify + ${database.name} SELECT (mean of ${limit.windowsPerSecond?.length})`;
   const limitWindows = settings.rounds + 1;
   const verifyName = `argon2id verify (mean of ${limitWindows})`;
   const hashName = `argon2id hash (mean of ${limitWindows})`;

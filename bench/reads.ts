@@ -40,106 +40,109 @@ export interface Reads {
   healthz: LoadResult;
   validate: LoadResult;
   userGet: LoadResult;
-  /** The judged limit of validate and user/get: the mean of the bare route's windows. */
+  /** The judged limit of validate and user/get: the mean of the bare route's windows (`windowsPerSecond`). */
   limit: LoadResult;
-  /** How many windows of the bare route `limit` is the mean of. */
-  limitWindows: number;
   /** The bare route's rows of the table, in the order they ran. */
   limitRows: Row[];
   /** Lines under the table: the alternated windows, where they alternated. */
   notes: string[];
 }
 
-/** The service's loads of one read scenario run: healthz, validate (taken), user/get. */
-function readLoads(settings: Settings, service: Service, token: string) {
-  const load = (options: Omit<LoadOptions, 'url' | 'serverPid' | 'seconds'>): LoadOptions => ({
-    ...options,
-    url: service.url,
-    serverPid: service.pid,
-    seconds: settings.seconds,
-  });
-  return {
-    healthz: load({ path: '/healthz', connections: 50 }),
-    validate: validateTaken(settings, service),
-    userGet: load({ path: '/v1/user/get', headers: { authorization: `Bearer ${token}` }, connections: 50 }),
-  };
+/** A load of `settings.seconds` on `server`, its CPU time counted. */
+export function loadOn(
+  settings: Settings,
+  server: Service,
+  options: Omit<LoadOptions, 'url' | 'serverPid' | 'seconds'>,
+): LoadOptions {
+  return { ...options, url: server.url, serverPid: server.pid, seconds: settings.seconds };
 }
 
 /** validate/email with a taken address (422), 50 connections: the scenario and its limit's load. */
 function validateTaken(settings: Settings, server: Service): LoadOptions {
-  return {
-    url: server.url,
+  return loadOn(settings, server, {
     method: 'POST',
     path: '/v1/validate/email',
     headers: FORM,
     body: takenEmails(settings.smallUsers),
     connections: 50,
-    seconds: settings.seconds,
     expectStatus: 422,
-    serverPid: server.pid,
+  });
+}
+
+/** The service's loads of the read scenarios: healthz, validate (taken), user/get as the signed-in user. */
+async function readLoads(settings: Settings, service: Service) {
+  const token = await registerLoginUser(service.url);
+  return {
+    healthz: loadOn(settings, service, { path: '/healthz', connections: 50 }),
+    validate: validateTaken(settings, service),
+    userGet: loadOn(settings, service, {
+      path: '/v1/user/get',
+      headers: { authorization: `Bearer ${token}` },
+      connections: 50,
+    }),
   };
 }
 
 /**
  * validate/email and user/get beside their limit. On a PostgreSQL server both processes stay up, warmed, and
- * their windows alternate (`alternated`: bare, validate, user/get, bare, … bare; `rounds` rounds), as the
- * hashing scenarios alternate with raw argon2: on the seventeenth machine the bare route moved by up to 36 %
- * between a window before the service's and one after it, more than validate's margin. On PGlite one process
- * owns the data directory, so the bare route runs in a process of its own before and after the service (the
- * limit is the mean of the two).
+ * their windows alternate (`alternatedReads`); on PGlite one process owns the data directory, so the bare
+ * route runs in a process of its own before and after the service (`readsBetweenBare`).
  */
 export async function benchReads(
   database: BenchDatabase,
   settings: Settings,
   peaks: PeakRss[],
 ): Promise<Reads> {
+  if (database.name !== 'postgres') return readsBetweenBare(database, settings, peaks);
+  return withProcess(
+    () => startBareServer(database.env),
+    (bare) =>
+      withProcess(
+        () => startService(database.env),
+        (service) => alternatedReads(settings, bare, service),
+        peaks,
+      ),
+  );
+}
+
+/**
+ * Bare, validate, user/get, bare, … bare (`alternated`, `rounds` rounds), after each process has warmed up on
+ * its own load, as the hashing scenarios alternate with raw argon2: on the seventeenth machine the bare route
+ * moved by up to 36 % between a window before the service's and one after it, more than validate's margin.
+ */
+async function alternatedReads(settings: Settings, bare: Service, service: Service): Promise<Reads> {
   const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
-  if (database.name === 'postgres') {
-    return withProcess(
-      () => startBareServer(database.env),
-      (bare) =>
-        withProcess(
-          () => startService(database.env),
-          async (service) => {
-            const loads = readLoads(settings, service, await registerLoginUser(service.url));
-            const limitLoad = validateTaken(settings, bare);
-            // Each process warms up on its own load first, so every measured window runs warm code.
-            await warm(limitLoad);
-            const healthz = await warm(loads.healthz);
-            await warm(loads.validate);
-            await warm(loads.userGet);
-            const alternation = await alternated(
-              () => runLoad(limitLoad),
-              [() => runLoad(loads.validate), () => runLoad(loads.userGet)],
-              settings.rounds,
-            );
-            const [validate, userGet] = alternation.services as [LoadResult, LoadResult];
-            const windows = settings.rounds + 1;
-            const name = 'validate/email ÷ bare Fastify + SELECT';
-            return {
-              healthz,
-              validate,
-              userGet,
-              limit: alternation.limit,
-              limitWindows: windows,
-              limitRows: [
-                { scenario: `LIMIT bare Fastify + SELECT, ${windows} windows`, result: alternation.limit },
-              ],
-              notes: [
-                alternationLine(name, alternation.limit, validate, settings.seconds),
-                alternationLine(
-                  'user/get ÷ bare Fastify + SELECT',
-                  alternation.limit,
-                  userGet,
-                  settings.seconds,
-                ),
-              ],
-            };
-          },
-          peaks,
-        ),
-    );
-  }
+  const loads = await readLoads(settings, service);
+  const limitLoad = validateTaken(settings, bare);
+  await warm(limitLoad);
+  const healthz = await warm(loads.healthz);
+  await warm(loads.validate);
+  await warm(loads.userGet);
+  const { limit, services } = await alternated(
+    () => runLoad(limitLoad),
+    [() => runLoad(loads.validate), () => runLoad(loads.userGet)],
+    settings.rounds,
+  );
+  const [validate, userGet] = services as [LoadResult, LoadResult];
+  const line = (name: string, result: LoadResult) =>
+    alternationLine(`${name} ÷ bare Fastify + SELECT`, limit, result, settings.seconds);
+  return {
+    healthz,
+    validate,
+    userGet,
+    limit,
+    limitRows: [{ scenario: `LIMIT bare Fastify + SELECT, ${settings.rounds + 1} windows`, result: limit }],
+    notes: [line('validate/email', validate), line('user/get', userGet)],
+  };
+}
+
+/** The bare route in a process of its own before and after the service's reads; the limit is their mean. */
+async function readsBetweenBare(
+  database: BenchDatabase,
+  settings: Settings,
+  peaks: PeakRss[],
+): Promise<Reads> {
+  const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
   const bare = () =>
     withProcess(
       () => startBareServer(database.env),
@@ -149,7 +152,7 @@ export async function benchReads(
   const service = await withProcess(
     () => startService(database.env),
     async (service) => {
-      const loads = readLoads(settings, service, await registerLoginUser(service.url));
+      const loads = await readLoads(settings, service);
       return {
         healthz: await warm(loads.healthz),
         validate: await warm(loads.validate),
@@ -159,10 +162,10 @@ export async function benchReads(
     peaks,
   );
   const after = await bare();
+  const windows = [before, after].map((result) => result.requestsPerSecond);
   return {
     ...service,
-    limit: meanOf([before, after]),
-    limitWindows: 2,
+    limit: { ...meanOf([before, after]), windowsPerSecond: windows },
     limitRows: [
       { scenario: 'LIMIT bare Fastify + SELECT, before', result: before },
       { scenario: 'LIMIT bare Fastify + SELECT, after', result: after },
