@@ -1,8 +1,8 @@
 import type { UserWithProviders } from '../../db/schema.js';
 import { accepted, rules, string } from '../../validation/fields.js';
-import { PROVIDER_TOKEN_PATTERN } from '../../validation/patterns.js';
 import type { ConvertingRule } from '../../validation/types.js';
 import { type ImageLimits, imageField } from '../images/rules.js';
+import { credentialFieldsOf } from '../providers/credentials.js';
 import { emailField, genderField, newPasswordField, slugField, usernameField } from '../users/rules.js';
 
 export interface RegisterRuleOptions {
@@ -11,23 +11,6 @@ export interface RegisterRuleOptions {
   /** Every provider the seed names for registration, configured or not: their fields are always checked. */
   providerNames: string[];
   image: ImageLimits;
-}
-
-/** `<name>_user_id` and `<name>_access_token`, required when `type` is that provider. */
-function providerFields(names: string[]) {
-  const fields: Record<string, ReturnType<typeof string>> = {};
-  for (const name of names) {
-    fields[`${name}_user_id`] = string()
-      .max(255)
-      .requiredIf('type', [name])
-      .describe(`The user's id at ${name}.`);
-    fields[`${name}_access_token`] = string()
-      .max(8192)
-      .pattern(PROVIDER_TOKEN_PATTERN)
-      .requiredIf('type', [name])
-      .describe(`A token issued by ${name}; verified with ${name}, never stored.`);
-  }
-  return fields;
 }
 
 /**
@@ -51,7 +34,7 @@ export function registerRules(options: RegisterRuleOptions) {
     user_agreement: accepted().required(),
     profile_picture: imageField(options.image),
     password: newPasswordField.requiredIf('type', ['email']),
-    ...providerFields(options.providerNames),
+    ...credentialFieldsOf(options.providerNames, { use: 'register' }),
   });
 }
 

@@ -20,7 +20,7 @@ import type { Locale } from '../../validation/messages.js';
 import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { PreparedVerification } from '../lifecycle/verification-service.js';
-import type { ProviderCredentials } from '../providers/service.js';
+import { type ProviderCredentials, requiredCredentialsIn } from '../providers/credentials.js';
 import type { IssuedToken, TokensService } from '../tokens/service.js';
 import type { AccountDeps } from '../users/account-deps.js';
 import type { NewAccount, UsersRepo } from '../users/repo.js';
@@ -52,14 +52,8 @@ export interface ProviderIdentities {
 
 /** The provider credentials of a provider-type registration; undefined for `email`. */
 function providerCredentials(input: RegisterInput): ProviderCredentials | undefined {
-  if (input.type === 'email') return undefined;
-  const userId = input[`${input.type}_user_id`];
-  const accessToken = input[`${input.type}_access_token`];
-  // The rules make both required for every provider type; a gap here is a bug, not a bad request.
-  if (typeof userId !== 'string' || typeof accessToken !== 'string') {
-    throw new Error(`register: ${input.type} credentials missing after validation`);
-  }
-  return { provider: input.type, userId, accessToken };
+  // The rules make both fields required for every provider type.
+  return input.type === 'email' ? undefined : requiredCredentialsIn(input, input.type);
 }
 
 /** Who is asking: the user agent names the token in the user's session list; the IP keys login throttling. */

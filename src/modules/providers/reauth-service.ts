@@ -3,8 +3,8 @@ import { InvalidCredentialsError, type RuleFailure, ValidationError } from '../.
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { ProviderVerifier } from '../../providers/verifier.js';
+import { accessTokenField, type ProviderCredentials, userIdField } from './credentials.js';
 import type { ProviderAccountsRepo } from './repo.js';
-import { accessTokenField, type ProviderCredentials, userIdField } from './service.js';
 
 /**
  * What a request offers to prove that the account's owner is at the keyboard, not merely someone holding one

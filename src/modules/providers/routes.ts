@@ -3,17 +3,9 @@ import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { signedInExample, signedInResponse, userExample, userResponse } from '../users/view.js';
+import { credentialFields, requiredCredentialsIn } from './credentials.js';
 import { reauthProof, reauthRules } from './reauth-rules.js';
-import { credentialRules } from './rules.js';
-import { accessTokenField, type ProviderCredentials, type ProvidersService, userIdField } from './service.js';
-
-function credentials(provider: string, params: Record<string, unknown>): ProviderCredentials {
-  return {
-    provider,
-    userId: params[userIdField(provider)] as string,
-    accessToken: params[accessTokenField(provider)] as string,
-  };
-}
+import type { ProvidersService } from './service.js';
 
 function userAgent(request: FastifyRequest): string | undefined {
   return request.headers['user-agent'];
@@ -41,11 +33,14 @@ export function providerEndpoints(
         auth: 'none',
         limit: loginLimit,
         errors: [401, 429, 502],
-        rules: rules(credentialRules(name)),
+        rules: rules(credentialFields(name, { use: 'identity' })),
         response: signedInResponse,
         example: { user: { ...signedInExample.user, providers: [name], has_password: false } },
         handle: ({ params, request }) =>
-          providers.login(credentials(name, params), { userAgent: userAgent(request), ip: request.ip }),
+          providers.login(requiredCredentialsIn(params, name), {
+            userAgent: userAgent(request),
+            ip: request.ip,
+          }),
       }),
       endpoint({
         method: 'POST',
@@ -57,13 +52,16 @@ export function providerEndpoints(
           'Needs re-authentication: `current_password`, or for a password-less account the credentials of ' +
           'a provider already linked to it.',
         errors: [401, 502],
-        rules: rules({ ...reauthRules(names.configured, name), ...credentialRules(name) }),
+        rules: rules({
+          ...reauthRules(names.configured, name),
+          ...credentialFields(name, { use: 'identity' }),
+        }),
         response: userResponse,
         example: { user: { ...userExample, providers: [name] } },
         handle: ({ params, auth }) =>
           providers.link(
             auth,
-            credentials(name, params),
+            requiredCredentialsIn(params, name),
             reauthProof(
               params,
               names.configured.filter((other) => other !== name),

@@ -12,18 +12,9 @@ import type { ProviderVerifier, VerifiedIdentity } from '../../providers/verifie
 import type { TokensService } from '../tokens/service.js';
 import type { LinkedProviders, UsersService } from '../users/service.js';
 import type { SignedIn, UserView } from '../users/view.js';
+import { type ProviderCredentials, userIdField } from './credentials.js';
 import type { Reauthenticator, ReauthProof } from './reauth-service.js';
 import { IDENTITY_INDEX, type ProviderAccountsRepo, USER_PROVIDER_INDEX } from './repo.js';
-
-/** A provider's identity as the app claims it: `<name>_user_id` and `<name>_access_token`. */
-export interface ProviderCredentials {
-  provider: string;
-  userId: string;
-  accessToken: string;
-}
-
-export const userIdField = (provider: string): string => `${provider}_user_id`;
-export const accessTokenField = (provider: string): string => `${provider}_access_token`;
 
 /** Who is logging in: the user agent names the token; the IP keys login throttling. */
 export interface LoginClient {
