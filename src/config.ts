@@ -68,7 +68,7 @@ export interface Config {
   mediaSweepIntervalMinutes: number;
   /** undefined = no Redis: rate-limit counters live in this process. */
   redisUrl: string | undefined;
-  /** Rate limits (DESIGN §5): RATE_LIMIT_*. */
+  /** Rate limits, on by default: RATE_LIMIT_*. */
   rateLimits: RateLimitsConfig;
   /** How test pushes are delivered: PUSH_TRANSPORT, FCM_*. */
   push: PushConfig;
@@ -76,7 +76,7 @@ export interface Config {
   metrics: MetricsConfig;
   /** Origins of web clients allowed to call the API from a browser (CORS_ORIGINS); empty = none. */
   corsOrigins: string[];
-  /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, … (issue 11). */
+  /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, …. */
   mail: MailConfig;
 }
 

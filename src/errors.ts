@@ -1,6 +1,6 @@
 /**
  * The typed errors services throw. They carry no HTTP knowledge: `http/errors.ts` is the one place that turns
- * each into a status and an envelope (DESIGN §2.3).
+ * each into a status and an envelope (docs/api.md).
  */
 
 /** One failed rule of one field; rendered into a message in the request's language by the HTTP layer. */

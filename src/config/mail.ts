@@ -1,6 +1,6 @@
 import { ConfigError, type Env, integer, raw } from './env.js';
 
-/** Where and how mail goes out (issue 11): `log` writes the outbox row and a log line; `smtp` sends it. */
+/** Where and how mail goes out: `log` writes the outbox row and a log line; `smtp` sends it. */
 export interface MailConfig {
   transport: 'log' | 'smtp';
   /** Set when `transport` is `smtp`. */

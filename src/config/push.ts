@@ -12,7 +12,7 @@ export interface FcmServiceAccount {
 }
 
 /**
- * How test pushes are delivered (DESIGN §2.5): `log` records them in notification_outbox (zero setup), `fcm`
+ * How test pushes are delivered: `log` records them in notification_outbox (zero setup), `fcm`
  * sends them through Firebase Cloud Messaging HTTP v1 with a service account.
  */
 export type PushConfig =

@@ -36,7 +36,7 @@ async function withRetries<T>(db: Executor, work: (trx: Executor) => Promise<T>)
  * - a unique violation becomes the 422 "has already been taken" on the field its index guards, when
  *   `uniqueField` knows the index (two clients racing for one email, say);
  * - the database being unreachable is a 503;
- * - anything else (a failed COMMIT included) is CommitFailedError, the seed's 500 envelope.
+ * - anything else (a failed COMMIT included) is CommitFailedError, the contract's 500 envelope (`Failed to commit transaction.`).
  * Whatever happened, PostgreSQL has rolled the transaction back: nothing is half-written.
  */
 export async function writeTransaction<T>(

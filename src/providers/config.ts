@@ -1,5 +1,5 @@
 /**
- * The identity providers' configuration (DESIGN §4), parsed from PROVIDER_* variables. `config.ts` calls
+ * The identity providers' configuration, parsed from PROVIDER_* variables. `config.ts` calls
  * `parseProviders` with a reader over the environment, so this module never reads process.env itself.
  */
 
@@ -137,7 +137,7 @@ export function parseProviders(env: EnvReader): ProvidersConfig {
   const names = nameList(env, 'PROVIDERS', 'alpha,beta,gamma');
   // `auth/login/email` and register type `email` are the password path.
   if (names.includes('email')) env.fail('PROVIDERS', 'must not name "email"');
-  // Unset: the seed's register types among the known providers; `none`: provider sign-up switched off.
+  // Unset: the apps' register types (alpha and beta) among the known providers; `none`: provider sign-up switched off.
   const registerValue = env.raw('REGISTER_PROVIDERS');
   const registerNames =
     registerValue === undefined

@@ -22,7 +22,7 @@ async function readCapped(response: Response): Promise<string> {
 }
 
 /**
- * GETs a provider endpoint and returns its JSON, classifying every failure the way DESIGN §2.3 needs:
+ * GETs a provider endpoint and returns its JSON, classifying every failure the way the error envelope needs:
  * - 400/401/403: the provider refuses the token → InvalidCredentialsError (401 authentication_failed);
  *   400 included because real providers answer an unknown or malformed token with it;
  * - any other non-2xx, a network error, a timeout, a redirect or a body that is not JSON → 502.

@@ -14,7 +14,7 @@ import {
 const NOT_FOUND = [404, 'NotFoundHttpException', 'Not Found', []] as const;
 const METHOD_NOT_ALLOWED = [405, 'MethodNotAllowedHttpException', 'Method Not Allowed', []] as const;
 
-describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
+describe.each(backends)('%s: HTTP contract', (backend) => {
   const ctx = useTestApp(backend, { BODY_LIMIT: '4kb' });
 
   /** POSTs these exact bytes with this content type to validate/email. */
@@ -28,7 +28,7 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
 
   describe('routes and versions', () => {
     it.each([
-      // `/` is the web home page since issue 12 (test/integration/web-session.security.test.ts); nothing else is.
+      // `/` is the web home page (test/integration/web-session.security.test.ts); nothing else is.
       '/index.html',
       '/v1',
       '/v1/nope',
@@ -107,7 +107,7 @@ describe.each(backends)('%s: HTTP contract (DESIGN §2)', (backend) => {
       });
     });
 
-    it('takes an empty JSON body as no parameters (issue 8): the 422 of the missing field, not a 400', async () => {
+    it('takes an empty JSON body as no parameters: the 422 of the missing field, not a 400', async () => {
       const res = await sendRaw('application/json', '');
       expect(res.statusCode).toBe(422);
       expect(res.json().data).toHaveProperty('email');

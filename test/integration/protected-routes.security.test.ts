@@ -31,8 +31,8 @@ const MUST_BE_PROTECTED = [
 ];
 
 /**
- * Routes outside the versioned API (health, metrics, the document itself, media files, and the web pages of
- * issue 12: pages, their assets, the session-cookie routes and /docs). Fastify's route printer shows the
+ * Routes outside the versioned API (health, metrics, the document itself, media files, and the web pages:
+ * pages, their assets, the session-cookie routes and /docs). Fastify's route printer shows the
  * wildcard asset routes as `/*` and `/docs*`.
  */
 const UNVERSIONED =

@@ -172,7 +172,7 @@ describe.each(backends)('%s: POST /{v}/validate/slug', (backend) => {
     ['ending with an underscore', { slug: 'myslug_' }, 'The slug format is invalid.'],
     ['Korean', { slug: '슬러그입니다' }, 'The slug format is invalid.'],
   ])(
-    'keys the error of a slug that is %s by `slug` (deliberate, DESIGN §2.4)',
+    'keys the error of a slug that is %s by `slug` (deliberate: the field that was sent)',
     async (_why, body, message) => {
       expectValidationError(await postForm(ctx.app, url, body), { slug: [message] });
     },

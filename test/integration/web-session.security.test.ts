@@ -5,7 +5,7 @@ import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, UNAUTHENTICATED } from '../helpers/http.js';
 
 /**
- * The web pages' session cookie (issue 12) through HTTP: it authenticates like a Bearer token, but only on a
+ * The web pages' session cookie through HTTP: it authenticates like a Bearer token, but only on a
  * same-origin request of the pages; a cross-site request (CSRF) never authenticates by cookie, and the
  * session routes refuse to be driven from another site.
  */

@@ -21,7 +21,7 @@ function fastifyError(statusCode: number, code: string, message = 'framework say
   return Object.assign(new Error(message), { statusCode, code });
 }
 
-describe('toErrorEnvelope (DESIGN §2.3)', () => {
+describe('toErrorEnvelope', () => {
   it.each([
     [
       'ValidationError',

@@ -1,5 +1,5 @@
--- Users and their API tokens (issue: core service).
--- Uniqueness is case-insensitive (DESIGN §2.4): the rules give the message, these indexes settle races.
+-- Users and their API tokens.
+-- Uniqueness is case-insensitive: the rules give the message, these indexes settle races.
 -- Emails, slugs and the Latin part of usernames are ASCII, so lower() agrees on every locale.
 
 CREATE TABLE users (

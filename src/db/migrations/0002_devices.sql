@@ -1,4 +1,4 @@
--- The signed-in user's devices (issue 3).
+-- The signed-in user's devices.
 -- One row per (user, device_id), upserted by the app at every start.
 -- A push token belongs to one device: the partial unique index settles races between two accounts
 -- registering the same phone, so a shared phone never gets the previous account's notifications.

@@ -1,4 +1,4 @@
--- Identities at external providers linked to users (issue: social identity providers, DESIGN §3 and §4).
+-- Identities at external providers linked to users (social sign-in).
 -- One account per provider identity, and one identity per provider per user: these indexes settle races
 -- between two sign-ups (or links) of the same identity, which the service reports as a 422.
 -- Provider tokens are never stored: they are checked with the provider on every use.

@@ -1,4 +1,4 @@
--- Posts, their likes and the feed (issue 7). See docs/feed.md for the keyset and hot-score design.
+-- Posts, their likes and the feed. See docs/feed.md for the keyset and hot-score design.
 
 -- The hot score: log10 of the likes (at least 1) plus the creation time in units of 45,000 s (12.5 h), so a
 -- post needs ten times the likes to stay level with one 12.5 hours younger. It depends only on the like count

@@ -1,4 +1,4 @@
--- Banners, disabled accounts and the inspirer sampling pool (issue 7: promotions and the operator CLI).
+-- Banners, disabled accounts and the inspirer sampling pool (promotions and the operator CLI).
 
 -- Promotional banners, shown while now() is within [starts_at, ends_at) (either bound may be open).
 -- Banners are few (an operator adds them by hand): the (position, id) index gives them in display order and

@@ -1,4 +1,4 @@
--- Pushes recorded by the `log` push transport (issue 7, DESIGN §2.5 test/notification): one row per delivery,
+-- Pushes recorded by the `log` push transport (the test notification): one row per delivery,
 -- so a developer or an operator without FCM sees exactly what would have been sent, to which device.
 -- The push token itself is deliberately not stored: (user_id, device_id) already names the device, and a push
 -- token is an address that reaches a phone: a table of them is one more place to leak and to keep in sync when

@@ -1,4 +1,4 @@
--- Account lifecycle (issue 11): email ownership, password reset, and the mail that carries their links.
+-- Account lifecycle: email ownership, password reset, and the mail that carries their links.
 -- Depends only on 0001 (users).
 
 -- Set when the user proves they read mail at the address (a verification link, a password reset, or an

@@ -1,6 +1,6 @@
 import { locale } from './i18n.js';
 
-/** The API's envelope (DESIGN.md §2.3). */
+/** The API's envelope: `meta.code` is the status; `data` the answer or the error's details. */
 export interface Envelope<T = Record<string, unknown>> {
   meta: { code: number; error_type?: string; error_message?: string };
   data: T;
