@@ -1,7 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ServiceUnavailableError } from '../../errors.js';
-import { holdProcessOpen, killAndWait } from '../../lib/child-processes.js';
+import { ChildPool } from '../../lib/child-pool.js';
 
 /**
  * The child's script. This module runs from src/modules/images (tests) and dist/modules/images (the built
@@ -30,13 +29,13 @@ export class RenderRefusedError extends Error {
   }
 }
 
-interface Job {
-  message: { id: number; source: unknown; maxPixels: number };
-  resolve(value: { renditions: unknown; pid: number }): void;
-  reject(error: unknown): void;
+/** A render as render-worker.mjs reads it (the pool adds its id). */
+interface RenderJob {
+  source: unknown;
+  maxPixels: number;
 }
 
-interface Reply {
+interface RenderReply {
   id: number;
   ok: boolean;
   renditions?: unknown;
@@ -44,123 +43,58 @@ interface Reply {
   pid: number;
 }
 
-/** One child and the job it is running, if any. */
-interface Slot {
-  child: ChildProcess;
-  job: Job | undefined;
-  timer: NodeJS.Timeout | undefined;
+export interface RenderOutcome {
+  renditions: unknown;
+  /** The child that rendered (the isolation test checks it is never this process). */
+  pid: number;
+}
+
+function answer(reply: RenderReply): RenderOutcome {
+  if (reply.ok) return { renditions: reply.renditions, pid: reply.pid };
+  throw new RenderRefusedError(reply.message ?? 'render failed');
 }
 
 /**
- * A bounded pool of renderer processes: at most `workers` images decode at once, at most `queueLimit` wait,
- * and each render is bounded in time. Children start on first use and are not kept alive for the pool's
- * sake (unref'd), so an idle pool never holds the process open.
+ * A bounded pool of renderer processes: at most `workers` images decode at once, one per child, at most
+ * `queueLimit` wait, and each render is bounded in time from the moment a child starts it.
  */
 export class RenderPool {
-  private readonly slots: Slot[] = [];
-  private readonly waiting: Job[] = [];
-  private nextId = 1;
-  private closed = false;
+  private readonly pool: ChildPool<RenderJob, RenderOutcome, RenderReply>;
 
-  constructor(private readonly options: RenderPoolOptions) {}
-
-  run(source: unknown, maxPixels: number): Promise<{ renditions: unknown; pid: number }> {
-    if (this.closed) return Promise.reject(new ServiceUnavailableError(new Error('image pool closed')));
-    const idle = this.idleSlot();
-    if (!idle && this.waiting.length >= this.options.queueLimit) {
-      return Promise.reject(new ServiceUnavailableError(new Error('image render queue is full')));
-    }
-    return new Promise((resolve, reject) => {
-      const job: Job = { message: { id: this.nextId++, source, maxPixels }, resolve, reject };
-      if (idle) this.start(idle, job);
-      else this.waiting.push(job);
+  constructor(options: RenderPoolOptions) {
+    this.pool = new ChildPool({
+      script: WORKER_SCRIPT,
+      fork: {
+        // v8 serialisation carries the image bytes as binary, not as a JSON array of numbers.
+        serialization: 'advanced',
+        execArgv: [`--max-old-space-size=${options.heapMb}`],
+        // Nothing of ours but what libvips reads: no DATABASE_URL, no secrets in the child's environment.
+        env: { PATH: process.env.PATH ?? '', UV_THREADPOOL_SIZE: '2', VIPS_CONCURRENCY: '1' },
+      },
+      workers: options.workers,
+      queueLimit: options.queueLimit,
+      timeoutMs: options.timeoutMs,
+      timeoutFrom: 'start',
+      answer,
+      errors: {
+        closed: () => new ServiceUnavailableError(new Error('image pool closed')),
+        closing: () => new ServiceUnavailableError(new Error('closing')),
+        queueFull: () => new ServiceUnavailableError(new Error('image render queue is full')),
+        timedOut: () => new ServiceUnavailableError(new Error('image render timed out')),
+        // A crash (out of memory, a libvips abort) fails its render; the next render gets a fresh child.
+        exited: () => new RenderRefusedError('renderer exited'),
+        failed: () => new RenderRefusedError('renderer failed'),
+        sendFailed: (cause) => new ServiceUnavailableError(cause),
+      },
     });
+  }
+
+  run(source: unknown, maxPixels: number): Promise<RenderOutcome> {
+    return this.pool.run({ source, maxPixels });
   }
 
   /** Stops every child; renders in flight or waiting fail with a 503. */
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.waiting.splice(0)) job.reject(new ServiceUnavailableError(new Error('closing')));
-    // A copy: stop() takes each slot out itself, and only a slot still listed gets its render failed.
-    const closing = new ServiceUnavailableError(new Error('image pool closed'));
-    await Promise.all([...this.slots].map((slot) => this.stop(slot, closing)));
-  }
-
-  private idleSlot(): Slot | undefined {
-    const idle = this.slots.find((slot) => slot.job === undefined);
-    if (idle) return idle;
-    if (this.slots.length >= this.options.workers) return undefined;
-    const slot: Slot = { child: this.spawn(), job: undefined, timer: undefined };
-    this.slots.push(slot);
-    slot.child.on('message', (reply: Reply) => this.finish(slot, reply));
-    // A crash (out of memory, a libvips abort) fails its render; the next render gets a fresh child.
-    slot.child.on('exit', () => this.remove(slot, new RenderRefusedError('renderer exited')));
-    slot.child.on('error', () => this.remove(slot, new RenderRefusedError('renderer failed')));
-    return slot;
-  }
-
-  private spawn(): ChildProcess {
-    const child = fork(WORKER_SCRIPT, [], {
-      // v8 serialisation carries the image bytes as binary, not as a JSON array of numbers.
-      serialization: 'advanced',
-      execArgv: [`--max-old-space-size=${this.options.heapMb}`],
-      // Nothing of ours but what libvips reads: no DATABASE_URL, no secrets in the child's environment.
-      env: { PATH: process.env.PATH ?? '', UV_THREADPOOL_SIZE: '2', VIPS_CONCURRENCY: '1' },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    holdProcessOpen(child, false);
-    return child;
-  }
-
-  private start(slot: Slot, job: Job): void {
-    slot.job = job;
-    holdProcessOpen(slot.child, true);
-    slot.timer = setTimeout(() => {
-      void this.stop(slot, new ServiceUnavailableError(new Error('image render timed out')));
-    }, this.options.timeoutMs);
-    slot.child.send(job.message, (error) => {
-      if (error) void this.stop(slot, new ServiceUnavailableError(error));
-    });
-  }
-
-  private finish(slot: Slot, reply: Reply): void {
-    const job = slot.job;
-    if (!job || reply.id !== job.message.id) return;
-    this.release(slot);
-    if (reply.ok) job.resolve({ renditions: reply.renditions, pid: reply.pid });
-    else job.reject(new RenderRefusedError(reply.message ?? 'render failed'));
-    this.next(slot);
-  }
-
-  private release(slot: Slot): void {
-    clearTimeout(slot.timer);
-    slot.timer = undefined;
-    slot.job = undefined;
-    holdProcessOpen(slot.child, false);
-  }
-
-  private next(slot: Slot): void {
-    const job = this.waiting.shift();
-    if (job) this.start(slot, job);
-  }
-
-  /** Kills the child (its render is abandoned with `error`); a waiting render gets a fresh child. */
-  private async stop(slot: Slot, error: unknown): Promise<void> {
-    this.remove(slot, error);
-    await killAndWait(slot.child);
-  }
-
-  private remove(slot: Slot, error: unknown): void {
-    const index = this.slots.indexOf(slot);
-    if (index === -1) return;
-    this.slots.splice(index, 1);
-    const job = slot.job;
-    this.release(slot);
-    job?.reject(error);
-    const waiting = this.waiting.shift();
-    if (!waiting) return;
-    const fresh = this.idleSlot();
-    if (fresh) this.start(fresh, waiting);
-    else this.waiting.unshift(waiting);
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

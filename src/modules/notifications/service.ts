@@ -3,7 +3,6 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { mapWithLimit } from '../../lib/concurrency.js';
 import type { PushPayload, PushTransport } from '../../push/transport.js';
 import type { Locale } from '../../validation/messages.js';
-import type { DevicesService, DeviceView } from '../devices/service.js';
 
 /** What became of the test push on one device, as the client sees it. */
 export const deliveryShape = t.object({
@@ -16,6 +15,23 @@ export type Delivery = Static<typeof deliveryShape>;
 /** Called when a dead push token could not be removed (it stays, and the next push tries again). */
 export type DropFailureReporter = (details: { userId: string; deviceId: string }, error: unknown) => void;
 
+/** A device as the push sender needs it: where to push, and whether its user lets it be pushed to. */
+export interface PushTarget {
+  device_id: string;
+  push_token: string | null;
+  push_enabled: boolean;
+}
+
+/**
+ * The devices a user has registered (the devices module's service, handed in by the composition root): read
+ * to push to each, and told when a push service called a token dead.
+ */
+export interface PushTargets {
+  listOf(userId: string): Promise<PushTarget[]>;
+  /** Forgets the token unless the device has registered another since; whether it was removed. */
+  dropPushToken(userId: string, deviceId: string, pushToken: string): Promise<boolean>;
+}
+
 /** Pushes in flight at once for one request: enough to not wait device by device, few enough to be polite. */
 const SEND_CONCURRENCY = 4;
 
@@ -26,7 +42,7 @@ const TEST_MESSAGE: Record<Locale, { title: string; body: string }> = {
 
 export class NotificationsService {
   constructor(
-    private readonly devices: DevicesService,
+    private readonly devices: PushTargets,
     private readonly transport: PushTransport,
     private readonly reportDropFailure: DropFailureReporter,
   ) {}
@@ -43,7 +59,7 @@ export class NotificationsService {
     return mapWithLimit(devices, SEND_CONCURRENCY, (device) => this.deliver(userId, device, payload));
   }
 
-  private async deliver(userId: string, device: DeviceView, payload: PushPayload): Promise<Delivery> {
+  private async deliver(userId: string, device: PushTarget, payload: PushPayload): Promise<Delivery> {
     const deviceId = device.device_id;
     if (device.push_token === null) {
       return { device_id: deviceId, status: 'skipped', error: 'The device has no push token.' };

@@ -6,7 +6,6 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { type RateCounter, unlimited } from '../../limits/rate-counter.js';
 import type { ValidatedImage } from '../images/probe.js';
-import type { ImagesService } from '../images/service.js';
 import type { FeedCursor, FeedCursorCodec, FeedOrder } from './cursor.js';
 import type { PostsRepo } from './repo.js';
 import type { FeedRow } from './rows.js';
@@ -32,12 +31,28 @@ export interface FeedRequest {
 
 export type FeedPage = Static<typeof feedPageShape>;
 
+/**
+ * Where the images of posts are decoded, re-encoded and stored, and removed again: the images module's
+ * service, handed in by the composition root.
+ */
+export interface PostImageStore {
+  /** Renders and stores one validated image under `folder`; the stored files come back. */
+  store(
+    field: string,
+    upload: ValidatedImage['file'],
+    probe: ValidatedImage['probe'],
+    folder: string,
+  ): Promise<PostImage>;
+  /** Removes the files of an image, best effort: a failure is reported by the store, never thrown. */
+  removePicture(picture: PostImage): Promise<void>;
+}
+
 /** Posts, their likes and the feed. Files are written before a transaction and removed after its outcome. */
 export class PostsService {
   constructor(
     private readonly db: Executor,
     private readonly posts: PostsRepo,
-    private readonly images: ImagesService,
+    private readonly images: PostImageStore,
     private readonly cursors: FeedCursorCodec,
     /** Image uploads per user, shared with profile pictures: each image costs a decode in the renderer pool. */
     private readonly imageUploads: RateCounter = unlimited,
@@ -159,7 +174,7 @@ export class PostsService {
     return this.posts.with(trx).unlikeAllOf(userId);
   }
 
-  /** Best effort, like every file removal: a failure is reported with the keys (see ImagesService). */
+  /** Best effort, like every file removal: a failure is reported with the keys (see PostImageStore). */
   async removeImageFiles(images: readonly PostImage[]): Promise<void> {
     await Promise.all(images.map((image) => this.images.removePicture(image)));
   }

@@ -7,8 +7,7 @@ import { iso } from '../../lib/time.js';
 import { validate } from '../../validation/engine.js';
 import type { Params } from '../../validation/fields.js';
 import type { Lookups } from '../../validation/types.js';
-import type { OperatorUserView, UserOperationsService, UserSummary } from '../users/operator-service.js';
-import { type PublicUserView, publicUserView } from '../users/view.js';
+import { type PublicUserView, publicUserView, type UserView } from '../users/view.js';
 import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
 import { bannerAddRules } from './rules.js';
 import { drawRanks, type RandomInt } from './sampling.js';
@@ -39,6 +38,26 @@ export function bannerView(row: BannerRow): BannerView {
 /** What `banner add` is given, as strings from the command line (validated by bannerAddRules). */
 export type BannerInput = Record<string, string | undefined>;
 
+/** A user as the operator sees one after marking it: the owner's view, and whether the account is disabled. */
+export type InspirerUserView = UserView & { disabled_at: string | null };
+
+/** One line of the inspirer list. */
+export interface InspirerSummary {
+  id: string;
+  email: string;
+  username: string;
+  disabled_at: string | null;
+}
+
+/**
+ * Being an inspirer is a flag on the user, kept by the users module (its operator service, handed in by the
+ * composition root): promotions ask it to set the flag and to list who has it, by id, email or username.
+ */
+export interface InspirerFlags {
+  setInspirer(reference: string, inspirer: boolean): Promise<InspirerUserView>;
+  listInspirers(): Promise<InspirerSummary[]>;
+}
+
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -52,7 +71,7 @@ export class PromotionsService {
   constructor(
     private readonly banners: BannersRepo,
     private readonly inspirers: InspirersRepo,
-    private readonly users: UserOperationsService,
+    private readonly users: InspirerFlags,
     /** The rule engine's lookups (banner rules use none; the engine wants them). */
     private readonly lookups: Lookups,
     private readonly random: RandomInt = randomInt,
@@ -92,15 +111,15 @@ export class PromotionsService {
     if (!UUID_PATTERN.test(id) || !(await this.banners.delete(id))) throw new NotFoundError(`banner "${id}"`);
   }
 
-  addInspirer(user: string): Promise<OperatorUserView> {
+  addInspirer(user: string): Promise<InspirerUserView> {
     return this.users.setInspirer(user, true);
   }
 
-  removeInspirer(user: string): Promise<OperatorUserView> {
+  removeInspirer(user: string): Promise<InspirerUserView> {
     return this.users.setInspirer(user, false);
   }
 
-  listInspirers(): Promise<UserSummary[]> {
+  listInspirers(): Promise<InspirerSummary[]> {
     return this.users.listInspirers();
   }
 

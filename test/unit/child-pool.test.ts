@@ -1,0 +1,196 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChildPool, type ChildPoolOptions } from '../../src/lib/child-pool.js';
+
+const SCRIPT = fileURLToPath(new URL('../helpers/child-pool-worker.mjs', import.meta.url));
+
+type TestCall = { op: 'echo'; value: string; delayMs?: number } | { op: 'refuse' } | { op: 'hang' };
+
+interface TestReply {
+  id: number;
+  ok: boolean;
+  value?: string;
+  message?: string;
+  pid: number;
+  startedAt: number;
+  endedAt: number;
+}
+
+interface Answered {
+  value: string | undefined;
+  pid: number;
+  startedAt: number;
+  endedAt: number;
+}
+
+/** Every error the pool makes, named for the hook that made it: a test sees which one a call failed with. */
+class PoolError extends Error {
+  constructor(readonly kind: string) {
+    super(kind);
+  }
+}
+
+const failedWith = (kind: string) => expect.objectContaining({ kind });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('ChildPool', () => {
+  const pools: ChildPool<TestCall, Answered, TestReply>[] = [];
+  const pool = (
+    options: Partial<ChildPoolOptions<Answered, TestReply>> & { workers: number; queueLimit: number },
+  ) => {
+    const made = new ChildPool<TestCall, Answered, TestReply>({
+      script: SCRIPT,
+      fork: { env: { PATH: process.env.PATH ?? '' } },
+      timeoutMs: 30_000,
+      timeoutFrom: 'start',
+      answer: (reply) => {
+        if (!reply.ok) throw new PoolError(`answer: ${reply.message}`);
+        return { value: reply.value, pid: reply.pid, startedAt: reply.startedAt, endedAt: reply.endedAt };
+      },
+      errors: {
+        closed: () => new PoolError('closed'),
+        closing: () => new PoolError('closing'),
+        queueFull: () => new PoolError('queueFull'),
+        timedOut: () => new PoolError('timedOut'),
+        exited: () => new PoolError('exited'),
+        failed: () => new PoolError('failed'),
+        sendFailed: () => new PoolError('sendFailed'),
+      },
+      ...options,
+    });
+    pools.push(made);
+    return made;
+  };
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((made) => made.close()));
+  });
+
+  it('answers calls in parallel up to the bound, each in a child of its own', async () => {
+    const children = pool({ workers: 2, queueLimit: 0 });
+    const [first, second] = await Promise.all([
+      children.run({ op: 'echo', value: 'one', delayMs: 500 }),
+      children.run({ op: 'echo', value: 'two', delayMs: 500 }),
+    ]);
+    expect([first?.value, second?.value]).toEqual(['one', 'two']);
+    expect(first?.pid).not.toBe(second?.pid);
+    expect([first?.pid, second?.pid]).not.toContain(process.pid);
+    // Overlapping: each started before the other ended.
+    expect(first?.startedAt).toBeLessThan(second?.endedAt as number);
+    expect(second?.startedAt).toBeLessThan(first?.endedAt as number);
+    expect(children.pids().sort()).toEqual([first?.pid, second?.pid].sort());
+  });
+
+  it('queues calls beyond the bound and runs them, in order, on the children it has', async () => {
+    const children = pool({ workers: 2, queueLimit: 2 });
+    const calls = ['one', 'two', 'three', 'four'].map((value) =>
+      children.run({ op: 'echo', value, delayMs: 300 }),
+    );
+    // Two children, however many calls.
+    expect(children.pids()).toHaveLength(2);
+    const answers = await Promise.all(calls);
+    expect(answers.map((answer) => answer.value)).toEqual(['one', 'two', 'three', 'four']);
+    expect(new Set(answers.map((answer) => answer.pid)).size).toBe(2);
+    const [one, two, three, four] = answers as [Answered, Answered, Answered, Answered];
+    // The queued ones started only once a child had answered a call of the first two.
+    const firstFree = Math.min(one.endedAt, two.endedAt);
+    expect(three.startedAt).toBeGreaterThanOrEqual(firstFree);
+    expect(four.startedAt).toBeGreaterThanOrEqual(firstFree);
+  });
+
+  it('refuses a call at once when every child is busy and the queue is full', async () => {
+    const children = pool({ workers: 1, queueLimit: 1 });
+    const working = children.run({ op: 'hang' });
+    const queued = children.run({ op: 'hang' });
+    const outcomes = Promise.allSettled([working, queued]);
+    await expect(children.run({ op: 'echo', value: 'shed' })).rejects.toEqual(failedWith('queueFull'));
+    expect(children.pids()).toHaveLength(1);
+    await children.close();
+    const [first, second] = await outcomes;
+    expect(first).toMatchObject({ status: 'rejected', reason: failedWith('closed') });
+    expect(second).toMatchObject({ status: 'rejected', reason: failedWith('closing') });
+  });
+
+  it('counts a call handed to a busy child in advance as waiting', async () => {
+    const children = pool({ workers: 1, queueLimit: 1, callsPerChild: 2 });
+    const working = children.run({ op: 'hang' });
+    const handedOver = children.run({ op: 'echo', value: 'behind' });
+    const outcomes = Promise.allSettled([working, handedOver]);
+    await expect(children.run({ op: 'echo', value: 'shed' })).rejects.toEqual(failedWith('queueFull'));
+    await children.close();
+    const [first, second] = await outcomes;
+    expect(first).toMatchObject({ status: 'rejected', reason: failedWith('closed') });
+    // Closing, a call a child held in advance fails with the child's error.
+    expect(second).toMatchObject({ status: 'rejected', reason: failedWith('closed') });
+  });
+
+  it('fails a call past its timeout, kills its child, and answers the next call in a fresh one', async () => {
+    const children = pool({ workers: 1, queueLimit: 1, timeoutMs: 300 });
+    const { pid: stuck } = await children.run({ op: 'echo', value: 'warm' });
+    await expect(children.run({ op: 'hang' })).rejects.toEqual(failedWith('timedOut'));
+    await vi.waitFor(() => expect(isAlive(stuck)).toBe(false));
+    const after = await children.run({ op: 'echo', value: 'after' });
+    expect(after.value).toBe('after');
+    expect(after.pid).not.toBe(stuck);
+  });
+
+  it('times a call from its start when told to: a call queued behind a stuck one is answered', async () => {
+    const children = pool({ workers: 1, queueLimit: 1, timeoutMs: 1_000 });
+    const stuck = children.run({ op: 'hang' });
+    const behind = children.run({ op: 'echo', value: 'behind' });
+    await expect(stuck).rejects.toEqual(failedWith('timedOut'));
+    expect((await behind).value).toBe('behind');
+  });
+
+  it('times a call from when it was made when told to: the wait counts', async () => {
+    const children = pool({ workers: 1, queueLimit: 1, timeoutMs: 400, timeoutFrom: 'call' });
+    const stuck = children.run({ op: 'hang' });
+    const behind = children.run({ op: 'echo', value: 'behind', delayMs: 200 });
+    await expect(stuck).rejects.toEqual(failedWith('timedOut'));
+    await expect(behind).rejects.toEqual(failedWith('timedOut'));
+  });
+
+  it('fails the call of a child killed mid-call with the pool error, and replaces the child', async () => {
+    const children = pool({ workers: 1, queueLimit: 1 });
+    const working = children.run({ op: 'hang' });
+    const queued = children.run({ op: 'echo', value: 'queued' });
+    const [killed] = children.pids() as [number];
+    process.kill(killed, 'SIGKILL');
+    await expect(working).rejects.toEqual(failedWith('exited'));
+    const answered = await queued;
+    expect(answered.value).toBe('queued');
+    expect(answered.pid).not.toBe(killed);
+    expect(children.pids()).toEqual([answered.pid]);
+  });
+
+  it('fails a call whose reply the owner refuses, and keeps the child', async () => {
+    const children = pool({ workers: 1, queueLimit: 0 });
+    const { pid } = await children.run({ op: 'echo', value: 'warm' });
+    await expect(children.run({ op: 'refuse' })).rejects.toEqual(failedWith('answer: refused'));
+    expect((await children.run({ op: 'echo', value: 'again' })).pid).toBe(pid);
+  });
+
+  it('ends every child on close, fails what they held, and refuses calls after it', async () => {
+    const children = pool({ workers: 3, queueLimit: 0 });
+    const held = Promise.allSettled([
+      children.run({ op: 'hang' }),
+      children.run({ op: 'hang' }),
+      children.run({ op: 'echo', value: 'slow', delayMs: 10_000 }),
+    ]);
+    const pids = children.pids();
+    expect(pids).toHaveLength(3);
+    await children.close();
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    expect(children.pids()).toEqual([]);
+    for (const outcome of await held)
+      expect(outcome).toMatchObject({ status: 'rejected', reason: failedWith('closed') });
+    await expect(children.run({ op: 'echo', value: 'late' })).rejects.toEqual(failedWith('closed'));
+  });
+});
