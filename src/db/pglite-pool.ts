@@ -29,7 +29,7 @@ interface Waiter {
  * comes, without waiting for the answers of those sent before it, and the thread runs them one after another
  * in the order they came (pglite-worker.mjs). The thread then goes from one statement to the next without
  * sleeping and waking for each, and the event loop serves other requests meanwhile: on a machine where waking
- * a thread is dear, a round trip per statement left a core idle (docs/PERFORMANCE.md, seventeenth machine).
+ * a thread is dear, a round trip per statement left a core idle (docs/performance.md).
  *
  * A transaction (the client's first statement opens one) or a session (`acquire`) holds the connection
  * exclusively until it is released: everything sent before it has been sent already, so it runs first, and
