@@ -43,8 +43,8 @@ export interface Alternation {
 /**
  * The service's loads and their limit in turn, the limit first and last (L S L S … L; with two service loads
  * L S₁ S₂ L S₁ S₂ … L): `rounds` windows of each service load, one more of the limit. On a shared host the
- * machine's speed can move by 40 % from one 5 s window to the next (the eleventh machine, docs/PERFORMANCE.md)
- * and by a third within one run (the seventeenth). Windows side by side see the same machine, and a drift
+ * machine's speed can move by 40 % from one 5 s window to the next and by a third within one run
+ * (docs/performance.md). Windows side by side see the same machine, and a drift
  * that runs one way through the alternation cancels: the limit's windows sit, on average, at the same moment
  * as the service's. Whichever side is not measured is up and idle; each result keeps its windows' req/s
  * (`windowsPerSecond`).

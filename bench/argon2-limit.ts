@@ -12,8 +12,8 @@ export const SERVICE_ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, p
  *
  * Its CPU time per hash is this process's (nothing else of the bench runs meanwhile): with req/s it tells how
  * busy the cores were. A lane starts its next call only after its last one's promise has resolved on the
- * event loop, so the cores idle a little between two hashes (6-11 % at two in flight on the tenth machine,
- * docs/PERFORMANCE.md); more calls in flight than cores keep them busy.
+ * event loop, so the cores idle a little between two hashes (6-11 % at two in flight on two cores,
+ * docs/performance.md); more calls in flight than cores keep them busy.
  */
 export async function argon2Limit(
   operation: 'verify' | 'hash',

@@ -13,7 +13,7 @@ import { SERVICE_ARGON2 } from './argon2-limit.js';
  * Run as its own process (`node dist-bench/bare-server.js`), like the service, so the load generator does
  * not share its event loop. Env: PORT, and DATABASE_URL or PGLITE_DIR; BARE_PREPARED=1 runs the SELECT as a
  * named (prepared) statement, as the service runs its hot queries on both databases (printed for
- * information beside the judged limit, which issue 9 defines as the plain route).
+ * information beside the judged limit, which is the plain route).
  *
  * Also, for information, the least an HTTP login or sign-up can cost on this machine: `POST
  * /v1/auth/login/email` reads the account, verifies the password with raw `@node-rs/argon2` on libuv's

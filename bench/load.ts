@@ -31,7 +31,7 @@ export interface LoadResult {
    */
   warmupCpuMsPerRequest?: number[];
   /**
-   * When the figure is the mean of windows alternated with another load's (bench/issue9.ts, `alternated`):
+   * When the figure is the mean of windows alternated with another load's (bench/hot-paths.ts, `alternated`):
    * each window's requests per second, in the order they ran.
    */
   windowsPerSecond?: number[];

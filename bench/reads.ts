@@ -35,7 +35,7 @@ async function registerLoginUser(url: string): Promise<string> {
   return token;
 }
 
-/** The read scenarios of issue 9 and their limit, bare Fastify + the same SELECT. */
+/** The hot-path read scenarios and their limit, bare Fastify + the same SELECT. */
 export interface Reads {
   healthz: LoadResult;
   validate: LoadResult;
@@ -107,8 +107,8 @@ export async function benchReads(
 
 /**
  * Bare, validate, user/get, bare, … bare (`alternated`, `rounds` rounds), after each process has warmed up on
- * its own load, as the hashing scenarios alternate with raw argon2: on the seventeenth machine the bare route
- * moved by up to 36 % between a window before the service's and one after it, more than validate's margin.
+ * its own load, as the hashing scenarios alternate with raw argon2: on a shared host the bare route has moved
+ * by up to 36 % between a window before the service's and one after it, more than validate's margin.
  */
 async function alternatedReads(settings: Settings, bare: Service, service: Service): Promise<Reads> {
   const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);

@@ -28,7 +28,7 @@ function milliseconds(value: number): string {
   return Number.isInteger(value) || value >= 10 ? value.toFixed(0) : value.toFixed(2);
 }
 
-/** A Markdown table, so a run can be pasted into docs/PERFORMANCE.md as it is. */
+/** A Markdown table, so a run can be pasted into docs/performance.md as it is. */
 export function table(rows: Row[]): string {
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'failed', 'baseline', 'ratio'];
   const lines = rows.map((row) => [

@@ -3,8 +3,8 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
 import { benchFeed } from './feed.js';
+import { benchHotPaths, type Verdict, verdictTable } from './hot-paths.js';
 import { benchInspirers } from './inspirers.js';
-import { benchIssue9, type Verdict, verdictTable } from './issue9.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
 import { hugePageSetting } from './proc.js';
 import { type Row, table } from './report.js';
@@ -68,15 +68,15 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
   const report: BackendReport = { backend: database.name, rows: [], verdicts: [], summaries: [] };
   await migrate(database.env);
   await database.seedUsers(1, settings.smallUsers);
-  if (settings.scenarios.has('issue9')) {
-    const issue9 = await benchIssue9(database, settings);
-    report.rows.push(...issue9.rows);
-    report.verdicts = issue9.verdicts;
-    report.peakRss = issue9.peakRss;
+  if (settings.scenarios.has('hot-paths')) {
+    const hotPaths = await benchHotPaths(database, settings);
+    report.rows.push(...hotPaths.rows);
+    report.verdicts = hotPaths.verdicts;
+    report.peakRss = hotPaths.peakRss;
     report.summaries.push(
-      `peak RSS: service process ${issue9.peakRss.process.toFixed(0)} MB; its worker processes ` +
-        `(hashing, image rendering) ${issue9.peakRss.workers.toFixed(0)} MB together.`,
-      ...issue9.notes,
+      `peak RSS: service process ${hotPaths.peakRss.process.toFixed(0)} MB; its worker processes ` +
+        `(hashing, image rendering) ${hotPaths.peakRss.workers.toFixed(0)} MB together.`,
+      ...hotPaths.notes,
     );
   }
   if (settings.scenarios.has('growth')) report.rows.push(...(await benchGrowth(database, settings)));
@@ -119,7 +119,7 @@ async function main(): Promise<number> {
       if (report.verdicts.length > 0) {
         const judged = report.verdicts.filter((verdict) => verdict.judged);
         const met = judged.filter((verdict) => verdict.pass).length;
-        console.log(`\nissue 9 targets on ${report.backend}:\n\n${verdictTable(report.verdicts)}\n`);
+        console.log(`\nhot path targets on ${report.backend}:\n\n${verdictTable(report.verdicts)}\n`);
         console.log(
           `VERDICT ${report.backend}: ${met === judged.length ? 'PASS' : 'FAIL'} (${met} of ${judged.length} targets met)`,
         );
@@ -137,7 +137,7 @@ async function main(): Promise<number> {
   const passed = judged.length > 0 && judged.every((verdict) => verdict.pass) && spoiled.length === 0;
   if (judged.length > 0) {
     console.log(
-      `\nVERDICT issue 9 (${reports.map((report) => report.backend).join(' + ')}): ${passed ? 'PASS' : 'FAIL'}` +
+      `\nVERDICT hot paths (${reports.map((report) => report.backend).join(' + ')}): ${passed ? 'PASS' : 'FAIL'}` +
         `${spoiled.length > 0 ? ' (failed requests spoil the run)' : ''}`,
     );
   }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 
-/** The groups of scenarios a run can be limited to (`--scenarios=issue9,growth` or BENCH_SCENARIOS). */
-export const SCENARIO_GROUPS = ['issue9', 'growth', 'feed', 'inspirers'] as const;
+/** The groups of scenarios a run can be limited to (`--scenarios=hot-paths,growth` or BENCH_SCENARIOS). */
+export const SCENARIO_GROUPS = ['hot-paths', 'growth', 'feed', 'inspirers'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 /** How long and how hard each scenario runs; from BENCH_* variables so a quick or a longer run needs no edit. */
@@ -10,17 +10,16 @@ export interface Settings {
   /**
    * Unrecorded load before each scenario, on the same process. Five seconds, not one, as for login and
    * register: under the validate load a fresh process, the service's as much as the bare route's, spent
-   * 15–35 % more CPU per request in its first five seconds than from the tenth on (docs/PERFORMANCE.md,
-   * "eighth machine"). A ratio of two servers compares them warm; both sides get the same warm-up.
+   * 15–35 % more CPU per request in its first five seconds than from the tenth on (docs/performance.md,
+   * "Warm-up"). A ratio of two servers compares them warm; both sides get the same warm-up.
    */
   warmupSeconds: number;
   /**
    * Warm-up of the login and register loads, 20 s. At two hundred requests a second V8 needs that long to
    * optimise a request path it has not run yet (the process is fresh); the argon2 limit is native code and
-   * needs none, and a service in production runs warm. Measured on a ninth machine, consecutive 5 s windows
-   * of one fresh service: CPU per login 1.6, 1.2, 0.96, 0.86, then 0.76–0.83 from the twentieth second on;
-   * per sign-up 2.0, 1.4, 1.2, 1.1, then 0.94–1.0 (docs/PERFORMANCE.md, "ninth machine"). Each run prints
-   * its own curve.
+   * needs none, and a service in production runs warm. Measured in consecutive 5 s windows of one fresh
+   * service: CPU per login 1.6, 1.2, 0.96, 0.86, then 0.76–0.83 from the twentieth second on; per sign-up
+   * 2.0, 1.4, 1.2, 1.1, then 0.94–1.0 (docs/performance.md, "Warm-up"). Each run prints its own curve.
    */
   hashWarmupSeconds: number;
   /**

@@ -138,7 +138,7 @@ const LOG_FLUSH_MS = 100;
 /**
  * Where log lines go: the caller's stream (tests), or stdout written asynchronously and in batches — a request
  * never waits for the pipe, and a busy service makes one write per few dozen lines instead of a system call
- * per request (docs/PERFORMANCE.md). A quiet one shows a line within LOG_FLUSH_MS; pino writes what is
+ * per request (docs/performance.md). A quiet one shows a line within LOG_FLUSH_MS; pino writes what is
  * buffered when the process exits. Nothing when logging is silent.
  */
 function logDestination(level: Config['logLevel'], stream: DestinationStream | undefined) {

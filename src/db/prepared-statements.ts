@@ -8,7 +8,7 @@ import type pg from 'pg';
  * An unnamed statement is parsed, analysed and planned by the server on every call; a named one once per
  * connection, and each later call sends only its values. For the short indexed queries every request makes
  * (the uniqueness check, the token lookup, the login's account read and token write) that is most of the
- * server's work, and on a small machine the server's CPU is taken from the service's (docs/PERFORMANCE.md).
+ * server's work, and on a small machine the server's CPU is taken from the service's (docs/performance.md).
  *
  * Which SQL is prepared is decided in one place: `Precompiled` (db/precompiled.ts) registers the SQL it
  * compiles, the SQL never changes, and the number of such statements is fixed by the code. Everything else

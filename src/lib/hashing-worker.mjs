@@ -13,7 +13,7 @@
  * from one hash to the reply and straight into the next hash, never sleeping. Hashed on libuv's threadpool
  * instead, every call woke the main thread twice (to hand the call over, then to send the reply), each wake
  * preempting a hash on a busy core: 0.13–0.17 ms of CPU per call on the main thread, and about 1.4 % fewer
- * logins a second (docs/PERFORMANCE.md, "ninth machine"). A timeout still ends a hash at once: the pool kills
+ * logins a second (docs/performance.md, "Warm-up"). A timeout still ends a hash at once: the pool kills
  * the process (SIGKILL), which needs no cooperation from a busy thread.
  */
 import { hashSync, verifySync } from '@node-rs/argon2';

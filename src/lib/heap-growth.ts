@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  * young-generation collection runs — that only a full collection frees. Left at the default, the service
  * (35 MB live) grew to 140 MB of heap under load and its resident memory past 200 MB, for garbage. At 1.5×
  * a full collection runs about every two seconds under the bench's validate load; V8 marks concurrently and
- * incrementally, and no throughput change was measurable (docs/PERFORMANCE.md).
+ * incrementally, and no throughput change was measurable (docs/performance.md).
  */
 const HEAP_GROWING_PERCENT = 50;
 

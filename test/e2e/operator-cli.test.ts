@@ -64,7 +64,7 @@ describe('accounts operator commands: help and bad arguments', () => {
 
   it('prints its version', async () => {
     const result = await cli(['--version']);
-    expect(result).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: '0.2.0\n', stderr: '' });
   });
 
   it.each([

@@ -172,7 +172,7 @@ describe.each(backends)('%s: every repo query runs on an index', (backend) => {
   it('picks a derived slug by index probes in the generic plan a sign-up runs, on a table of a thousand users', async () => {
     // The sign-up statement is prepared: planned once per connection for candidates of unknown number. Its
     // slug pick, written as NOT EXISTS, became a hash anti-join over a sequential scan of users once the
-    // table held a thousand users (docs/PERFORMANCE.md). The users and their statistics are rolled back.
+    // table held a thousand users (docs/performance.md). The users and their statistics are rolled back.
     const plan = async (session: RawSession, pick: string) => {
       await session.exec(`PREPARE pick(text[], text[]) AS ${pick}`);
       try {

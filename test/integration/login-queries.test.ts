@@ -8,7 +8,7 @@ import { useRecordedApp } from '../helpers/query-recorder.js';
 /**
  * On two cores every round trip's CPU (ours and PostgreSQL's) is taken from argon2, so an email login reads
  * the account once — the `exists` rule hands on what it found, linked providers included — and writes its
- * token in one statement that re-checks the hash and the disabled flag under a share lock (docs/PERFORMANCE.md).
+ * token in one statement that re-checks the hash and the disabled flag under a share lock (docs/performance.md).
  */
 describe.each(backends)('%s: the statements of an email login', (backend) => {
   const ctx = useRecordedApp(backend);

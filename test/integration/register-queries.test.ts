@@ -8,7 +8,7 @@ import { useRecordedApp } from '../helpers/query-recorder.js';
 
 /**
  * On two cores every round trip of a sign-up (its CPU in the service and in PostgreSQL) is taken from argon2
- * (docs/PERFORMANCE.md), so the statements are pinned here: a new one has to be worth its cost.
+ * (docs/performance.md), so the statements are pinned here: a new one has to be worth its cost.
  */
 describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
   const ctx = useRecordedApp(backend);

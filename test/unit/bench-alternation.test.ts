@@ -12,7 +12,7 @@ function windows(order: string[], name: string, perSecond: number[]): () => Prom
   };
 }
 
-describe('bench alternation (the order every issue 9 ratio rests on)', () => {
+describe('bench alternation (the order every hot-path ratio rests on)', () => {
   it('runs the limit first and last, each round every service load in turn, and averages each side', async () => {
     const order: string[] = [];
     const result = await alternated(

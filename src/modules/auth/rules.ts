@@ -17,7 +17,7 @@ export interface RegisterRuleOptions {
  * The sign-up's uniqueness is left to its write (`Rule.leftToWrite`): the unique indexes on lower(email),
  * lower(username), the username's skeleton and lower(slug) refuse a taken value anyway (they must, for two
  * sign-ups racing), so asking first cost two more round trips on every sign-up: about 0.3 ms of the 11 ms
- * of CPU a sign-up costs a 2-core machine (docs/PERFORMANCE.md). A taken value still answers the same 422,
+ * of CPU a sign-up costs a 2-core machine (docs/performance.md). A taken value still answers the same 422,
  * naming every taken field; it now does so after the password's hash, so a sign-up takes as long whether
  * the email is taken or not (validate/email answers that question by design; register no longer leaks it
  * by timing).

@@ -92,7 +92,7 @@ export type AccountValues<Slug = string> = [
  * (a prepared statement, planned once per connection for an array of unknown length) hashed every user's
  * lower(slug) after a sequential scan of the table on every sign-up (seen with 1,000 users analysed, and
  * on a table grown from empty without fresh statistics; with 10,000 analysed it probed the index): a
- * sequential scan per sign-up in the bench (docs/PERFORMANCE.md). A scalar subquery is never made a join.
+ * sequential scan per sign-up in the bench (docs/performance.md). A scalar subquery is never made a join.
  */
 export function firstFreeSlug(candidates: string[]): RawBuilder<string> {
   return sql<string>`coalesce((

@@ -15,7 +15,7 @@ import type { Settings } from './settings.js';
  */
 const SERVICE_CALLS_PER_HASHING_PROCESS = 2;
 
-/** One target of issue 9: a measured ratio, which way is better, and whether it held. */
+/** One hot-path target: a measured ratio, which way is better, and whether it held. */
 export interface Verdict {
   target: string;
   measured: string;
@@ -29,7 +29,7 @@ export interface Verdict {
   pass: boolean;
 }
 
-export interface Issue9Result {
+export interface HotPathsResult {
   rows: Row[];
   verdicts: Verdict[];
   peakRss: PeakRss;
@@ -80,14 +80,14 @@ function withCurveOf(
 const perSecond = (result: LoadResult) => `${result.requestsPerSecond.toFixed(0)}/s`;
 
 /**
- * The scenarios of issue 9, each beside the limit it is judged against, so that drift in what else the machine
+ * The hot-path scenarios, each beside the limit it is judged against, so that drift in what else the machine
  * is doing lands on both: the service's validate and user/get beside bare Fastify (`benchReads`: alternated
  * windows on PostgreSQL, before and after on PGlite); the service's logins in windows alternated with raw
  * argon2 verify, its registrations alternated with raw argon2 hash (`alternated`). Then, for information, raw argon2 with as many calls in
  * flight as the service hands its hashing processes, and the bare Fastify login and sign-up. The database
  * must be migrated and hold `settings.smallUsers` seeded users.
  */
-export async function benchIssue9(database: BenchDatabase, settings: Settings): Promise<Issue9Result> {
+export async function benchHotPaths(database: BenchDatabase, settings: Settings): Promise<HotPathsResult> {
   const peaks: PeakRss[] = [];
   const inFlight = settings.hashInFlight;
   const loginLoad = (server: Service): LoadOptions =>
