@@ -40,7 +40,7 @@ interface HashingReply {
  * child, which hashes on its one thread (hashing-worker.mjs), starts the next hash the moment it has sent the
  * last reply, instead of idling for that reply to reach this process and the next call to come back
  * (measured: 2.5–4.5 % of both cores idle under a login flood without it). Still one hash at a time per child.
- * bench/issue9.ts keeps a copy (SERVICE_CALLS_PER_HASHING_PROCESS) for its raw argon2 information rows.
+ * bench/hot-paths.ts keeps a copy (SERVICE_CALLS_PER_HASHING_PROCESS) for its raw argon2 information rows.
  */
 const CALLS_PER_CHILD = 2;
 
