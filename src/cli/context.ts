@@ -1,3 +1,4 @@
+import { AccountEraser } from '../account/deletion/eraser.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
@@ -14,7 +15,6 @@ import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
-import { AccountEraser } from '../modules/users/deletion-service.js';
 import { UserImportRepo } from '../modules/users/import-repo.js';
 import { UserImportService } from '../modules/users/import-service.js';
 import { UserOperationsService } from '../modules/users/operator-service.js';
