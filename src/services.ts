@@ -31,7 +31,6 @@ import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { ProvidersService } from './modules/providers/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
 import { TokensService } from './modules/tokens/service.js';
-import type { AccountDeps } from './modules/users/account-deps.js';
 import { UserOperationsService } from './modules/users/operator-service.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { UsersService } from './modules/users/service.js';
@@ -82,9 +81,13 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const providerLinks = new ProviderLinks(db, providerAccountsRepo, providers, users, reauth);
   const configuredProviders = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
-  const account: AccountDeps = { db, users: usersRepo, usersService: users, tokens, hasher, images };
   const auth = new AuthService(
-    account,
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
     { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
     providers,
   );
