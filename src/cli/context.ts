@@ -37,9 +37,8 @@ export interface OperatorServices {
 
 function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
   const usersRepo = new UsersRepo(db);
-  const links = new ProviderAccountsRepo(db);
-  // The user's linked providers, for `user show`; the verifiers the ProvidersService holds are not needed.
-  const views = new UsersService(usersRepo, { namesFor: (userId) => links.namesFor(userId) });
+  // The user's linked providers, for `user show`, read from the links as the service does.
+  const views = new UsersService(usersRepo, new ProviderAccountsRepo(db));
   const users = new UserOperationsService(usersRepo, views);
   // A removed post's files go with it; one that cannot be removed is named, so the operator can remove it.
   const images = new ImagesService(storage, config.imageMaxPixels, (keys) =>

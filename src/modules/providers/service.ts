@@ -9,7 +9,7 @@ import {
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { ProviderVerifier, VerifiedIdentity } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
-import type { LinkedProviders, UsersService } from '../users/service.js';
+import type { UsersService } from '../users/service.js';
 import type { SignedIn } from '../users/view.js';
 import { type ProviderCredentials, userIdField } from './credentials.js';
 import { IDENTITY_INDEX, type ProviderAccountsRepo, USER_PROVIDER_INDEX } from './repo.js';
@@ -24,7 +24,7 @@ export interface LoginClient {
  * Provider identities: verified with the provider on every use (sign-up, login, link), never trusted on the
  * app's word; the provider's tokens are used once and never stored.
  */
-export class ProvidersService implements LinkedProviders {
+export class ProvidersService {
   constructor(
     private readonly db: Executor,
     private readonly links: ProviderAccountsRepo,
@@ -34,10 +34,6 @@ export class ProvidersService implements LinkedProviders {
     /** Failed logins per (provider identity, IP), the same counter as email logins: DESIGN §5. */
     private readonly loginFailures: RateCounter,
   ) {}
-
-  namesFor(userId: string): Promise<string[]> {
-    return this.links.namesFor(userId);
-  }
 
   /**
    * Asks the provider whether the token is genuine, issued to our app and names this user. Throws
