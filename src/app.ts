@@ -1,6 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { type DestinationStream, destination } from 'pino';
+import { accountDeletionEndpoints } from './account/deletion/routes.js';
+import { passwordResetEndpoints } from './account/password-reset/routes.js';
+import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
+import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -35,14 +39,13 @@ import {
   sweepPeriodically,
 } from './modules/images/orphan-sweep.js';
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
-import { imageEndpoints } from './modules/images/routes.js';
-import { lifecycleEndpoints } from './modules/lifecycle/routes.js';
+import { emailVerificationEndpoints } from './modules/lifecycle/routes.js';
 import { notificationEndpoints } from './modules/notifications/routes.js';
 import { postEndpoints } from './modules/posts/routes.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
-import { providerEndpoints } from './modules/providers/routes.js';
+import { providerLoginEndpoint } from './modules/providers/routes.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
-import { accountDeletionEndpoints, profileEndpoints, userEndpoints } from './modules/users/routes.js';
+import { userEndpoints } from './modules/users/routes.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import { buildServices, type ServiceDeps } from './services.js';
 import { createStorage } from './storage/create-storage.js';
@@ -84,8 +87,10 @@ function buildEndpoints(
     users,
     tokens,
     providers,
+    providerLinks,
     auth,
     profile,
+    profilePictures,
     verification,
     passwordReset,
     devices,
@@ -113,14 +118,21 @@ function buildEndpoints(
     ...userEndpoints(users),
     ...profileEndpoints(profile, configured),
     ...accountDeletionEndpoints(deletion, configured),
-    ...imageEndpoints(profile, imageLimits),
+    ...profilePictureEndpoints(profilePictures, imageLimits),
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
-    ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
+    // Each configured provider's login beside its link, then an unlink for every known provider (a link to
+    // one the deployment has since switched off can still be removed): the API document's order.
+    ...configured.flatMap((name) => [
+      providerLoginEndpoint(providers, name, limits.loginIp),
+      providerLinkEndpoint(providerLinks, name, configured),
+    ]),
+    ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),
     ...postEndpoints(posts, feedCursors, imageLimits),
     ...promotionEndpoints(promotions),
-    ...lifecycleEndpoints(verification, passwordReset, { forgotIp: limits.passwordForgotIp }),
+    ...emailVerificationEndpoints(verification),
+    ...passwordResetEndpoints(passwordReset, { forgotIp: limits.passwordForgotIp }),
   ];
   return {
     endpoints,

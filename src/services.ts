@@ -1,3 +1,10 @@
+import { AccountEraser } from './account/deletion/eraser.js';
+import { AccountDeletion } from './account/deletion/service.js';
+import { PasswordResetService } from './account/password-reset/service.js';
+import { ProfilePictureService } from './account/profile/picture.js';
+import { ProfileService } from './account/profile/service.js';
+import { ProviderLinks } from './account/provider-links/service.js';
+import { Reauthentication } from './account/reauth/service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { HashingPool } from './lib/hashing-pool.js';
@@ -11,7 +18,6 @@ import { DevicesRepo } from './modules/devices/repo.js';
 import { DevicesService } from './modules/devices/service.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
-import { PasswordResetService } from './modules/lifecycle/password-reset-service.js';
 import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
 import { EmailVerificationService } from './modules/lifecycle/verification-service.js';
 import { NotificationOutboxRepo } from './modules/notifications/repo.js';
@@ -21,15 +27,11 @@ import { PostsRepo } from './modules/posts/repo.js';
 import { PostsService } from './modules/posts/service.js';
 import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
 import { PromotionsService } from './modules/promotions/service.js';
-import { ReauthService } from './modules/providers/reauth-service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { ProvidersService } from './modules/providers/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
 import { TokensService } from './modules/tokens/service.js';
-import type { AccountDeps } from './modules/users/account-deps.js';
-import { AccountDeletionService, AccountEraser } from './modules/users/deletion-service.js';
 import { UserOperationsService } from './modules/users/operator-service.js';
-import { ProfileService } from './modules/users/profile-service.js';
 import { UsersRepo } from './modules/users/repo.js';
 import { UsersService } from './modules/users/service.js';
 import { buildVerifiers } from './providers/index.js';
@@ -59,44 +61,48 @@ export type Services = ReturnType<typeof buildServices>;
 export function buildServices(config: Config, deps: ServiceDeps) {
   const db = deps.database.db;
   const usersRepo = new UsersRepo(db);
-  const users = new UsersService(usersRepo);
+  const providerAccountsRepo = new ProviderAccountsRepo(db);
+  // The `providers` of the user object are read from the links themselves.
+  const users = new UsersService(usersRepo, providerAccountsRepo);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const { limits } = deps;
-  const providerLinks = new ProviderAccountsRepo(db);
   // Wrong re-authentication proofs count per account on the login-failure limit.
-  const reauth = new ReauthService(hasher, verifiers, providerLinks, limits.loginFailures);
+  const reauth = new Reauthentication(hasher, verifiers, providerAccountsRepo, limits.loginFailures);
   const providers = new ProvidersService(
     db,
-    providerLinks,
+    providerAccountsRepo,
     verifiers,
     tokens,
     users,
     limits.loginFailures,
-    reauth,
   );
-  users.useLinkedProviders(providers);
+  const providerLinks = new ProviderLinks(db, providerAccountsRepo, providers, users, reauth);
   const configuredProviders = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
-  const account: AccountDeps = { db, users: usersRepo, usersService: users, tokens, hasher, images };
   const auth = new AuthService(
-    account,
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
     { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
     providers,
   );
-  const profile = new ProfileService(account, reauth, limits.imageUpload);
   const oneTimeTokens = new OneTimeTokensRepo(db);
   const verification = new EmailVerificationService(
     db,
     oneTimeTokens,
-    usersRepo,
+    users,
     deps.mailer,
     { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
     limits.emailResend,
   );
   auth.useEmailVerification(verification);
-  profile.useEmailVerification(verification);
+  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification);
+  const profilePictures = new ProfilePictureService(db, usersRepo, users, images, limits.imageUpload);
   const passwordReset = new PasswordResetService(
     db,
     oneTimeTokens,
@@ -118,7 +124,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
   const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
-  const deletion = new AccountDeletionService(
+  const deletion = new AccountDeletion(
     new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
     reauth,
   );
@@ -131,9 +137,11 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     hasher,
     reauth,
     providers,
+    providerLinks,
     images,
     auth,
     profile,
+    profilePictures,
     verification,
     passwordReset,
     devices,

@@ -1,3 +1,4 @@
+import { AccountEraser } from '../account/deletion/eraser.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
@@ -14,7 +15,6 @@ import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
-import { AccountEraser } from '../modules/users/deletion-service.js';
 import { UserImportRepo } from '../modules/users/import-repo.js';
 import { UserImportService } from '../modules/users/import-service.js';
 import { UserOperationsService } from '../modules/users/operator-service.js';
@@ -37,9 +37,8 @@ export interface OperatorServices {
 
 function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
   const usersRepo = new UsersRepo(db);
-  const links = new ProviderAccountsRepo(db);
-  // The user's linked providers, for `user show`; the verifiers the ProvidersService holds are not needed.
-  const views = new UsersService(usersRepo, { namesFor: (userId) => links.namesFor(userId) });
+  // The user's linked providers, for `user show`, read from the links as the service does.
+  const views = new UsersService(usersRepo, new ProviderAccountsRepo(db));
   const users = new UserOperationsService(usersRepo, views);
   // A removed post's files go with it; one that cannot be removed is named, so the operator can remove it.
   const images = new ImagesService(storage, config.imageMaxPixels, (keys) =>

@@ -41,10 +41,11 @@ describe.each(backends)('%s: UsersService', (backend) => {
   });
 
   it('takes the providers of the user object from the linked-providers source once it is plugged in', async () => {
-    const users = new UsersService(repo);
     const row = await insertUser();
-    expect((await users.view(row)).providers).toEqual([]);
-    users.useLinkedProviders({ namesFor: async (userId) => (userId === row.id ? ['alpha', 'gamma'] : []) });
+    expect((await new UsersService(repo).view(row)).providers).toEqual([]);
+    const users = new UsersService(repo, {
+      namesFor: async (userId) => (userId === row.id ? ['alpha', 'gamma'] : []),
+    });
     expect((await users.view(row)).providers).toEqual(['alpha', 'gamma']);
   });
 

@@ -22,7 +22,6 @@ import type { ImagesService } from '../images/service.js';
 import type { PreparedVerification } from '../lifecycle/verification-service.js';
 import { type ProviderCredentials, requiredCredentialsIn } from '../providers/credentials.js';
 import type { IssuedToken, TokensService } from '../tokens/service.js';
-import type { AccountDeps } from '../users/account-deps.js';
 import type { NewAccount, UsersRepo } from '../users/repo.js';
 import type { UsersService } from '../users/service.js';
 import type { SignedIn } from '../users/view.js';
@@ -118,29 +117,20 @@ export interface LoginLimits {
 }
 
 export class AuthService {
-  private readonly db: Executor;
-  private readonly users: UsersRepo;
-  private readonly usersService: UsersService;
-  private readonly tokens: TokensService;
-  private readonly hasher: PasswordHasher;
-  private readonly images: ImagesService;
   private readonly loginFailures: RateCounter;
   private readonly accountFailures: RateCounter;
   private readonly signUps: SignUpRepo;
 
   constructor(
-    deps: AccountDeps,
+    private readonly db: Executor,
+    private readonly users: UsersRepo,
+    private readonly usersService: UsersService,
+    private readonly tokens: TokensService,
+    private readonly hasher: PasswordHasher,
+    private readonly images: ImagesService,
     limits: LoginLimits,
     private readonly identities?: ProviderIdentities,
   ) {
-    ({
-      db: this.db,
-      users: this.users,
-      usersService: this.usersService,
-      tokens: this.tokens,
-      hasher: this.hasher,
-      images: this.images,
-    } = deps);
     this.loginFailures = limits.loginFailures;
     this.accountFailures = limits.accountFailures ?? unlimited;
     this.signUps = new SignUpRepo(this.db);

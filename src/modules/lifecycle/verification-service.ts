@@ -6,7 +6,6 @@ import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { Mailer, PreparedMail, QueuedMail } from '../../mail/mailer.js';
 import type { Locale } from '../../validation/messages.js';
-import type { UsersRepo } from '../users/repo.js';
 import { linkWithToken } from './links.js';
 import type { NewOneTimeToken, OneTimeTokensRepo } from './repo.js';
 
@@ -16,11 +15,16 @@ export interface VerificationSettings {
   urlTemplate: string;
 }
 
-/** The account whose address is to be verified. */
 /** A new account's verification, prepared for a caller that writes it: the token's row and the mail. */
 export interface PreparedVerification {
   token: NewOneTimeToken;
   mail: PreparedMail;
+}
+
+/** What verification needs of the users module: marking an account's address verified. */
+export interface AddressOwners {
+  /** Inside the caller's transaction: the one that uses the token up. */
+  markEmailVerified(trx: Executor, userId: string): Promise<void>;
 }
 
 export interface MailRecipient {
@@ -40,7 +44,7 @@ export class EmailVerificationService {
   constructor(
     private readonly db: Executor,
     private readonly tokens: OneTimeTokensRepo,
-    private readonly users: UsersRepo,
+    private readonly users: AddressOwners,
     private readonly mailer: Mailer,
     private readonly settings: VerificationSettings,
     /** Resend requests per user. */
@@ -98,7 +102,7 @@ export class EmailVerificationService {
     await writeTransaction(this.db, async (trx) => {
       const userId = await this.tokens.with(trx).consume(hashApiToken(token), 'email_verify');
       if (userId === undefined) throw invalidToken();
-      await this.users.with(trx).update(userId, { email_verified: true });
+      await this.users.markEmailVerified(trx, userId);
     });
   }
 

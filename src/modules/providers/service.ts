@@ -6,14 +6,12 @@ import {
   NotRegisteredError,
   ValidationError,
 } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { ProviderVerifier, VerifiedIdentity } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';
-import type { LinkedProviders, UsersService } from '../users/service.js';
-import type { SignedIn, UserView } from '../users/view.js';
+import type { UsersService } from '../users/service.js';
+import type { SignedIn } from '../users/view.js';
 import { type ProviderCredentials, userIdField } from './credentials.js';
-import type { Reauthenticator, ReauthProof } from './reauth-service.js';
 import { IDENTITY_INDEX, type ProviderAccountsRepo, USER_PROVIDER_INDEX } from './repo.js';
 
 /** Who is logging in: the user agent names the token; the IP keys login throttling. */
@@ -26,7 +24,7 @@ export interface LoginClient {
  * Provider identities: verified with the provider on every use (sign-up, login, link), never trusted on the
  * app's word; the provider's tokens are used once and never stored.
  */
-export class ProvidersService implements LinkedProviders {
+export class ProvidersService {
   constructor(
     private readonly db: Executor,
     private readonly links: ProviderAccountsRepo,
@@ -35,13 +33,7 @@ export class ProvidersService implements LinkedProviders {
     private readonly users: UsersService,
     /** Failed logins per (provider identity, IP), the same counter as email logins: DESIGN §5. */
     private readonly loginFailures: RateCounter,
-    /** Linking and unlinking change how the account signs in: the owner proves it is them first. */
-    private readonly reauth: Reauthenticator,
   ) {}
-
-  namesFor(userId: string): Promise<string[]> {
-    return this.links.namesFor(userId);
-  }
 
   /**
    * Asks the provider whether the token is genuine, issued to our app and names this user. Throws
@@ -105,51 +97,5 @@ export class ProvidersService implements LinkedProviders {
     if (user.disabled_at !== null) throw new AccountDisabledError();
     const token = await writeTransaction(this.db, (trx) => this.tokens.issue(trx, user.id, tokenName));
     return { user: { ...(await this.users.view(user)), api_token: token.token } };
-  }
-
-  /**
-   * Links a verified identity to the signed-in user, once the owner re-authenticated (a thief's session
-   * must not add the thief's own identity as a way in); linking the same identity again changes nothing.
-   */
-  async link(
-    auth: AuthContext,
-    credentials: ProviderCredentials,
-    proof: ReauthProof,
-  ): Promise<{ user: UserView }> {
-    const { user } = auth;
-    await this.reauth.confirm(user, proof);
-    await this.verify(credentials);
-    const field = userIdField(credentials.provider);
-    const linked = await this.links.findLinkedId(user.id, credentials.provider);
-    if (linked === credentials.userId) return { user: await this.users.view(user) };
-    if (linked !== undefined) {
-      throw new ValidationError({
-        [field]: [{ rule: 'provider_linked', params: { provider: credentials.provider } }],
-      });
-    }
-    await writeTransaction(
-      this.db,
-      (trx) => this.linkWithin(trx, user.id, credentials),
-      (constraint) => this.fieldOfIndex(credentials.provider, constraint),
-    );
-    return { user: await this.users.view(user) };
-  }
-
-  /**
-   * Removes the user's link to this provider, unless it is their last way to sign in, once the owner
-   * re-authenticated (a thief's session must not remove the owner's way back in).
-   */
-  async unlink(auth: AuthContext, provider: string, proof: ReauthProof): Promise<{ user: UserView }> {
-    const { user } = auth;
-    await this.reauth.confirm(user, proof);
-    await writeTransaction(this.db, async (trx) => {
-      const names = await this.links.with(trx).lockNamesFor(user.id);
-      if (!names.includes(provider)) return;
-      if (user.password_hash === null && names.length === 1) {
-        throw new ValidationError({ provider: [{ rule: 'last_sign_in_method', params: { provider } }] });
-      }
-      await this.links.with(trx).delete(user.id, provider);
-    });
-    return { user: await this.users.view(user) };
   }
 }

@@ -1,8 +1,7 @@
 import { isCommonPassword } from '../../lib/passwords.js';
-import { integer, rules, string } from '../../validation/fields.js';
+import { integer, string } from '../../validation/fields.js';
 import { SLUG_PATTERN, USERNAME_PATTERN } from '../../validation/patterns.js';
 import type { Rule } from '../../validation/types.js';
-import { reauthRules } from '../providers/reauth-rules.js';
 
 /**
  * The user fields' rules, shared by the validate endpoints, registration and profile updates, so that
@@ -48,25 +47,3 @@ export const newPasswordField = string()
   .max(1024)
   .rule(notCommonPassword)
   .describe('Never trimmed. Common passwords and ones equal to the email or username are refused.');
-
-/**
- * user/update: every field optional, with the registration rules; uniqueness ignores the user itself, so a
- * user may re-case their own name. The re-authentication fields (`current_password`, or a linked provider's
- * credentials) are checked by the service: only it knows whether the user has a password.
- */
-export const userUpdateRules = (providers: readonly string[]) =>
-  rules({
-    username: usernameField.unique('username', { ignoreCurrentUser: true }),
-    slug: slugField.unique('slug', { ignoreCurrentUser: true }),
-    gender: genderField,
-    bio: string().max(500).nullable().describe('At most 500 characters.'),
-    email: emailField.unique('email', { ignoreCurrentUser: true }),
-    password: newPasswordField.describe(
-      'A new password. Signs out every other session. Needs re-authentication: `current_password`, or a ' +
-        "linked provider's credentials when the user has no password yet.",
-    ),
-    ...reauthRules(providers),
-  });
-
-/** user/delete: only the re-authentication proof (checked by the service, which knows if there is a password). */
-export const accountDeletionRules = (providers: readonly string[]) => rules({ ...reauthRules(providers) });

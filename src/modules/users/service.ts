@@ -1,10 +1,11 @@
 import type { UserRow, UserWithProviders } from '../../db/schema.js';
+import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
 import type { Column, Lookups } from '../../validation/types.js';
 import type { UsersRepo } from './repo.js';
 import { type UserView, userView } from './view.js';
 
-/** Where a user's linked identity providers come from (the providers module, once configured). */
+/** Where a user's linked identity providers come from (the provider links, read by the providers module). */
 export interface LinkedProviders {
   namesFor(userId: string): Promise<string[]>;
 }
@@ -14,13 +15,9 @@ const NO_PROVIDERS: LinkedProviders = { namesFor: async () => [] };
 export class UsersService implements Lookups {
   constructor(
     private readonly users: UsersRepo,
-    private linkedProviders: LinkedProviders = NO_PROVIDERS,
+    /** The `providers` of the user object; none without a source. */
+    private readonly linkedProviders: LinkedProviders = NO_PROVIDERS,
   ) {}
-
-  /** Lets the providers module, built after this one, supply the `providers` of the user object. */
-  useLinkedProviders(source: LinkedProviders): void {
-    this.linkedProviders = source;
-  }
 
   taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
     return this.users.taken(column, value, exceptUserId);
@@ -28,6 +25,11 @@ export class UsersService implements Lookups {
 
   accountByEmail(email: string): Promise<UserWithProviders | undefined> {
     return this.users.findWithProvidersByEmail(email);
+  }
+
+  /** Marks the address verified, inside the caller's transaction (email verification, for one). */
+  async markEmailVerified(trx: Executor, userId: string): Promise<void> {
+    await this.users.with(trx).update(userId, { email_verified: true });
   }
 
   /** Which of these media keys a profile picture still uses (for the orphan media sweep). */

@@ -6,13 +6,13 @@ import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { Mailer, QueuedMail } from '../../mail/mailer.js';
+import { linkWithToken } from '../../modules/lifecycle/links.js';
+import type { OneTimeTokensRepo } from '../../modules/lifecycle/repo.js';
+import type { TokensService } from '../../modules/tokens/service.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { SignedIn } from '../../modules/users/view.js';
 import type { Locale } from '../../validation/messages.js';
-import type { TokensService } from '../tokens/service.js';
-import type { UsersRepo } from '../users/repo.js';
-import type { UsersService } from '../users/service.js';
-import type { SignedIn } from '../users/view.js';
-import { linkWithToken } from './links.js';
-import type { OneTimeTokensRepo } from './repo.js';
 
 export interface PasswordResetSettings {
   ttlMs: number;

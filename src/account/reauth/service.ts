@@ -2,9 +2,13 @@ import type { UserRow } from '../../db/schema.js';
 import { InvalidCredentialsError, type RuleFailure, ValidationError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import {
+  accessTokenField,
+  type ProviderCredentials,
+  userIdField,
+} from '../../modules/providers/credentials.js';
+import type { ProviderAccountsRepo } from '../../modules/providers/repo.js';
 import type { ProviderVerifier } from '../../providers/verifier.js';
-import { accessTokenField, type ProviderCredentials, userIdField } from './credentials.js';
-import type { ProviderAccountsRepo } from './repo.js';
 
 /**
  * What a request offers to prove that the account's owner is at the keyboard, not merely someone holding one
@@ -14,11 +18,6 @@ export interface ReauthProof {
   currentPassword?: string | undefined;
   /** Every complete `<p>_user_id` + `<p>_access_token` pair the request carried. */
   credentials: ProviderCredentials[];
-}
-
-/** The piece of ReauthService that services depend on (ProfileService, ProvidersService, account deletion). */
-export interface Reauthenticator {
-  confirm(user: UserRow, proof: ReauthProof): Promise<void>;
 }
 
 const REQUIRED: RuleFailure[] = [{ rule: 'required' }];
@@ -37,7 +36,7 @@ const INCORRECT: RuleFailure[] = [{ rule: 'current_password' }];
  * Wrong proofs of either kind count on one per-account counter (whatever the address): a stolen session
  * cannot guess at it. A provider that cannot be reached is a 502 and costs no attempt.
  */
-export class ReauthService implements Reauthenticator {
+export class Reauthentication {
   constructor(
     private readonly hasher: PasswordHasher,
     private readonly verifiers: ReadonlyMap<string, ProviderVerifier>,

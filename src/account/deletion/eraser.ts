@@ -1,12 +1,9 @@
 import type { PostImage, ProfilePicture, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { UnauthenticatedError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
 import type { OutboxRepo } from '../../mail/outbox-repo.js';
-import type { ImagesService } from '../images/service.js';
-import type { PostsService } from '../posts/service.js';
-import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
-import type { UsersRepo } from './repo.js';
+import type { ImagesService } from '../../modules/images/service.js';
+import type { PostsService } from '../../modules/posts/service.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
 
 /** What one deletion removed: who it was, for the operator's confirmation line. */
 export interface DeletedAccount {
@@ -15,7 +12,7 @@ export interface DeletedAccount {
 }
 
 /**
- * Account deletion (issue 11, PIPA's right to erasure, the app stores' in-app deletion rule). One transaction
+ * Account deletion (PIPA's right to erasure, the app stores' in-app deletion rule). One transaction
  * removes everything of the account:
  * - the user row, and by its foreign keys (all ON DELETE CASCADE, migrations 0001–0008) its api_tokens,
  *   devices, provider_accounts, one_time_tokens, notification_outbox rows, inspirer rank and likes;
@@ -37,7 +34,7 @@ export class AccountEraser {
 
   /**
    * Erases the account, without asking who wants it: the operator CLI calls this directly (the operator
-   * holds the database); users go through AccountDeletionService, which re-authenticates first. Undefined
+   * holds the database); users go through AccountDeletion, which re-authenticates first. Undefined
    * when there was no such user (any more).
    */
   async erase(user: Pick<UserRow, 'id' | 'username'>): Promise<DeletedAccount | undefined> {
@@ -60,25 +57,5 @@ export class AccountEraser {
   /** Best effort after commit; a file that cannot be removed is reported with its keys (ImagesService). */
   private async removeFiles(picture: ProfilePicture | null, postImages: PostImage[]): Promise<void> {
     await Promise.all([this.images.removePicture(picture), this.posts.removeImageFiles(postImages)]);
-  }
-}
-
-/** The signed-in user's own deletion: re-authentication, then the eraser. */
-export class AccountDeletionService {
-  constructor(
-    private readonly eraser: AccountEraser,
-    private readonly reauth: Reauthenticator,
-  ) {}
-
-  /**
-   * The signed-in user deletes their own account, after re-authenticating (the session alone is what a thief
-   * has): a missing or wrong proof is a 422 and deletes nothing.
-   */
-  async deleteOwn(auth: AuthContext, proof: ReauthProof): Promise<{ deleted: true }> {
-    const { user } = auth;
-    await this.reauth.confirm(user, proof);
-    // Deleted meanwhile (a second tap of the button): the session no longer names anyone.
-    if (!(await this.eraser.erase(user))) throw new UnauthenticatedError();
-    return { deleted: true };
   }
 }

@@ -3,17 +3,13 @@ import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
-import type { RateCounter } from '../../limits/rate-counter.js';
+import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
+import type { TokensService } from '../../modules/tokens/service.js';
+import type { UserChanges, UsersRepo } from '../../modules/users/repo.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { UserView } from '../../modules/users/view.js';
 import type { Locale } from '../../validation/messages.js';
-import type { SignUpVerification } from '../auth/service.js';
-import type { ValidatedImage } from '../images/probe.js';
-import type { ImagesService } from '../images/service.js';
-import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
-import type { TokensService } from '../tokens/service.js';
-import type { AccountDeps } from './account-deps.js';
-import type { UserChanges, UsersRepo } from './repo.js';
-import type { UsersService } from './service.js';
-import type { UserView } from './view.js';
+import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 
 export interface ProfileUpdate {
   username?: string | undefined;
@@ -26,38 +22,20 @@ export interface ProfileUpdate {
 
 const PROFILE_FIELDS = ['username', 'slug', 'gender', 'bio', 'email'] as const;
 
-/** The signed-in user changing their own account: profile fields, password and profile picture. */
+/** The signed-in user changing their own account: profile fields, email and password. */
 export class ProfileService {
-  private readonly db: Executor;
-  private readonly users: UsersRepo;
-  private readonly usersService: UsersService;
-  private readonly tokens: TokensService;
-  private readonly hasher: PasswordHasher;
-  private readonly images: ImagesService;
-
   constructor(
-    deps: AccountDeps,
+    private readonly db: Executor,
+    private readonly users: UsersRepo,
+    private readonly usersService: UsersService,
+    /** A new password signs out the other sessions. */
+    private readonly tokens: TokensService,
+    private readonly hasher: PasswordHasher,
     /** Confirms the owner (password or linked provider) before a change that could hand the account over. */
-    private readonly reauth: Reauthenticator,
-    /** Image uploads per user: each costs a decode in the renderer pool, so one account cannot fill it. */
-    private readonly imageUploads: RateCounter,
-  ) {
-    ({
-      db: this.db,
-      users: this.users,
-      usersService: this.usersService,
-      tokens: this.tokens,
-      hasher: this.hasher,
-      images: this.images,
-    } = deps);
-  }
-
-  #verification: SignUpVerification | undefined;
-
-  /** Lets the lifecycle module, built after this one, mail a verification link at every email change. */
-  useEmailVerification(verification: SignUpVerification): void {
-    this.#verification = verification;
-  }
+    private readonly reauth: Reauthentication,
+    /** Mails a verification link to every new address, in the transaction that stores it. */
+    private readonly verification: EmailVerificationService,
+  ) {}
 
   /**
    * Applies the given fields in one transaction. A new password (a first one included) or a new email needs
@@ -98,32 +76,12 @@ export class ProfileService {
       async (trx) => {
         const row = await this.users.with(trx).update(user.id, changes);
         if (changes.password_hash !== undefined) await this.tokens.revokeAllBut(trx, user.id, currentTokenId);
-        const mail = emailChanges ? await this.#verification?.queueWithin(trx, row, locale) : undefined;
+        const mail = emailChanges ? await this.verification.queueWithin(trx, row, locale) : undefined;
         return { row, mail };
       },
       fieldOfUsersIndex,
     );
-    this.#verification?.send(mail);
-    return this.usersService.view(row);
-  }
-
-  /**
-   * Stores the new picture's files, points the user at them in one statement, and only then removes the
-   * replaced picture's files: at every moment the stored URL is served, and no file outlives its row.
-   */
-  async replacePicture(auth: AuthContext, image: ValidatedImage): Promise<UserView> {
-    const userId = auth.user.id;
-    const { file, probe } = image;
-    await this.imageUploads.consume(`user:${userId}`);
-    const { row, previous } = await this.images.withStoredPicture(
-      { field: 'profile_picture', file, probe },
-      (picture) =>
-        writeTransaction(this.db, (trx) =>
-          // withStoredPicture always passes a picture when given an upload.
-          this.users.with(trx).replaceProfilePicture(userId, picture as NonNullable<typeof picture>),
-        ),
-    );
-    await this.images.removePicture(previous);
+    this.verification.send(mail);
     return this.usersService.view(row);
   }
 }

@@ -1,8 +1,8 @@
+import { credentialFieldsOf, offeredCredentials } from '../../modules/providers/credentials.js';
 import { string } from '../../validation/fields.js';
-import { credentialFieldsOf, offeredCredentials } from './credentials.js';
-import type { ReauthProof } from './reauth-service.js';
+import type { ReauthProof } from './service.js';
 
-/** `current_password` as every re-authenticated endpoint takes it (checked by ReauthService, not here). */
+/** `current_password` as every re-authenticated endpoint takes it (checked by Reauthentication, not here). */
 export const currentPasswordField = string()
   .max(1024)
   .describe(

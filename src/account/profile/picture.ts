@@ -1,0 +1,40 @@
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
+import type { ValidatedImage } from '../../modules/images/probe.js';
+import type { ImagesService } from '../../modules/images/service.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { UserView } from '../../modules/users/view.js';
+
+/** The signed-in user replacing their own profile picture. */
+export class ProfilePictureService {
+  constructor(
+    private readonly db: Executor,
+    private readonly users: UsersRepo,
+    private readonly usersService: UsersService,
+    private readonly images: ImagesService,
+    /** Image uploads per user: each costs a decode in the renderer pool, so one account cannot fill it. */
+    private readonly imageUploads: RateCounter,
+  ) {}
+
+  /**
+   * Stores the new picture's files, points the user at them in one statement, and only then removes the
+   * replaced picture's files: at every moment the stored URL is served, and no file outlives its row.
+   */
+  async replace(auth: AuthContext, image: ValidatedImage): Promise<UserView> {
+    const userId = auth.user.id;
+    const { file, probe } = image;
+    await this.imageUploads.consume(`user:${userId}`);
+    const { row, previous } = await this.images.withStoredPicture(
+      { field: 'profile_picture', file, probe },
+      (picture) =>
+        writeTransaction(this.db, (trx) =>
+          // withStoredPicture always passes a picture when given an upload.
+          this.users.with(trx).replaceProfilePicture(userId, picture as NonNullable<typeof picture>),
+        ),
+    );
+    await this.images.removePicture(previous);
+    return this.usersService.view(row);
+  }
+}

@@ -1,0 +1,70 @@
+import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { credentialFields, requiredCredentialsIn } from '../../modules/providers/credentials.js';
+import { userExample, userResponse } from '../../modules/users/view.js';
+import { rules } from '../../validation/fields.js';
+import { reauthProof, reauthRules } from '../reauth/rules.js';
+import type { ProviderLinks } from './service.js';
+
+/**
+ * Linking exists only for a configured provider (any other is a natural 404). `configured`: every configured
+ * provider name, whose credentials a password-less account re-authenticates with.
+ */
+export function providerLinkEndpoint(
+  links: ProviderLinks,
+  name: string,
+  configured: readonly string[],
+): AnyEndpoint {
+  return endpoint({
+    method: 'POST',
+    path: `/user/providers/${name}/link`,
+    summary: `Link a ${name} identity to the signed-in user`,
+    tag: 'user',
+    auth: 'required',
+    description:
+      'Needs re-authentication: `current_password`, or for a password-less account the credentials of ' +
+      'a provider already linked to it.',
+    errors: [401, 502],
+    rules: rules({
+      ...reauthRules(configured, name),
+      ...credentialFields(name, { use: 'identity' }),
+    }),
+    response: userResponse,
+    example: { user: { ...userExample, providers: [name] } },
+    handle: ({ params, auth }) =>
+      links.link(
+        auth,
+        requiredCredentialsIn(params, name),
+        reauthProof(
+          params,
+          configured.filter((other) => other !== name),
+        ),
+      ),
+  });
+}
+
+/**
+ * Unlinking exists for every known provider, so a link to a provider the deployment has since switched off
+ * can still be removed. `configured` as for providerLinkEndpoint.
+ */
+export function providerUnlinkEndpoint(
+  links: ProviderLinks,
+  name: string,
+  configured: readonly string[],
+): AnyEndpoint {
+  return endpoint({
+    method: 'POST',
+    path: `/user/providers/${name}/unlink`,
+    summary: `Unlink ${name} from the signed-in user`,
+    description:
+      'Needs re-authentication: `current_password`, or for a password-less account the credentials of ' +
+      'a provider linked to it. Refused (422) when it is the last way to sign in: no password and no ' +
+      'other provider.',
+    tag: 'user',
+    auth: 'required',
+    errors: [401, 422, 502],
+    rules: rules(reauthRules(configured)),
+    response: userResponse,
+    example: { user: userExample },
+    handle: ({ params, auth }) => links.unlink(auth, name, reauthProof(params, configured)),
+  });
+}

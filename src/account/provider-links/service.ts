@@ -1,0 +1,71 @@
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { ValidationError } from '../../errors.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { type ProviderCredentials, userIdField } from '../../modules/providers/credentials.js';
+import type { ProviderAccountsRepo } from '../../modules/providers/repo.js';
+import type { ProvidersService } from '../../modules/providers/service.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { UserView } from '../../modules/users/view.js';
+import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+
+/**
+ * The signed-in user adding or removing a provider identity as a way to sign in. Both change how the account
+ * signs in, so the owner proves it is them first: a thief's session must neither add the thief's own
+ * identity as a way in nor remove the owner's way back in.
+ */
+export class ProviderLinks {
+  constructor(
+    private readonly db: Executor,
+    private readonly links: ProviderAccountsRepo,
+    /** Verifies the identity with its provider and writes the link (as sign-up does). */
+    private readonly providers: ProvidersService,
+    private readonly users: UsersService,
+    private readonly reauth: Reauthentication,
+  ) {}
+
+  /**
+   * Links a verified identity to the signed-in user, once the owner re-authenticated; linking the same
+   * identity again changes nothing.
+   */
+  async link(
+    auth: AuthContext,
+    credentials: ProviderCredentials,
+    proof: ReauthProof,
+  ): Promise<{ user: UserView }> {
+    const { user } = auth;
+    await this.reauth.confirm(user, proof);
+    await this.providers.verify(credentials);
+    const field = userIdField(credentials.provider);
+    const linked = await this.links.findLinkedId(user.id, credentials.provider);
+    if (linked === credentials.userId) return { user: await this.users.view(user) };
+    if (linked !== undefined) {
+      throw new ValidationError({
+        [field]: [{ rule: 'provider_linked', params: { provider: credentials.provider } }],
+      });
+    }
+    await writeTransaction(
+      this.db,
+      (trx) => this.providers.linkWithin(trx, user.id, credentials),
+      (constraint) => this.providers.fieldOfIndex(credentials.provider, constraint),
+    );
+    return { user: await this.users.view(user) };
+  }
+
+  /**
+   * Removes the user's link to this provider, unless it is their last way to sign in, once the owner
+   * re-authenticated.
+   */
+  async unlink(auth: AuthContext, provider: string, proof: ReauthProof): Promise<{ user: UserView }> {
+    const { user } = auth;
+    await this.reauth.confirm(user, proof);
+    await writeTransaction(this.db, async (trx) => {
+      const names = await this.links.with(trx).lockNamesFor(user.id);
+      if (!names.includes(provider)) return;
+      if (user.password_hash === null && names.length === 1) {
+        throw new ValidationError({ provider: [{ rule: 'last_sign_in_method', params: { provider } }] });
+      }
+      await this.links.with(trx).delete(user.id, provider);
+    });
+    return { user: await this.users.view(user) };
+  }
+}
