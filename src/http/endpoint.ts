@@ -1,15 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError, ValidationError } from '../errors.js';
-import type { AuthContext } from '../lib/auth-context.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
 import type { JsonSchema, Lookups } from '../validation/types.js';
-import { sessionCookieToken } from '../web/session-cookie.js';
 import { bearerToken } from './auth.js';
+import type { AuthContext } from './auth-context.js';
 import { parameterBag } from './params.js';
 import type { Shape, Static } from './response-schema.js';
+import { sessionCookieToken } from './session-cookie.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -100,7 +100,7 @@ export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape
 /**
  * The token, in the order Laravel's token guard looks for it: `api_token` in the query string, then in the
  * body, then `Authorization: Bearer`; last, the web pages' HttpOnly session cookie, and only on a same-origin
- * request of those pages (src/web/session-cookie.ts: a cross-site request never authenticates by cookie).
+ * request of those pages (session-cookie.ts: a cross-site request never authenticates by cookie).
  */
 export function presentedToken(request: FastifyRequest): string | undefined {
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.api_token;
