@@ -6,7 +6,7 @@ import {
   NotRegisteredError,
   ValidationError,
 } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { ProviderVerifier, VerifiedIdentity } from '../../providers/verifier.js';
 import type { TokensService } from '../tokens/service.js';

@@ -1,7 +1,7 @@
 import type { PostImage, ProfilePicture, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { UnauthenticatedError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import type { OutboxRepo } from '../../mail/outbox-repo.js';
 import type { ImagesService } from '../images/service.js';
 import type { PostsService } from '../posts/service.js';

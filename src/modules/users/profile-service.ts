@@ -1,7 +1,7 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { Locale } from '../../validation/messages.js';
