@@ -4,7 +4,7 @@ import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
-import type { JsonSchema, Lookups } from '../validation/types.js';
+import type { JsonSchema } from '../validation/types.js';
 import { bearerToken } from './auth.js';
 import type { AuthContext } from './auth-context.js';
 import { parameterBag } from './params.js';
@@ -24,7 +24,6 @@ export interface AuthByMode {
 
 /** What the HTTP layer needs from the services to validate and authenticate a request. */
 export interface RequestServices {
-  lookups: Lookups;
   authenticate(token: string): Promise<AuthContext | undefined>;
 }
 
@@ -154,7 +153,7 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   const auth = await authenticators[definition.auth](request, services);
   const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);
-  const options = { lookups: services.lookups, currentUserId: signedIn?.user.id };
+  const options = { currentUserId: signedIn?.user.id };
   const params = await validate(definition.rules, bag, options);
   if (!leavesChecks) return definition.handle({ params, auth, request });
   try {

@@ -5,7 +5,7 @@ import { preferredLocale } from '../../validation/messages.js';
 import { reauthProof } from '../providers/reauth-rules.js';
 import type { AccountDeletionService } from './deletion-service.js';
 import type { ProfileService } from './profile-service.js';
-import { accountDeletionRules, userUpdateRules } from './rules.js';
+import { accountDeletionRules, type UsersTaken, userUpdateRules } from './rules.js';
 import type { UsersService } from './service.js';
 import { userExample, userResponse } from './view.js';
 
@@ -25,8 +25,15 @@ export function userEndpoints(users: UsersService): AnyEndpoint[] {
   ];
 }
 
-/** `providers`: the configured provider names, whose credentials a password-less account re-authenticates with. */
-export function profileEndpoints(profile: ProfileService, providers: readonly string[]): AnyEndpoint[] {
+/**
+ * `providers`: the configured provider names, whose credentials a password-less account re-authenticates with;
+ * `taken`: the uniqueness questions of the profile's names (the users service answers them).
+ */
+export function profileEndpoints(
+  profile: ProfileService,
+  providers: readonly string[],
+  taken: UsersTaken,
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -39,7 +46,7 @@ export function profileEndpoints(profile: ProfileService, providers: readonly st
         'password signs out every other session.',
       tag: 'user',
       auth: 'required',
-      rules: userUpdateRules(providers),
+      rules: userUpdateRules(providers, taken),
       response: userResponse,
       example: { user: { ...userExample, bio: '안녕하세요, 민지입니다.' } },
       handle: async ({ params, auth, request }) => ({

@@ -1,8 +1,12 @@
+import type { Column } from '../../db/users-indexes.js';
 import { isCommonPassword } from '../../lib/passwords.js';
 import { integer, rules, string } from '../../validation/fields.js';
 import { SLUG_PATTERN, USERNAME_PATTERN } from '../../validation/patterns.js';
-import type { Rule } from '../../validation/types.js';
+import type { Rule, TakenLookup } from '../../validation/types.js';
 import { reauthRules } from '../providers/reauth-rules.js';
+
+/** Whether a user other than the one given holds a value, per unique column: the users service answers. */
+export type UsersTaken = Readonly<Record<Column, TakenLookup>>;
 
 /**
  * The user fields' rules, shared by the validate endpoints, registration and profile updates, so that
@@ -54,13 +58,13 @@ export const newPasswordField = string()
  * user may re-case their own name. The re-authentication fields (`current_password`, or a linked provider's
  * credentials) are checked by the service: only it knows whether the user has a password.
  */
-export const userUpdateRules = (providers: readonly string[]) =>
+export const userUpdateRules = (providers: readonly string[], taken: UsersTaken) =>
   rules({
-    username: usernameField.unique('username', { ignoreCurrentUser: true }),
-    slug: slugField.unique('slug', { ignoreCurrentUser: true }),
+    username: usernameField.unique(taken.username, { name: 'users,username', ignoreCurrentUser: true }),
+    slug: slugField.unique(taken.slug, { name: 'users,slug', ignoreCurrentUser: true }),
     gender: genderField,
     bio: string().max(500).nullable().describe('At most 500 characters.'),
-    email: emailField.unique('email', { ignoreCurrentUser: true }),
+    email: emailField.unique(taken.email, { name: 'users,email', ignoreCurrentUser: true }),
     password: newPasswordField.describe(
       'A new password. Signs out every other session. Needs re-authentication: `current_password`, or a ' +
         "linked provider's credentials when the user has no password yet.",

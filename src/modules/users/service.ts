@@ -1,6 +1,6 @@
 import type { UserRow, UserWithProviders } from '../../db/schema.js';
+import type { Column } from '../../db/users-indexes.js';
 import { NotFoundError } from '../../errors.js';
-import type { Column, Lookups } from '../../validation/types.js';
 import type { UsersRepo } from './repo.js';
 import { type UserView, userView } from './view.js';
 
@@ -11,7 +11,7 @@ export interface LinkedProviders {
 
 const NO_PROVIDERS: LinkedProviders = { namesFor: async () => [] };
 
-export class UsersService implements Lookups {
+export class UsersService {
   constructor(
     private readonly users: UsersRepo,
     private linkedProviders: LinkedProviders = NO_PROVIDERS,
@@ -22,10 +22,12 @@ export class UsersService implements Lookups {
     this.linkedProviders = source;
   }
 
+  /** True when some user other than `exceptUserId` holds `value` in `column` (case-insensitively). */
   taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
     return this.users.taken(column, value, exceptUserId);
   }
 
+  /** The account that holds this email (case-insensitively), with its linked providers. */
   accountByEmail(email: string): Promise<UserWithProviders | undefined> {
     return this.users.findWithProvidersByEmail(email);
   }
