@@ -46,6 +46,7 @@ import { promotionEndpoints } from './modules/promotions/routes.js';
 import { providerLoginEndpoint } from './modules/providers/routes.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
+import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import { buildServices, type ServiceDeps } from './services.js';
 import { createStorage } from './storage/create-storage.js';
@@ -102,8 +103,14 @@ function buildEndpoints(
     mediaReferences,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
+  // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
+  const taken: UsersTaken = {
+    email: (value, except) => users.taken('email', value, except),
+    username: (value, except) => users.taken('username', value, except),
+    slug: (value, except) => users.taken('slug', value, except),
+  };
   const endpoints = [
-    ...validateEndpoints(limits.validateIp),
+    ...validateEndpoints(limits.validateIp, taken),
     ...authEndpoints(
       auth,
       {
@@ -112,11 +119,13 @@ function buildEndpoints(
         types: ['email', ...config.providers.registerNames.filter((name) => configured.includes(name))],
         providerNames: config.providers.registerNames,
         image: imageLimits,
+        taken,
       },
       { register: limits.registerIp, login: limits.loginIp },
+      (email) => users.accountByEmail(email),
     ),
     ...userEndpoints(users),
-    ...profileEndpoints(profile, configured),
+    ...profileEndpoints(profile, configured, taken),
     ...accountDeletionEndpoints(deletion, configured),
     ...profilePictureEndpoints(profilePictures, imageLimits),
     ...deviceEndpoints(devices),
@@ -136,7 +145,7 @@ function buildEndpoints(
   ];
   return {
     endpoints,
-    services: { lookups: users, authenticate: (token) => tokens.authenticate(token) },
+    services: { authenticate: (token) => tokens.authenticate(token) },
     mediaReferences,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };

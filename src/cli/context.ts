@@ -52,7 +52,7 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
   );
   return {
     users,
-    promotions: new PromotionsService(new BannersRepo(db), new InspirersRepo(db), users, views),
+    promotions: new PromotionsService(new BannersRepo(db), new InspirersRepo(db), users),
     tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
     posts,
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.

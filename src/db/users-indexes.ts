@@ -1,4 +1,5 @@
-import type { Column } from '../validation/types.js';
+/** The case-insensitively unique columns of `users`, whose names the rules and the 422s use as fields. */
+export type Column = 'email' | 'username' | 'slug';
 
 /**
  * The unique index behind each case-insensitive column of `users` (migrations 0001, 0007), for turning a race lost

@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FakeFcmBehaviour } from './fake-fcm.js';
 
 /** The wire format of the fake FCM (`fake-fcm.ts`): Google's JSON answers and error bodies. */
+
+/** What the fake answers to a send: FCM's success and the failures the service must handle. */
+export type FakeFcmBehaviour =
+  | 'ok'
+  /** Accepts the message, after SLOW_ANSWER_MS (fake-fcm.ts): lets a test see how many sends overlap. */
+  | 'slow'
+  | 'unregistered'
+  | 'invalid-argument'
+  | 'server-error'
+  | 'unauthenticated'
+  | 'stall';
 
 const MAX_BODY_BYTES = 64 * 1024;
 

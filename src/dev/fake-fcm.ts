@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
-import { FAILURES, fcmError, readBody, sendJson } from './fake-fcm-wire.js';
+import { FAILURES, type FakeFcmBehaviour, fcmError, readBody, sendJson } from './fake-fcm-wire.js';
+
+export type { FakeFcmBehaviour } from './fake-fcm-wire.js';
 
 /**
  * A development Firebase Cloud Messaging: a real HTTP server on 127.0.0.1 that speaks Google's OAuth token
@@ -11,17 +13,6 @@ import { FAILURES, fcmError, readBody, sendJson } from './fake-fcm-wire.js';
  * makes its own service account, whose key file the caller writes where FCM_CREDENTIALS_FILE points: no key
  * is ever committed. The tests run it; in-memory and for development only.
  */
-
-/** What the fake answers to a send: FCM's success and the failures the service must handle. */
-export type FakeFcmBehaviour =
-  | 'ok'
-  /** Accepts the message, after SLOW_ANSWER_MS: lets a test see how many sends overlap. */
-  | 'slow'
-  | 'unregistered'
-  | 'invalid-argument'
-  | 'server-error'
-  | 'unauthenticated'
-  | 'stall';
 
 export interface FakeFcmMessage {
   token: string;

@@ -1,15 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { UnauthenticatedError, ValidationError } from '../errors.js';
-import type { AuthContext } from '../lib/auth-context.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/fields.js';
-import type { JsonSchema, Lookups } from '../validation/types.js';
-import { sessionCookieToken } from '../web/session-cookie.js';
+import type { JsonSchema } from '../validation/types.js';
 import { bearerToken } from './auth.js';
+import type { AuthContext } from './auth-context.js';
 import { parameterBag } from './params.js';
 import type { Shape, Static } from './response-schema.js';
+import { sessionCookieToken } from './session-cookie.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -24,7 +24,6 @@ export interface AuthByMode {
 
 /** What the HTTP layer needs from the services to validate and authenticate a request. */
 export interface RequestServices {
-  lookups: Lookups;
   authenticate(token: string): Promise<AuthContext | undefined>;
 }
 
@@ -100,7 +99,7 @@ export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape
 /**
  * The token, in the order Laravel's token guard looks for it: `api_token` in the query string, then in the
  * body, then `Authorization: Bearer`; last, the web pages' HttpOnly session cookie, and only on a same-origin
- * request of those pages (src/web/session-cookie.ts: a cross-site request never authenticates by cookie).
+ * request of those pages (session-cookie.ts: a cross-site request never authenticates by cookie).
  */
 export function presentedToken(request: FastifyRequest): string | undefined {
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.api_token;
@@ -154,7 +153,7 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   const auth = await authenticators[definition.auth](request, services);
   const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);
-  const options = { lookups: services.lookups, currentUserId: signedIn?.user.id };
+  const options = { currentUserId: signedIn?.user.id };
   const params = await validate(definition.rules, bag, options);
   if (!leavesChecks) return definition.handle({ params, auth, request });
   try {

@@ -1,9 +1,8 @@
 import { type FieldFailures, ValidationError } from '../errors.js';
 import type { AnyField, Params, RuleList } from './fields.js';
-import { CLEARED, type FieldStep, type Lookups, type RuleContext } from './types.js';
+import { CLEARED, type FieldStep, type RuleContext } from './types.js';
 
 export interface ValidationOptions {
-  lookups: Lookups;
   currentUserId?: string | undefined;
 }
 
@@ -95,7 +94,7 @@ function inListOrder(list: RuleList, failures: FieldFailures): FieldFailures {
 }
 
 function contextOf(bag: Readonly<Record<string, unknown>>, options: ValidationOptions): RuleContext {
-  return { bag, lookups: options.lookups, currentUserId: options.currentUserId };
+  return { bag, currentUserId: options.currentUserId };
 }
 
 /**
@@ -109,7 +108,7 @@ function contextOf(bag: Readonly<Record<string, unknown>>, options: ValidationOp
 export async function validate<L extends RuleList>(
   list: L,
   bag: Readonly<Record<string, unknown>>,
-  options: ValidationOptions,
+  options: ValidationOptions = {},
 ): Promise<Params<L>> {
   const context = contextOf(bag, options);
   const names = Object.keys(list);

@@ -1,12 +1,13 @@
 import type { RuleFailure } from '../errors.js';
 import { codePointLength, EMAIL_PATTERN } from './patterns.js';
 import {
-  type Column,
   type ConvertingRule,
   type FieldStep,
   isUploadedFile,
   type JsonSchema,
   type Rule,
+  type TakenLookup,
+  type UniqueOptions,
   type UploadedFile,
 } from './types.js';
 
@@ -35,7 +36,7 @@ export interface FieldSpec {
 
 /**
  * One field of an endpoint's rule list. Immutable: every method returns a new field, so rule lists can share
- * building blocks (`emailField.unique('email')`) without one endpoint's rules leaking into another's.
+ * building blocks (`emailField.unique(emailTaken, …)`) without one endpoint's rules leaking into another's.
  * `R` records at the type level whether the field is always present after validation.
  */
 export class Field<T, R extends boolean = false> {
@@ -195,19 +196,18 @@ export class Field<T, R extends boolean = false> {
   }
 
   /**
-   * No other user holds this value, case-insensitively (optionally ignoring the signed-in user). `leftToWrite`:
-   * the request writes the value under the column's unique index, which is then the check (`Rule.leftToWrite`).
+   * No one else holds this value, as `taken` answers (optionally ignoring the signed-in user). `name`: what
+   * the documentation calls the lookup, Laravel-style (`users,email` makes `unique:users,email`). `leftToWrite`:
+   * the request writes the value under a unique index, which is then the check (`Rule.leftToWrite`).
    */
-  unique(column: Column, options: { ignoreCurrentUser?: boolean; leftToWrite?: boolean } = {}): Field<T, R> {
+  unique(taken: TakenLookup, options: UniqueOptions): Field<T, R> {
     return this.#rule({
-      name: `unique:users,${column}`,
+      name: `unique:${options.name}`,
       failures: [{ rule: 'unique' }],
       leftToWrite: options.leftToWrite,
       check: async (value, context) => {
         const except = options.ignoreCurrentUser ? context.currentUserId : undefined;
-        return (await context.lookups.taken(column, value as string, except))
-          ? { rule: 'unique' }
-          : undefined;
+        return (await taken(value as string, except)) ? { rule: 'unique' } : undefined;
       },
       schema: (schema) => {
         schema['x-unique'] = true;
@@ -215,13 +215,12 @@ export class Field<T, R extends boolean = false> {
     });
   }
 
-  /** Some user holds this value, case-insensitively. */
-  exists(column: Column): Field<T, R> {
+  /** Someone holds this value, as `taken` answers; `name` as for `unique` (`exists:users,email`). */
+  exists(taken: TakenLookup, name: string): Field<T, R> {
     return this.#rule({
-      name: `exists:users,${column}`,
+      name: `exists:${name}`,
       failures: [{ rule: 'exists' }],
-      check: async (value, context) =>
-        (await context.lookups.taken(column, value as string)) ? undefined : { rule: 'exists' },
+      check: async (value) => ((await taken(value as string, undefined)) ? undefined : { rule: 'exists' }),
     });
   }
 }

@@ -1,4 +1,3 @@
-import type { UserWithProviders } from '../db/schema.js';
 import type { RuleFailure } from '../errors.js';
 
 /** A file from a multipart body, held in memory (bounded by the file size limit). */
@@ -22,20 +21,26 @@ export function isUploadedFile(value: unknown): value is UploadedFile {
   return typeof value === 'object' && value !== null && (value as UploadedFile).kind === 'uploaded-file';
 }
 
-export type Column = 'email' | 'username' | 'slug';
+/**
+ * The question of a `unique` or `exists` rule, handed in by the module that holds the data (the engine knows
+ * no table): whether someone other than the user `exceptUserId` already holds `value`, compared as that
+ * module compares it (users' names case-insensitively).
+ */
+export type TakenLookup = (value: string, exceptUserId: string | undefined) => Promise<boolean>;
 
-/** What rules may ask of the outside world: the database lookups of `unique` and `exists`. */
-export interface Lookups {
-  /** True when some user other than `exceptUserId` holds `value` in `column` (case-insensitively). */
-  taken(column: Column, value: string, exceptUserId?: string): Promise<boolean>;
-  /** The account that holds this email (case-insensitively), for an `exists` rule that hands it on. */
-  accountByEmail(email: string): Promise<UserWithProviders | undefined>;
+/** How a `unique` rule is named and run (see Field.unique). */
+export interface UniqueOptions {
+  /** What the documentation calls the lookup, Laravel-style: `users,email` makes `unique:users,email`. */
+  readonly name: string;
+  /** The signed-in user's own value is not "taken" (a user may re-case their own name). */
+  readonly ignoreCurrentUser?: boolean;
+  /** The request's write makes the check under a unique index (`Rule.leftToWrite`). */
+  readonly leftToWrite?: boolean;
 }
 
 export interface RuleContext {
   /** Every normalised parameter of the request, for rules that compare fields. */
   readonly bag: Readonly<Record<string, unknown>>;
-  readonly lookups: Lookups;
   /** The signed-in user, for uniqueness rules that ignore the user itself. */
   readonly currentUserId: string | undefined;
 }

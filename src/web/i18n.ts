@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
-import { cookieValue } from './session-cookie.js';
 
 /** The language switch remembers the choice in this (readable, harmless) cookie. */
 export const LANG_COOKIE = 'accounts_lang';

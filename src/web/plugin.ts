@@ -4,16 +4,12 @@ import { bearerToken } from '../http/auth.js';
 import { NO_FILES } from '../http/body-parsers.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
+import { isSameOriginWebRequest, sessionCookieToken } from '../http/session-cookie.js';
 import { loadWebAssets } from './assets.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
 import { LANG_COOKIE, pageLocale } from './i18n.js';
 import { PAGES, type PageName, renderPage } from './pages.js';
-import {
-  clearSessionCookie,
-  isSameOriginWebRequest,
-  sessionCookieToken,
-  setSessionCookie,
-} from './session-cookie.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /** What the web session routes need from the services: check a token, and revoke one at sign-out. */
 export interface WebSessions {

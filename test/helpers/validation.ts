@@ -1,12 +1,19 @@
 import { vi } from 'vitest';
-import type { Column, Lookups } from '../../src/validation/types.js';
+import type { Column } from '../../src/db/users-indexes.js';
+import type { TakenLookup } from '../../src/validation/types.js';
 
-/** Lookups over an in-memory set of "column:lower(value)" entries, recording every question asked. */
-export function lookups(taken: string[] = []) {
-  const held = new Set(taken.map((entry) => entry.toLowerCase()));
-  const spy = vi.fn(async (column: Column, value: string, _except?: string) =>
-    held.has(`${column}:${value.toLowerCase()}`),
+/**
+ * The users' uniqueness lookups, one per column as the rules are handed them, over an in-memory set of
+ * "column:lower(value)" entries; `taken` records every question asked, with its column.
+ */
+export function lookups(held: string[] = []) {
+  const entries = new Set(held.map((entry) => entry.toLowerCase()));
+  const taken = vi.fn(async (column: Column, value: string, _except: string | undefined) =>
+    entries.has(`${column}:${value.toLowerCase()}`),
   );
-  // No account behind any address: the login rule's lookup answers "none" (its tests run on a database).
-  return { taken: spy, accountByEmail: async () => undefined } satisfies Lookups;
+  const of =
+    (column: Column): TakenLookup =>
+    (value, except) =>
+      taken(column, value, except);
+  return { taken, email: of('email'), username: of('username'), slug: of('slug') };
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Column } from '../../src/db/users-indexes.js';
 import { CommitFailedError, TooManyRequestsError, ValidationError } from '../../src/errors.js';
 import {
   type AnyEndpoint,
@@ -11,7 +12,6 @@ import { ok } from '../../src/http/envelope.js';
 import { sendError } from '../../src/http/errors.js';
 import { t } from '../../src/http/response-schema.js';
 import { rules, string } from '../../src/validation/fields.js';
-import type { Column } from '../../src/validation/types.js';
 import { logSink } from '../helpers/logs.js';
 
 const at = new Date('2026-01-01T00:00:00Z');
@@ -35,12 +35,11 @@ const alice: AuthContext = {
   tokenId: 'token-1',
 };
 
-/** Request services with one valid token and a uniqueness lookup that records what it was asked. */
+/** Request services with one valid token, and a uniqueness lookup for the rules that records what it was asked. */
 function services(): RequestServices & { taken: ReturnType<typeof vi.fn> } {
   const taken = vi.fn(async (_column: Column, _value: string, _except?: string) => false);
   return {
     taken,
-    lookups: { taken, accountByEmail: async () => undefined },
     authenticate: async (token) => (token === 'good-token' ? alice : undefined),
   };
 }
@@ -66,14 +65,19 @@ async function serve(definition: AnyEndpoint, requestServices: RequestServices, 
 }
 
 describe('runEndpoint', () => {
-  const echo = (auth: 'required' | 'optional' | 'none') =>
+  const echo = (auth: 'required' | 'optional' | 'none', look = services()) =>
     endpoint({
       method: 'GET',
       path: '/echo',
       summary: 'echo',
       tag: 'test',
       auth,
-      rules: rules({ name: string().unique('username', { ignoreCurrentUser: true }) }),
+      rules: rules({
+        name: string().unique((value, except) => look.taken('username', value, except), {
+          name: 'users,username',
+          ignoreCurrentUser: true,
+        }),
+      }),
       response: t.object({
         params: t.object({}),
         user: t.nullable(t.object({ id: t.string() })),
@@ -100,7 +104,7 @@ describe('runEndpoint', () => {
 
   it('refuses a required-auth request with a bad token before validating anything', async () => {
     const look = services();
-    const server = await serve(echo('required'), look);
+    const server = await serve(echo('required', look), look);
     const res = await server.inject({
       method: 'GET',
       url: '/v1/echo?name=kim',
@@ -128,7 +132,7 @@ describe('runEndpoint', () => {
   it('never looks at a token for an auth-none endpoint', async () => {
     const look = services();
     const authenticate = vi.spyOn(look, 'authenticate');
-    const server = await serve(echo('none'), look);
+    const server = await serve(echo('none', look), look);
     const res = await server.inject({ method: 'GET', url: '/v1/echo?api_token=good-token' });
     expect(res.json().data.user).toBeNull();
     expect(authenticate).not.toHaveBeenCalled();
@@ -136,7 +140,7 @@ describe('runEndpoint', () => {
 
   it('tells uniqueness rules who is signed in, so a user keeps their own value', async () => {
     const look = services();
-    const server = await serve(echo('required'), look);
+    const server = await serve(echo('required', look), look);
     await server.inject({ method: 'GET', url: '/v1/echo?name=kim&api_token=good-token' });
     expect(look.taken).toHaveBeenCalledWith('username', 'kim', 'user-alice');
   });

@@ -2,16 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../../src/validation/engine.js';
 import { boolean, integer, rules, string, stringArray } from '../../src/validation/fields.js';
-import { CLEARED, type Lookups } from '../../src/validation/types.js';
+import { CLEARED } from '../../src/validation/types.js';
 import { lookups } from '../helpers/validation.js';
 
 /** The failures of a validation that must fail. */
-async function failures(
-  list: Parameters<typeof validate>[0],
-  bag: Record<string, unknown>,
-  look: Lookups = lookups(),
-) {
-  const error = await validate(list, bag, { lookups: look }).then(
+async function failures(list: Parameters<typeof validate>[0], bag: Record<string, unknown>) {
+  const error = await validate(list, bag).then(
     () => undefined,
     (caught: unknown) => caught,
   );
@@ -22,11 +18,7 @@ async function failures(
 describe('validate', () => {
   it('returns only the listed fields, with their coerced values', async () => {
     const list = rules({ name: string().required(), age: integer(), ok: boolean(), note: string() });
-    const params = await validate(
-      list,
-      { name: 'kim', age: '30', ok: 'yes', stray: 'x' },
-      { lookups: lookups() },
-    );
+    const params = await validate(list, { name: 'kim', age: '30', ok: 'yes', stray: 'x' });
     expect(params).toEqual({ name: 'kim', age: 30, ok: true });
   });
 
@@ -41,9 +33,11 @@ describe('validate', () => {
 
   it('ends a field at its first failing rule, so a malformed email never costs a uniqueness query', async () => {
     const look = lookups();
-    const list = rules({ email: string().required().max(255).email().unique('email') });
-    expect(await failures(list, { email: 'not-an-email' }, look)).toEqual({ email: [{ rule: 'email' }] });
-    expect(await failures(list, { email: `${'a'.repeat(250)}@b.com` }, look)).toEqual({
+    const list = rules({
+      email: string().required().max(255).email().unique(look.email, { name: 'users,email' }),
+    });
+    expect(await failures(list, { email: 'not-an-email' })).toEqual({ email: [{ rule: 'email' }] });
+    expect(await failures(list, { email: `${'a'.repeat(250)}@b.com` })).toEqual({
       email: [{ rule: 'max.string', params: { max: 255 } }],
     });
     expect(look.taken).not.toHaveBeenCalled();
@@ -51,15 +45,15 @@ describe('validate', () => {
 
   it('asks the lookups for unique and exists, case-insensitively by contract', async () => {
     const look = lookups(['email:Kim@Example.com']);
-    const unique = rules({ email: string().unique('email') });
-    const exists = rules({ email: string().exists('email') });
-    expect(await failures(unique, { email: 'kim@example.COM' }, look)).toEqual({
+    const unique = rules({ email: string().unique(look.email, { name: 'users,email' }) });
+    const exists = rules({ email: string().exists(look.email, 'users,email') });
+    expect(await failures(unique, { email: 'kim@example.COM' })).toEqual({
       email: [{ rule: 'unique' }],
     });
-    await expect(validate(exists, { email: 'KIM@example.com' }, { lookups: look })).resolves.toEqual({
+    await expect(validate(exists, { email: 'KIM@example.com' })).resolves.toEqual({
       email: 'KIM@example.com',
     });
-    expect(await failures(exists, { email: 'lee@example.com' }, look)).toEqual({
+    expect(await failures(exists, { email: 'lee@example.com' })).toEqual({
       email: [{ rule: 'exists' }],
     });
     expect(look.taken).toHaveBeenCalledWith('email', 'kim@example.COM', undefined);
@@ -68,10 +62,10 @@ describe('validate', () => {
   it('passes the signed-in user to unique only when the field ignores it', async () => {
     const look = lookups();
     const list = rules({
-      email: string().unique('email', { ignoreCurrentUser: true }),
-      slug: string().unique('slug'),
+      email: string().unique(look.email, { name: 'users,email', ignoreCurrentUser: true }),
+      slug: string().unique(look.slug, { name: 'users,slug' }),
     });
-    await validate(list, { email: 'a@b.co', slug: 'abcd' }, { lookups: look, currentUserId: 'user-1' });
+    await validate(list, { email: 'a@b.co', slug: 'abcd' }, { currentUserId: 'user-1' });
     expect(look.taken).toHaveBeenCalledWith('email', 'a@b.co', 'user-1');
     expect(look.taken).toHaveBeenCalledWith('slug', 'abcd', undefined);
   });
@@ -86,7 +80,7 @@ describe('validate', () => {
   });
 
   it('leaves an absent optional field out instead of failing it', async () => {
-    const params = await validate(rules({ bio: string().max(3) }), {}, { lookups: lookups() });
+    const params = await validate(rules({ bio: string().max(3) }), {});
     expect(params).toEqual({});
   });
 
@@ -107,9 +101,7 @@ describe('validate', () => {
     });
 
     it('leaves it optional otherwise, and still checks it when sent', async () => {
-      await expect(
-        validate(list, { type: 'alpha', alpha_user_id: 'x' }, { lookups: lookups() }),
-      ).resolves.toEqual({
+      await expect(validate(list, { type: 'alpha', alpha_user_id: 'x' })).resolves.toEqual({
         type: 'alpha',
         alpha_user_id: 'x',
       });
@@ -139,11 +131,9 @@ describe('validate', () => {
           },
         }),
     });
-    const params = await validate(list, { name: '가나' }, { lookups: lookups() });
+    const params = await validate(list, { name: '가나' });
     expect(params.name).toEqual({ text: '가나', length: 2 });
-    await expect(validate(list, { name: 'abcd' }, { lookups: lookups() })).rejects.toBeInstanceOf(
-      ValidationError,
-    );
+    await expect(validate(list, { name: 'abcd' })).rejects.toBeInstanceOf(ValidationError);
     expect(seen).toEqual([2, 4]);
   });
 
@@ -176,8 +166,8 @@ describe('Field immutability', () => {
     const shared = string().max(5);
     const strict = shared.required().min(3);
     const loose = rules({ field: shared });
-    await expect(validate(loose, {}, { lookups: lookups() })).resolves.toEqual({});
-    await expect(validate(loose, { field: 'a' }, { lookups: lookups() })).resolves.toEqual({ field: 'a' });
+    await expect(validate(loose, {})).resolves.toEqual({});
+    await expect(validate(loose, { field: 'a' })).resolves.toEqual({ field: 'a' });
     expect(shared.spec.rules).toHaveLength(1);
     expect(shared.spec.presence).toEqual({ type: 'optional' });
     expect(strict.spec.rules).toHaveLength(2);
@@ -193,25 +183,19 @@ describe('fields sent empty', () => {
   });
 
   it('reads a cleared nullable field as null, skips a cleared plain one, and requires a cleared required one', async () => {
-    const failures = await validate(
-      list,
-      { bio: CLEARED, note: CLEARED, name: CLEARED },
-      { lookups: lookups() },
-    ).then(
+    const failures = await validate(list, { bio: CLEARED, note: CLEARED, name: CLEARED }).then(
       () => undefined,
       (error: ValidationError) => error.failures,
     );
     expect(failures).toEqual({ name: [{ rule: 'required' }] });
-    expect(await validate(list, { bio: CLEARED, note: CLEARED, name: 'x' }, { lookups: lookups() })).toEqual({
+    expect(await validate(list, { bio: CLEARED, note: CLEARED, name: 'x' })).toEqual({
       bio: null,
       name: 'x',
     });
   });
 
   it('still applies the rules to a nullable field that has a value', async () => {
-    const error = await validate(list, { bio: 'too long', name: 'x' }, { lookups: lookups() }).catch(
-      (e) => e,
-    );
+    const error = await validate(list, { bio: 'too long', name: 'x' }).catch((e) => e);
     expect((error as ValidationError).failures).toEqual({
       bio: [{ rule: 'max.string', params: { max: 5 } }],
     });
@@ -220,29 +204,37 @@ describe('fields sent empty', () => {
 
 describe('checks left to the write', () => {
   const taken = { leftToWrite: true };
-  const list = rules({
-    email: string().required().email().unique('email', taken),
-    username: string().required().unique('username', taken),
-    password: string().required().min(8),
-  });
+  const listOf = (look: ReturnType<typeof lookups>) =>
+    rules({
+      email: string()
+        .required()
+        .email()
+        .unique(look.email, { name: 'users,email', ...taken }),
+      username: string()
+        .required()
+        .unique(look.username, { name: 'users,username', ...taken }),
+      password: string().required().min(8),
+    });
   const good = { email: 'kim@example.com', username: 'kim', password: 'long enough' };
 
   it('are skipped when every field passes: the write is the check', async () => {
     const look = lookups(['email:kim@example.com']);
-    await expect(validate(list, good, { lookups: look })).resolves.toEqual(good);
+    await expect(validate(listOf(look), good)).resolves.toEqual(good);
     expect(look.taken).not.toHaveBeenCalled();
-    expect(leavesChecksToWrite(list)).toBe(true);
-    expect(leavesChecksToWrite(rules({ email: string().unique('email') }))).toBe(false);
+    expect(leavesChecksToWrite(listOf(look))).toBe(true);
+    expect(leavesChecksToWrite(rules({ email: string().unique(look.email, { name: 'users,email' }) }))).toBe(
+      false,
+    );
   });
 
   it('are made when another field fails, so the 422 names every failing field in the list order', async () => {
     const look = lookups(['email:kim@example.com', 'username:kim']);
-    expect(await failures(list, { ...good, password: 'short' }, look)).toEqual({
+    expect(await failures(listOf(look), { ...good, password: 'short' })).toEqual({
       email: [{ rule: 'unique' }],
       username: [{ rule: 'unique' }],
       password: [{ rule: 'min.string', params: { min: 8 } }],
     });
-    expect(Object.keys(await failures(list, { ...good, password: 'short' }, look))).toEqual([
+    expect(Object.keys(await failures(listOf(look), { ...good, password: 'short' }))).toEqual([
       'email',
       'username',
       'password',
@@ -251,7 +243,7 @@ describe('checks left to the write', () => {
 
   it('are never made for a field that failed an earlier rule', async () => {
     const look = lookups();
-    expect(await failures(list, { ...good, email: 'not-an-email' }, look)).toEqual({
+    expect(await failures(listOf(look), { ...good, email: 'not-an-email' })).toEqual({
       email: [{ rule: 'email' }],
     });
     expect(look.taken.mock.calls.map(([column]) => column)).toEqual(['username']);
@@ -260,22 +252,26 @@ describe('checks left to the write', () => {
   it('explain a refused write: every taken field, the refusal kept, in the list order', async () => {
     const look = lookups(['email:kim@example.com', 'username:kim']);
     const refusal = new ValidationError({ username: [{ rule: 'unique' }] });
-    const explained = await explainRefusal(list, good, refusal, good, { lookups: look });
+    const explained = await explainRefusal(listOf(look), good, refusal, good, {});
     expect(explained.failures).toEqual({ email: [{ rule: 'unique' }], username: [{ rule: 'unique' }] });
     expect(Object.keys(explained.failures)).toEqual(['email', 'username']);
   });
 
   it('keep a refusal the lookups cannot confirm (the holder left in between), and fields outside the list', async () => {
     const refusal = new ValidationError({ alpha_user_id: [{ rule: 'unique' }] });
-    expect(await explainRefusal(list, good, refusal, good, { lookups: lookups() })).toBe(refusal);
+    expect(await explainRefusal(listOf(lookups()), good, refusal, good, {})).toBe(refusal);
     const look = lookups(['username:kim']);
-    expect((await explainRefusal(list, good, refusal, good, { lookups: look })).failures).toEqual({
+    expect((await explainRefusal(listOf(look), good, refusal, good, {})).failures).toEqual({
       username: [{ rule: 'unique' }],
       alpha_user_id: [{ rule: 'unique' }],
     });
   });
 
   it("must be a field's last rule: one added after it is refused when the rules are built", () => {
-    expect(() => string().unique('email', taken).max(255)).toThrow(/left to the write/);
+    expect(() =>
+      string()
+        .unique(lookups().email, { name: 'users,email', ...taken })
+        .max(255),
+    ).toThrow(/left to the write/);
   });
 });

@@ -12,7 +12,6 @@ import {
   stringArray,
 } from '../../src/validation/fields.js';
 import type { UploadedFile } from '../../src/validation/types.js';
-import { lookups } from '../helpers/validation.js';
 
 function upload(bytes: number, truncated = false): UploadedFile {
   return {
@@ -28,7 +27,7 @@ function upload(bytes: number, truncated = false): UploadedFile {
 describe('field types', () => {
   async function coerce(field: Parameters<typeof rules>[0][string], value: unknown) {
     const list = rules({ field });
-    return validate(list, { field: value }, { lookups: lookups() }).then(
+    return validate(list, { field: value }).then(
       (params) => ({ value: (params as Record<string, unknown>).field }),
       (error: ValidationError) => ({ failure: error.failures.field }),
     );
@@ -119,7 +118,7 @@ describe('field types', () => {
 
 describe('rules by field kind', () => {
   async function check(list: Parameters<typeof validate>[0], value: unknown) {
-    return validate(list, { field: value }, { lookups: lookups() }).then(
+    return validate(list, { field: value }).then(
       () => 'ok',
       (error: ValidationError) => error.failures.field,
     );
@@ -179,7 +178,7 @@ describe('rules by field kind', () => {
 
 describe('fileArray()', () => {
   const run = (field: ReturnType<typeof fileArray>, value: unknown) =>
-    validate(rules({ images: field }), { images: value }, { lookups: lookups() }).then(
+    validate(rules({ images: field }), { images: value }).then(
       (params) => ({ value: params.images }),
       (error: ValidationError) => ({ failure: error.failures.images }),
     );

@@ -5,10 +5,18 @@ import { accepted, file, integer, rules, string, stringArray } from '../../src/v
 import { renderFailures } from '../../src/validation/messages.js';
 import { fieldMessages, ruleListSchema } from '../../src/validation/schema.js';
 
+/** Every value is taken: the uniqueness rules fail, and `exists` passes. */
+const taken = async () => true;
+
 describe('ruleListSchema', () => {
   it('describes each field from the same rules that validate it', () => {
     const list = rules({
-      email: string().required().max(255).email().unique('email').describe('Your address.'),
+      email: string()
+        .required()
+        .max(255)
+        .email()
+        .unique(taken, { name: 'users,email' })
+        .describe('Your address.'),
       slug: string()
         .min(4)
         .max(256)
@@ -19,7 +27,7 @@ describe('ruleListSchema', () => {
       password: string().min(8).requiredIf('type', ['email']),
       exclude: stringArray().min(1).max(10),
       picture: file().max(1024),
-      login: string().exists('email'),
+      login: string().exists(taken, 'users,email'),
     });
     expect(ruleListSchema(list)).toEqual({
       type: 'object',
@@ -86,13 +94,12 @@ describe('ruleListSchema', () => {
 
 describe('fieldMessages', () => {
   const list = rules({
-    email: string().required().max(255).email().unique('email'),
+    email: string().required().max(255).email().unique(taken, { name: 'users,email' }),
     gender: integer().required().in([0, 1]),
     slug: string().min(4).max(256),
     exclude: stringArray().max(3),
     picture: file().max(1024),
   });
-  const taken = { taken: async () => true, accountByEmail: async () => undefined };
 
   it('lists what each field can answer, in the order the engine checks it, as the renderer words it', () => {
     expect(fieldMessages('email', list.email)).toEqual({
@@ -127,7 +134,7 @@ describe('fieldMessages', () => {
     let checked = 0;
     for (const bag of bags) {
       for (const locale of ['en', 'ko'] as const) {
-        const error = await validate(list, bag, { lookups: taken, currentUserId: undefined }).then(
+        const error = await validate(list, bag, { currentUserId: undefined }).then(
           () => undefined,
           (failure: unknown) => failure,
         );

@@ -1,5 +1,5 @@
 import { UnauthenticatedError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 import type { AccountEraser } from './eraser.js';
 

@@ -1,5 +1,5 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { ValidatedImage } from '../../modules/images/probe.js';
 import type { ImagesService } from '../../modules/images/service.js';

@@ -1,5 +1,6 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { type ImageLimits, imageField } from '../../modules/images/rules.js';
+import type { UsersTaken } from '../../modules/users/rules.js';
 import { userExample, userResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
@@ -8,8 +9,15 @@ import type { ProfilePictureService } from './picture.js';
 import { userUpdateRules } from './rules.js';
 import type { ProfileService } from './service.js';
 
-/** `providers`: the configured provider names, whose credentials a password-less account re-authenticates with. */
-export function profileEndpoints(profile: ProfileService, providers: readonly string[]): AnyEndpoint[] {
+/**
+ * `providers`: the configured provider names, whose credentials a password-less account re-authenticates with;
+ * `taken`: the uniqueness questions of the profile's names (the users service answers them).
+ */
+export function profileEndpoints(
+  profile: ProfileService,
+  providers: readonly string[],
+  taken: UsersTaken,
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -22,7 +30,7 @@ export function profileEndpoints(profile: ProfileService, providers: readonly st
         'password signs out every other session.',
       tag: 'user',
       auth: 'required',
-      rules: userUpdateRules(providers),
+      rules: userUpdateRules(providers, taken),
       response: userResponse,
       example: { user: { ...userExample, bio: '안녕하세요, 민지입니다.' } },
       handle: async ({ params, auth, request }) => ({

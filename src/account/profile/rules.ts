@@ -3,6 +3,7 @@ import {
   genderField,
   newPasswordField,
   slugField,
+  type UsersTaken,
   usernameField,
 } from '../../modules/users/rules.js';
 import { rules, string } from '../../validation/fields.js';
@@ -13,13 +14,13 @@ import { reauthRules } from '../reauth/rules.js';
  * user may re-case their own name. The re-authentication fields (`current_password`, or a linked provider's
  * credentials) are checked by the service: only it knows whether the user has a password.
  */
-export const userUpdateRules = (providers: readonly string[]) =>
+export const userUpdateRules = (providers: readonly string[], taken: UsersTaken) =>
   rules({
-    username: usernameField.unique('username', { ignoreCurrentUser: true }),
-    slug: slugField.unique('slug', { ignoreCurrentUser: true }),
+    username: usernameField.unique(taken.username, { name: 'users,username', ignoreCurrentUser: true }),
+    slug: slugField.unique(taken.slug, { name: 'users,slug', ignoreCurrentUser: true }),
     gender: genderField,
     bio: string().max(500).nullable().describe('At most 500 characters.'),
-    email: emailField.unique('email', { ignoreCurrentUser: true }),
+    email: emailField.unique(taken.email, { name: 'users,email', ignoreCurrentUser: true }),
     password: newPasswordField.describe(
       'A new password. Signs out every other session. Needs re-authentication: `current_password`, or a ' +
         "linked provider's credentials when the user has no password yet.",

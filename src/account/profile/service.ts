@@ -1,7 +1,7 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
 import type { TokensService } from '../../modules/tokens/service.js';

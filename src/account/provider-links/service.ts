@@ -1,6 +1,6 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { type ProviderCredentials, userIdField } from '../../modules/providers/credentials.js';
 import type { ProviderAccountsRepo } from '../../modules/providers/repo.js';
 import type { ProvidersService } from '../../modules/providers/service.js';

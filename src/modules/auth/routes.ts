@@ -5,7 +5,7 @@ import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { signedInExample, signedInResponse } from '../users/view.js';
-import { loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
+import { type AccountByEmail, loginEmailRules, type RegisterRuleOptions, registerRules } from './rules.js';
 import type { AuthService, ClientInfo } from './service.js';
 
 function clientInfo(request: FastifyRequest): ClientInfo {
@@ -28,6 +28,8 @@ export function authEndpoints(
   auth: AuthService,
   options: RegisterRuleOptions,
   limits: AuthLimits,
+  /** The login's email rule hands on the account this finds. */
+  accountByEmail: AccountByEmail,
 ): AnyEndpoint[] {
   return [
     endpoint({
@@ -52,7 +54,7 @@ export function authEndpoints(
       auth: 'none',
       limit: limits.login,
       errors: [401, 429],
-      rules: loginEmailRules,
+      rules: loginEmailRules(accountByEmail),
       response: signedInResponse,
       example: signedInExample,
       // The email rule hands on the account it found (its address as stored: the same lower-cased).

@@ -3,7 +3,14 @@ import { accepted, rules, string } from '../../validation/fields.js';
 import type { ConvertingRule } from '../../validation/types.js';
 import { type ImageLimits, imageField } from '../images/rules.js';
 import { credentialFieldsOf } from '../providers/credentials.js';
-import { emailField, genderField, newPasswordField, slugField, usernameField } from '../users/rules.js';
+import {
+  emailField,
+  genderField,
+  newPasswordField,
+  slugField,
+  type UsersTaken,
+  usernameField,
+} from '../users/rules.js';
 
 export interface RegisterRuleOptions {
   /** Accepted values of `type`: `email` and the configured register providers. */
@@ -11,7 +18,12 @@ export interface RegisterRuleOptions {
   /** Every provider the seed names for registration, configured or not: their fields are always checked. */
   providerNames: string[];
   image: ImageLimits;
+  /** The uniqueness questions of email, username and slug (the users service answers them). */
+  taken: UsersTaken;
 }
+
+/** The account that holds this email (case-insensitively), with its linked providers (the users service). */
+export type AccountByEmail = (email: string) => Promise<UserWithProviders | undefined>;
 
 /**
  * The sign-up's uniqueness is left to its write (`Rule.leftToWrite`): the unique indexes on lower(email),
@@ -27,9 +39,11 @@ const taken = { leftToWrite: true };
 export function registerRules(options: RegisterRuleOptions) {
   return rules({
     type: string().required().in(options.types),
-    email: emailField.required().unique('email', taken),
-    username: usernameField.required().unique('username', taken),
-    slug: slugField.unique('slug', taken).describe('Optional; derived from the email when absent.'),
+    email: emailField.required().unique(options.taken.email, { name: 'users,email', ...taken }),
+    username: usernameField.required().unique(options.taken.username, { name: 'users,username', ...taken }),
+    slug: slugField
+      .unique(options.taken.slug, { name: 'users,slug', ...taken })
+      .describe('Optional; derived from the email when absent.'),
     gender: genderField.required(),
     user_agreement: accepted().required(),
     profile_picture: imageField(options.image),
@@ -42,16 +56,17 @@ export function registerRules(options: RegisterRuleOptions) {
  * Laravel's `exists:users,email`, handing on the account it found: the login reads the account once (with its
  * linked providers, which the answer shows), not once here and again in the service.
  */
-const accountOfEmail: ConvertingRule<string, UserWithProviders> = {
+const accountOfEmail = (accountByEmail: AccountByEmail): ConvertingRule<string, UserWithProviders> => ({
   name: 'exists:users,email',
   failures: [{ rule: 'exists' }],
-  check: async (email, context) => {
-    const account = await context.lookups.accountByEmail(email);
+  check: async (email) => {
+    const account = await accountByEmail(email);
     return account ? { converted: account } : { rule: 'exists' };
   },
-};
-
-export const loginEmailRules = rules({
-  email: emailField.required().convert(accountOfEmail),
-  password: string().required().max(1024),
 });
+
+export const loginEmailRules = (accountByEmail: AccountByEmail) =>
+  rules({
+    email: emailField.required().convert(accountOfEmail(accountByEmail)),
+    password: string().required().max(1024),
+  });

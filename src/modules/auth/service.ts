@@ -4,7 +4,7 @@ import type { Executor } from '../../db/transaction.js';
 import { writeStatement, writeTransaction } from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
 import { AccountDisabledError, InvalidCredentialsError, ValidationError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import {

@@ -1,8 +1,8 @@
 import type { DeviceRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, UnauthenticatedError } from '../../errors.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { type Static, t } from '../../http/response-schema.js';
-import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { DeviceFields, DevicesRepo } from './repo.js';

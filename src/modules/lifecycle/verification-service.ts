@@ -1,6 +1,6 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { RateCounter } from '../../limits/rate-counter.js';

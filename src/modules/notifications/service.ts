@@ -1,5 +1,5 @@
+import type { AuthContext } from '../../http/auth-context.js';
 import { type Static, t } from '../../http/response-schema.js';
-import type { AuthContext } from '../../lib/auth-context.js';
 import { mapWithLimit } from '../../lib/concurrency.js';
 import type { PushPayload, PushTransport } from '../../push/transport.js';
 import type { Locale } from '../../validation/messages.js';

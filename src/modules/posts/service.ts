@@ -1,8 +1,8 @@
 import type { PostImage, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import type { Static } from '../../http/response-schema.js';
-import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { type RateCounter, unlimited } from '../../limits/rate-counter.js';
 import type { ValidatedImage } from '../images/probe.js';

@@ -6,7 +6,6 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { validate } from '../../validation/engine.js';
 import type { Params } from '../../validation/fields.js';
-import type { Lookups } from '../../validation/types.js';
 import { type PublicUserView, publicUserView, type UserView } from '../users/view.js';
 import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
 import { bannerAddRules } from './rules.js';
@@ -72,8 +71,6 @@ export class PromotionsService {
     private readonly banners: BannersRepo,
     private readonly inspirers: InspirersRepo,
     private readonly users: InspirerFlags,
-    /** The rule engine's lookups (banner rules use none; the engine wants them). */
-    private readonly lookups: Lookups,
     private readonly random: RandomInt = randomInt,
   ) {}
 
@@ -87,9 +84,7 @@ export class PromotionsService {
 
   /** Validated with the same engine and messages as the HTTP endpoints: a ValidationError names the field. */
   async addBanner(input: BannerInput): Promise<BannerView> {
-    const params: Params<typeof bannerAddRules> = await validate(bannerAddRules, withoutEmpty(input), {
-      lookups: this.lookups,
-    });
+    const params: Params<typeof bannerAddRules> = await validate(bannerAddRules, withoutEmpty(input));
     const startsAt = params.starts_at === undefined ? null : new Date(params.starts_at);
     const endsAt = params.ends_at === undefined ? null : new Date(params.ends_at);
     if (startsAt && endsAt && endsAt <= startsAt) {

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import { type Static, t } from '../../http/response-schema.js';
-import type { AuthContext } from '../../lib/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/transaction.js';
+import type { Column } from '../../db/users-indexes.js';
 import { ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isLegacyBcryptHash } from '../../lib/legacy-bcrypt.js';
@@ -6,7 +7,6 @@ import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import { validate } from '../../validation/engine.js';
 import { rules } from '../../validation/fields.js';
 import { renderFailure } from '../../validation/messages.js';
-import type { Column, Lookups } from '../../validation/types.js';
 import type { ImportRecord } from './import-reader.js';
 import type { ImportedUserRow, NameHolder, UserImportRepo } from './import-repo.js';
 import { emailField, genderField, slugField, usernameField } from './rules.js';
@@ -21,11 +21,6 @@ const importRules = rules({
   slug: slugField.required(),
   gender: genderField.required(),
 });
-
-const noLookups: Lookups = {
-  taken: () => Promise.reject(new Error('import rules have no uniqueness rule')),
-  accountByEmail: () => Promise.reject(new Error('import rules look up no account')),
-};
 
 /** Laravel's datetime column as exported (`2019-03-04 05:06:07`, UTC), or ISO 8601 with a zone. */
 const LARAVEL_DATETIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -178,7 +173,7 @@ async function checkRecord(record: ImportRecord): Promise<ValidLine | ImportLine
   const reasons: string[] = [];
   let params: Awaited<ReturnType<typeof validate<typeof importRules>>> | undefined;
   try {
-    params = await validate(importRules, fields, { lookups: noLookups });
+    params = await validate(importRules, fields);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     for (const [field, failures] of Object.entries(error.failures)) {

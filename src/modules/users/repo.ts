@@ -2,8 +2,8 @@ import { type QueryCreator, type RawBuilder, sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
+import type { Column } from '../../db/users-indexes.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
-import type { Column } from '../../validation/types.js';
 
 /** The columns user/update may change. */
 export interface UserChanges {

@@ -1,7 +1,11 @@
+import type { Column } from '../../db/users-indexes.js';
 import { isCommonPassword } from '../../lib/passwords.js';
 import { integer, string } from '../../validation/fields.js';
 import { SLUG_PATTERN, USERNAME_PATTERN } from '../../validation/patterns.js';
-import type { Rule } from '../../validation/types.js';
+import type { Rule, TakenLookup } from '../../validation/types.js';
+
+/** Whether a user other than the one given holds a value, per unique column: the users service answers. */
+export type UsersTaken = Readonly<Record<Column, TakenLookup>>;
 
 /**
  * The user fields' rules, shared by the validate endpoints, registration and profile updates, so that

@@ -1,7 +1,7 @@
 import type { UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
+import type { Column } from '../../db/users-indexes.js';
 import { NotFoundError } from '../../errors.js';
-import type { Column, Lookups } from '../../validation/types.js';
 import type { UsersRepo } from './repo.js';
 import { type UserView, userView } from './view.js';
 
@@ -12,17 +12,19 @@ export interface LinkedProviders {
 
 const NO_PROVIDERS: LinkedProviders = { namesFor: async () => [] };
 
-export class UsersService implements Lookups {
+export class UsersService {
   constructor(
     private readonly users: UsersRepo,
     /** The `providers` of the user object; none without a source. */
     private readonly linkedProviders: LinkedProviders = NO_PROVIDERS,
   ) {}
 
+  /** True when some user other than `exceptUserId` holds `value` in `column` (case-insensitively). */
   taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
     return this.users.taken(column, value, exceptUserId);
   }
 
+  /** The account that holds this email (case-insensitively), with its linked providers. */
   accountByEmail(email: string): Promise<UserWithProviders | undefined> {
     return this.users.findWithProvidersByEmail(email);
   }

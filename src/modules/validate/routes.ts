@@ -2,14 +2,15 @@ import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { rules } from '../../validation/fields.js';
-import { emailField, slugField, usernameField } from '../users/rules.js';
+import { emailField, slugField, type UsersTaken, usernameField } from '../users/rules.js';
 
 /**
  * Availability checks before sign-up. The same field rules as registration: a value these call valid is
  * one register accepts (unless someone takes it in between). They tell anyone which accounts exist (by
  * design), so they are what an attacker scripts first: one per-IP limit covers all three together.
+ * `taken`: the uniqueness questions, answered by the users service.
  */
-export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
+export function validateEndpoints(limit: RateCounter, taken: UsersTaken): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -19,7 +20,7 @@ export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
       auth: 'none',
       limit,
       errors: [429],
-      rules: rules({ email: emailField.required().unique('email') }),
+      rules: rules({ email: emailField.required().unique(taken.email, { name: 'users,email' }) }),
       response: t.object({ email: t.string(), status: t.literal('valid') }),
       example: { email: 'minji@example.com', status: 'valid' },
       handle: async ({ params }) => ({ email: params.email, status: 'valid' as const }),
@@ -32,7 +33,7 @@ export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
       auth: 'none',
       limit,
       errors: [429],
-      rules: rules({ username: usernameField.required().unique('username') }),
+      rules: rules({ username: usernameField.required().unique(taken.username, { name: 'users,username' }) }),
       response: t.object({ username: t.string(), status: t.literal('valid') }),
       example: { username: '민지', status: 'valid' },
       handle: async ({ params }) => ({ username: params.username, status: 'valid' as const }),
@@ -46,7 +47,7 @@ export function validateEndpoints(limit: RateCounter): AnyEndpoint[] {
       auth: 'none',
       limit,
       errors: [429],
-      rules: rules({ slug: slugField.required().unique('slug') }),
+      rules: rules({ slug: slugField.required().unique(taken.slug, { name: 'users,slug' }) }),
       response: t.object({ slug: t.string(), status: t.literal('valid') }),
       example: { slug: 'minji', status: 'valid' },
       handle: async ({ params }) => ({ slug: params.slug, status: 'valid' as const }),
