@@ -3,36 +3,29 @@ import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import {
-  type ClaimedMailValues,
-  claimedMailValues,
+  type ClaimedMailRow,
+  claimedMailRow,
   insertClaimedMailQuery,
   type MailToWrite,
 } from '../../mail/outbox-repo.js';
+import { insertOneTimeTokenQuery, type NewOneTimeToken } from '../lifecycle/repo.js';
+import { insertTokenQuery, type NewToken } from '../tokens/repo.js';
 import {
-  insertOneTimeTokenQuery,
-  type NewOneTimeToken,
-  type OneTimeTokenValues,
-  oneTimeTokenValues,
-} from '../lifecycle/repo.js';
-import { insertTokenQuery, type NewToken, type TokenValues, tokenValues } from '../tokens/repo.js';
-import {
-  type AccountValues,
-  accountValues,
+  accountRow,
   firstFreeSlug,
   insertAccountQuery,
   type NewAccount,
+  type NewAccountRow,
 } from '../users/repo.js';
 
-/** The account's values with, in the slug's place, the slugs to try (`firstFreeSlug`). */
-type AccountWithSlugs = AccountValues<string[]>;
-
-type SignUpValues = [...AccountWithSlugs, ...TokenValues, ...OneTimeTokenValues, ...ClaimedMailValues];
-
-/** Where each row's values start in `SignUpValues`. */
-const TOKEN_AT = 9;
-const VERIFICATION_AT = TOKEN_AT + 5;
-const MAIL_AT = VERIFICATION_AT + 6;
-const ARITY = MAIL_AT + 9;
+/** The four rows of an email sign-up, each as its table's INSERT takes it. */
+interface SignUpRows {
+  /** In the slug's place, the slugs to try (`firstFreeSlug`). */
+  account: NewAccountRow<string[]>;
+  token: NewToken;
+  verification: NewOneTimeToken;
+  mail: ClaimedMailRow;
+}
 
 /** Each CTE name widens the query creator's table map; the INSERTs after it need only the real tables. */
 function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): QueryCreator<Database> {
@@ -47,24 +40,12 @@ function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): Que
  * the user row exists. Each INSERT is its module's own (the same builder its repository runs). A derived
  * slug is picked in the same statement: the first free of the candidates (no read before it).
  */
-const SIGN_UP = new Precompiled(ARITY, (db: Executor, ...values: SignUpValues) => {
-  const token = values.slice(TOKEN_AT, VERIFICATION_AT) as TokenValues;
-  const verification = values.slice(VERIFICATION_AT, MAIL_AT) as OneTimeTokenValues;
-  const mail = values.slice(MAIL_AT, ARITY) as ClaimedMailValues;
+const SIGN_UP = Precompiled.named((db: Executor, { account, token, verification, mail }: SignUpRows) => {
   const withRows = db
-    .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), ...token))
-    .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), ...verification))
-    .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), ...mail));
-  const [id, email, username, skeleton, slugs, ...rest] = values.slice(0, TOKEN_AT) as AccountWithSlugs;
-  return insertAccountQuery(
-    tablesOnly(withRows),
-    id,
-    email,
-    username,
-    skeleton,
-    firstFreeSlug(slugs),
-    ...rest,
-  );
+    .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), token))
+    .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), verification))
+    .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), mail));
+  return insertAccountQuery(tablesOnly(withRows), { ...account, slug: firstFreeSlug(account.slug) });
 });
 
 export interface EmailSignUp {
@@ -82,13 +63,12 @@ export class SignUpRepo {
 
   /** Writes the four rows; returns the user's. A taken email, username or slug fails it whole. */
   async insert(signUp: EmailSignUp): Promise<UserRow> {
-    const [row] = await SIGN_UP.execute(
-      this.db,
-      ...accountValues(signUp.account, signUp.slugs),
-      ...tokenValues(signUp.token),
-      ...oneTimeTokenValues(signUp.verification),
-      ...claimedMailValues(signUp.mail),
-    );
+    const [row] = await SIGN_UP.execute(this.db, {
+      account: accountRow(signUp.account, signUp.slugs),
+      token: signUp.token,
+      verification: signUp.verification,
+      mail: claimedMailRow(signUp.mail),
+    });
     if (!row) throw new Error('INSERT … RETURNING returned no row');
     return row;
   }

@@ -68,20 +68,21 @@ export interface NewAccount {
 }
 
 /**
- * A new user's values, in the order `insertAccountQuery` takes them. The slug is a value, or an expression
- * choosing one (`firstFreeSlug`), or — for a statement that builds that expression — the candidates.
+ * A new user's row as its INSERT writes it: the account with its username's skeleton, and every column a
+ * sign-up may leave out given. The slug is a value, or an expression choosing one (`firstFreeSlug`), or — for
+ * a statement that builds that expression — the candidates.
  */
-export type AccountValues<Slug = string> = [
-  id: string,
-  email: string,
-  username: string,
-  skeleton: string,
-  slug: Slug,
-  gender: number,
-  passwordHash: string | null,
-  picture: string | null,
-  emailVerified: boolean,
-];
+export interface NewAccountRow<Slug = string> {
+  id: string;
+  email: string;
+  username: string;
+  username_skeleton: string;
+  slug: Slug;
+  gender: number;
+  password_hash: string | null;
+  profile_picture: string | null;
+  email_verified: boolean;
+}
 
 /**
  * The first of `candidates` (a text array) that no user has as a slug, in order, on the lower(slug) index;
@@ -101,47 +102,43 @@ export function firstFreeSlug(candidates: string[]): RawBuilder<string> {
     ORDER BY n LIMIT 1), (${candidates}::text[])[1])`;
 }
 
-export function accountValues<Slug>(user: Omit<NewAccount, 'slug'>, slug: Slug): AccountValues<Slug> {
-  return [
-    user.id,
-    user.email,
-    user.username,
-    usernameSkeleton(user.username),
+export function accountRow<Slug>(user: Omit<NewAccount, 'slug'>, slug: Slug): NewAccountRow<Slug> {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    username_skeleton: usernameSkeleton(user.username),
     slug,
-    user.gender,
-    user.password_hash,
-    user.profile_picture ?? null,
-    user.email_verified ?? false,
-  ];
+    gender: user.gender,
+    password_hash: user.password_hash,
+    profile_picture: user.profile_picture ?? null,
+    email_verified: user.email_verified ?? false,
+  };
 }
 
 /** The INSERT of a new user, returning the row; also the main statement of an email sign-up's one write. */
 export function insertAccountQuery(
   db: QueryCreator<Database>,
-  ...[id, email, username, skeleton, slug, gender, passwordHash, picture, emailVerified]: AccountValues<
-    string | RawBuilder<string>
-  >
+  row: NewAccountRow<string | RawBuilder<string>>,
 ) {
   return db
     .insertInto('users')
     .values({
-      id,
-      email,
-      username,
-      username_skeleton: skeleton,
-      slug,
-      gender,
-      password_hash: passwordHash,
-      profile_picture: picture,
-      email_verified: emailVerified,
+      id: row.id,
+      email: row.email,
+      username: row.username,
+      username_skeleton: row.username_skeleton,
+      slug: row.slug,
+      gender: row.gender,
+      password_hash: row.password_hash,
+      profile_picture: row.profile_picture,
+      email_verified: row.email_verified,
     })
     .returningAll();
 }
 
 /** A new user (every sign-up): compiled, and prepared on a server, once. */
-const INSERT_ACCOUNT = new Precompiled(9, (db: Executor, ...values: AccountValues) =>
-  insertAccountQuery(db, ...values),
-);
+const INSERT_ACCOUNT = Precompiled.named((db: Executor, row: NewAccountRow) => insertAccountQuery(db, row));
 
 export class UsersRepo {
   constructor(private readonly db: Executor) {}
@@ -219,7 +216,7 @@ export class UsersRepo {
   }
 
   async insert(user: NewAccount): Promise<UserRow> {
-    const [row] = await INSERT_ACCOUNT.execute(this.db, ...accountValues(user, user.slug));
+    const [row] = await INSERT_ACCOUNT.execute(this.db, accountRow(user, user.slug));
     if (!row) throw new Error('INSERT … RETURNING returned no row');
     return row;
   }
