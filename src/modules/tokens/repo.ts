@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, type QueryCreator, sql } from 'kysely';
+import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
-import { linkedProviderNames } from '../users/repo.js';
 
 export interface NewToken {
   id: string;

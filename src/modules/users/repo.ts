@@ -1,4 +1,5 @@
 import { type QueryCreator, type RawBuilder, sql } from 'kysely';
+import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
@@ -35,14 +36,6 @@ const TAKEN: Record<Column, Precompiled<{ id: string }>> = {
     takenQuery(db, 'username', value, skeleton),
   ),
 };
-
-/**
- * The names of the user's linked identity providers, in provider order, as a column of any query that has
- * `users` in scope: one scan of the (user_id, provider) primary key of provider_accounts.
- */
-export const linkedProviderNames = sql<string[]>`(
-  SELECT coalesce(array_agg(provider_accounts.provider ORDER BY provider_accounts.provider), '{}')
-  FROM provider_accounts WHERE provider_accounts.user_id = users.id)`;
 
 /** An email login's one read: the account on the lower(email) index, with its linked providers. */
 const WITH_PROVIDERS_BY_EMAIL = new Precompiled(1, (db: Executor, email: string) =>
