@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { type DestinationStream, destination } from 'pino';
+import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
+import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -27,7 +29,6 @@ import { createMailTransport } from './mail/transport.js';
 import { serveMetricsRoute } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
-import { authEndpoints } from './modules/auth/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import {
   type MediaReferences,
@@ -84,7 +85,8 @@ function buildEndpoints(
     users,
     tokens,
     providers,
-    auth,
+    signUp,
+    signIn,
     profile,
     verification,
     passwordReset,
@@ -99,8 +101,8 @@ function buildEndpoints(
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   const endpoints = [
     ...validateEndpoints(limits.validateIp),
-    ...authEndpoints(
-      auth,
+    ...signUpEndpoints(
+      signUp,
       {
         // Only configured providers are register types; every REGISTER_PROVIDERS name keeps its required_if
         // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
@@ -108,8 +110,9 @@ function buildEndpoints(
         providerNames: config.providers.registerNames,
         image: imageLimits,
       },
-      { register: limits.registerIp, login: limits.loginIp },
+      limits.registerIp,
     ),
+    ...signInEndpoints(signIn, limits.loginIp),
     ...userEndpoints(users),
     ...profileEndpoints(profile, configured),
     ...accountDeletionEndpoints(deletion, configured),
@@ -117,7 +120,9 @@ function buildEndpoints(
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
-    ...providerEndpoints(providers, { configured, known: config.providers.names }, limits.loginIp),
+    ...providerEndpoints(providers, { configured, known: config.providers.names }, (name) =>
+      providerSignInEndpoint(signIn, name, limits.loginIp),
+    ),
     ...postEndpoints(posts, feedCursors, imageLimits),
     ...promotionEndpoints(promotions),
     ...lifecycleEndpoints(verification, passwordReset, { forgotIp: limits.passwordForgotIp }),

@@ -1,3 +1,5 @@
+import { SignIn } from './account/sign-in/service.js';
+import { SignUp } from './account/sign-up/service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { HashingPool } from './lib/hashing-pool.js';
@@ -6,7 +8,6 @@ import type { RateLimits } from './limits/rate-counter.js';
 import type { Mailer } from './mail/mailer.js';
 import { OutboxRepo } from './mail/outbox-repo.js';
 import type { AppMetrics } from './metrics/metrics.js';
-import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { DevicesService } from './modules/devices/service.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
@@ -59,32 +60,19 @@ export type Services = ReturnType<typeof buildServices>;
 export function buildServices(config: Config, deps: ServiceDeps) {
   const db = deps.database.db;
   const usersRepo = new UsersRepo(db);
-  const users = new UsersService(usersRepo);
+  const providerLinks = new ProviderAccountsRepo(db);
+  // The `providers` of the user object: read from the links themselves, as the operator commands do.
+  const users = new UsersService(usersRepo, providerLinks);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const { limits } = deps;
-  const providerLinks = new ProviderAccountsRepo(db);
   // Wrong re-authentication proofs count per account on the login-failure limit.
   const reauth = new ReauthService(hasher, verifiers, providerLinks, limits.loginFailures);
-  const providers = new ProvidersService(
-    db,
-    providerLinks,
-    verifiers,
-    tokens,
-    users,
-    limits.loginFailures,
-    reauth,
-  );
-  users.useLinkedProviders(providers);
+  const providers = new ProvidersService(db, providerLinks, verifiers, users, reauth);
   const configuredProviders = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
   const account: AccountDeps = { db, users: usersRepo, usersService: users, tokens, hasher, images };
-  const auth = new AuthService(
-    account,
-    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
-    providers,
-  );
   const profile = new ProfileService(account, reauth, limits.imageUpload);
   const oneTimeTokens = new OneTimeTokensRepo(db);
   const verification = new EmailVerificationService(
@@ -95,7 +83,12 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
     limits.emailResend,
   );
-  auth.useEmailVerification(verification);
+  const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification);
+  // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
+  const signIn = new SignIn(db, usersRepo, users, tokens, providers, hasher, {
+    loginFailures: limits.loginFailures,
+    accountFailures: limits.loginAccount,
+  });
   profile.useEmailVerification(verification);
   const passwordReset = new PasswordResetService(
     db,
@@ -132,7 +125,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     reauth,
     providers,
     images,
-    auth,
+    signUp,
+    signIn,
     profile,
     verification,
     passwordReset,

@@ -4,8 +4,8 @@ import { ValidationError } from '../../errors.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
+import type { QueuedMail } from '../../mail/mailer.js';
 import type { Locale } from '../../validation/messages.js';
-import type { SignUpVerification } from '../auth/service.js';
 import type { ValidatedImage } from '../images/probe.js';
 import type { ImagesService } from '../images/service.js';
 import type { Reauthenticator, ReauthProof } from '../providers/reauth-service.js';
@@ -14,6 +14,17 @@ import type { AccountDeps } from './account-deps.js';
 import type { UserChanges, UsersRepo } from './repo.js';
 import type { UsersService } from './service.js';
 import type { UserView } from './view.js';
+
+/** What an email change needs of email verification (the lifecycle module): a token and mail in its transaction. */
+interface EmailChangeVerification {
+  queueWithin(
+    trx: Executor,
+    user: { id: string; email: string; username: string },
+    locale: Locale,
+  ): Promise<QueuedMail>;
+  /** After commit: starts sending what `queueWithin` queued. */
+  send(mail: QueuedMail | undefined): void;
+}
 
 export interface ProfileUpdate {
   username?: string | undefined;
@@ -52,10 +63,10 @@ export class ProfileService {
     } = deps);
   }
 
-  #verification: SignUpVerification | undefined;
+  #verification: EmailChangeVerification | undefined;
 
   /** Lets the lifecycle module, built after this one, mail a verification link at every email change. */
-  useEmailVerification(verification: SignUpVerification): void {
+  useEmailVerification(verification: EmailChangeVerification): void {
     this.#verification = verification;
   }
 

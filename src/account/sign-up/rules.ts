@@ -1,9 +1,13 @@
-import type { UserWithProviders } from '../../db/schema.js';
+import { type ImageLimits, imageField } from '../../modules/images/rules.js';
+import { credentialFieldsOf } from '../../modules/providers/credentials.js';
+import {
+  emailField,
+  genderField,
+  newPasswordField,
+  slugField,
+  usernameField,
+} from '../../modules/users/rules.js';
 import { accepted, rules, string } from '../../validation/fields.js';
-import type { ConvertingRule } from '../../validation/types.js';
-import { type ImageLimits, imageField } from '../images/rules.js';
-import { credentialFieldsOf } from '../providers/credentials.js';
-import { emailField, genderField, newPasswordField, slugField, usernameField } from '../users/rules.js';
 
 export interface RegisterRuleOptions {
   /** Accepted values of `type`: `email` and the configured register providers. */
@@ -37,21 +41,3 @@ export function registerRules(options: RegisterRuleOptions) {
     ...credentialFieldsOf(options.providerNames, { use: 'register' }),
   });
 }
-
-/**
- * Laravel's `exists:users,email`, handing on the account it found: the login reads the account once (with its
- * linked providers, which the answer shows), not once here and again in the service.
- */
-const accountOfEmail: ConvertingRule<string, UserWithProviders> = {
-  name: 'exists:users,email',
-  failures: [{ rule: 'exists' }],
-  check: async (email, context) => {
-    const account = await context.lookups.accountByEmail(email);
-    return account ? { converted: account } : { rule: 'exists' };
-  },
-};
-
-export const loginEmailRules = rules({
-  email: emailField.required().convert(accountOfEmail),
-  password: string().required().max(1024),
-});

@@ -8,15 +8,15 @@ import {
   insertClaimedMailQuery,
   type MailToWrite,
 } from '../../mail/outbox-repo.js';
-import { insertOneTimeTokenQuery, type NewOneTimeToken } from '../lifecycle/repo.js';
-import { insertTokenQuery, type NewToken } from '../tokens/repo.js';
+import { insertOneTimeTokenQuery, type NewOneTimeToken } from '../../modules/lifecycle/repo.js';
+import { insertTokenQuery, type NewToken } from '../../modules/tokens/repo.js';
 import {
   accountRow,
   firstFreeSlug,
   insertAccountQuery,
   type NewAccount,
   type NewAccountRow,
-} from '../users/repo.js';
+} from '../../modules/users/repo.js';
 
 /** The four rows of an email sign-up, each as its table's INSERT takes it. */
 interface SignUpRows {
@@ -57,19 +57,17 @@ export interface EmailSignUp {
   mail: MailToWrite;
 }
 
-/** The SQL of an email sign-up's one write. */
-export class SignUpRepo {
-  constructor(private readonly db: Executor) {}
-
-  /** Writes the four rows; returns the user's. A taken email, username or slug fails it whole. */
-  async insert(signUp: EmailSignUp): Promise<UserRow> {
-    const [row] = await SIGN_UP.execute(this.db, {
-      account: accountRow(signUp.account, signUp.slugs),
-      token: signUp.token,
-      verification: signUp.verification,
-      mail: claimedMailRow(signUp.mail),
-    });
-    if (!row) throw new Error('INSERT … RETURNING returned no row');
-    return row;
-  }
+/**
+ * Writes an email sign-up's four rows in its one statement; returns the user's. A taken email, username or
+ * slug fails it whole.
+ */
+export async function writeEmailSignUp(db: Executor, signUp: EmailSignUp): Promise<UserRow> {
+  const [row] = await SIGN_UP.execute(db, {
+    account: accountRow(signUp.account, signUp.slugs),
+    token: signUp.token,
+    verification: signUp.verification,
+    mail: claimedMailRow(signUp.mail),
+  });
+  if (!row) throw new Error('INSERT … RETURNING returned no row');
+  return row;
 }
