@@ -5,6 +5,8 @@ import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
+import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
+import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -31,7 +33,6 @@ import { createMailTransport } from './mail/transport.js';
 import { serveMetricsRoute } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
-import { authEndpoints } from './modules/auth/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import {
   type MediaReferences,
@@ -43,7 +44,6 @@ import { emailVerificationEndpoints } from './modules/lifecycle/routes.js';
 import { notificationEndpoints } from './modules/notifications/routes.js';
 import { postEndpoints } from './modules/posts/routes.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
-import { providerLoginEndpoint } from './modules/providers/routes.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
@@ -87,9 +87,9 @@ function buildEndpoints(
     configuredProviders: configured,
     users,
     tokens,
-    providers,
     providerLinks,
-    auth,
+    signUp,
+    signIn,
     profile,
     profilePictures,
     verification,
@@ -111,8 +111,8 @@ function buildEndpoints(
   };
   const endpoints = [
     ...validateEndpoints(limits.validateIp, taken),
-    ...authEndpoints(
-      auth,
+    ...signUpEndpoints(
+      signUp,
       {
         // Only configured providers are register types; every REGISTER_PROVIDERS name keeps its required_if
         // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
@@ -121,9 +121,9 @@ function buildEndpoints(
         image: imageLimits,
         taken,
       },
-      { register: limits.registerIp, login: limits.loginIp },
-      (email) => users.accountByEmail(email),
+      limits.registerIp,
     ),
+    ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
     ...userEndpoints(users),
     ...profileEndpoints(profile, configured, taken),
     ...accountDeletionEndpoints(deletion, configured),
@@ -134,7 +134,7 @@ function buildEndpoints(
     // Each configured provider's login beside its link, then an unlink for every known provider (a link to
     // one the deployment has since switched off can still be removed): the API document's order.
     ...configured.flatMap((name) => [
-      providerLoginEndpoint(providers, name, limits.loginIp),
+      providerSignInEndpoint(signIn, name, limits.loginIp),
       providerLinkEndpoint(providerLinks, name, configured),
     ]),
     ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),

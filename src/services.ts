@@ -5,6 +5,8 @@ import { ProfilePictureService } from './account/profile/picture.js';
 import { ProfileService } from './account/profile/service.js';
 import { ProviderLinks } from './account/provider-links/service.js';
 import { Reauthentication } from './account/reauth/service.js';
+import { SignIn } from './account/sign-in/service.js';
+import { SignUp } from './account/sign-up/service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { HashingPool } from './lib/hashing-pool.js';
@@ -13,7 +15,6 @@ import type { RateLimits } from './limits/rate-counter.js';
 import type { Mailer } from './mail/mailer.js';
 import { OutboxRepo } from './mail/outbox-repo.js';
 import type { AppMetrics } from './metrics/metrics.js';
-import { AuthService } from './modules/auth/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { DevicesService } from './modules/devices/service.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
@@ -57,40 +58,25 @@ export interface ServiceDeps {
 /** Every service of one instance, built from real repositories: what endpoints and tests are made from. */
 export type Services = ReturnType<typeof buildServices>;
 
-/** Builds repos from the database and services from repos (endpoints are built from these in app.ts). */
+/**
+ * Builds repos from the database, the entity services from repos, and the account layer's use cases from
+ * both, in that order (endpoints are built from these in app.ts).
+ */
 export function buildServices(config: Config, deps: ServiceDeps) {
   const db = deps.database.db;
+  const { limits } = deps;
+
+  // The entity modules: each from its repo and what it declares it needs.
   const usersRepo = new UsersRepo(db);
-  const providerAccountsRepo = new ProviderAccountsRepo(db);
+  const providerAccounts = new ProviderAccountsRepo(db);
   // The `providers` of the user object are read from the links themselves.
-  const users = new UsersService(usersRepo, providerAccountsRepo);
+  const users = new UsersService(usersRepo, providerAccounts);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
-  const { limits } = deps;
-  // Wrong re-authentication proofs count per account on the login-failure limit.
-  const reauth = new Reauthentication(hasher, verifiers, providerAccountsRepo, limits.loginFailures);
-  const providers = new ProvidersService(
-    db,
-    providerAccountsRepo,
-    verifiers,
-    tokens,
-    users,
-    limits.loginFailures,
-  );
-  const providerLinks = new ProviderLinks(db, providerAccountsRepo, providers, users, reauth);
+  const providers = new ProvidersService(providerAccounts, verifiers);
   const configuredProviders = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
-  const auth = new AuthService(
-    db,
-    usersRepo,
-    users,
-    tokens,
-    hasher,
-    images,
-    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
-    providers,
-  );
   const oneTimeTokens = new OneTimeTokensRepo(db);
   const verification = new EmailVerificationService(
     db,
@@ -100,7 +86,27 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
     limits.emailResend,
   );
-  auth.useEmailVerification(verification);
+  const devices = new DevicesService(db, new DevicesRepo(db));
+  const operations = new UserOperationsService(usersRepo, users);
+  const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations);
+  const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
+  const notifications = new NotificationsService(devices, push, (details, error) =>
+    deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
+  );
+  const postsRepo = new PostsRepo(db);
+  const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
+  const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
+
+  // The account layer: use cases that span entities.
+  const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification);
+  // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
+  const signIn = new SignIn(db, usersRepo, users, tokens, providers, hasher, {
+    loginFailures: limits.loginFailures,
+    accountFailures: limits.loginAccount,
+  });
+  // Wrong re-authentication proofs count per account on the login-failure limit.
+  const reauth = new Reauthentication(hasher, verifiers, providerAccounts, limits.loginFailures);
+  const providerLinks = new ProviderLinks(db, providerAccounts, providers, users, reauth);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification);
   const profilePictures = new ProfilePictureService(db, usersRepo, users, images, limits.imageUpload);
   const passwordReset = new PasswordResetService(
@@ -114,16 +120,6 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
     limits.passwordForgotEmail,
   );
-  const devices = new DevicesService(db, new DevicesRepo(db));
-  const operations = new UserOperationsService(usersRepo, users);
-  const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations);
-  const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
-  const notifications = new NotificationsService(devices, push, (details, error) =>
-    deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
-  );
-  const postsRepo = new PostsRepo(db);
-  const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
   const deletion = new AccountDeletion(
     new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
     reauth,
@@ -139,7 +135,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     providers,
     providerLinks,
     images,
-    auth,
+    signUp,
+    signIn,
     profile,
     profilePictures,
     verification,

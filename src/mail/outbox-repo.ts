@@ -14,19 +14,12 @@ export interface NewOutboxMail {
   html: string;
 }
 
-/** A claimed mail's values, in the order `insertClaimedMailQuery` takes them. */
-export type ClaimedMailValues = [
-  id: string,
-  to: string,
-  kind: string,
-  locale: string,
-  subject: string,
-  text: string,
-  html: string,
-  leaseSeconds: number,
+/** A claimed mail's row as its INSERT takes it. */
+export interface ClaimedMailRow extends NewOutboxMail {
+  leaseSeconds: number;
   /** The transport whose copy is the row itself (MailTransport.rowIsTheMail): the row is written sent. */
-  deliveredBy: string | null,
-];
+  deliveredBy: string | null;
+}
 
 /** A mail to write: claimed for `leaseMs`, or delivered by its commit when the row is the mail. */
 export interface MailToWrite {
@@ -35,29 +28,26 @@ export interface MailToWrite {
   deliveredBy: string | null;
 }
 
-export function claimedMailValues({ row, leaseMs, deliveredBy }: MailToWrite): ClaimedMailValues {
+export function claimedMailRow({ row, leaseMs, deliveredBy }: MailToWrite): ClaimedMailRow {
   const { id, to, kind, locale, subject, text, html } = row;
-  return [id, to, kind, locale, subject, text, html, leaseMs / 1000, deliveredBy];
+  return { id, to, kind, locale, subject, text, html, leaseSeconds: leaseMs / 1000, deliveredBy };
 }
 
 /** The INSERT of a claimed mail (below); also part of an email sign-up's one write. */
-export function insertClaimedMailQuery(
-  db: QueryCreator<Database>,
-  ...[id, to, kind, locale, subject, text, html, leaseSeconds, deliveredBy]: ClaimedMailValues
-) {
-  const delivered = sql<boolean>`${deliveredBy}::text IS NOT NULL`;
+export function insertClaimedMailQuery(db: QueryCreator<Database>, mail: ClaimedMailRow) {
+  const delivered = sql<boolean>`${mail.deliveredBy}::text IS NOT NULL`;
   return db.insertInto('mail_outbox').values({
-    id,
-    to_address: to,
-    kind,
-    locale,
-    subject,
-    text,
-    html,
+    id: mail.id,
+    to_address: mail.to,
+    kind: mail.kind,
+    locale: mail.locale,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
     attempts: 1,
-    next_attempt_at: sql<Date>`now() + make_interval(secs => ${leaseSeconds})`,
+    next_attempt_at: sql<Date>`now() + make_interval(secs => ${mail.leaseSeconds})`,
     status: sql<MailStatus>`CASE WHEN ${delivered} THEN 'sent' ELSE 'pending' END`,
-    transport: deliveredBy,
+    transport: mail.deliveredBy,
     sent_at: sql<Date | null>`CASE WHEN ${delivered} THEN now() END`,
   });
 }
@@ -69,8 +59,8 @@ export function insertClaimedMailQuery(
  * mail (the log transport) it is written sent: its commit delivers it, and no sent mark follows. Every
  * sign-up writes one, so the statement is compiled (and prepared) once.
  */
-const INSERT_CLAIMED_MAIL = new Precompiled(9, (db: Executor, ...values: ClaimedMailValues) =>
-  insertClaimedMailQuery(db, ...values),
+const INSERT_CLAIMED_MAIL = Precompiled.named((db: Executor, mail: ClaimedMailRow) =>
+  insertClaimedMailQuery(db, mail),
 );
 
 /** The SQL of the mail outbox. */
@@ -83,7 +73,7 @@ export class OutboxRepo {
 
   /** Writes `mail` claimed by its writer, which sends it once the transaction commits (or delivered). */
   async insertClaimed(mail: MailToWrite): Promise<void> {
-    await INSERT_CLAIMED_MAIL.execute(this.db, ...claimedMailValues(mail));
+    await INSERT_CLAIMED_MAIL.execute(this.db, claimedMailRow(mail));
   }
 
   /**

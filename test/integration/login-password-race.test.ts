@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { SignIn } from '../../src/account/sign-in/service.js';
 import { buildApp } from '../../src/app.js';
 import { InvalidCredentialsError } from '../../src/errors.js';
 import { PasswordHasher } from '../../src/lib/passwords.js';
-import type { AuthService } from '../../src/modules/auth/service.js';
 import { testConfig, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registerUser } from '../helpers/factories.js';
@@ -27,8 +27,8 @@ describe.each(backends)('%s: a login racing a password change', (backend) => {
     }
   }
 
-  function service(hasher: PasswordHasher): AuthService {
-    return buildTestServices(ctx, { hasher }).auth;
+  function service(hasher: PasswordHasher): SignIn {
+    return buildTestServices(ctx, { hasher }).signIn;
   }
 
   const tokenCount = async (userId: string) =>

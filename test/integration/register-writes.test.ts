@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
+import type { RegisterInput, SignUp } from '../../src/account/sign-up/service.js';
 import type { Database } from '../../src/db/schema.js';
 import { ValidationError } from '../../src/errors.js';
-import type { AuthService, RegisterInput } from '../../src/modules/auth/service.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registerUser, registrationForm, unique } from '../helpers/factories.js';
@@ -79,8 +79,8 @@ describe.each(backends)('%s: a write transaction that fails', (backend) => {
 describe.each(backends)('%s: AuthService.register against the unique indexes', (backend) => {
   const ctx = useTestApp(backend);
 
-  function service(): AuthService {
-    return buildTestServices(ctx).auth;
+  function service(): SignUp {
+    return buildTestServices(ctx).signUp;
   }
 
   function input(overrides: Partial<RegisterInput> = {}): RegisterInput {

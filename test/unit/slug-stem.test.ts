@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { slugStem } from '../../src/modules/auth/service.js';
+import { slugStem } from '../../src/account/sign-up/slugs.js';
 import { EMAIL_PATTERN, SLUG_PATTERN } from '../../src/validation/patterns.js';
 
 describe('slugStem', () => {

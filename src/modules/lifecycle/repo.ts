@@ -12,38 +12,21 @@ export interface NewOneTimeToken {
   expiresAt: Date;
 }
 
-/** A one-time token's values, in the order `insertOneTimeTokenQuery` takes them. */
-export type OneTimeTokenValues = [
-  id: string,
-  userId: string,
-  purpose: OneTimeTokenPurpose,
-  tokenHash: Buffer,
-  email: string,
-  expiresAt: Date,
-];
-
-export function oneTimeTokenValues(token: NewOneTimeToken): OneTimeTokenValues {
-  return [token.id, token.userId, token.purpose, token.tokenHash, token.email, token.expiresAt];
-}
-
 /** The INSERT of a one-time token; also part of an email sign-up's one write. */
-export function insertOneTimeTokenQuery(
-  db: QueryCreator<Database>,
-  ...[id, userId, purpose, tokenHash, email, expiresAt]: OneTimeTokenValues
-) {
+export function insertOneTimeTokenQuery(db: QueryCreator<Database>, token: NewOneTimeToken) {
   return db.insertInto('one_time_tokens').values({
-    id,
-    user_id: userId,
-    purpose,
-    token_hash: tokenHash,
-    email,
-    expires_at: expiresAt,
+    id: token.id,
+    user_id: token.userId,
+    purpose: token.purpose,
+    token_hash: token.tokenHash,
+    email: token.email,
+    expires_at: token.expiresAt,
   });
 }
 
 /** A one-time token: every email sign-up writes one, so the statement is compiled (and prepared) once. */
-const INSERT_TOKEN = new Precompiled(6, (db: Executor, ...values: OneTimeTokenValues) =>
-  insertOneTimeTokenQuery(db, ...values),
+const INSERT_TOKEN = Precompiled.named((db: Executor, token: NewOneTimeToken) =>
+  insertOneTimeTokenQuery(db, token),
 );
 
 /** The SQL of one_time_tokens (email verification and password reset). */
@@ -62,7 +45,7 @@ export class OneTimeTokensRepo {
 
   /** A token for a user who cannot have one of this purpose yet (an account being created). */
   async insert(token: NewOneTimeToken): Promise<void> {
-    await INSERT_TOKEN.execute(this.db, ...oneTimeTokenValues(token));
+    await INSERT_TOKEN.execute(this.db, token);
   }
 
   /** Every token of the user of this purpose (on the (user_id, purpose) index). */

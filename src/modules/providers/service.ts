@@ -1,24 +1,9 @@
-import { type Executor, writeTransaction } from '../../db/transaction.js';
-import {
-  AccountDisabledError,
-  InvalidCredentialsError,
-  NotFoundError,
-  NotRegisteredError,
-  ValidationError,
-} from '../../errors.js';
-import { attemptKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import type { UserRow } from '../../db/schema.js';
+import type { Executor } from '../../db/transaction.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ProviderVerifier, VerifiedIdentity } from '../../providers/verifier.js';
-import type { TokensService } from '../tokens/service.js';
-import type { UsersService } from '../users/service.js';
-import type { SignedIn } from '../users/view.js';
 import { type ProviderCredentials, userIdField } from './credentials.js';
 import { IDENTITY_INDEX, type ProviderAccountsRepo, USER_PROVIDER_INDEX } from './repo.js';
-
-/** Who is logging in: the user agent names the token; the IP keys login throttling. */
-export interface LoginClient {
-  userAgent: string | undefined;
-  ip: string;
-}
 
 /**
  * Provider identities: verified with the provider on every use (sign-up, login, link), never trusted on the
@@ -26,13 +11,8 @@ export interface LoginClient {
  */
 export class ProvidersService {
   constructor(
-    private readonly db: Executor,
     private readonly links: ProviderAccountsRepo,
     private readonly verifiers: ReadonlyMap<string, ProviderVerifier>,
-    private readonly tokens: TokensService,
-    private readonly users: UsersService,
-    /** Failed logins per (provider identity, IP), the same counter as email logins: DESIGN §5. */
-    private readonly loginFailures: RateCounter,
   ) {}
 
   /**
@@ -59,6 +39,11 @@ export class ProvidersService {
     return identity;
   }
 
+  /** The account the identity is linked to, if any (a sign-in asks once the provider vouched for it). */
+  userOfIdentity(credentials: ProviderCredentials): Promise<UserRow | undefined> {
+    return this.links.findUserByIdentity(credentials.provider, credentials.userId);
+  }
+
   /** Links the identity inside the caller's transaction (sign-up writes user, link and token together). */
   async linkWithin(trx: Executor, userId: string, credentials: ProviderCredentials): Promise<void> {
     await this.links
@@ -71,31 +56,5 @@ export class ProvidersService {
     return constraint === IDENTITY_INDEX || constraint === USER_PROVIDER_INDEX
       ? userIdField(provider)
       : undefined;
-  }
-
-  /**
-   * Throttled per (identity, IP) like email login. Only a token the provider rejects counts as a failure: a
-   * not-registered identity was vouched for by the provider, so it is no guess.
-   */
-  login(credentials: ProviderCredentials, client: LoginClient): Promise<SignedIn> {
-    return throttledAttempt(
-      this.loginFailures,
-      attemptKey(`${credentials.provider}:${credentials.userId}`, client.ip),
-      () => this.verifyAndSignIn(credentials, client.userAgent),
-      (error) => error instanceof InvalidCredentialsError,
-    );
-  }
-
-  private async verifyAndSignIn(
-    credentials: ProviderCredentials,
-    tokenName: string | undefined,
-  ): Promise<SignedIn> {
-    await this.verify(credentials);
-    const user = await this.links.findUserByIdentity(credentials.provider, credentials.userId);
-    if (!user) throw new NotRegisteredError();
-    // After the provider vouched for the identity, so only its holder learns the account is disabled.
-    if (user.disabled_at !== null) throw new AccountDisabledError();
-    const token = await writeTransaction(this.db, (trx) => this.tokens.issue(trx, user.id, tokenName));
-    return { user: { ...(await this.users.view(user)), api_token: token.token } };
   }
 }

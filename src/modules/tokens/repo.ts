@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, type QueryCreator, sql } from 'kysely';
+import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
-import { linkedProviderNames } from '../users/repo.js';
 
 export interface NewToken {
   id: string;
@@ -49,42 +49,27 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     .where('users.disabled_at', 'is', null),
 );
 
-/** A new token's values, in the order the two insert statements below take them. */
-export type TokenValues = [
-  id: string,
-  userId: string,
-  tokenHash: Buffer,
-  name: string | null,
-  expiresAt: Date | null,
-];
-
-export function tokenValues(token: NewToken): TokenValues {
-  return [token.id, token.userId, token.tokenHash, token.name, token.expiresAt];
-}
-
 /** The INSERT of a new token; also part of an email sign-up's one write. */
-export function insertTokenQuery(
-  db: QueryCreator<Database>,
-  ...[id, userId, tokenHash, name, expiresAt]: TokenValues
-) {
-  return db
-    .insertInto('api_tokens')
-    .values({ id, user_id: userId, token_hash: tokenHash, name, expires_at: expiresAt });
+export function insertTokenQuery(db: QueryCreator<Database>, token: NewToken) {
+  return db.insertInto('api_tokens').values({
+    id: token.id,
+    user_id: token.userId,
+    token_hash: token.tokenHash,
+    name: token.name,
+    expires_at: token.expiresAt,
+  });
 }
 
 /** A new token (every sign-up writes one): compiled, and prepared on a server, once. */
-const INSERT_TOKEN = new Precompiled(5, (db: Executor, ...values: TokenValues) =>
-  insertTokenQuery(db, ...values),
-);
+const INSERT_TOKEN = Precompiled.named((db: Executor, token: NewToken) => insertTokenQuery(db, token));
 
 /**
  * A sign-in's token, written only if the user's hash is still the one checked and the user is not disabled,
  * the user row share-locked for the statement (the same lock the transactional sign-in takes). The values
  * are cast: in a SELECT list their types are not inferred from the target columns.
  */
-const INSERT_IF_SIGN_IN_HOLDS = new Precompiled(
-  6,
-  (db: Executor, ...[id, userId, tokenHash, name, expiresAt, checkedHash]: [...TokenValues, string]) =>
+const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
+  (db: Executor, { token, checkedHash }: { token: NewToken; checkedHash: string }) =>
     db
       .insertInto('api_tokens')
       .columns(['id', 'user_id', 'token_hash', 'name', 'expires_at'])
@@ -92,13 +77,13 @@ const INSERT_IF_SIGN_IN_HOLDS = new Precompiled(
         eb
           .selectFrom('users')
           .select([
-            sql<string>`${id}::uuid`.as('id'),
+            sql<string>`${token.id}::uuid`.as('id'),
             'users.id as user_id',
-            sql<Buffer>`${tokenHash}::bytea`.as('token_hash'),
-            sql<string | null>`${name}::text`.as('name'),
-            sql<Date | null>`${expiresAt}::timestamptz`.as('expires_at'),
+            sql<Buffer>`${token.tokenHash}::bytea`.as('token_hash'),
+            sql<string | null>`${token.name}::text`.as('name'),
+            sql<Date | null>`${token.expiresAt}::timestamptz`.as('expires_at'),
           ])
-          .where('users.id', '=', userId)
+          .where('users.id', '=', token.userId)
           .where('users.password_hash', '=', checkedHash)
           .where('users.disabled_at', 'is', null)
           .forShare(),
@@ -114,12 +99,12 @@ export class TokensRepo {
   }
 
   async insert(token: NewToken): Promise<void> {
-    await INSERT_TOKEN.execute(this.db, ...tokenValues(token));
+    await INSERT_TOKEN.execute(this.db, token);
   }
 
   /** `insert`, if the sign-in still holds (INSERT_IF_SIGN_IN_HOLDS); false when it wrote nothing. */
   async insertIfSignInHolds(token: NewToken, checkedHash: string): Promise<boolean> {
-    const rows = await INSERT_IF_SIGN_IN_HOLDS.execute(this.db, ...tokenValues(token), checkedHash);
+    const rows = await INSERT_IF_SIGN_IN_HOLDS.execute(this.db, { token, checkedHash });
     return rows.length > 0;
   }
 

@@ -1,4 +1,5 @@
 import { type QueryCreator, type RawBuilder, sql } from 'kysely';
+import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
@@ -36,14 +37,6 @@ const TAKEN: Record<Column, Precompiled<{ id: string }>> = {
   ),
 };
 
-/**
- * The names of the user's linked identity providers, in provider order, as a column of any query that has
- * `users` in scope: one scan of the (user_id, provider) primary key of provider_accounts.
- */
-export const linkedProviderNames = sql<string[]>`(
-  SELECT coalesce(array_agg(provider_accounts.provider ORDER BY provider_accounts.provider), '{}')
-  FROM provider_accounts WHERE provider_accounts.user_id = users.id)`;
-
 /** An email login's one read: the account on the lower(email) index, with its linked providers. */
 const WITH_PROVIDERS_BY_EMAIL = new Precompiled(1, (db: Executor, email: string) =>
   db
@@ -68,20 +61,21 @@ export interface NewAccount {
 }
 
 /**
- * A new user's values, in the order `insertAccountQuery` takes them. The slug is a value, or an expression
- * choosing one (`firstFreeSlug`), or — for a statement that builds that expression — the candidates.
+ * A new user's row as its INSERT writes it: the account with its username's skeleton, and every column a
+ * sign-up may leave out given. The slug is a value, or an expression choosing one (`firstFreeSlug`), or — for
+ * a statement that builds that expression — the candidates.
  */
-export type AccountValues<Slug = string> = [
-  id: string,
-  email: string,
-  username: string,
-  skeleton: string,
-  slug: Slug,
-  gender: number,
-  passwordHash: string | null,
-  picture: string | null,
-  emailVerified: boolean,
-];
+export interface NewAccountRow<Slug = string> {
+  id: string;
+  email: string;
+  username: string;
+  username_skeleton: string;
+  slug: Slug;
+  gender: number;
+  password_hash: string | null;
+  profile_picture: string | null;
+  email_verified: boolean;
+}
 
 /**
  * The first of `candidates` (a text array) that no user has as a slug, in order, on the lower(slug) index;
@@ -101,47 +95,43 @@ export function firstFreeSlug(candidates: string[]): RawBuilder<string> {
     ORDER BY n LIMIT 1), (${candidates}::text[])[1])`;
 }
 
-export function accountValues<Slug>(user: Omit<NewAccount, 'slug'>, slug: Slug): AccountValues<Slug> {
-  return [
-    user.id,
-    user.email,
-    user.username,
-    usernameSkeleton(user.username),
+export function accountRow<Slug>(user: Omit<NewAccount, 'slug'>, slug: Slug): NewAccountRow<Slug> {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    username_skeleton: usernameSkeleton(user.username),
     slug,
-    user.gender,
-    user.password_hash,
-    user.profile_picture ?? null,
-    user.email_verified ?? false,
-  ];
+    gender: user.gender,
+    password_hash: user.password_hash,
+    profile_picture: user.profile_picture ?? null,
+    email_verified: user.email_verified ?? false,
+  };
 }
 
 /** The INSERT of a new user, returning the row; also the main statement of an email sign-up's one write. */
 export function insertAccountQuery(
   db: QueryCreator<Database>,
-  ...[id, email, username, skeleton, slug, gender, passwordHash, picture, emailVerified]: AccountValues<
-    string | RawBuilder<string>
-  >
+  row: NewAccountRow<string | RawBuilder<string>>,
 ) {
   return db
     .insertInto('users')
     .values({
-      id,
-      email,
-      username,
-      username_skeleton: skeleton,
-      slug,
-      gender,
-      password_hash: passwordHash,
-      profile_picture: picture,
-      email_verified: emailVerified,
+      id: row.id,
+      email: row.email,
+      username: row.username,
+      username_skeleton: row.username_skeleton,
+      slug: row.slug,
+      gender: row.gender,
+      password_hash: row.password_hash,
+      profile_picture: row.profile_picture,
+      email_verified: row.email_verified,
     })
     .returningAll();
 }
 
 /** A new user (every sign-up): compiled, and prepared on a server, once. */
-const INSERT_ACCOUNT = new Precompiled(9, (db: Executor, ...values: AccountValues) =>
-  insertAccountQuery(db, ...values),
-);
+const INSERT_ACCOUNT = Precompiled.named((db: Executor, row: NewAccountRow) => insertAccountQuery(db, row));
 
 export class UsersRepo {
   constructor(private readonly db: Executor) {}
@@ -219,7 +209,7 @@ export class UsersRepo {
   }
 
   async insert(user: NewAccount): Promise<UserRow> {
-    const [row] = await INSERT_ACCOUNT.execute(this.db, ...accountValues(user, user.slug));
+    const [row] = await INSERT_ACCOUNT.execute(this.db, accountRow(user, user.slug));
     if (!row) throw new Error('INSERT … RETURNING returned no row');
     return row;
   }

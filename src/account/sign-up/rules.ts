@@ -1,8 +1,5 @@
-import type { UserWithProviders } from '../../db/schema.js';
-import { accepted, rules, string } from '../../validation/fields.js';
-import type { ConvertingRule } from '../../validation/types.js';
-import { type ImageLimits, imageField } from '../images/rules.js';
-import { credentialFieldsOf } from '../providers/credentials.js';
+import { type ImageLimits, imageField } from '../../modules/images/rules.js';
+import { credentialFieldsOf } from '../../modules/providers/credentials.js';
 import {
   emailField,
   genderField,
@@ -10,7 +7,8 @@ import {
   slugField,
   type UsersTaken,
   usernameField,
-} from '../users/rules.js';
+} from '../../modules/users/rules.js';
+import { accepted, rules, string } from '../../validation/fields.js';
 
 export interface RegisterRuleOptions {
   /** Accepted values of `type`: `email` and the configured register providers. */
@@ -21,9 +19,6 @@ export interface RegisterRuleOptions {
   /** The uniqueness questions of email, username and slug (the users service answers them). */
   taken: UsersTaken;
 }
-
-/** The account that holds this email (case-insensitively), with its linked providers (the users service). */
-export type AccountByEmail = (email: string) => Promise<UserWithProviders | undefined>;
 
 /**
  * The sign-up's uniqueness is left to its write (`Rule.leftToWrite`): the unique indexes on lower(email),
@@ -51,22 +46,3 @@ export function registerRules(options: RegisterRuleOptions) {
     ...credentialFieldsOf(options.providerNames, { use: 'register' }),
   });
 }
-
-/**
- * Laravel's `exists:users,email`, handing on the account it found: the login reads the account once (with its
- * linked providers, which the answer shows), not once here and again in the service.
- */
-const accountOfEmail = (accountByEmail: AccountByEmail): ConvertingRule<string, UserWithProviders> => ({
-  name: 'exists:users,email',
-  failures: [{ rule: 'exists' }],
-  check: async (email) => {
-    const account = await accountByEmail(email);
-    return account ? { converted: account } : { rule: 'exists' };
-  },
-});
-
-export const loginEmailRules = (accountByEmail: AccountByEmail) =>
-  rules({
-    email: emailField.required().convert(accountOfEmail(accountByEmail)),
-    password: string().required().max(1024),
-  });

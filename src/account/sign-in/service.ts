@@ -1,0 +1,171 @@
+import type { UserRow, UserWithProviders } from '../../db/schema.js';
+import type { Executor } from '../../db/transaction.js';
+import {
+  AccountDisabledError,
+  InvalidCredentialsError,
+  NotRegisteredError,
+  ValidationError,
+} from '../../errors.js';
+import type { AuthContext } from '../../http/auth-context.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import {
+  accountKey,
+  attemptKey,
+  type RateCounter,
+  throttledAttempt,
+  unlimited,
+} from '../../limits/rate-counter.js';
+import type { ProviderCredentials } from '../../modules/providers/credentials.js';
+import type { ProvidersService } from '../../modules/providers/service.js';
+import type { TokensService } from '../../modules/tokens/service.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { SignedIn } from '../../modules/users/view.js';
+import type { ClientInfo } from '../client.js';
+import { SignInTokens } from './tokens.js';
+
+/** The login-failure counters of sign-in (docs/SECURITY.md). */
+export interface LoginLimits {
+  /** Failed logins per (lower-cased email, IP), and per (provider identity, IP). */
+  loginFailures: RateCounter;
+  /** Failed email logins per account from every address (RATE_LIMIT_LOGIN_ACCOUNT). */
+  accountFailures?: RateCounter;
+}
+
+/** A failed email login: a wrong password, an account without one, or an unknown email (the 422). */
+function isFailedLogin(error: unknown): boolean {
+  return error instanceof InvalidCredentialsError || error instanceof ValidationError;
+}
+
+/** Sign-in by email and password or through an identity provider, and sign-out. */
+export class SignIn {
+  private readonly loginFailures: RateCounter;
+  private readonly accountFailures: RateCounter;
+  private readonly issuer: SignInTokens;
+
+  constructor(
+    db: Executor,
+    private readonly users: UsersRepo,
+    private readonly views: UsersService,
+    private readonly tokens: TokensService,
+    private readonly providers: ProvidersService,
+    private readonly hasher: PasswordHasher,
+    limits: LoginLimits,
+  ) {
+    this.loginFailures = limits.loginFailures;
+    this.accountFailures = limits.accountFailures ?? unlimited;
+    this.issuer = new SignInTokens(db, users, tokens, hasher);
+  }
+
+  /**
+   * Email and password, throttled per (email, IP): guessing one account's password from one address stops
+   * after a few failures, while the same address can still sign in to another account, and the account's
+   * owner from another address (so an attacker cannot lock a user out). The per-IP limit, on the route, caps
+   * guessing across many accounts.
+   */
+  loginWithEmail(
+    email: string,
+    password: string,
+    client: ClientInfo,
+    /** The account of `email` when the caller has read it already (the login rule does); read here if not. */
+    account?: UserWithProviders,
+  ): Promise<SignedIn> {
+    return throttledAttempt(
+      this.loginFailures,
+      attemptKey(`email:${email.toLowerCase()}`, client.ip),
+      async () => {
+        // Guesses spread over many addresses are capped per account too. That cap would also lock the owner
+        // out while an attack lasts, so a device the owner signed in on before (it presents a token of this
+        // account) is not held to it; the per-(email, IP) limit above still is.
+        const known = await this.isKnownDevice(email, client.deviceToken, account);
+        return throttledAttempt(
+          known ? unlimited : this.accountFailures,
+          accountKey(`email:${email.toLowerCase()}`),
+          () => this.signInWithPassword(email, password, client, account),
+          isFailedLogin,
+        );
+      },
+      isFailedLogin,
+    );
+  }
+
+  /** True when `deviceToken` was issued to the account of `email` (only then: costs one or two indexed reads). */
+  private async isKnownDevice(
+    email: string,
+    deviceToken: string | undefined,
+    account: UserRow | undefined,
+  ): Promise<boolean> {
+    if (deviceToken === undefined) return false;
+    const owner = await this.tokens.issuedTo(deviceToken);
+    if (owner === undefined) return false;
+    return (account ?? (await this.users.findByEmail(email)))?.id === owner;
+  }
+
+  /** Checks the password, then issues the token (SignInTokens): at most two checks. */
+  private async signInWithPassword(
+    email: string,
+    password: string,
+    client: ClientInfo,
+    account: UserWithProviders | undefined,
+  ): Promise<SignedIn> {
+    let user = await this.accountOf(email, account);
+    let issue = await this.checkAndIssue(user, password, client);
+    if (issue.kind === 'password-changed') {
+      // The hash changed since it was checked: a password change (this login proved the old password: no
+      // token), or a parallel login's upgrade of the same password. One more check against the hash as it
+      // is now tells the two apart.
+      user = await this.accountOf(email);
+      issue = await this.checkAndIssue(user, password, client);
+    }
+    if (issue.kind === 'disabled') throw new AccountDisabledError();
+    if (issue.kind === 'password-changed') throw new InvalidCredentialsError();
+    return {
+      user: { ...(await this.views.view(user, user.linked_providers)), api_token: issue.token.token },
+    };
+  }
+
+  /** The account of `email` (`known` when the caller read it already); an unknown email is the 422. */
+  private async accountOf(email: string, known?: UserWithProviders): Promise<UserWithProviders> {
+    const user = known ?? (await this.users.findWithProvidersByEmail(email));
+    if (!user) throw ValidationError.notFound('email');
+    return user;
+  }
+
+  /** A wrong password and an account without one both get the same 401. */
+  private async checkAndIssue(user: UserWithProviders, password: string, client: ClientInfo) {
+    const matches = user.password_hash
+      ? await this.hasher.verify(user.password_hash, password)
+      : await this.hasher.verifyNothing(password);
+    if (!matches || user.password_hash === null) throw new InvalidCredentialsError();
+    // Said only now that the password proved right: a guesser never learns that an account is disabled.
+    if (user.disabled_at !== null) throw new AccountDisabledError();
+    return this.issuer.afterPassword(user.id, user.password_hash, password, client.userAgent);
+  }
+
+  /**
+   * Throttled per (identity, IP) like email login. Only a token the provider rejects counts as a failure: a
+   * not-registered identity was vouched for by the provider, so it is no guess.
+   */
+  loginWithProvider(credentials: ProviderCredentials, client: ClientInfo): Promise<SignedIn> {
+    return throttledAttempt(
+      this.loginFailures,
+      attemptKey(`${credentials.provider}:${credentials.userId}`, client.ip),
+      () => this.signInWithProvider(credentials, client),
+      (error) => error instanceof InvalidCredentialsError,
+    );
+  }
+
+  private async signInWithProvider(credentials: ProviderCredentials, client: ClientInfo): Promise<SignedIn> {
+    await this.providers.verify(credentials);
+    const user = await this.providers.userOfIdentity(credentials);
+    if (!user) throw new NotRegisteredError();
+    // After the provider vouched for the identity, so only its holder learns the account is disabled.
+    if (user.disabled_at !== null) throw new AccountDisabledError();
+    const token = await this.issuer.afterProvider(user.id, client.userAgent);
+    return { user: { ...(await this.views.view(user)), api_token: token.token } };
+  }
+
+  async logout(auth: AuthContext): Promise<void> {
+    await this.tokens.revoke(auth.tokenId);
+  }
+}

@@ -1,0 +1,72 @@
+import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
+
+/** What issuing a password sign-in's token came to. */
+export type PasswordSignInIssue =
+  | { kind: 'issued'; token: IssuedToken }
+  /** The hash is no longer the one checked: the password changed, or a parallel login re-hashed it. */
+  | { kind: 'password-changed' }
+  /** An operator disabled the account after its row was read. */
+  | { kind: 'disabled' };
+
+/**
+ * The tokens of sign-ins. A password is checked outside any transaction (argon2 takes a while), so the
+ * account may change before its token is written: the token is written only if the account still has the
+ * hash that was checked and is not disabled, and the outcome says which of the three it came to.
+ */
+export class SignInTokens {
+  constructor(
+    private readonly db: Executor,
+    private readonly users: UsersRepo,
+    private readonly tokens: TokensService,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /**
+   * After `password` matched `checkedHash`. A hash made with a lower argon2 cost than today's is replaced by
+   * one made now, while the password is at hand (it is never kept), in the token's transaction.
+   */
+  async afterPassword(
+    userId: string,
+    checkedHash: string,
+    password: string,
+    name: string | undefined,
+  ): Promise<PasswordSignInIssue> {
+    if (this.hasher.needsRehash(checkedHash)) {
+      return this.inTransaction(userId, checkedHash, name, await this.hasher.hash(password));
+    }
+    // The usual case, in one statement: the token is written only if the account still has the hash that
+    // was just checked and is not disabled, both read under a share lock (TokensService.issueIfSignInHolds).
+    const token = await writeStatement(() => this.tokens.issueIfSignInHolds(userId, checkedHash, name));
+    if (token) return { kind: 'issued', token };
+    // It changed meanwhile: the transaction tells a disabled account from a changed hash.
+    return this.inTransaction(userId, checkedHash, name, undefined);
+  }
+
+  /** After the identity provider vouched for the user (nothing to re-check): the token in its transaction. */
+  afterProvider(userId: string, name: string | undefined): Promise<IssuedToken> {
+    return writeTransaction(this.db, (trx) => this.tokens.issue(trx, userId, name));
+  }
+
+  /**
+   * Issues the token in a transaction that re-reads the hash and the disabled flag, share-locked; with
+   * `rehashed` (a new hash of the same password) update-locked, and stores it.
+   */
+  private inTransaction(
+    userId: string,
+    checkedHash: string,
+    name: string | undefined,
+    rehashed: string | undefined,
+  ): Promise<PasswordSignInIssue> {
+    return writeTransaction(this.db, async (trx): Promise<PasswordSignInIssue> => {
+      const users = this.users.with(trx);
+      const current = await users.signInState(userId, rehashed ? 'update' : 'share');
+      if (current !== undefined && current.disabled_at !== null) return { kind: 'disabled' };
+      if (current?.password_hash !== checkedHash) return { kind: 'password-changed' };
+      if (rehashed) await users.replacePasswordHash(userId, rehashed);
+      return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
+    });
+  }
+}

@@ -1,0 +1,197 @@
+import type { ProfilePicture, UserRow } from '../../db/schema.js';
+import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
+import { fieldOfUsersIndex } from '../../db/users-indexes.js';
+import { ValidationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import type { QueuedMail } from '../../mail/mailer.js';
+import type { ValidatedImage } from '../../modules/images/probe.js';
+import type { ImagesService } from '../../modules/images/service.js';
+import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
+import { type ProviderCredentials, requiredCredentialsIn } from '../../modules/providers/credentials.js';
+import type { ProvidersService } from '../../modules/providers/service.js';
+import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
+import type { NewAccount, UsersRepo } from '../../modules/users/repo.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { SignedIn } from '../../modules/users/view.js';
+import type { ClientInfo } from '../client.js';
+import { slugCandidates } from './slugs.js';
+import { writeEmailSignUp } from './write.js';
+
+export interface RegisterInput {
+  type: string;
+  email: string;
+  username: string;
+  slug?: string | undefined;
+  gender: number;
+  password?: string | undefined;
+  /** The picture with what the image rule read of its header (it is not read twice). */
+  profile_picture?: ValidatedImage | undefined;
+  /** For a provider type: `<type>_user_id` and `<type>_access_token`, among the other parameters. */
+  [field: string]: unknown;
+}
+
+/** The provider credentials of a provider-type registration; undefined for `email`. */
+function providerCredentials(input: RegisterInput): ProviderCredentials | undefined {
+  // The rules make both fields required for every provider type.
+  return input.type === 'email' ? undefined : requiredCredentialsIn(input, input.type);
+}
+
+/** A new account before its slug is chosen. */
+type AccountToWrite = Omit<NewAccount, 'slug'> & Required<Pick<NewAccount, 'email_verified'>>;
+
+/** What one write of a sign-up made: the user's row, its first token, and the mail to send after commit. */
+interface Written {
+  row: UserRow;
+  token: IssuedToken;
+  mail: QueuedMail | undefined;
+}
+
+/** How many times a derived slug is derived again after losing a race to another sign-up. */
+const SLUG_ATTEMPTS = 3;
+
+/**
+ * Sign-up, by email and password or through an identity provider: one flow, top to bottom (`register`).
+ * The account, its first token, its provider link and its verification mail are written all or none.
+ */
+export class SignUp {
+  constructor(
+    private readonly db: Executor,
+    private readonly users: UsersRepo,
+    private readonly views: UsersService,
+    private readonly tokens: TokensService,
+    private readonly hasher: PasswordHasher,
+    private readonly images: ImagesService,
+    private readonly providers: ProvidersService,
+    private readonly verification: EmailVerificationService,
+  ) {}
+
+  /** The slugs to try for an email, in order (slugs.ts); a method so that a test can choose them. */
+  slugCandidates(email: string): string[] {
+    return slugCandidates(email);
+  }
+
+  /**
+   * The first of `candidates` no user has (the last one when all are taken); one query for all. A provider
+   * sign-up reads it before its transaction; an email sign-up picks it inside its one statement instead.
+   */
+  async firstFreeOf(candidates: string[]): Promise<string> {
+    const [free] = await this.users.freeSlugs(candidates);
+    return free ?? (candidates.at(-1) as string);
+  }
+
+  async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
+    const credentials = providerCredentials(input);
+    // The provider's word first, before anything is written (and before the slow hash): no account without
+    // it, and whether an identity is registered is told only to someone who holds a token for it.
+    const identity = credentials && (await this.providers.confirmNewIdentity(credentials));
+    // The provider's word that the user owns this very address (OIDC email_verified) stands for our mail.
+    const emailVerified =
+      identity?.emailVerified === true && identity.email?.toLowerCase() === input.email.toLowerCase();
+    // Hashed before any write (in the hashing processes, off the event loop): no connection is held meanwhile.
+    const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
+    // The picture's files are written before the account and removed again if its write fails.
+    const upload = input.profile_picture && { field: 'profile_picture', ...input.profile_picture };
+    return this.images.withStoredPicture(upload, async (picture) => {
+      const { row, token, mail } = await this.withFreeSlug(input, (slugs) => {
+        const account = this.accountOf(input, passwordHash, picture, emailVerified);
+        return credentials === undefined
+          ? this.writeEmailSignUp(account, slugs, client)
+          : this.writeProviderSignUp(account, slugs, client, credentials);
+      });
+      this.verification.send(mail);
+      // A new account's providers are known without a query: the one it registered with, if any.
+      const linked = credentials ? [credentials.provider] : [];
+      return { user: { ...(await this.views.view(row, linked)), api_token: token.token } };
+    });
+  }
+
+  private accountOf(
+    input: RegisterInput,
+    passwordHash: string | null,
+    picture: ProfilePicture | undefined,
+    emailVerified: boolean,
+  ): AccountToWrite {
+    return {
+      id: newId(),
+      email: input.email,
+      username: input.username,
+      gender: input.gender,
+      password_hash: passwordHash,
+      profile_picture: picture ? JSON.stringify(picture) : null,
+      email_verified: emailVerified,
+    };
+  }
+
+  /**
+   * Runs `write` with the client's slug alone, or with the candidates to derive one from (the first free one
+   * is taken). A derived slug can lose a race to another sign-up: derived again rather than fail the request.
+   */
+  private async withFreeSlug(
+    input: RegisterInput,
+    write: (slugs: string[]) => Promise<Written>,
+  ): Promise<Written> {
+    for (let attempt = 1; ; attempt++) {
+      const slugs = input.slug === undefined ? this.slugCandidates(input.email) : [input.slug];
+      try {
+        return await write(slugs);
+      } catch (error) {
+        const slugTaken = error instanceof ValidationError && Object.keys(error.failures).join() === 'slug';
+        if (!slugTaken || input.slug !== undefined || attempt >= SLUG_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /**
+   * The common sign-up — email and password, verification mailed — as one statement (write.ts): the
+   * account, its API token, its verification token and the mail, all or none.
+   */
+  private async writeEmailSignUp(
+    account: AccountToWrite,
+    slugs: string[],
+    client: ClientInfo,
+  ): Promise<Written> {
+    const token = this.tokens.prepareIssue(account.id, client.userAgent);
+    const { token: verificationToken, mail } = this.verification.prepare(account, client.locale ?? 'en');
+    const row = await writeStatement(
+      () =>
+        writeEmailSignUp(this.db, {
+          account,
+          slugs,
+          token: token.row,
+          verification: verificationToken,
+          mail,
+        }),
+      fieldOfUsersIndex,
+    );
+    return { row, token: token.issued, mail: mail.queued };
+  }
+
+  /**
+   * A provider sign-up in one transaction: the account, its provider link, its token and — unless the
+   * provider vouched for the address — the verification mail. The slug is chosen before it opens.
+   */
+  private async writeProviderSignUp(
+    account: AccountToWrite,
+    slugs: string[],
+    client: ClientInfo,
+    credentials: ProviderCredentials,
+  ): Promise<Written> {
+    const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFreeOf(slugs);
+    return writeTransaction(
+      this.db,
+      async (trx) => {
+        const row = await this.users.with(trx).insert({ ...account, slug });
+        await this.providers.linkWithin(trx, row.id, credentials);
+        const token = await this.tokens.issue(trx, row.id, client.userAgent);
+        // The verification mail commits with the account, and is sent only once it has.
+        const mail = account.email_verified
+          ? undefined
+          : await this.verification.queueWithin(trx, row, client.locale ?? 'en', true);
+        return { row, token, mail };
+      },
+      (constraint) =>
+        fieldOfUsersIndex(constraint) ?? this.providers.fieldOfIndex(credentials.provider, constraint),
+    );
+  }
+}
