@@ -240,7 +240,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   }
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
-  // Mail goes out after commit and is retried from the outbox in the background (issue 11).
+  // Mail goes out after commit and is retried from the outbox in the background.
   const mailer = new Mailer(
     new OutboxRepo(deps.database.db),
     createMailTransport(config.mail, app.log),
@@ -287,7 +287,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const document = openApiDocument(endpoints, config.apiVersions, SERVICE_VERSION);
   app.get('/openapi.json', async () => document);
-  // The web pages at `/` and the API docs at `/docs` (issue 12); they call the first configured API version.
+  // The web pages at `/` and the API docs at `/docs`; they call the first configured API version.
   await registerWeb(app, webSessions, {
     apiVersion: config.apiVersions[0] ?? 'v1',
     mediaOrigin: mediaOrigin(config.media),

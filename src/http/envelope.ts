@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../validation/types.js';
 
-/** The seed's envelope (DESIGN §2.3): `meta.code` always equals the HTTP status. */
+/** The envelope of every answer: `meta.code` always equals the HTTP status. */
 
 export interface SuccessEnvelope<T> {
   meta: { code: 200 };

@@ -18,7 +18,7 @@ import { preferredLocale, renderFailures } from '../validation/messages.js';
 import { BodyError, streamedPastCeiling } from './body-parsers.js';
 import { type ErrorEnvelope, failure } from './envelope.js';
 
-/** Every error response of the service, by status (DESIGN §2.3). */
+/** Every error response of the service, by status (docs/api.md lists them). */
 export const notFound = (): ErrorEnvelope => failure(404, 'NotFoundHttpException', 'Not Found');
 export const methodNotAllowed = (): ErrorEnvelope =>
   failure(405, 'MethodNotAllowedHttpException', 'Method Not Allowed');

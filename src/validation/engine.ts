@@ -98,8 +98,8 @@ function contextOf(bag: Readonly<Record<string, unknown>>, options: ValidationOp
 }
 
 /**
- * Checks every field of the rule list against the parameter bag and reports every failing field together
- * (DESIGN §2.4). Returns only the listed fields, typed by the rule list; unknown parameters are dropped.
+ * Checks every field of the rule list against the parameter bag and reports every failing field together,
+ * as Laravel does. Returns only the listed fields, typed by the rule list; unknown parameters are dropped.
  *
  * A check left to the write (`Rule.leftToWrite`: register's uniqueness, which the unique indexes make anyway)
  * is skipped when every field passes: the write refuses a taken value, and `explainRefusal` names every

@@ -49,7 +49,7 @@ function queryWithoutLang(request: FastifyRequest): URLSearchParams {
 }
 
 /**
- * The web pages (issue 12): the sign-up, log-in, profile, verify-email and reset-password pages, their assets,
+ * The web pages: the sign-up, log-in, profile, verify-email and reset-password pages, their assets,
  * the session cookie routes, and the API docs at /docs. Everything else stays the API's 404 envelope.
  */
 export async function registerWeb(

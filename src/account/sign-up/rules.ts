@@ -13,7 +13,7 @@ import { accepted, rules, string } from '../../validation/fields.js';
 export interface RegisterRuleOptions {
   /** Accepted values of `type`: `email` and the configured register providers. */
   types: string[];
-  /** Every provider the seed names for registration, configured or not: their fields are always checked. */
+  /** Every provider the apps offer for registration, configured or not: their fields are always checked. */
   providerNames: string[];
   image: ImageLimits;
   /** The uniqueness questions of email, username and slug (the users service answers them). */

@@ -11,7 +11,7 @@ const DESCRIPTION =
   'removed from its device. The message is Korean or English by Accept-Language.';
 
 export function notificationEndpoints(notifications: NotificationsService): AnyEndpoint[] {
-  // The seed lists GET; POST is what DESIGN §2.5 names. Both do the same.
+  // The apps' catalogue lists GET, and they send most calls as POST forms: both do the same.
   return (['POST', 'GET'] as const).map((method) =>
     endpoint({
       method,

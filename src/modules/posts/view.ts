@@ -10,7 +10,7 @@ import {
   publicUserView,
 } from '../users/view.js';
 
-/** A post as any client sees it (DESIGN §2.5, issue 7). */
+/** A post as any client sees it. */
 export const postShape = t.object({
   id: t.string(),
   text: t.string(),

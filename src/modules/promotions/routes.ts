@@ -6,7 +6,7 @@ import { bannerShape, type PromotionsService } from './service.js';
 
 const DEFAULT_INSPIRERS = 10;
 
-/** Both public; each answers GET (the seed's catalogue) and POST (the apps send most calls as forms). */
+/** Both public; each answers GET (the apps' catalogue) and POST (the apps send most calls as forms). */
 export function promotionEndpoints(promotions: PromotionsService): AnyEndpoint[] {
   return (['GET', 'POST'] as const).flatMap((method) => [
     endpoint({

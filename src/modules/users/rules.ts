@@ -26,7 +26,7 @@ export const slugField = string()
 
 export const genderField = integer().in([0, 1]).describe('0 (female) or 1 (male).');
 
-/** Refuses the most common passwords and ones equal to the email's local part or the username (DESIGN §5). */
+/** Refuses the most common passwords and ones equal to the email's local part or the username (NIST SP 800-63B). */
 const notCommonPassword: Rule<string> = {
   name: 'not_common_password',
   failures: [{ rule: 'password_common' }],

@@ -12,7 +12,7 @@ export const pictureShape = t.object({
 });
 export type PictureView = Static<typeof pictureShape>;
 
-/** The signed-in user's own view of their account (DESIGN §2.5). */
+/** The signed-in user's own view of their account: what user/get, login and sign-up answer. */
 export const userShape = t.object({
   id: t.string(),
   email: t.string(),

@@ -42,7 +42,7 @@ export function validateEndpoints(limit: RateCounter, taken: UsersTaken): AnyEnd
       method: 'POST',
       path: '/validate/slug',
       summary: 'Is this slug acceptable and unused?',
-      description: 'Errors are keyed by `slug` (deliberate: the seed sample shows `username`, DESIGN §2.4).',
+      description: 'Errors are keyed by `slug`, the field that was sent.',
       tag: 'validate',
       auth: 'none',
       limit,
