@@ -76,7 +76,7 @@ describe.each(backends)('%s: a write transaction that fails', (backend) => {
   });
 });
 
-describe.each(backends)('%s: AuthService.register against the unique indexes', (backend) => {
+describe.each(backends)('%s: SignUp.register against the unique indexes', (backend) => {
   const ctx = useTestApp(backend);
 
   function service(): SignUp {
