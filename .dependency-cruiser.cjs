@@ -11,6 +11,11 @@ const layers = [
   { name: 'entry', path: '^src/(main\\.ts$|cli/)', what: 'main.ts and cli/: the commands' },
   { name: 'server', path: '^src/server\\.ts$', what: 'server.ts: listens and closes' },
   { name: 'app', path: '^src/app\\.ts$', what: 'app.ts: the Fastify instance and its routes' },
+  {
+    name: 'endpoints',
+    path: '^src/endpoints\\.ts$',
+    what: 'endpoints.ts: every endpoint built from the services, in the API document’s order',
+  },
   { name: 'services', path: '^src/services\\.ts$', what: 'services.ts: the composition root' },
   { name: 'web', path: '^src/web/', what: 'web/: the pages; sets and clears the session cookie' },
   { name: 'account', path: '^src/account/', what: 'account/: use cases spanning entities, their routes' },
@@ -83,9 +88,9 @@ module.exports = {
     },
     {
       name: 'only-composition-imports-routes',
-      comment: 'Routes are the HTTP ends: only app.ts and services.ts put them together.',
+      comment: 'Routes are the HTTP ends: only endpoints.ts puts them together.',
       severity: 'error',
-      from: { pathNot: '^src/(app|services)\\.ts$' },
+      from: { pathNot: '^src/endpoints\\.ts$' },
       to: { path: '/(routes|[^/]+-routes)\\.ts$' },
     },
     {

@@ -1,19 +1,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { type DestinationStream, destination } from 'pino';
-import { accountDeletionEndpoints } from './account/deletion/routes.js';
-import { passwordResetEndpoints } from './account/password-reset/routes.js';
-import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
-import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
-import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
-import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
+import { buildEndpoints } from './endpoints.js';
 import { NO_FILES, registerBodyParsers } from './http/body-parsers.js';
 import { connectionOptions, registerTransportHygiene } from './http/connections.js';
 import { allowCorsOrigins } from './http/cors.js';
-import { type AnyEndpoint, limitBeforeBody, type RequestServices } from './http/endpoint.js';
+import { limitBeforeBody } from './http/endpoint.js';
 import { ok, successEnvelopeSchema } from './http/envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { AccessLog, loggerOptions } from './http/logging.js';
@@ -33,29 +28,15 @@ import { createMailTransport } from './mail/transport.js';
 import { serveMetricsRoute } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
-import { deviceEndpoints } from './modules/devices/routes.js';
-import {
-  type MediaReferences,
-  OrphanMediaSweeper,
-  sweepPeriodically,
-} from './modules/images/orphan-sweep.js';
+import { OrphanMediaSweeper, sweepPeriodically } from './modules/images/orphan-sweep.js';
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
-import { emailVerificationEndpoints } from './modules/lifecycle/routes.js';
-import { notificationEndpoints } from './modules/notifications/routes.js';
-import { postEndpoints } from './modules/posts/routes.js';
-import { promotionEndpoints } from './modules/promotions/routes.js';
-import { tokenEndpoints } from './modules/tokens/routes.js';
-import { userEndpoints } from './modules/users/routes.js';
-import type { UsersTaken } from './modules/users/rules.js';
-import { validateEndpoints } from './modules/validate/routes.js';
-import { buildServices, type ServiceDeps } from './services.js';
 import { createStorage } from './storage/create-storage.js';
 import { LocalStorage } from './storage/local-storage.js';
 import { S3Storage } from './storage/s3-storage.js';
 import { serveLocalMedia } from './storage/serve-local.js';
 import { SERVICE_VERSION } from './version.js';
 import { mediaOrigin } from './web/media-origin.js';
-import { registerWeb, type WebSessions } from './web/plugin.js';
+import { registerWeb } from './web/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,85 +51,6 @@ export interface AppDeps {
   metrics?: AppMetrics;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
-}
-
-/** Builds the services (src/services.ts), and endpoints from them. */
-function buildEndpoints(
-  config: Config,
-  deps: ServiceDeps,
-): {
-  endpoints: AnyEndpoint[];
-  services: RequestServices;
-  mediaReferences: MediaReferences[];
-  webSessions: WebSessions;
-} {
-  const { limits } = deps;
-  const {
-    configuredProviders: configured,
-    users,
-    tokens,
-    providerLinks,
-    signUp,
-    signIn,
-    profile,
-    profilePictures,
-    verification,
-    passwordReset,
-    devices,
-    notifications,
-    feedCursors,
-    posts,
-    promotions,
-    deletion,
-    mediaReferences,
-  } = buildServices(config, deps);
-  const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
-  // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
-  const taken: UsersTaken = {
-    email: (value, except) => users.taken('email', value, except),
-    username: (value, except) => users.taken('username', value, except),
-    slug: (value, except) => users.taken('slug', value, except),
-  };
-  const endpoints = [
-    ...validateEndpoints(limits.validateIp, taken),
-    ...signUpEndpoints(
-      signUp,
-      {
-        // Only configured providers are register types; every REGISTER_PROVIDERS name keeps its required_if
-        // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
-        types: ['email', ...config.providers.registerNames.filter((name) => configured.includes(name))],
-        providerNames: config.providers.registerNames,
-        image: imageLimits,
-        taken,
-      },
-      limits.registerIp,
-    ),
-    ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
-    ...userEndpoints(users),
-    ...profileEndpoints(profile, configured, taken),
-    ...accountDeletionEndpoints(deletion, configured),
-    ...profilePictureEndpoints(profilePictures, imageLimits),
-    ...deviceEndpoints(devices),
-    ...notificationEndpoints(notifications),
-    ...tokenEndpoints(tokens),
-    // Each configured provider's login beside its link, then an unlink for every known provider (a link to
-    // one the deployment has since switched off can still be removed): the API document's order.
-    ...configured.flatMap((name) => [
-      providerSignInEndpoint(signIn, name, limits.loginIp),
-      providerLinkEndpoint(providerLinks, name, configured),
-    ]),
-    ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),
-    ...postEndpoints(posts, feedCursors, imageLimits),
-    ...promotionEndpoints(promotions),
-    ...emailVerificationEndpoints(verification),
-    ...passwordResetEndpoints(passwordReset, { forgotIp: limits.passwordForgotIp }),
-  ];
-  return {
-    endpoints,
-    services: { authenticate: (token) => tokens.authenticate(token) },
-    mediaReferences,
-    webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
-  };
 }
 
 /** Lines are written in batches of about this many bytes (one write instead of one per request)… */

@@ -3,7 +3,7 @@ import { UnauthenticatedError, ValidationError } from '../errors.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
-import type { Params, RuleList } from '../validation/fields.js';
+import type { Params, RuleList } from '../validation/rule-list.js';
 import type { JsonSchema } from '../validation/types.js';
 import { bearerToken } from './auth.js';
 import type { AuthContext } from './auth-context.js';

@@ -1,5 +1,5 @@
 import { type FieldFailures, ValidationError } from '../errors.js';
-import type { AnyField, Params, RuleList } from './fields.js';
+import type { AnyField, Params, RuleList } from './rule-list.js';
 import { CLEARED, type FieldStep, type RuleContext } from './types.js';
 
 export interface ValidationOptions {
@@ -56,7 +56,7 @@ async function checkField(
   let value = coerced.value;
   for (const rule of field.spec.rules) {
     if (rule.leftToWrite) {
-      // Always the field's last rule (fields.ts): the field has passed everything else.
+      // Always the field's last rule (field.ts allows none after it): the field has passed everything else.
       leftToWrite.push({ name, step: rule, value });
       break;
     }

@@ -1,9 +1,10 @@
 import type { RuleFailure } from '../errors.js';
-import type { AnyField, FieldSpec, RuleList } from './fields.js';
+import type { FieldSpec } from './field.js';
 import { renderFailure } from './messages.js';
+import type { AnyField, RuleList } from './rule-list.js';
 import type { JsonSchema } from './types.js';
 
-/** What a value of the wrong type answers, by the field's kind (the coercion step of fields.ts). */
+/** What a value of the wrong type answers, by the field's kind (the coercion step of field-kinds.ts). */
 const TYPE_FAILURE: Record<FieldSpec['kind'], RuleFailure> = {
   string: { rule: 'string' },
   integer: { rule: 'integer' },

@@ -8,7 +8,8 @@ import { CommitFailedError, ServiceUnavailableError, ValidationError } from '../
 import { newId } from '../../src/lib/ids.js';
 import { hashApiToken } from '../../src/lib/tokens.js';
 import { TokensRepo } from '../../src/modules/tokens/repo.js';
-import { firstFreeSlug, UsersRepo } from '../../src/modules/users/repo.js';
+import { firstFreeSlug } from '../../src/modules/users/new-account.js';
+import { UsersRepo } from '../../src/modules/users/repo.js';
 import { backends, useTestDatabase } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
 

@@ -11,7 +11,8 @@ import {
 import { ok } from '../../src/http/envelope.js';
 import { sendError } from '../../src/http/errors.js';
 import { t } from '../../src/http/response-schema.js';
-import { rules, string } from '../../src/validation/fields.js';
+import { string } from '../../src/validation/field-kinds.js';
+import { rules } from '../../src/validation/rule-list.js';
 import { logSink } from '../helpers/logs.js';
 
 const at = new Date('2026-01-01T00:00:00Z');

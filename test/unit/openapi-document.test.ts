@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../src/http/endpoint.js';
 import { openApiDocument } from '../../src/http/openapi.js';
 import { t } from '../../src/http/response-schema.js';
-import { integer, rules, string, stringArray } from '../../src/validation/fields.js';
+import { integer, string, stringArray } from '../../src/validation/field-kinds.js';
+import { rules } from '../../src/validation/rule-list.js';
 
 const feed = endpoint({
   method: 'GET',

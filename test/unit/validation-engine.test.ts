@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../../src/validation/engine.js';
-import { boolean, integer, rules, string, stringArray } from '../../src/validation/fields.js';
+import { boolean, integer, string, stringArray } from '../../src/validation/field-kinds.js';
+import { rules } from '../../src/validation/rule-list.js';
 import { CLEARED } from '../../src/validation/types.js';
 import { lookups } from '../helpers/validation.js';
 

@@ -7,10 +7,10 @@ import {
   file,
   fileArray,
   integer,
-  rules,
   string,
   stringArray,
-} from '../../src/validation/fields.js';
+} from '../../src/validation/field-kinds.js';
+import { rules } from '../../src/validation/rule-list.js';
 import type { UploadedFile } from '../../src/validation/types.js';
 
 function upload(bytes: number, truncated = false): UploadedFile {

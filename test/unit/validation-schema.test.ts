@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { validate } from '../../src/validation/engine.js';
-import { accepted, file, integer, rules, string, stringArray } from '../../src/validation/fields.js';
+import { accepted, file, integer, string, stringArray } from '../../src/validation/field-kinds.js';
 import { renderFailures } from '../../src/validation/messages.js';
+import { rules } from '../../src/validation/rule-list.js';
 import { fieldMessages, ruleListSchema } from '../../src/validation/schema.js';
 
 /** Every value is taken: the uniqueness rules fail, and `exists` passes. */

@@ -1,6 +1,6 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { rules } from '../../validation/fields.js';
+import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
 import type { AccountDeletion } from './service.js';
 

@@ -1,6 +1,6 @@
 import { tokenField } from '../../modules/lifecycle/rules.js';
 import { emailField, newPasswordField } from '../../modules/users/rules.js';
-import { rules } from '../../validation/fields.js';
+import { rules } from '../../validation/rule-list.js';
 
 /** No `exists` rule: the answer must not tell whether an account has this address. */
 export const forgotPasswordRules = rules({ email: emailField.required() });

@@ -6,7 +6,8 @@ import {
   type UsersTaken,
   usernameField,
 } from '../../modules/users/rules.js';
-import { rules, string } from '../../validation/fields.js';
+import { string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 import { reauthRules } from '../reauth/rules.js';
 
 /**

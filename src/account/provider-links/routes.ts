@@ -1,7 +1,7 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { credentialFields, requiredCredentialsIn } from '../../modules/providers/credentials.js';
 import { userExample, userResponse } from '../../modules/users/view.js';
-import { rules } from '../../validation/fields.js';
+import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
 import type { ProviderLinks } from './service.js';
 

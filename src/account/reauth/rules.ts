@@ -1,5 +1,5 @@
 import { credentialFieldsOf, offeredCredentials } from '../../modules/providers/credentials.js';
-import { string } from '../../validation/fields.js';
+import { string } from '../../validation/field-kinds.js';
 import type { ReauthProof } from './service.js';
 
 /** `current_password` as every re-authenticated endpoint takes it (checked by Reauthentication, not here). */

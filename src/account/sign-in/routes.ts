@@ -3,7 +3,7 @@ import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { credentialFields, requiredCredentialsIn } from '../../modules/providers/credentials.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
-import { rules } from '../../validation/fields.js';
+import { rules } from '../../validation/rule-list.js';
 import { clientInfo } from '../request-client.js';
 import { type AccountByEmail, loginEmailRules } from './rules.js';
 import type { SignIn } from './service.js';

@@ -1,6 +1,7 @@
 import type { UserWithProviders } from '../../db/schema.js';
 import { emailField } from '../../modules/users/rules.js';
-import { rules, string } from '../../validation/fields.js';
+import { string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 import type { ConvertingRule } from '../../validation/types.js';
 
 /** The account that holds this email (case-insensitively), with its linked providers (the users service). */

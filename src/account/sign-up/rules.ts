@@ -8,7 +8,8 @@ import {
   type UsersTaken,
   usernameField,
 } from '../../modules/users/rules.js';
-import { accepted, rules, string } from '../../validation/fields.js';
+import { accepted, string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 
 export interface RegisterRuleOptions {
   /** Accepted values of `type`: `email` and the configured register providers. */

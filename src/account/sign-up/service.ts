@@ -11,7 +11,8 @@ import type { EmailVerificationService } from '../../modules/lifecycle/verificat
 import { type ProviderCredentials, requiredCredentialsIn } from '../../modules/providers/credentials.js';
 import type { ProvidersService } from '../../modules/providers/service.js';
 import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
-import type { NewAccount, UsersRepo } from '../../modules/users/repo.js';
+import type { NewAccount } from '../../modules/users/new-account.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';

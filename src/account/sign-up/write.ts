@@ -16,7 +16,7 @@ import {
   insertAccountQuery,
   type NewAccount,
   type NewAccountRow,
-} from '../../modules/users/repo.js';
+} from '../../modules/users/new-account.js';
 
 /** The four rows of an email sign-up, each as its table's INSERT takes it. */
 interface SignUpRows {

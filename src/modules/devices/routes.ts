@@ -1,6 +1,6 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { rules } from '../../validation/fields.js';
+import { rules } from '../../validation/rule-list.js';
 import { deviceUpdateRules } from './rules.js';
 import { type DevicesService, type DeviceView, deviceShape } from './service.js';
 

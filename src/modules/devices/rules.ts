@@ -1,4 +1,5 @@
-import { boolean, rules, string } from '../../validation/fields.js';
+import { boolean, string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 import type { Rule } from '../../validation/types.js';
 
 export const PLATFORMS = ['ios', 'android', 'web'] as const;

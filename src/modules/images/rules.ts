@@ -1,4 +1,4 @@
-import { file, fileArray } from '../../validation/fields.js';
+import { file, fileArray } from '../../validation/field-kinds.js';
 import type { ConvertingRule, UploadedFile } from '../../validation/types.js';
 import { ACCEPTED_FORMATS, probeImage, type ValidatedImage } from './probe.js';
 

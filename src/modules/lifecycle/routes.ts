@@ -1,7 +1,7 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { rules } from '../../validation/fields.js';
 import { preferredLocale } from '../../validation/messages.js';
+import { rules } from '../../validation/rule-list.js';
 import { verifyEmailRules } from './rules.js';
 import type { EmailVerificationService } from './verification-service.js';
 

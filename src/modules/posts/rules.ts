@@ -1,4 +1,5 @@
-import { integer, rules, string } from '../../validation/fields.js';
+import { integer, string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 import type { ConvertingRule } from '../../validation/types.js';
 import { type ImageLimits, imageListField } from '../images/rules.js';
 import { FEED_ORDERS, type FeedCursor, type FeedCursorCodec } from './cursor.js';

@@ -1,5 +1,7 @@
 import type { RuleFailure } from '../../errors.js';
-import { Field, integer, rules, string } from '../../validation/fields.js';
+import { Field } from '../../validation/field.js';
+import { integer, string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 import type { Rule } from '../../validation/types.js';
 
 /** How many ids `exclude` may carry: each costs at most one extra index probe per call, so it is bounded. */

@@ -5,7 +5,7 @@ import { type Static, t } from '../../http/response-schema.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { validate } from '../../validation/engine.js';
-import type { Params } from '../../validation/fields.js';
+import type { Params } from '../../validation/rule-list.js';
 import { type PublicUserView, publicUserView, type UserView } from '../users/view.js';
 import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
 import { bannerAddRules } from './rules.js';

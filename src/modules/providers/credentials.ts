@@ -1,4 +1,5 @@
-import { type Field, string } from '../../validation/fields.js';
+import type { Field } from '../../validation/field.js';
+import { string } from '../../validation/field-kinds.js';
 import { PROVIDER_TOKEN_PATTERN } from '../../validation/patterns.js';
 
 /**

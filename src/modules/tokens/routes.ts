@@ -1,6 +1,7 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { rules, string } from '../../validation/fields.js';
+import { string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 import { type TokensService, tokenShape } from './service.js';
 
 export function tokenEndpoints(tokens: TokensService): AnyEndpoint[] {

@@ -1,5 +1,5 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
-import { rules } from '../../validation/fields.js';
+import { rules } from '../../validation/rule-list.js';
 import type { UsersService } from './service.js';
 import { userExample, userResponse } from './view.js';
 

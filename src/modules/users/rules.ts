@@ -1,6 +1,6 @@
 import type { Column } from '../../db/users-indexes.js';
 import { isCommonPassword } from '../../lib/passwords.js';
-import { integer, string } from '../../validation/fields.js';
+import { integer, string } from '../../validation/field-kinds.js';
 import { SLUG_PATTERN, USERNAME_PATTERN } from '../../validation/patterns.js';
 import type { Rule, TakenLookup } from '../../validation/types.js';
 

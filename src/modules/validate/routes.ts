@@ -1,7 +1,7 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
-import { rules } from '../../validation/fields.js';
+import { rules } from '../../validation/rule-list.js';
 import { emailField, slugField, type UsersTaken, usernameField } from '../users/rules.js';
 
 /**

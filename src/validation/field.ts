@@ -1,14 +1,13 @@
 import type { RuleFailure } from '../errors.js';
 import { codePointLength, EMAIL_PATTERN } from './patterns.js';
-import {
-  type ConvertingRule,
-  type FieldStep,
-  isUploadedFile,
-  type JsonSchema,
-  type Rule,
-  type TakenLookup,
-  type UniqueOptions,
-  type UploadedFile,
+import type {
+  ConvertingRule,
+  FieldStep,
+  JsonSchema,
+  Rule,
+  TakenLookup,
+  UniqueOptions,
+  UploadedFile,
 } from './types.js';
 
 export type Presence =
@@ -17,7 +16,7 @@ export type Presence =
   | { type: 'required_if'; other: string; values: readonly string[] };
 
 /** Turns a raw bag value into the field's type, or says which type rule failed. */
-type Coerce<T> = (value: unknown) => { ok: true; value: T } | { ok: false; failure: RuleFailure };
+export type Coerce<T> = (value: unknown) => { ok: true; value: T } | { ok: false; failure: RuleFailure };
 
 /**
  * What a field checks, in order. Untyped in its values: the Field class adds a step only with the value type
@@ -223,127 +222,4 @@ export class Field<T, R extends boolean = false> {
       check: async (value) => ((await taken(value as string, undefined)) ? undefined : { rule: 'exists' }),
     });
   }
-}
-
-function base<T>(kind: FieldSpec['kind'], coerce: Coerce<T>, baseSchema: JsonSchema): Field<T, false> {
-  return new Field<T, false>({ kind, coerce, baseSchema, presence: { type: 'optional' }, rules: [] });
-}
-
-/** A string field. `normalize: 'NFC'` composes Korean jamo sequences before any rule sees the value. */
-export function string(options: { normalize?: 'NFC' } = {}): Field<string> {
-  return base<string>(
-    'string',
-    (value) =>
-      typeof value !== 'string'
-        ? { ok: false, failure: { rule: 'string' } }
-        : // PostgreSQL text cannot hold U+0000; no field of ours has a use for it.
-          value.includes('\u0000')
-          ? { ok: false, failure: { rule: 'regex' } }
-          : { ok: true, value: options.normalize ? value.normalize(options.normalize) : value },
-    { type: 'string' },
-  );
-}
-
-/** An integer, from a JSON number or a decimal string (form bodies carry only strings). */
-export function integer(): Field<number> {
-  return base<number>(
-    'integer',
-    (value) => {
-      if (typeof value === 'number' && Number.isSafeInteger(value)) return { ok: true, value };
-      // Plain decimal only: `01` and `+1` are not the 1 of Laravel's `in:0,1` (it compares strings).
-      if (typeof value === 'string' && /^-?(0|[1-9]\d{0,14})$/.test(value))
-        return { ok: true, value: Number(value) };
-      return { ok: false, failure: { rule: 'integer' } };
-    },
-    { type: 'integer' },
-  );
-}
-
-const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
-const FALSE_WORDS = ['0', 'false', 'off', 'no'];
-
-export function boolean(): Field<boolean> {
-  return base<boolean>(
-    'boolean',
-    (value) => {
-      if (typeof value === 'boolean') return { ok: true, value };
-      if (value === 1 || value === 0) return { ok: true, value: value === 1 };
-      if (typeof value === 'string' && TRUE_WORDS.includes(value.toLowerCase()))
-        return { ok: true, value: true };
-      if (typeof value === 'string' && FALSE_WORDS.includes(value.toLowerCase()))
-        return { ok: true, value: false };
-      return { ok: false, failure: { rule: 'boolean' } };
-    },
-    { type: 'boolean' },
-  );
-}
-
-/** Laravel's `accepted`: a checkbox that must be ticked (exactly `on`, `yes`, `1` or `true`, as PHP compares). */
-export function accepted(): Field<true> {
-  return base<true>(
-    'accepted',
-    (value) =>
-      value === true || value === 1 || (typeof value === 'string' && TRUE_WORDS.includes(value))
-        ? { ok: true, value: true }
-        : { ok: false, failure: { rule: 'accepted' } },
-    { type: 'string', enum: ['on', 'yes', '1', 'true'] },
-  );
-}
-
-/** A file part of a multipart body. */
-export function file(): Field<UploadedFile> {
-  return base<UploadedFile>(
-    'file',
-    (value) => (isUploadedFile(value) ? { ok: true, value } : { ok: false, failure: { rule: 'file' } }),
-    { type: 'string', format: 'binary' },
-  );
-}
-
-/**
- * Several file parts under one name (`images[]`, or `images[0]`, `images[1]`…). A single part sent as plain
- * `images` is read as a list of one: the app means the same thing.
- */
-export function fileArray(): Field<UploadedFile[]> {
-  return base<UploadedFile[]>(
-    'files',
-    (value) => {
-      const list = isUploadedFile(value) ? [value] : value;
-      return Array.isArray(list) && list.every(isUploadedFile)
-        ? { ok: true, value: list }
-        : { ok: false, failure: { rule: 'array' } };
-    },
-    { type: 'array', items: { type: 'string', format: 'binary' } },
-  );
-}
-
-/** An array of strings (`exclude[]=a&exclude[]=b`, `exclude[0]=a` or a JSON array). */
-export function stringArray(): Field<string[]> {
-  return base<string[]>(
-    'array',
-    (value) =>
-      Array.isArray(value) && value.every((item) => typeof item === 'string' && !item.includes('\u0000'))
-        ? { ok: true, value }
-        : { ok: false, failure: { rule: 'array' } },
-    { type: 'array', items: { type: 'string' } },
-  );
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: a rule list mixes fields of every value type; Params<L> restores them.
-export type AnyField = Field<any, boolean>;
-export type RuleList = Record<string, AnyField>;
-
-type FieldValue<F> = F extends { readonly __value: infer T } ? T : never;
-type RequiredKeys<L extends RuleList> = {
-  [K in keyof L]: L[K] extends Field<infer _T, true> ? K : never;
-}[keyof L];
-type OptionalKeys<L extends RuleList> = Exclude<keyof L, RequiredKeys<L>>;
-
-/** The validated parameters of a rule list: required fields always present, the rest maybe. */
-export type Params<L extends RuleList> = { [K in RequiredKeys<L>]: FieldValue<L[K]> } & {
-  [K in OptionalKeys<L>]?: FieldValue<L[K]>;
-};
-
-/** Declares an endpoint's rule list (an identity function that keeps the exact field types). */
-export function rules<L extends RuleList>(list: L): L {
-  return list;
 }
