@@ -51,6 +51,13 @@ export interface EndpointInfo<M extends AuthMode = AuthMode> {
   limit?: RateCounter;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
   errors?: number[];
+  /**
+   * Set when the endpoint is routed and documented but cannot serve on this deployment (an identity provider
+   * that is not configured): every request is refused with the error it makes, after authentication (an
+   * anonymous caller of a protected route still learns only that it is not signed in) and before validation
+   * (no parameter could make the request succeed, so none is worth correcting).
+   */
+  unavailable?: () => Error;
 }
 
 /**
@@ -181,6 +188,7 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   leavesChecks: boolean,
 ): Promise<Static<S>> {
   const auth = await authenticators[definition.auth](request, services);
+  if (definition.unavailable) throw definition.unavailable();
   const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);
   const options = { currentUserId: signedIn?.user.id };
