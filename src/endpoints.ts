@@ -81,10 +81,11 @@ export function buildEndpoints(
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
-    // Each configured provider's login beside its link, then an unlink for every known provider (a link to
-    // one the deployment has since switched off can still be removed): the API document's order.
-    ...configured.flatMap((name) => [
-      providerSignInEndpoint(signIn, name, limits.loginIp),
+    // Each known provider's login beside its link (an unconfigured one's answer 503 provider_not_configured),
+    // then an unlink for every known provider (a link to one the deployment has since switched off can still
+    // be removed): the API document's order.
+    ...config.providers.names.flatMap((name) => [
+      providerSignInEndpoint(signIn, name, limits.loginIp, configured),
       providerLinkEndpoint(providerLinks, name, configured),
     ]),
     ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),

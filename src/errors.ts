@@ -123,6 +123,21 @@ export class ProviderUnavailableError extends ServiceError {
   }
 }
 
+/**
+ * An identity provider the service knows (PROVIDERS) but this deployment has not configured: its routes exist
+ * and are documented, and say what an operator must set. `variables`: by PROVIDER_<NAME>_KIND, the variables
+ * that configure the provider as that kind.
+ */
+export class ProviderNotConfiguredError extends ServiceError {
+  constructor(
+    readonly provider: string,
+    readonly variables: Readonly<Record<string, readonly string[]>>,
+  ) {
+    super(`Identity provider not configured: ${provider}`);
+    this.name = 'ProviderNotConfiguredError';
+  }
+}
+
 export class TooManyRequestsError extends ServiceError {
   constructor(readonly retryAfterSeconds: number) {
     super('Too Many Attempts.');

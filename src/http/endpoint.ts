@@ -9,7 +9,7 @@ import { bearerToken } from './auth.js';
 import type { AuthContext } from './auth-context.js';
 import { parameterBag } from './params.js';
 import type { Shape, Static } from './response-schema.js';
-import { sessionCookieToken } from './session-cookie.js';
+import { sessionCookiePresented, sessionCookieToken } from './session-cookie.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -51,6 +51,13 @@ export interface EndpointInfo<M extends AuthMode = AuthMode> {
   limit?: RateCounter;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
   errors?: number[];
+  /**
+   * Set when the endpoint is routed and documented but cannot serve on this deployment (an identity provider
+   * that is not configured): every request is refused with the error it makes, after authentication (an
+   * anonymous caller of a protected route still learns only that it is not signed in) and before validation
+   * (no parameter could make the request succeed, so none is worth correcting).
+   */
+  unavailable?: () => Error;
 }
 
 /**
@@ -110,6 +117,29 @@ export function presentedToken(request: FastifyRequest): string | undefined {
   return bearerToken(request.headers.authorization) ?? sessionCookieToken(request);
 }
 
+/**
+ * Whether the request carries any credential at all, well-formed or not: a non-empty `api_token` in the query
+ * or the body, a non-empty `Authorization` header of any scheme, or the session cookie on a same-origin
+ * request of the web pages. An optional route answers anonymously only when this is false; a credential that
+ * is there but proves nobody is refused like on a protected route (RFC 6750 §3.1), so a client whose token
+ * died learns it instead of silently seeing the anonymous answer.
+ */
+export function credentialPresented(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  const body = request.body as Record<string, unknown> | undefined;
+  return (
+    parameterPresent(query?.api_token) ||
+    parameterPresent(body && typeof body === 'object' ? body.api_token : undefined) ||
+    (request.headers.authorization ?? '') !== '' ||
+    sessionCookiePresented(request)
+  );
+}
+
+/** Absent, null and empty count as not sent, as for every other parameter (docs/api.md "Conventions"). */
+function parameterPresent(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
 /** The `onRequest` hook counting an endpoint's per-IP limit before the body is read; none without a limit. */
 export function limitBeforeBody(
   definition: EndpointInfo,
@@ -122,7 +152,10 @@ export function limitBeforeBody(
   };
 }
 
-/** Finds the signed-in user as each mode needs it: refused without one, maybe one, or never asked. */
+/**
+ * Finds the signed-in user as each mode needs it: refused without one; nobody when no credential was
+ * presented, else refused without one; or never asked.
+ */
 const authenticators: {
   [M in AuthMode]: (request: FastifyRequest, services: RequestServices) => Promise<AuthByMode[M]>;
 } = {
@@ -131,7 +164,11 @@ const authenticators: {
     if (!auth) throw new UnauthenticatedError();
     return auth;
   },
-  optional: tokenOwner,
+  optional: async (request, services) => {
+    const auth = await tokenOwner(request, services);
+    if (!auth && credentialPresented(request)) throw new UnauthenticatedError();
+    return auth;
+  },
   none: async () => undefined,
 };
 
@@ -151,6 +188,7 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   leavesChecks: boolean,
 ): Promise<Static<S>> {
   const auth = await authenticators[definition.auth](request, services);
+  if (definition.unavailable) throw definition.unavailable();
   const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);
   const options = { currentUserId: signedIn?.user.id };

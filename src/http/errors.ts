@@ -8,6 +8,7 @@ import {
   NotFoundError,
   NotRegisteredError,
   OverloadedError,
+  ProviderNotConfiguredError,
   ProviderUnavailableError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -100,6 +101,13 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
   if (error instanceof ProviderUnavailableError) {
     return failure(502, 'BadGatewayHttpException', 'Identity provider unavailable.');
   }
+  if (error instanceof ProviderNotConfiguredError) {
+    return failure(503, 'ServiceUnavailableHttpException', 'Identity provider not configured.', {
+      status: 'provider_not_configured',
+      provider: error.provider,
+      variables: error.variables,
+    });
+  }
   if (error instanceof ServiceUnavailableError || isConnectionError(error)) return serviceUnavailable();
   if (error instanceof Error && MALFORMED_MULTIPART.test(error.message)) {
     return failure(400, 'BadRequestHttpException', 'Bad Request', {
@@ -150,6 +158,10 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     // client is told when to try again.
     request.log.warn({ status, reason: (error.cause as Error | undefined)?.message }, 'request shed');
     reply.header('retry-after', '1');
+  } else if (error instanceof ProviderNotConfiguredError) {
+    // A client calling a provider this deployment does not offer: an answer, not a fault, and a client must
+    // not be able to raise alerts at will; the operator still sees which provider is asked for.
+    request.log.info({ status, provider: error.provider }, 'request refused');
   } else if (status >= 500) {
     // Logged with the request id (pino binds it); the client sees only the envelope.
     request.log.error({ err: error }, 'request failed');

@@ -100,7 +100,7 @@ function operation(endpoint: AnyEndpoint): Record<string, unknown> {
   }
   const statuses = new Set([
     ...(endpoint.errors ?? []),
-    ...(endpoint.auth === 'required' ? [401] : []),
+    ...(endpoint.auth !== 'none' ? [401] : []),
     500,
     503,
   ]);

@@ -57,3 +57,12 @@ export function sessionCookieToken(request: FastifyRequest): string | undefined 
   if (token === undefined || !/^[A-Za-z0-9_-]{1,512}$/.test(token)) return undefined;
   return isSameOriginWebRequest(request) ? token : undefined;
 }
+
+/**
+ * Whether a same-origin request of the web pages carries the session cookie, valid or not: that request is
+ * the page using its session, so a stale one is a credential that failed. A cross-site request's cookie is
+ * never a credential it presents.
+ */
+export function sessionCookiePresented(request: FastifyRequest): boolean {
+  return cookieValue(request.headers.cookie, SESSION_COOKIE) !== undefined && isSameOriginWebRequest(request);
+}

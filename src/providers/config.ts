@@ -32,7 +32,10 @@ export interface ProvidersConfig {
   names: string[];
   /** Those accepted as a register `type` once configured (REGISTER_PROVIDERS). */
   registerNames: string[];
-  /** Providers with their URL settings, by name; the others have no login route and no register type. */
+  /**
+   * Providers with their URL settings, by name; the others are no register type, and their login and link
+   * routes answer 503 provider_not_configured.
+   */
   configured: ProviderConfig[];
   timeoutMs: number;
   /** Least time between two JWKS downloads, so tokens with made-up key ids cannot make us hammer the provider. */
@@ -92,6 +95,20 @@ function needed<T>(env: EnvReader, variable: string, value: T | undefined, why: 
   if (value === undefined || (Array.isArray(value) && value.length === 0))
     env.fail(variable, `is required ${why}`);
   return value as T;
+}
+
+/**
+ * The variables that configure provider `name`, by PROVIDER_<NAME>_KIND: the ones each kind requires (a
+ * userinfo provider may add TOKENINFO_URL and CLIENT_ID; docs/configuration.md). Told to a client that calls
+ * a provider this deployment has not configured.
+ */
+export function providerVariables(name: string): Record<ProviderConfig['kind'], string[]> {
+  // Written out as providerConfig writes it: docs/configuration.md's test reads the names from this source.
+  const prefix = `PROVIDER_${name.toUpperCase()}_`;
+  return {
+    userinfo: [`${prefix}USERINFO_URL`],
+    'id-token': [`${prefix}JWKS_URL`, `${prefix}ISSUER`, `${prefix}AUDIENCE`],
+  };
 }
 
 /** One provider's settings, or undefined when none of its URLs is set (the provider is then not configured). */

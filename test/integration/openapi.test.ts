@@ -55,10 +55,13 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
 
   it('documents exactly the routes the service answers', async () => {
     const doc = await document();
-    // No provider is configured here: their login and link routes are absent, unlink is there for every name.
+    // No provider is configured here: every known one's login, link and unlink routes are there all the same.
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/auth/email/verify',
+      '/auth/login/alpha',
+      '/auth/login/beta',
       '/auth/login/email',
+      '/auth/login/gamma',
       '/auth/logout',
       '/auth/password/forgot',
       '/auth/password/reset',
@@ -78,8 +81,11 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/user/email/resend',
       '/user/get',
       '/user/profile-image/update',
+      '/user/providers/alpha/link',
       '/user/providers/alpha/unlink',
+      '/user/providers/beta/link',
       '/user/providers/beta/unlink',
+      '/user/providers/gamma/link',
       '/user/providers/gamma/unlink',
       '/user/tokens',
       '/user/tokens/{id}/revoke',
@@ -118,6 +124,22 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     expect(Object.keys(doc.paths['/auth/login/email']?.post?.responses ?? {})).toEqual(
       expect.arrayContaining(['401', '429']),
     );
+  });
+
+  it("documents an unconfigured provider's login and link with their parameters and the variables to set", async () => {
+    const doc = await document();
+    for (const path of ['/auth/login/gamma', '/user/providers/gamma/link']) {
+      const operation = doc.paths[path]?.post as unknown as {
+        description: string;
+        requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+      };
+      expect(operation.description, path).toContain(
+        'answers 503 `provider_not_configured` (set PROVIDER_GAMMA_USERINFO_URL, or PROVIDER_GAMMA_JWKS_URL, ' +
+          'PROVIDER_GAMMA_ISSUER, PROVIDER_GAMMA_AUDIENCE)',
+      );
+      const fields = Object.keys(operation.requestBody.content['application/json']?.schema.properties ?? {});
+      expect(fields, path).toEqual(expect.arrayContaining(['gamma_user_id', 'gamma_access_token']));
+    }
   });
 
   it('marks exactly the protected routes as needing a token', async () => {

@@ -13,8 +13,9 @@ import { concretePath, type DocumentedRoute, documentedRoutes, registeredRoutes 
 
 /**
  * Every route the app documents as `auth: 'required'`, in every API version it serves, refuses every kind of
- * bad credential with the one exact 401 envelope. The route list comes from the app, so a route added later
- * is covered the moment it exists; the guard list below catches one that forgot to ask for a token.
+ * bad credential with the one exact 401 envelope; so does every `auth: 'optional'` route, which answers
+ * anonymously only when no credential at all was presented. The route list comes from the app, so a route
+ * added later is covered the moment it exists; the guard list below catches one that forgot to ask for a token.
  */
 
 const UNAUTHENTICATED_BODY = {
@@ -161,12 +162,14 @@ describe.each(backends)('%s: every protected route refuses bad credentials alike
       expect(`${route.method} ${route.path}: ${route.auth}`).toMatch(/: required$/);
   });
 
-  it('answers the exact 401 envelope for no, unknown, logged-out, revoked, expired and malformed credentials', async () => {
-    const protectedRoutes = routes.filter((route) => route.auth === 'required');
+  /** Each request of `routes` × `presented` that did not get the exact 401 envelope. */
+  async function notRefused(auth: DocumentedRoute['auth'], presented: Presentation[]): Promise<unknown[]> {
     const wrong: unknown[] = [];
     for (const version of versions) {
-      for (const route of protectedRoutes) {
-        for (const presentation of presentations) {
+      for (const route of routes.filter((candidate) => candidate.auth === auth)) {
+        for (const presentation of presented) {
+          // A GET carries no body: its body presentation would present nothing, which is the no-token case.
+          if (auth === 'optional' && route.method === 'GET' && presentation.body !== undefined) continue;
           const res: LightMyRequestResponse = await send(version, route, presentation);
           const got = { status: res.statusCode, type: res.headers['content-type'], body: res.json() };
           const expected = {
@@ -180,8 +183,41 @@ describe.each(backends)('%s: every protected route refuses bad credentials alike
         }
       }
     }
-    expect(wrong).toEqual([]);
+    return wrong;
+  }
+
+  it('answers the exact 401 envelope for no, unknown, logged-out, revoked, expired and malformed credentials', async () => {
+    expect(await notRefused('required', presentations)).toEqual([]);
     // The token inside the malformed headers was live all along: the header's shape alone was refused.
     expectOk(await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(live.token) }));
+  });
+
+  it('answers the same 401 on the optional-token routes for every credential presented that proves nobody', async () => {
+    expect(routes.filter((route) => route.auth === 'optional').length).toBeGreaterThanOrEqual(2);
+    const presented = presentations.filter((presentation) => presentation.name !== 'no token');
+    expect(await notRefused('optional', presented)).toEqual([]);
+  });
+
+  it('answers the optional-token routes anonymously when no credential is presented, and for the token owner', async () => {
+    const anonymous: Presentation[] = [
+      { name: 'no token' },
+      { name: 'empty Authorization header', headers: { authorization: '' } },
+      { name: 'empty api_token', query: '', body: '' },
+      // Only the web pages' own calls present the cookie: a cross-site request's cookie is no credential.
+      { name: 'cookie without the web header', headers: { cookie: `accounts_session=${newApiToken()}` } },
+      { name: 'the live token', headers: bearer(live.token) },
+    ];
+    for (const version of versions) {
+      for (const route of routes.filter((candidate) => candidate.auth === 'optional')) {
+        for (const presentation of anonymous) {
+          const res = await send(version, route, presentation);
+          // The single post names no post here: its anonymous answer is the 404 of an unknown id.
+          const expected = route.path.includes('{') ? 404 : 200;
+          expect(res.statusCode, `${route.method} /${version}${route.path} with ${presentation.name}`).toBe(
+            expected,
+          );
+        }
+      }
+    }
   });
 });

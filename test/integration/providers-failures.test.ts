@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
-import { unique } from '../helpers/factories.js';
+import { bearer, registerUser, unique } from '../helpers/factories.js';
 import { expectError, expectValidationError, postForm } from '../helpers/http.js';
+import { logSink } from '../helpers/logs.js';
 import {
   expectAuthenticationFailed,
   expectNoAccount,
@@ -98,22 +99,66 @@ describe.each(backends)('%s: identity provider failures', (backend) => {
 
 describe.each(backends)('%s: providers that are not configured', (backend) => {
   let ctx: TestApp;
+  let lines: string[];
   beforeAll(async () => {
-    ctx = await createTestApp(backend);
+    const sink = logSink();
+    lines = sink.lines;
+    ctx = await createTestApp(backend, { LOG_LEVEL: 'info' }, { logStream: sink.stream });
   });
   afterAll(async () => {
     if (ctx) await closeTestApp(ctx);
   });
 
-  it('has no login or link route for them (404)', async () => {
-    for (const url of ['/v1/auth/login/alpha', '/v1/auth/login/gamma', '/v1/user/providers/beta/link']) {
-      expectError(
-        await postForm(ctx.app, url, { alpha_user_id: 'a', alpha_access_token: 't' }),
-        404,
-        'NotFoundHttpException',
-        'Not Found',
-      );
+  it('answers their login and link routes with a 503 naming the variables to set', async () => {
+    const user = await registerUser(ctx.app);
+    for (const name of ['alpha', 'beta', 'gamma']) {
+      const prefix = `PROVIDER_${name.toUpperCase()}_`;
+      const notConfigured = {
+        status: 'provider_not_configured',
+        provider: name,
+        variables: {
+          userinfo: [`${prefix}USERINFO_URL`],
+          'id-token': [`${prefix}JWKS_URL`, `${prefix}ISSUER`, `${prefix}AUDIENCE`],
+        },
+      };
+      const credentials = { [`${name}_user_id`]: 'a-1', [`${name}_access_token`]: 'token' };
+      const calls: Array<[string, Record<string, string>, Record<string, string>]> = [
+        [`/v1/auth/login/${name}`, credentials, {}],
+        [
+          `/dev/user/providers/${name}/link`,
+          { ...credentials, current_password: user.password },
+          bearer(user.token),
+        ],
+        // Before validation: no parameter could make the request succeed, so none is reported missing.
+        [`/v1/auth/login/${name}`, {}, {}],
+        [`/v1/user/providers/${name}/link`, {}, bearer(user.token)],
+      ];
+      for (const [url, fields, headers] of calls) {
+        expectError(
+          await postForm(ctx.app, url, fields, headers),
+          503,
+          'ServiceUnavailableHttpException',
+          'Identity provider not configured.',
+          notConfigured,
+        );
+      }
     }
+    // An answer, not a fault: logged as a refusal naming the provider, never as an error a client could raise.
+    const entries = lines.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; provider?: string },
+    );
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: 30, msg: 'request refused', provider: 'gamma' }),
+    );
+    // After authentication: an anonymous link gets the 401 of every protected route, and says nothing more.
+    expectError(
+      await postForm(ctx.app, '/v1/user/providers/beta/link', {}),
+      401,
+      'AuthenticationException',
+      'Unauthenticated.',
+      { status: 'unauthenticated' },
+    );
   });
 
   it('refuses them as a register type, and still requires their fields', async () => {
@@ -159,6 +204,7 @@ describe.each(backends)('%s: renamed providers', (backend) => {
       200,
     );
     expectNotRegistered(await providerLogin(ctx.app, 'apple', 'ap-1', await fake.issueIdToken('ap-1')));
+    // A name outside PROVIDERS is no provider at all: its routes do not exist.
     expectError(
       await postForm(ctx.app, '/v1/auth/login/alpha', {}),
       404,

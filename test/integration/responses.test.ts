@@ -172,6 +172,15 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
         alpha_access_token: fake.issueAccessToken(alphaOnly),
       }),
     );
+    // A known provider this deployment has not configured has no 200 to check: its login and link answer 503.
+    for (const path of Object.keys(document.paths)) {
+      if (!/^\/(auth\/login\/\w+|user\/providers\/\w+\/link)$/.test(path)) continue;
+      if (exercised.has(`POST ${path}`) || path === '/auth/login/email') continue;
+      const res = await post(path, {}, minji.token)();
+      expect(res.statusCode, path).toBe(503);
+      expect(res.json().data.status, path).toBe('provider_not_configured');
+      exercised.add(`POST ${path}`);
+    }
 
     // profile changes and email verification, after the provider examples (which show neither)
     await check('POST /user/update', post('/user/update', { bio: '안녕하세요' }, minji.token));

@@ -116,11 +116,16 @@ describe('runEndpoint', () => {
     expect(look.taken).not.toHaveBeenCalled();
   });
 
-  it('serves an optional-auth request without a user when the token is missing or bad', async () => {
+  it('serves an optional-auth request without a user only when no credential is presented', async () => {
     const server = await serve(echo('optional'), services());
-    for (const headers of [{}, { authorization: 'Bearer bad' }]) {
+    for (const headers of [{}, { authorization: '' }]) {
       const res = await server.inject({ method: 'GET', url: '/v1/echo', headers });
       expect(res.json()).toEqual({ meta: { code: 200 }, data: { params: {}, user: null } });
+    }
+    for (const authorization of ['Bearer bad', 'Basic Z29vZC10b2tlbg==', 'Bearer']) {
+      const res = await server.inject({ method: 'GET', url: '/v1/echo', headers: { authorization } });
+      expect(res.statusCode, authorization).toBe(401);
+      expect(res.json().data).toEqual({ status: 'unauthenticated' });
     }
     const signedIn = await server.inject({
       method: 'GET',

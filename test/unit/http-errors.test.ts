@@ -5,6 +5,7 @@ import {
   InvalidCredentialsError,
   NotFoundError,
   NotRegisteredError,
+  ProviderNotConfiguredError,
   ProviderUnavailableError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -110,6 +111,22 @@ describe('toErrorEnvelope', () => {
           error_message: 'Identity provider unavailable.',
         },
         data: [],
+      },
+    ],
+    [
+      'ProviderNotConfiguredError',
+      new ProviderNotConfiguredError('gamma', { userinfo: ['PROVIDER_GAMMA_USERINFO_URL'] }),
+      {
+        meta: {
+          code: 503,
+          error_type: 'ServiceUnavailableHttpException',
+          error_message: 'Identity provider not configured.',
+        },
+        data: {
+          status: 'provider_not_configured',
+          provider: 'gamma',
+          variables: { userinfo: ['PROVIDER_GAMMA_USERINFO_URL'] },
+        },
       },
     ],
     [

@@ -3,17 +3,19 @@ import { credentialFields, requiredCredentialsIn } from '../../modules/providers
 import { userExample, userResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
+import { whenNotConfigured } from '../unconfigured-provider.js';
 import type { ProviderLinks } from './service.js';
 
 /**
- * Linking exists only for a configured provider (any other is a natural 404). `configured`: every configured
- * provider name, whose credentials a password-less account re-authenticates with.
+ * Linking a known provider `name`. `configured`: every configured provider name, whose credentials a
+ * password-less account re-authenticates with; linking any other answers 503 provider_not_configured.
  */
 export function providerLinkEndpoint(
   links: ProviderLinks,
   name: string,
   configured: readonly string[],
 ): AnyEndpoint {
+  const { unavailable, note } = whenNotConfigured(name, configured);
   return endpoint({
     method: 'POST',
     path: `/user/providers/${name}/link`,
@@ -22,8 +24,9 @@ export function providerLinkEndpoint(
     auth: 'required',
     description:
       'Needs re-authentication: `current_password`, or for a password-less account the credentials of ' +
-      'a provider already linked to it.',
-    errors: [401, 502],
+      `a provider already linked to it.${note}`,
+    errors: unavailable ? [401, 503] : [401, 502],
+    unavailable,
     rules: rules({
       ...reauthRules(configured, name),
       ...credentialFields(name, { use: 'identity' }),

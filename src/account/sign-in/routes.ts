@@ -5,6 +5,7 @@ import { credentialFields, requiredCredentialsIn } from '../../modules/providers
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/rule-list.js';
 import { clientInfo } from '../request-client.js';
+import { whenNotConfigured } from '../unconfigured-provider.js';
 import { type AccountByEmail, loginEmailRules } from './rules.js';
 import type { SignIn } from './service.js';
 
@@ -52,17 +53,27 @@ export function signInEndpoints(
   ];
 }
 
-/** Login with a configured identity provider `name` (any other is a natural 404); `loginLimit` as above. */
-export function providerSignInEndpoint(signIn: SignIn, name: string, loginLimit: RateCounter): AnyEndpoint {
+/**
+ * Login with the known identity provider `name`; `loginLimit` as above. `configured`: the configured provider
+ * names; for any other the route still exists and answers 503 provider_not_configured.
+ */
+export function providerSignInEndpoint(
+  signIn: SignIn,
+  name: string,
+  loginLimit: RateCounter,
+  configured: readonly string[],
+): AnyEndpoint {
+  const { unavailable, note } = whenNotConfigured(name, configured);
   return endpoint({
     method: 'POST',
     path: `/auth/login/${name}`,
     summary: `Log in with ${name}`,
-    description: `The ${name} token is verified with ${name}. An identity with no account is a 401 not_registered.`,
+    description: `The ${name} token is verified with ${name}. An identity with no account is a 401 not_registered.${note}`,
     tag: 'auth',
     auth: 'none',
     limit: loginLimit,
-    errors: [401, 429, 502],
+    errors: unavailable ? [429, 503] : [401, 429, 502],
+    unavailable,
     rules: rules(credentialFields(name, { use: 'identity' })),
     response: signedInResponse,
     example: { user: { ...signedInExample.user, providers: [name], has_password: false } },
