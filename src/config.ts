@@ -9,6 +9,7 @@ import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval
 import { type MailConfig, parseMail } from './config/mail.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type MetricsConfig, parseMetrics } from './config/metrics.js';
+import { parseBannerLinkSchemes } from './config/promotions.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
@@ -78,6 +79,8 @@ export interface Config {
   corsOrigins: string[];
   /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, …. */
   mail: MailConfig;
+  /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
+  bannerLinkSchemes: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -175,5 +178,6 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
     mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
+    bannerLinkSchemes: parseBannerLinkSchemes(env),
   };
 }

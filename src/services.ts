@@ -88,7 +88,12 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   );
   const devices = new DevicesService(db, new DevicesRepo(db));
   const operations = new UserOperationsService(usersRepo, users);
-  const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations);
+  const promotions = new PromotionsService(
+    new BannersRepo(db),
+    new InspirersRepo(db),
+    operations,
+    config.bannerLinkSchemes,
+  );
   const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
   const notifications = new NotificationsService(devices, push, (details, error) =>
     deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
