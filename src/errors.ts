@@ -96,9 +96,15 @@ export class CommitFailedError extends ServiceError {
   }
 }
 
-/** The database (or another dependency we own) cannot be reached. */
+/**
+ * The database (or another dependency we own) cannot be reached. `retryAfterSeconds`, when given, is sent as
+ * Retry-After: the failure is one a retry soon is expected to get past (a renderer replaced, a queue drained).
+ */
 export class ServiceUnavailableError extends ServiceError {
-  constructor(cause?: unknown) {
+  constructor(
+    cause?: unknown,
+    readonly retryAfterSeconds?: number,
+  ) {
     super('Service Unavailable', { cause });
     this.name = 'ServiceUnavailableError';
   }
@@ -110,7 +116,7 @@ export class ServiceUnavailableError extends ServiceError {
  */
 export class OverloadedError extends ServiceUnavailableError {
   constructor(detail: string) {
-    super(new Error(detail));
+    super(new Error(detail), 1);
     this.name = 'OverloadedError';
   }
 }

@@ -149,13 +149,14 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     // Load shedding (a full hashing queue): expected under overload, a warning rather than an error; the
     // client is told when to try again.
     request.log.warn({ status, reason: (error.cause as Error | undefined)?.message }, 'request shed');
-    reply.header('retry-after', '1');
   } else if (status >= 500) {
     // Logged with the request id (pino binds it); the client sees only the envelope.
     request.log.error({ err: error }, 'request failed');
   } else if (status === 401 || status === 429) {
     request.log.info({ status, error_type: envelope.meta.error_type }, 'request refused');
   }
-  if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof TooManyRequestsError || error instanceof ServiceUnavailableError) {
+    if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  }
   return reply.code(status).type('application/json; charset=utf-8').send(envelope);
 }

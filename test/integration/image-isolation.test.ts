@@ -1,12 +1,13 @@
 import { getPriority } from 'node:os';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { imageRendererPids } from '../../src/modules/images/process.js';
-import { useTestApp } from '../helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageRendererPids, runningImageRendererPids } from '../../src/modules/images/process.js';
+import { closeTestApp, createTestApp, type TestApp, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, postForm, postMultipart } from '../helpers/http.js';
 import { largeAnimatedGif, pngFixture } from '../helpers/images.js';
+import { logSink } from '../helpers/logs.js';
 import { type Picture, updatePicture } from '../helpers/media.js';
 import { threadPriorities } from '../helpers/threads.js';
 
@@ -110,6 +111,48 @@ describe.each(backends)('%s: the render queue is bounded', (backend) => {
     const statuses = results.map((res) => res.statusCode).sort();
     expect(statuses).toEqual([200, 503]);
     expectError(results.find((res) => res.statusCode === 503) as (typeof results)[0], 503, ...UNAVAILABLE);
+  }, 120_000);
+});
+
+/** A renderer that dies mid-render is the service's failure, not the image's: 503, Retry-After, an error line. */
+describe.each(backends)('%s: a renderer killed mid-render', (backend) => {
+  let ctx: TestApp;
+  let lines: string[];
+
+  beforeAll(async () => {
+    const sink = logSink();
+    lines = sink.lines;
+    ctx = await createTestApp(backend, { IMAGE_WORKERS: '1', LOG_LEVEL: 'info' }, { logStream: sink.stream });
+  });
+  afterAll(async () => {
+    if (ctx) await closeTestApp(ctx);
+  });
+
+  it('answers 503 with Retry-After and logs the failure at error with the request id', async () => {
+    const user = await registerUser(ctx.app);
+    lines.length = 0;
+    const upload = updatePicture(ctx.app, user.token, bigGif, {
+      filename: 'big.gif',
+      contentType: 'image/gif',
+    });
+    let pid: number | undefined;
+    while (pid === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      pid = runningImageRendererPids()[0];
+    }
+    // Into the render, as the fault injector did (it killed 0.35 s in). Shorter here so a fast machine has not
+    // finished the image yet: the render is the child's from the moment it is spawned until it replies.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    process.kill(pid, 'SIGKILL');
+    const res = await upload;
+    expectError(res, 503, ...UNAVAILABLE);
+    expect(res.headers['retry-after']).toBe('1');
+    const failures = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level >= 50);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ msg: 'request failed', reqId: res.headers['x-request-id'] });
+    expect(JSON.stringify(failures[0].err)).toContain('image renderer exited');
+    // The next upload gets a fresh renderer.
+    expectOk(await updatePicture(ctx.app, user.token, await pngFixture(64, 64)));
   }, 120_000);
 });
 

@@ -15,7 +15,7 @@ export interface RenderPoolOptions {
   workers: number;
   /** Renders waiting for a free child; one more is refused at once (503) instead of queueing memory. */
   queueLimit: number;
-  /** A render that takes longer is cut off: its child is killed, the request gets a 503. */
+  /** A render that takes longer is cut off: its child is killed, the request gets a 503 with Retry-After. */
   timeoutMs: number;
   /** The V8 heap limit of each child; image pixels live outside it, bounded by the pixel limits. */
   heapMb: number;
@@ -80,10 +80,12 @@ export class RenderPool {
         closed: () => new ServiceUnavailableError(new Error('image pool closed')),
         closing: () => new ServiceUnavailableError(new Error('closing')),
         queueFull: () => new ServiceUnavailableError(new Error('image render queue is full')),
-        timedOut: () => new ServiceUnavailableError(new Error('image render timed out')),
-        // A crash (out of memory, a libvips abort) fails its render; the next render gets a fresh child.
-        exited: () => new RenderRefusedError('renderer exited'),
-        failed: () => new RenderRefusedError('renderer failed'),
+        // A renderer that dies, is killed or runs out of time is the service's failure, never the image's
+        // verdict (that is a reply, RenderRefusedError): a 503 logged at error, and the client may retry at
+        // once, because the next render gets a fresh child.
+        timedOut: () => new ServiceUnavailableError(new Error('image render timed out'), 1),
+        exited: () => new ServiceUnavailableError(new Error('image renderer exited'), 1),
+        failed: () => new ServiceUnavailableError(new Error('image renderer failed'), 1),
         sendFailed: (cause) => new ServiceUnavailableError(cause),
       },
     });
@@ -91,6 +93,11 @@ export class RenderPool {
 
   run(source: unknown, maxPixels: number): Promise<RenderOutcome> {
     return this.pool.run({ source, maxPixels });
+  }
+
+  /** The pids of the running renderer children. */
+  pids(): number[] {
+    return this.pool.pids();
   }
 
   /** Stops every child; renders in flight or waiting fail with a 503. */
