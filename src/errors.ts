@@ -111,7 +111,7 @@ export class ServiceUnavailableError extends ServiceError {
 }
 
 /**
- * Load shedding: a bounded queue (password hashing) is full, so the request is refused at once with a 503
+ * Load shedding: a bounded queue (password hashing, image rendering) is full, so the request is refused at once with a 503
  * and a Retry-After rather than queued until it times out. Expected under overload: not an error to page on.
  */
 export class OverloadedError extends ServiceUnavailableError {

@@ -146,8 +146,8 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   // answer rather than kept alive, so the rest is not read (or sat on) for nothing.
   if (status === 408 || status === 413) reply.header('connection', 'close');
   if (error instanceof OverloadedError) {
-    // Load shedding (a full hashing queue): expected under overload, a warning rather than an error; the
-    // client is told when to try again.
+    // Load shedding (a full hashing or rendering queue): expected under overload, a warning rather than an
+    // error; the client is told when to try again.
     request.log.warn({ status, reason: (error.cause as Error | undefined)?.message }, 'request shed');
   } else if (status >= 500) {
     // Logged with the request id (pino binds it); the client sees only the envelope.

@@ -101,7 +101,7 @@ describe.each(backends)('%s: image rendering is isolated from logins', (backend)
 describe.each(backends)('%s: the render queue is bounded', (backend) => {
   const ctx = useTestApp(backend, { IMAGE_WORKERS: '1', IMAGE_QUEUE_LIMIT: '0' });
 
-  it('answers 503 in the envelope for an upload that finds the renderer busy and no room to wait', async () => {
+  it('answers 503 with Retry-After for an upload that finds the renderer busy and no room to wait', async () => {
     const [first, second] = await Promise.all([registerUser(ctx.app), registerUser(ctx.app)]);
     const gif = { filename: 'big.gif', contentType: 'image/gif' };
     const results = await Promise.all([
@@ -110,7 +110,9 @@ describe.each(backends)('%s: the render queue is bounded', (backend) => {
     ]);
     const statuses = results.map((res) => res.statusCode).sort();
     expect(statuses).toEqual([200, 503]);
-    expectError(results.find((res) => res.statusCode === 503) as (typeof results)[0], 503, ...UNAVAILABLE);
+    const shed = results.find((res) => res.statusCode === 503) as (typeof results)[0];
+    expectError(shed, 503, ...UNAVAILABLE);
+    expect(shed.headers['retry-after']).toBe('1');
   }, 120_000);
 });
 

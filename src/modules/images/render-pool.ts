@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ServiceUnavailableError } from '../../errors.js';
+import { OverloadedError, ServiceUnavailableError } from '../../errors.js';
 import { ChildPool } from '../../lib/child-pool.js';
 
 /**
@@ -13,7 +13,7 @@ const WORKER_SCRIPT = fileURLToPath(
 export interface RenderPoolOptions {
   /** Child processes rendering at once (each renders one image at a time). */
   workers: number;
-  /** Renders waiting for a free child; one more is refused at once (503) instead of queueing memory. */
+  /** Renders waiting for a free child; one more is refused at once (503, Retry-After) instead of queueing memory. */
   queueLimit: number;
   /** A render that takes longer is cut off: its child is killed, the request gets a 503 with Retry-After. */
   timeoutMs: number;
@@ -79,7 +79,8 @@ export class RenderPool {
       errors: {
         closed: () => new ServiceUnavailableError(new Error('image pool closed')),
         closing: () => new ServiceUnavailableError(new Error('closing')),
-        queueFull: () => new ServiceUnavailableError(new Error('image render queue is full')),
+        // Load shedding, as the hashing queue: a warning, and the client is told when to try again.
+        queueFull: () => new OverloadedError('image render queue is full'),
         // A renderer that dies, is killed or runs out of time is the service's failure, never the image's
         // verdict (that is a reply, RenderRefusedError): a 503 logged at error, and the client may retry at
         // once, because the next render gets a fresh child.
