@@ -79,6 +79,8 @@ export interface Config {
   corsOrigins: string[];
   /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, …. */
   mail: MailConfig;
+  /** Serve /docs and /openapi.json (DOCS_ENABLED, default on). */
+  docsEnabled: boolean;
   /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
   bannerLinkSchemes: string[];
 }
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
     mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
+    docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
   };
 }
