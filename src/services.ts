@@ -100,7 +100,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   );
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
+  const posts = new PostsService(db, postsRepo, images, feedCursors);
 
   // The account layer: use cases that span entities.
   const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification);
@@ -113,7 +113,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const reauth = new Reauthentication(hasher, verifiers, providerAccounts, limits.loginFailures);
   const providerLinks = new ProviderLinks(db, providerAccounts, providers, users, reauth);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification);
-  const profilePictures = new ProfilePictureService(db, usersRepo, users, images, limits.imageUpload);
+  const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
   const passwordReset = new PasswordResetService(
     db,
     oneTimeTokens,

@@ -6,7 +6,7 @@ import { closeTestApp, createTestApp, type TestApp, useTestApp } from '../helper
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, postForm, postMultipart } from '../helpers/http.js';
-import { largeAnimatedGif, pngFixture } from '../helpers/images.js';
+import { largeAnimatedGif, pixelBomb, pngFixture } from '../helpers/images.js';
 import { logSink } from '../helpers/logs.js';
 import { type Picture, updatePicture } from '../helpers/media.js';
 import { threadPriorities } from '../helpers/threads.js';
@@ -172,6 +172,25 @@ describe.each(backends)('%s: image uploads per user', (backend) => {
     expectOk(await updatePicture(ctx.app, other.token, png));
     const me = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(user.token) });
     expect(expectOk<{ user: { profile_picture: unknown } }>(me).user.profile_picture).not.toBeNull();
+  });
+
+  it('counts every upload, refused ones too: pixel bombs reach the limit like stored pictures', async () => {
+    const user = await registerUser(ctx.app);
+    const bomb = await pixelBomb();
+    expect((await updatePicture(ctx.app, user.token, bomb)).statusCode).toBe(422);
+    const file = { filename: 'bomb.png', contentType: 'image/png', data: bomb };
+    const post = await postMultipart(
+      ctx.app,
+      '/v1/post/create',
+      { text: 'x' },
+      { 'images[]': file },
+      bearer(user.token),
+    );
+    expect(post.statusCode).toBe(422);
+    const refused = await updatePicture(ctx.app, user.token, bomb);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await updatePicture(ctx.app, user.token, await pngFixture(32, 32))).statusCode).toBe(429);
   });
 
   it("counts a post's images on the same limit, one per image, text-only posts not at all", async () => {
