@@ -187,12 +187,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     if (applied < latestMigration)
       throw new Error(`schema at ${applied || 'nothing'}, this build needs ${latestMigration}`);
   });
-  const document = openApiDocument(endpoints, config.apiVersions, SERVICE_VERSION);
-  app.get('/openapi.json', async () => document);
+  // DOCS_ENABLED=false: a deployment that does not publish its API description answers 404 for both.
+  if (config.docsEnabled) {
+    const document = openApiDocument(endpoints, config.apiVersions, SERVICE_VERSION);
+    app.get('/openapi.json', async () => document);
+  }
   // The web pages at `/` and the API docs at `/docs`; they call the first configured API version.
   await registerWeb(app, webSessions, {
     apiVersion: config.apiVersions[0] ?? 'v1',
     mediaOrigin: mediaOrigin(config.media),
+    docs: config.docsEnabled,
   });
 
   for (const version of config.apiVersions) {

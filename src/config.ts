@@ -9,6 +9,7 @@ import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval
 import { type MailConfig, parseMail } from './config/mail.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type MetricsConfig, parseMetrics } from './config/metrics.js';
+import { parseBannerLinkSchemes } from './config/promotions.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
@@ -78,6 +79,10 @@ export interface Config {
   corsOrigins: string[];
   /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, …. */
   mail: MailConfig;
+  /** Serve /docs and /openapi.json (DOCS_ENABLED, default on). */
+  docsEnabled: boolean;
+  /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
+  bannerLinkSchemes: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -175,5 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
     mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
+    docsEnabled: boolean(env, 'DOCS_ENABLED', true),
+    bannerLinkSchemes: parseBannerLinkSchemes(env),
   };
 }

@@ -96,21 +96,27 @@ export class CommitFailedError extends ServiceError {
   }
 }
 
-/** The database (or another dependency we own) cannot be reached. */
+/**
+ * The database (or another dependency we own) cannot be reached. `retryAfterSeconds`, when given, is sent as
+ * Retry-After: the failure is one a retry soon is expected to get past (a renderer replaced, a queue drained).
+ */
 export class ServiceUnavailableError extends ServiceError {
-  constructor(cause?: unknown) {
+  constructor(
+    cause?: unknown,
+    readonly retryAfterSeconds?: number,
+  ) {
     super('Service Unavailable', { cause });
     this.name = 'ServiceUnavailableError';
   }
 }
 
 /**
- * Load shedding: a bounded queue (password hashing) is full, so the request is refused at once with a 503
+ * Load shedding: a bounded queue (password hashing, image rendering) is full, so the request is refused at once with a 503
  * and a Retry-After rather than queued until it times out. Expected under overload: not an error to page on.
  */
 export class OverloadedError extends ServiceUnavailableError {
   constructor(detail: string) {
-    super(new Error(detail));
+    super(new Error(detail), 1);
     this.name = 'OverloadedError';
   }
 }

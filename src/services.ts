@@ -88,14 +88,19 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   );
   const devices = new DevicesService(db, new DevicesRepo(db));
   const operations = new UserOperationsService(usersRepo, users);
-  const promotions = new PromotionsService(new BannersRepo(db), new InspirersRepo(db), operations);
+  const promotions = new PromotionsService(
+    new BannersRepo(db),
+    new InspirersRepo(db),
+    operations,
+    config.bannerLinkSchemes,
+  );
   const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
   const notifications = new NotificationsService(devices, push, (details, error) =>
     deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
   );
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors, limits.imageUpload);
+  const posts = new PostsService(db, postsRepo, images, feedCursors);
 
   // The account layer: use cases that span entities.
   const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification);
@@ -108,7 +113,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const reauth = new Reauthentication(hasher, verifiers, providerAccounts, limits.loginFailures);
   const providerLinks = new ProviderLinks(db, providerAccounts, providers, users, reauth);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification);
-  const profilePictures = new ProfilePictureService(db, usersRepo, users, images, limits.imageUpload);
+  const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
   const passwordReset = new PasswordResetService(
     db,
     oneTimeTokens,

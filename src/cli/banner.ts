@@ -39,7 +39,7 @@ export function registerBannerCommands(program: Command): void {
     .description('Add a banner; shown while starts-at <= now < ends-at (an omitted bound is open)')
     .requiredOption('--title <text>', 'the banner title (at most 255 characters)')
     .requiredOption('--image-url <url>', 'http(s) URL of the banner image')
-    .option('--link-url <url>', 'what the banner opens (any absolute URL, app links too)')
+    .option('--link-url <url>', 'what the banner opens: an http(s) URL or an app link of BANNER_LINK_SCHEMES')
     .option('--position <n>', 'display order, lowest first (default 0; ties by id)')
     .option(
       '--starts-at <iso>',

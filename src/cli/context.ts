@@ -52,7 +52,12 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
   );
   return {
     users,
-    promotions: new PromotionsService(new BannersRepo(db), new InspirersRepo(db), users),
+    promotions: new PromotionsService(
+      new BannersRepo(db),
+      new InspirersRepo(db),
+      users,
+      config.bannerLinkSchemes,
+    ),
     tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
     posts,
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.

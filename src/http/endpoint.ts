@@ -49,6 +49,12 @@ export interface EndpointInfo<M extends AuthMode = AuthMode> {
    * cannot make the server read megabytes first); the request is refused with 429 once the IP is over it.
    */
   limit?: RateCounter;
+  /**
+   * A per-user limit on uploaded files: each file counts once, as soon as the caller is authenticated and
+   * before validation, so an upload that validation refuses (not an image, a pixel bomb) costs as much as one
+   * stored (each is probed, and may be decoded). Refused with 429 once the user is over it.
+   */
+  uploads?: RateCounter;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
   errors?: number[];
   /**
@@ -152,6 +158,25 @@ export function limitBeforeBody(
   };
 }
 
+/** Uploaded files in a parsed body: at the top level, or in a list or map one level down (`images[]`). */
+function uploadedFiles(body: unknown): number {
+  const isFile = (value: unknown) =>
+    value !== null && typeof value === 'object' && (value as { kind?: unknown }).kind === 'uploaded-file';
+  if (body === null || typeof body !== 'object') return 0;
+  let count = 0;
+  for (const value of Object.values(body)) {
+    if (isFile(value)) count++;
+    else if (value !== null && typeof value === 'object') count += Object.values(value).filter(isFile).length;
+  }
+  return count;
+}
+
+/** Counts the request's uploaded files on the user's upload limit (the key the limit has always used). */
+async function countUploads(limit: RateCounter, userId: string, body: unknown): Promise<void> {
+  const files = uploadedFiles(body);
+  for (let file = 0; file < files; file++) await limit.consume(`user:${userId}`);
+}
+
 /**
  * Finds the signed-in user as each mode needs it: refused without one; nobody when no credential was
  * presented, else refused without one; or never asked.
@@ -190,6 +215,10 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   const auth = await authenticators[definition.auth](request, services);
   if (definition.unavailable) throw definition.unavailable();
   const signedIn: AuthContext | undefined = auth;
+  // Limits turned off (RATE_LIMIT_ENABLED=false) cost nothing, as in limitBeforeBody.
+  if (definition.uploads && definition.uploads !== unlimited && signedIn) {
+    await countUploads(definition.uploads, signedIn.user.id, request.body);
+  }
   const bag = parameterBag(request.query, request.body, request.params);
   const options = { currentUserId: signedIn?.user.id };
   const params = await validate(definition.rules, bag, options);

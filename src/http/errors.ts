@@ -154,10 +154,9 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   // answer rather than kept alive, so the rest is not read (or sat on) for nothing.
   if (status === 408 || status === 413) reply.header('connection', 'close');
   if (error instanceof OverloadedError) {
-    // Load shedding (a full hashing queue): expected under overload, a warning rather than an error; the
-    // client is told when to try again.
+    // Load shedding (a full hashing or rendering queue): expected under overload, a warning rather than an
+    // error; the client is told when to try again.
     request.log.warn({ status, reason: (error.cause as Error | undefined)?.message }, 'request shed');
-    reply.header('retry-after', '1');
   } else if (error instanceof ProviderNotConfiguredError) {
     // A client calling a provider this deployment does not offer: an answer, not a fault, and a client must
     // not be able to raise alerts at will; the operator still sees which provider is asked for.
@@ -168,6 +167,8 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   } else if (status === 401 || status === 429) {
     request.log.info({ status, error_type: envelope.meta.error_type }, 'request refused');
   }
-  if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof TooManyRequestsError || error instanceof ServiceUnavailableError) {
+    if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  }
   return reply.code(status).type('application/json; charset=utf-8').send(envelope);
 }

@@ -67,12 +67,14 @@ function pictureField(t: (key: MessageKey) => string): string {
 const formStatus =
   '<p id="form-status" class="status" role="status"></p><p id="form-error" class="error" role="alert"></p>';
 
-function body(page: PageName, t: (key: MessageKey) => string): string {
+function body(page: PageName, t: (key: MessageKey) => string, docs: boolean): string {
   const button = (key: MessageKey) => `<button type="submit">${escapeHtml(t(key))}</button>`;
   switch (page) {
-    case 'home':
+    case 'home': {
+      const docsLink = docs ? `<li><a href="/docs">${escapeHtml(t('nav.docs'))}</a></li>` : '';
       return `<p>${escapeHtml(t('home.lead'))}</p>
-<ul class="links"><li><a href="/signup">${escapeHtml(t('nav.signup'))}</a></li><li><a href="/login">${escapeHtml(t('nav.login'))}</a></li><li><a href="/profile">${escapeHtml(t('nav.profile'))}</a></li><li><a href="/docs">${escapeHtml(t('nav.docs'))}</a></li></ul>`;
+<ul class="links"><li><a href="/signup">${escapeHtml(t('nav.signup'))}</a></li><li><a href="/login">${escapeHtml(t('nav.login'))}</a></li><li><a href="/profile">${escapeHtml(t('nav.profile'))}</a></li>${docsLink}</ul>`;
+    }
     case 'signup':
       return `<form id="signup" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
@@ -154,6 +156,8 @@ export interface PageContext {
   apiBase: string;
   /** The request's query string without `lang`, kept by the language switch (the mailed token lives there). */
   query: URLSearchParams;
+  /** Whether /docs is served (DOCS_ENABLED): the home page links to it only then. */
+  docs: boolean;
 }
 
 function switchLink(context: PageContext, locale: Locale, label: string): string {
@@ -192,7 +196,7 @@ export function renderPage(context: PageContext): string {
 </header>
 <main>
 <h1>${escapeHtml(t(TITLES[context.page]))}</h1>
-${body(context.page, t)}
+${body(context.page, t, context.docs)}
 </main>
 <script type="application/json" id="messages">${json}</script>
 </body>

@@ -22,6 +22,8 @@ export interface WebOptions {
   apiVersion: string;
   /** The origin profile pictures are served from when it is not this one (S3, a CDN). */
   mediaOrigin: string | undefined;
+  /** Serve the API docs at /docs (DOCS_ENABLED); off, /docs is the 404 envelope and no page links to it. */
+  docs: boolean;
 }
 
 const DOCS_HTML = `<!doctype html>
@@ -50,7 +52,8 @@ function queryWithoutLang(request: FastifyRequest): URLSearchParams {
 
 /**
  * The web pages: the sign-up, log-in, profile, verify-email and reset-password pages, their assets,
- * the session cookie routes, and the API docs at /docs. Everything else stays the API's 404 envelope.
+ * the session cookie routes, and the API docs at /docs unless turned off. Everything else stays the API's 404
+ * envelope.
  */
 export async function registerWeb(
   app: FastifyInstance,
@@ -74,15 +77,17 @@ export async function registerWeb(
       reply.header('cache-control', 'no-store');
       reply.header('vary', 'accept-language, cookie');
       reply.type('text/html; charset=utf-8');
-      return renderPage({ page, locale, apiBase, query: queryWithoutLang(request) });
+      return renderPage({ page, locale, apiBase, query: queryWithoutLang(request), docs: options.docs });
     });
   }
 
-  app.get('/docs', async (_request, reply) => {
-    securityHeaders(reply, DOCS_POLICY);
-    reply.type('text/html; charset=utf-8');
-    return DOCS_HTML;
-  });
+  if (options.docs) {
+    app.get('/docs', async (_request, reply) => {
+      securityHeaders(reply, DOCS_POLICY);
+      reply.type('text/html; charset=utf-8');
+      return DOCS_HTML;
+    });
+  }
 
   const serveAsset = (prefix: string) =>
     app.get(`${prefix}/*`, async (request, reply) => {
@@ -95,7 +100,7 @@ export async function registerWeb(
       return asset.body;
     });
   serveAsset('/assets');
-  serveAsset('/docs/assets');
+  if (options.docs) serveAsset('/docs/assets');
 
   /**
    * After logging in through the API (whose answer carries the token once), the page hands the token here as a

@@ -167,7 +167,7 @@ describe.each(backends)('%s: accounts migrate and serve', { timeout: 180_000 }, 
     running.pop();
     const log = service.output();
     expect(log).toContain('e2e-log-check');
-    expect(log).toContain('api_token=[redacted]');
+    expect(log).toContain('"url":"/v1/user/get?api_token"');
     expect(log).not.toContain(body.password);
     expect(log).not.toContain(token);
   });

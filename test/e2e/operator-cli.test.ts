@@ -93,7 +93,7 @@ describe('accounts operator commands: help and bad arguments', () => {
 async function storage(backend: Backend) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-cli-'));
   let database: TestDatabase | undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, ...CHEAP_ARGON2 };
+  const env: Record<string, string> = { DATA_DIR: dataDir, BANNER_LINK_SCHEMES: 'app', ...CHEAP_ARGON2 };
   if (backend === 'postgres') {
     database = await createTestDatabase('postgres', { migrate: false });
     await database.handle.close();
@@ -207,6 +207,18 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
       await cli(['banner', 'add', '--title', 'Bad', '--image-url', 'ftp://x', '--ends-at', 'tomorrow']),
       '--image-url: The image url format is invalid.; --ends-at: The ends at is not a valid date.',
     );
+    for (const link of [
+      'javascript:alert(1)//https://',
+      'data:text/html,x',
+      'vbscript:x',
+      'file:///etc/passwd',
+    ]) {
+      const args = ['banner', 'add', '--title', 'Bad', '--image-url', 'https://cdn.example.com/b.png'];
+      expectOneLineFailure(
+        await cli([...args, '--link-url', link]),
+        '--link-url: The link url format is invalid.',
+      );
+    }
     const listed = await ok(['banner', 'list']);
     expect(listed).toMatch(/^ID +POSITION +STATUS +WINDOW +TITLE\n/);
     expect(listed).toContain(`${kept.id}  2         active  2020-01-01T00:00:00.000Z .. -`);

@@ -31,11 +31,24 @@ describe.each(backends)('%s: the access log', (backend) => {
     expect(entries.map((entry) => entry.msg)).not.toContain('incoming request');
     expect(access[0]).toMatchObject({
       msg: 'request completed',
-      req: { method: 'GET', url: '/v1/user/get?api_token=[redacted]', userAgent: 'app/1.0' },
+      req: { method: 'GET', url: '/v1/user/get?api_token', userAgent: 'app/1.0' },
       res: { statusCode: 401 },
       reqId: response.headers['x-request-id'],
     });
     expect(typeof access[0].responseTime).toBe('number');
     expect(lines.join('')).not.toMatch(/query-secret|header-secret/);
+  });
+
+  it.each([
+    ['/v1/user/get;api_token=matrix-secret', 404, '/v1/user/get;[redacted]'],
+    ['/v1/user/get?api_token%00=nul-secret', 401, '/v1/user/get?api_token%00'],
+  ])('never logs a secret in a URL form the router does not match: %s', async (url, status, logged) => {
+    lines.length = 0;
+    const response = await ctx.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(status);
+    const access = lines.map((line) => JSON.parse(line)).filter((entry) => entry.req !== undefined);
+    expect(access).toHaveLength(1);
+    expect(access[0].req.url).toBe(logged);
+    expect(lines.join('')).not.toMatch(/matrix-secret|nul-secret/);
   });
 });

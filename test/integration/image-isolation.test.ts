@@ -1,12 +1,13 @@
 import { getPriority } from 'node:os';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { imageRendererPids } from '../../src/modules/images/process.js';
-import { useTestApp } from '../helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageRendererPids, runningImageRendererPids } from '../../src/modules/images/process.js';
+import { closeTestApp, createTestApp, type TestApp, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, postForm, postMultipart } from '../helpers/http.js';
-import { largeAnimatedGif, pngFixture } from '../helpers/images.js';
+import { largeAnimatedGif, pixelBomb, pngFixture } from '../helpers/images.js';
+import { logSink } from '../helpers/logs.js';
 import { type Picture, updatePicture } from '../helpers/media.js';
 import { threadPriorities } from '../helpers/threads.js';
 
@@ -100,7 +101,7 @@ describe.each(backends)('%s: image rendering is isolated from logins', (backend)
 describe.each(backends)('%s: the render queue is bounded', (backend) => {
   const ctx = useTestApp(backend, { IMAGE_WORKERS: '1', IMAGE_QUEUE_LIMIT: '0' });
 
-  it('answers 503 in the envelope for an upload that finds the renderer busy and no room to wait', async () => {
+  it('answers 503 with Retry-After for an upload that finds the renderer busy and no room to wait', async () => {
     const [first, second] = await Promise.all([registerUser(ctx.app), registerUser(ctx.app)]);
     const gif = { filename: 'big.gif', contentType: 'image/gif' };
     const results = await Promise.all([
@@ -109,7 +110,51 @@ describe.each(backends)('%s: the render queue is bounded', (backend) => {
     ]);
     const statuses = results.map((res) => res.statusCode).sort();
     expect(statuses).toEqual([200, 503]);
-    expectError(results.find((res) => res.statusCode === 503) as (typeof results)[0], 503, ...UNAVAILABLE);
+    const shed = results.find((res) => res.statusCode === 503) as (typeof results)[0];
+    expectError(shed, 503, ...UNAVAILABLE);
+    expect(shed.headers['retry-after']).toBe('1');
+  }, 120_000);
+});
+
+/** A renderer that dies mid-render is the service's failure, not the image's: 503, Retry-After, an error line. */
+describe.each(backends)('%s: a renderer killed mid-render', (backend) => {
+  let ctx: TestApp;
+  let lines: string[];
+
+  beforeAll(async () => {
+    const sink = logSink();
+    lines = sink.lines;
+    ctx = await createTestApp(backend, { IMAGE_WORKERS: '1', LOG_LEVEL: 'info' }, { logStream: sink.stream });
+  });
+  afterAll(async () => {
+    if (ctx) await closeTestApp(ctx);
+  });
+
+  it('answers 503 with Retry-After and logs the failure at error with the request id', async () => {
+    const user = await registerUser(ctx.app);
+    lines.length = 0;
+    const upload = updatePicture(ctx.app, user.token, bigGif, {
+      filename: 'big.gif',
+      contentType: 'image/gif',
+    });
+    let pid: number | undefined;
+    while (pid === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      pid = runningImageRendererPids()[0];
+    }
+    // Into the render, as the fault injector did (it killed 0.35 s in). Shorter here so a fast machine has not
+    // finished the image yet: the render is the child's from the moment it is spawned until it replies.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    process.kill(pid, 'SIGKILL');
+    const res = await upload;
+    expectError(res, 503, ...UNAVAILABLE);
+    expect(res.headers['retry-after']).toBe('1');
+    const failures = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level >= 50);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ msg: 'request failed', reqId: res.headers['x-request-id'] });
+    expect(JSON.stringify(failures[0].err)).toContain('image renderer exited');
+    // The next upload gets a fresh renderer.
+    expectOk(await updatePicture(ctx.app, user.token, await pngFixture(64, 64)));
   }, 120_000);
 });
 
@@ -127,6 +172,25 @@ describe.each(backends)('%s: image uploads per user', (backend) => {
     expectOk(await updatePicture(ctx.app, other.token, png));
     const me = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(user.token) });
     expect(expectOk<{ user: { profile_picture: unknown } }>(me).user.profile_picture).not.toBeNull();
+  });
+
+  it('counts every upload, refused ones too: pixel bombs reach the limit like stored pictures', async () => {
+    const user = await registerUser(ctx.app);
+    const bomb = await pixelBomb();
+    expect((await updatePicture(ctx.app, user.token, bomb)).statusCode).toBe(422);
+    const file = { filename: 'bomb.png', contentType: 'image/png', data: bomb };
+    const post = await postMultipart(
+      ctx.app,
+      '/v1/post/create',
+      { text: 'x' },
+      { 'images[]': file },
+      bearer(user.token),
+    );
+    expect(post.statusCode).toBe(422);
+    const refused = await updatePicture(ctx.app, user.token, bomb);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await updatePicture(ctx.app, user.token, await pngFixture(32, 32))).statusCode).toBe(429);
   });
 
   it("counts a post's images on the same limit, one per image, text-only posts not at all", async () => {

@@ -298,3 +298,22 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     }
   });
 });
+
+describe('DOCS_ENABLED=false', () => {
+  const ctx = useTestApp('pglite', { DOCS_ENABLED: 'false' });
+
+  it('answers the 404 envelope for /openapi.json, /docs and its assets, and links no page to them', async () => {
+    for (const url of ['/openapi.json', '/docs', '/docs/assets/swagger-ui.css']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({
+        meta: { code: 404, error_type: 'NotFoundHttpException', error_message: 'Not Found' },
+        data: [],
+      });
+    }
+    const home = await ctx.app.inject({ method: 'GET', url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).not.toContain('href="/docs"');
+    expect((await ctx.app.inject({ method: 'GET', url: '/v1/promotions/banners' })).statusCode).toBe(200);
+  });
+});

@@ -73,6 +73,45 @@ describe.each(backends)('%s: promotions/banners', (backend) => {
     });
   });
 
+  it('serves no link for a stored link that is not http(s) or a configured app scheme', async () => {
+    await db().deleteFrom('banners').execute();
+    const links = [
+      'javascript:alert(1)//https://',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      'myapp://events/1',
+      'http://example.com/event',
+    ];
+    for (const [position, link_url] of links.entries()) {
+      await db()
+        .insertInto('banners')
+        .values({
+          id: newId(),
+          title: `link-${position}`,
+          image_url: 'https://cdn.example.com/b.png',
+          link_url,
+          position,
+          starts_at: null,
+          ends_at: null,
+        })
+        .execute();
+    }
+    const data = expectOk<{ banners: Array<{ link_url: string | null }> }>(
+      await ctx.app.inject({ method: 'GET', url: '/v1/promotions/banners' }),
+    );
+    expect(data.banners.map((banner) => banner.link_url)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      'http://example.com/event',
+    ]);
+  });
+
   it('answers an empty list when nothing is active, and ignores unknown parameters', async () => {
     await db().deleteFrom('banners').execute();
     await addBanner('past', { ends_at: at(-HOUR) });
@@ -80,5 +119,36 @@ describe.each(backends)('%s: promotions/banners', (backend) => {
       await ctx.app.inject({ method: 'GET', url: '/v1/promotions/banners?limit=abc&x[]=1' }),
     );
     expect(data).toEqual({ banners: [] });
+  });
+});
+
+describe('promotions/banners with BANNER_LINK_SCHEMES set', () => {
+  const ctx = useTestApp('pglite', { BANNER_LINK_SCHEMES: 'myapp, Other-App' });
+
+  it('serves links of a configured app scheme, and still none of javascript:', async () => {
+    const db = ctx.database.handle.db;
+    await db.deleteFrom('banners').execute();
+    for (const [position, link_url] of ['myapp://events/1', 'other-app:open', 'javascript:x'].entries()) {
+      await db
+        .insertInto('banners')
+        .values({
+          id: newId(),
+          title: `app-${position}`,
+          image_url: 'https://cdn.example.com/b.png',
+          link_url,
+          position,
+          starts_at: null,
+          ends_at: null,
+        })
+        .execute();
+    }
+    const data = expectOk<{ banners: Array<{ link_url: string | null }> }>(
+      await ctx.app.inject({ method: 'GET', url: '/v1/promotions/banners' }),
+    );
+    expect(data.banners.map((banner) => banner.link_url)).toEqual([
+      'myapp://events/1',
+      'other-app:open',
+      null,
+    ]);
   });
 });

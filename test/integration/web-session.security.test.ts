@@ -142,6 +142,31 @@ describe('web session cookie behind a trusted TLS proxy', () => {
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
   });
+
+  it.each(['HTTPS', 'https, http', 'Https ,http, http'])(
+    'reads X-Forwarded-Proto %j without regard to case, at any hop of the chain',
+    async (proto) => {
+      const user = await registerUser(ctx.app);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/web/session',
+        headers: { ...WEB, ...bearer(user.token), 'x-forwarded-proto': proto },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(String(res.headers['set-cookie'])).toMatch(/; Max-Age=\d+; Secure$/);
+    },
+  );
+
+  it.each(['http', 'HTTP, http'])('leaves Secure out for X-Forwarded-Proto %j', async (proto) => {
+    const user = await registerUser(ctx.app);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/web/session',
+      headers: { ...WEB, ...bearer(user.token), 'x-forwarded-proto': proto },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['set-cookie'])).not.toContain('Secure');
+  });
 });
 
 describe('web pages: headers, languages, and the 404 envelope everywhere else', () => {

@@ -46,3 +46,19 @@ describe('CORS_ORIGINS', () => {
     expect(configError({ CORS_ORIGINS: value }).variable).toBe('CORS_ORIGINS');
   });
 });
+
+describe('BANNER_LINK_SCHEMES', () => {
+  it('allows no app scheme by default, and reads a list in any case', () => {
+    expect(loadConfig({}).bannerLinkSchemes).toEqual([]);
+    expect(loadConfig({ BANNER_LINK_SCHEMES: 'myapp, MyApp-Beta:,' }).bannerLinkSchemes).toEqual([
+      'myapp',
+      'myapp-beta',
+    ]);
+  });
+
+  it.each(['javascript', 'Data', 'vbscript,myapp', 'file', 'my app'])('refuses %j', (value) => {
+    expect(() => loadConfig({ BANNER_LINK_SCHEMES: value })).toThrow(
+      /^Invalid configuration: BANNER_LINK_SCHEMES /,
+    );
+  });
+});

@@ -1,6 +1,5 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import type { AuthContext } from '../../http/auth-context.js';
-import type { RateCounter } from '../../limits/rate-counter.js';
 import type { ValidatedImage } from '../../modules/images/probe.js';
 import type { ImagesService } from '../../modules/images/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
@@ -14,8 +13,6 @@ export class ProfilePictureService {
     private readonly users: UsersRepo,
     private readonly usersService: UsersService,
     private readonly images: ImagesService,
-    /** Image uploads per user: each costs a decode in the renderer pool, so one account cannot fill it. */
-    private readonly imageUploads: RateCounter,
   ) {}
 
   /**
@@ -25,7 +22,6 @@ export class ProfilePictureService {
   async replace(auth: AuthContext, image: ValidatedImage): Promise<UserView> {
     const userId = auth.user.id;
     const { file, probe } = image;
-    await this.imageUploads.consume(`user:${userId}`);
     const { row, previous } = await this.images.withStoredPicture(
       { field: 'profile_picture', file, probe },
       (picture) =>

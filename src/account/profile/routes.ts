@@ -1,4 +1,5 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import { type ImageLimits, imageField } from '../../modules/images/rules.js';
 import type { UsersTaken } from '../../modules/users/rules.js';
 import { userExample, userResponse } from '../../modules/users/view.js';
@@ -45,7 +46,12 @@ export function profileEndpoints(
   ];
 }
 
-export function profilePictureEndpoints(pictures: ProfilePictureService, limits: ImageLimits): AnyEndpoint[] {
+/** `imageUploads`: image uploads per user; each costs a probe and a decode in the renderer pool. */
+export function profilePictureEndpoints(
+  pictures: ProfilePictureService,
+  limits: ImageLimits,
+  imageUploads: RateCounter,
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -57,6 +63,7 @@ export function profilePictureEndpoints(pictures: ProfilePictureService, limits:
       tag: 'user',
       auth: 'required',
       errors: [413],
+      uploads: imageUploads,
       rules: rules({ profile_picture: imageField(limits).required() }),
       response: userResponse,
       example: {

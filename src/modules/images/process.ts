@@ -53,6 +53,11 @@ export async function closeImageRendering(): Promise<void> {
   await closing?.close();
 }
 
+/** The pids of the renderer processes running now (one may be killed from outside to test a crash). */
+export function runningImageRendererPids(): number[] {
+  return pool?.pids() ?? [];
+}
+
 /** The pids of the processes that rendered images so far. */
 export function imageRendererPids(): number[] {
   return [...renderers];

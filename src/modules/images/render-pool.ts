@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ServiceUnavailableError } from '../../errors.js';
+import { OverloadedError, ServiceUnavailableError } from '../../errors.js';
 import { ChildPool } from '../../lib/child-pool.js';
 
 /**
@@ -13,9 +13,9 @@ const WORKER_SCRIPT = fileURLToPath(
 export interface RenderPoolOptions {
   /** Child processes rendering at once (each renders one image at a time). */
   workers: number;
-  /** Renders waiting for a free child; one more is refused at once (503) instead of queueing memory. */
+  /** Renders waiting for a free child; one more is refused at once (503, Retry-After) instead of queueing memory. */
   queueLimit: number;
-  /** A render that takes longer is cut off: its child is killed, the request gets a 503. */
+  /** A render that takes longer is cut off: its child is killed, the request gets a 503 with Retry-After. */
   timeoutMs: number;
   /** The V8 heap limit of each child; image pixels live outside it, bounded by the pixel limits. */
   heapMb: number;
@@ -79,11 +79,14 @@ export class RenderPool {
       errors: {
         closed: () => new ServiceUnavailableError(new Error('image pool closed')),
         closing: () => new ServiceUnavailableError(new Error('closing')),
-        queueFull: () => new ServiceUnavailableError(new Error('image render queue is full')),
-        timedOut: () => new ServiceUnavailableError(new Error('image render timed out')),
-        // A crash (out of memory, a libvips abort) fails its render; the next render gets a fresh child.
-        exited: () => new RenderRefusedError('renderer exited'),
-        failed: () => new RenderRefusedError('renderer failed'),
+        // Load shedding, as the hashing queue: a warning, and the client is told when to try again.
+        queueFull: () => new OverloadedError('image render queue is full'),
+        // A renderer that dies, is killed or runs out of time is the service's failure, never the image's
+        // verdict (that is a reply, RenderRefusedError): a 503 logged at error, and the client may retry at
+        // once, because the next render gets a fresh child.
+        timedOut: () => new ServiceUnavailableError(new Error('image render timed out'), 1),
+        exited: () => new ServiceUnavailableError(new Error('image renderer exited'), 1),
+        failed: () => new ServiceUnavailableError(new Error('image renderer failed'), 1),
         sendFailed: (cause) => new ServiceUnavailableError(cause),
       },
     });
@@ -91,6 +94,11 @@ export class RenderPool {
 
   run(source: unknown, maxPixels: number): Promise<RenderOutcome> {
     return this.pool.run({ source, maxPixels });
+  }
+
+  /** The pids of the running renderer children. */
+  pids(): number[] {
+    return this.pool.pids();
   }
 
   /** Stops every child; renders in flight or waiting fail with a 503. */

@@ -1,5 +1,6 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import type { ImageLimits } from '../images/rules.js';
 import type { FeedCursorCodec } from './cursor.js';
 import { createPostRules, feedRules, postIdRules } from './rules.js';
@@ -10,6 +11,8 @@ export function postEndpoints(
   posts: PostsService,
   codec: FeedCursorCodec,
   limits: ImageLimits,
+  /** Image uploads per user, shared with profile pictures: a post of four images counts four. */
+  imageUploads: RateCounter,
 ): AnyEndpoint[] {
   const feed = feedRules(codec);
   const readEndpoints = (['GET', 'POST'] as const).flatMap((method) => [
@@ -55,6 +58,7 @@ export function postEndpoints(
       tag: 'post',
       auth: 'required',
       errors: [413],
+      uploads: imageUploads,
       rules: createPostRules(limits),
       response: postResponse,
       example: { post: postExample },

@@ -4,7 +4,6 @@ import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.j
 import type { AuthContext } from '../../http/auth-context.js';
 import type { Static } from '../../http/response-schema.js';
 import { newId } from '../../lib/ids.js';
-import { type RateCounter, unlimited } from '../../limits/rate-counter.js';
 import type { ValidatedImage } from '../images/probe.js';
 import type { FeedCursor, FeedCursorCodec, FeedOrder } from './cursor.js';
 import type { PostsRepo } from './repo.js';
@@ -54,8 +53,6 @@ export class PostsService {
     private readonly posts: PostsRepo,
     private readonly images: PostImageStore,
     private readonly cursors: FeedCursorCodec,
-    /** Image uploads per user, shared with profile pictures: each image costs a decode in the renderer pool. */
-    private readonly imageUploads: RateCounter = unlimited,
   ) {}
 
   /** For the orphan media sweep: which of these keys posts still use. */
@@ -69,8 +66,6 @@ export class PostsService {
    */
   async create(auth: AuthContext, input: NewPostInput): Promise<PostView> {
     const author = auth.user;
-    // Counted per image, before any is decoded: a post of four images costs four uploads of the limit.
-    for (const _image of input.images) await this.imageUploads.consume(`user:${author.id}`);
     const stored: PostImage[] = [];
     try {
       for (const image of input.images) {

@@ -59,11 +59,21 @@ const httpUrl: Rule<string> = {
   },
 };
 
-/** Any absolute URL: a banner may open a web page or an app's own deep link (`app://…`). */
-const absoluteUrl: Rule<string> = {
-  name: 'url',
-  check: (value) => (URL.canParse(value) && /^[a-z][a-z0-9+.-]*:/i.test(value) ? undefined : { rule: 'url' }),
-};
+/**
+ * What a banner may open: a web page (http, https) or one of the apps' own schemes the operator configured
+ * (BANNER_LINK_SCHEMES). Nothing else: the app hands the link to a web view or the system, which would run a
+ * `javascript:` or `vbscript:` link, render a `data:` one and open a `file:` one. Also asked of a stored link
+ * before it is served: one written before the schemes were checked is served as no link.
+ */
+export function bannerLinkAllowed(appSchemes: readonly string[]): (link: string) => boolean {
+  const allowed = new Set(['http:', 'https:', ...appSchemes.map((scheme) => `${scheme}:`)]);
+  return (link) => URL.canParse(link) && allowed.has(new URL(link).protocol);
+}
+
+function bannerLink(appSchemes: readonly string[]): Rule<string> {
+  const allowed = bannerLinkAllowed(appSchemes);
+  return { name: 'url', check: (value) => (allowed(value) ? undefined : { rule: 'url' }) };
+}
 
 /**
  * An ISO 8601 instant: a date (midnight UTC) or a date and time with `Z` or an offset. A time without a zone
@@ -77,12 +87,16 @@ const isoInstant: Rule<string> = {
     ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : { rule: 'date' },
 };
 
-/** The operator's `banner add` (command line): the same rule engine and messages as the HTTP endpoints. */
-export const bannerAddRules = rules({
-  title: string().required().max(255),
-  image_url: string().required().max(2048).rule(httpUrl),
-  link_url: string().max(2048).rule(absoluteUrl),
-  position: integer().min(-1_000_000).max(1_000_000),
-  starts_at: string().rule(isoInstant),
-  ends_at: string().rule(isoInstant),
-});
+/**
+ * The operator's `banner add` (command line): the same rule engine and messages as the HTTP endpoints.
+ * `appSchemes`: the apps' own link schemes (BANNER_LINK_SCHEMES).
+ */
+export const bannerAddRules = (appSchemes: readonly string[]) =>
+  rules({
+    title: string().required().max(255),
+    image_url: string().required().max(2048).rule(httpUrl),
+    link_url: string().max(2048).rule(bannerLink(appSchemes)),
+    position: integer().min(-1_000_000).max(1_000_000),
+    starts_at: string().rule(isoInstant),
+    ends_at: string().rule(isoInstant),
+  });

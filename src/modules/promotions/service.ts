@@ -8,7 +8,7 @@ import { validate } from '../../validation/engine.js';
 import type { Params } from '../../validation/rule-list.js';
 import { type PublicUserView, publicUserView, type UserView } from '../users/view.js';
 import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
-import { bannerAddRules } from './rules.js';
+import { bannerAddRules, bannerLinkAllowed } from './rules.js';
 import { drawRanks, type RandomInt } from './sampling.js';
 
 export const bannerShape = t.object({
@@ -22,12 +22,13 @@ export const bannerShape = t.object({
 });
 export type BannerView = Static<typeof bannerShape>;
 
-export function bannerView(row: BannerRow): BannerView {
+/** `linkAllowed`: a stored link whose scheme is no longer allowed is served as no link. */
+export function bannerView(row: BannerRow, linkAllowed: (link: string) => boolean): BannerView {
   return {
     id: row.id,
     title: row.title,
     image_url: row.image_url,
-    link_url: row.link_url,
+    link_url: row.link_url !== null && linkAllowed(row.link_url) ? row.link_url : null,
     position: row.position,
     starts_at: row.starts_at === null ? null : iso(row.starts_at),
     ends_at: row.ends_at === null ? null : iso(row.ends_at),
@@ -67,24 +68,32 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const MAX_ROUNDS = 3;
 
 export class PromotionsService {
+  private readonly addRules: ReturnType<typeof bannerAddRules>;
+  private readonly linkAllowed: (link: string) => boolean;
+
   constructor(
     private readonly banners: BannersRepo,
     private readonly inspirers: InspirersRepo,
     private readonly users: InspirerFlags,
+    /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES). */
+    linkSchemes: readonly string[] = [],
     private readonly random: RandomInt = randomInt,
-  ) {}
+  ) {
+    this.addRules = bannerAddRules(linkSchemes);
+    this.linkAllowed = bannerLinkAllowed(linkSchemes);
+  }
 
   async activeBanners(): Promise<BannerView[]> {
-    return (await this.banners.listActive()).map(bannerView);
+    return (await this.banners.listActive()).map((row) => bannerView(row, this.linkAllowed));
   }
 
   async allBanners(): Promise<BannerView[]> {
-    return (await this.banners.listAll()).map(bannerView);
+    return (await this.banners.listAll()).map((row) => bannerView(row, this.linkAllowed));
   }
 
   /** Validated with the same engine and messages as the HTTP endpoints: a ValidationError names the field. */
   async addBanner(input: BannerInput): Promise<BannerView> {
-    const params: Params<typeof bannerAddRules> = await validate(bannerAddRules, withoutEmpty(input));
+    const params: Params<typeof this.addRules> = await validate(this.addRules, withoutEmpty(input));
     const startsAt = params.starts_at === undefined ? null : new Date(params.starts_at);
     const endsAt = params.ends_at === undefined ? null : new Date(params.ends_at);
     if (startsAt && endsAt && endsAt <= startsAt) {
@@ -99,7 +108,7 @@ export class PromotionsService {
       starts_at: startsAt,
       ends_at: endsAt,
     });
-    return bannerView(row);
+    return bannerView(row, this.linkAllowed);
   }
 
   async removeBanner(id: string): Promise<void> {
