@@ -7,6 +7,30 @@ import { expectOk, postForm } from '../helpers/http.js';
 const HOUR = 3_600_000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs);
 
+/** Stores one always-active banner per link, in this order, and answers the links promotions/banners serves. */
+async function servedLinks(ctx: ReturnType<typeof useTestApp>, links: readonly string[]) {
+  const db = ctx.database.handle.db;
+  await db.deleteFrom('banners').execute();
+  for (const [position, link_url] of links.entries()) {
+    await db
+      .insertInto('banners')
+      .values({
+        id: newId(),
+        title: `link-${position}`,
+        image_url: 'https://cdn.example.com/b.png',
+        link_url,
+        position,
+        starts_at: null,
+        ends_at: null,
+      })
+      .execute();
+  }
+  const data = expectOk<{ banners: Array<{ link_url: string | null }> }>(
+    await ctx.app.inject({ method: 'GET', url: '/v1/promotions/banners' }),
+  );
+  return data.banners.map((banner) => banner.link_url);
+}
+
 describe.each(backends)('%s: promotions/banners', (backend) => {
   const ctx = useTestApp(backend);
   const db = () => ctx.database.handle.db;
@@ -74,7 +98,6 @@ describe.each(backends)('%s: promotions/banners', (backend) => {
   });
 
   it('serves no link for a stored link that is not http(s) or a configured app scheme', async () => {
-    await db().deleteFrom('banners').execute();
     const links = [
       'javascript:alert(1)//https://',
       'JavaScript:alert(1)',
@@ -84,24 +107,7 @@ describe.each(backends)('%s: promotions/banners', (backend) => {
       'myapp://events/1',
       'http://example.com/event',
     ];
-    for (const [position, link_url] of links.entries()) {
-      await db()
-        .insertInto('banners')
-        .values({
-          id: newId(),
-          title: `link-${position}`,
-          image_url: 'https://cdn.example.com/b.png',
-          link_url,
-          position,
-          starts_at: null,
-          ends_at: null,
-        })
-        .execute();
-    }
-    const data = expectOk<{ banners: Array<{ link_url: string | null }> }>(
-      await ctx.app.inject({ method: 'GET', url: '/v1/promotions/banners' }),
-    );
-    expect(data.banners.map((banner) => banner.link_url)).toEqual([
+    expect(await servedLinks(ctx, links)).toEqual([
       null,
       null,
       null,
@@ -126,26 +132,7 @@ describe('promotions/banners with BANNER_LINK_SCHEMES set', () => {
   const ctx = useTestApp('pglite', { BANNER_LINK_SCHEMES: 'myapp, Other-App' });
 
   it('serves links of a configured app scheme, and still none of javascript:', async () => {
-    const db = ctx.database.handle.db;
-    await db.deleteFrom('banners').execute();
-    for (const [position, link_url] of ['myapp://events/1', 'other-app:open', 'javascript:x'].entries()) {
-      await db
-        .insertInto('banners')
-        .values({
-          id: newId(),
-          title: `app-${position}`,
-          image_url: 'https://cdn.example.com/b.png',
-          link_url,
-          position,
-          starts_at: null,
-          ends_at: null,
-        })
-        .execute();
-    }
-    const data = expectOk<{ banners: Array<{ link_url: string | null }> }>(
-      await ctx.app.inject({ method: 'GET', url: '/v1/promotions/banners' }),
-    );
-    expect(data.banners.map((banner) => banner.link_url)).toEqual([
+    expect(await servedLinks(ctx, ['myapp://events/1', 'other-app:open', 'javascript:x'])).toEqual([
       'myapp://events/1',
       'other-app:open',
       null,
