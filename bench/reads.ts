@@ -35,7 +35,7 @@ async function registerLoginUser(url: string): Promise<string> {
   return token;
 }
 
-/** The hot-path read scenarios and their limit, bare Fastify + the same SELECT. */
+/** The hot-path read scenarios and their limit, bare Fastify + the same SELECT as a prepared statement. */
 export interface Reads {
   healthz: LoadResult;
   validate: LoadResult;
@@ -83,6 +83,9 @@ async function readLoads(settings: Settings, service: Service) {
   };
 }
 
+/** The judged limit: the bare route running its SELECT as a named statement, as the service does. */
+const startPreparedBare = (database: BenchDatabase) => startBareServer(database.env, { prepared: true });
+
 /**
  * validate/email and user/get beside their limit. On a PostgreSQL server both processes stay up, warmed, and
  * their windows alternate (`alternatedReads`); on PGlite one process owns the data directory, so the bare
@@ -95,7 +98,7 @@ export async function benchReads(
 ): Promise<Reads> {
   if (database.name !== 'postgres') return readsBetweenBare(database, settings, peaks);
   return withProcess(
-    () => startBareServer(database.env),
+    () => startPreparedBare(database),
     (bare) =>
       withProcess(
         () => startService(database.env),
@@ -125,13 +128,15 @@ async function alternatedReads(settings: Settings, bare: Service, service: Servi
   );
   const [validate, userGet] = services as [LoadResult, LoadResult];
   const line = (name: string, result: LoadResult) =>
-    alternationLine(`${name} ÷ bare Fastify + SELECT`, limit, result, settings.seconds);
+    alternationLine(`${name} ÷ bare Fastify + prepared SELECT`, limit, result, settings.seconds);
   return {
     healthz,
     validate,
     userGet,
     limit,
-    limitRows: [{ scenario: `LIMIT bare Fastify + SELECT, ${settings.rounds + 1} windows`, result: limit }],
+    limitRows: [
+      { scenario: `LIMIT bare Fastify + prepared SELECT, ${settings.rounds + 1} windows`, result: limit },
+    ],
     notes: [line('validate/email', validate), line('user/get', userGet)],
   };
 }
@@ -145,7 +150,7 @@ async function readsBetweenBare(
   const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
   const bare = () =>
     withProcess(
-      () => startBareServer(database.env),
+      () => startPreparedBare(database),
       (server) => warm(validateTaken(settings, server)),
     );
   const before = await bare();
@@ -167,17 +172,20 @@ async function readsBetweenBare(
     ...service,
     limit: { ...meanOf([before, after]), windowsPerSecond: windows },
     limitRows: [
-      { scenario: 'LIMIT bare Fastify + SELECT, before', result: before },
-      { scenario: 'LIMIT bare Fastify + SELECT, after', result: after },
+      { scenario: 'LIMIT bare Fastify + prepared SELECT, before', result: before },
+      { scenario: 'LIMIT bare Fastify + prepared SELECT, after', result: after },
     ],
     notes: [],
   };
 }
 
-/** The bare route with its SELECT as a named statement, as the service runs its hot queries (information). */
-export function benchBarePrepared(database: BenchDatabase, settings: Settings): Promise<LoadResult> {
+/**
+ * The bare route with its SELECT unnamed, parsed and planned on every call (information): how much of the
+ * limit the prepared statement is worth on this database.
+ */
+export function benchBareUnprepared(database: BenchDatabase, settings: Settings): Promise<LoadResult> {
   return withProcess(
-    () => startBareServer(database.env, { prepared: true }),
+    () => startBareServer(database.env, { prepared: false }),
     (server) => warmThenRun(validateTaken(settings, server), settings.warmupSeconds),
   );
 }
