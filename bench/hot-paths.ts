@@ -172,7 +172,7 @@ export async function benchHotPaths(database: BenchDatabase, settings: Settings)
 
   const peakRss: PeakRss = {
     process: Math.max(...peaks.map((peak) => peak.process)),
-    workers: Math.max(...peaks.map((peak) => peak.workers)),
+    tree: Math.max(...peaks.map((peak) => peak.tree)),
   };
   const bareName = `bare Fastify + ${database.name} prepared SELECT (mean of ${limit.windowsPerSecond?.length})`;
   const limitWindows = settings.rounds + 1;
@@ -288,13 +288,23 @@ export async function benchHotPaths(database: BenchDatabase, settings: Settings)
     },
     throughput('user/get (Bearer), 50 conns ÷ bare Fastify', userGet, limit, 0.6, !embedded),
     {
-      target: 'peak RSS of the service process, MB',
+      target: 'peak RSS of the service and its children, MB',
+      measured: `${peakRss.tree.toFixed(0)} MB`,
+      limit: '200 MB',
+      ratio: peakRss.tree / 200,
+      kind: 'max',
+      goal: 1,
+      judged: !embedded,
+      pass: peakRss.tree <= 200,
+    },
+    {
+      target: 'peak RSS of the service process alone, MB',
       measured: `${peakRss.process.toFixed(0)} MB`,
       limit: '200 MB',
       ratio: peakRss.process / 200,
       kind: 'max',
       goal: 1,
-      judged: !embedded,
+      judged: false,
       pass: peakRss.process <= 200,
     },
   ];

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** What /proc says about a process: read on Linux, undefined elsewhere (the bench still runs, without it). */
 function read(file: string): string | undefined {
@@ -15,14 +15,64 @@ export function peakRssMb(pid: number): number | undefined {
   return match ? Number(match[1]) / 1024 : undefined;
 }
 
-/** The pids of a process's direct children (worker processes of the service). */
+/** The pids of a process's direct children, from every one of its threads (any thread may fork). */
 export function childPids(pid: number): number[] {
-  const text = read(`/proc/${pid}/task/${pid}/children`) ?? '';
-  return text
-    .trim()
-    .split(/\s+/)
-    .filter((word) => word !== '')
-    .map(Number);
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return threads.flatMap((thread) =>
+    (read(`/proc/${pid}/task/${thread}/children`) ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word !== '')
+      .map(Number),
+  );
+}
+
+/** A process and all its descendants (children, their children, …) alive at this moment. */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index++) {
+    tree.push(...childPids(tree[index] as number));
+  }
+  return tree;
+}
+
+/** Peak resident memory, MB: the process alone, and the whole tree of it and its children. */
+export interface TreePeak {
+  process: number;
+  /** The highest sum, at any one sample, of the VmHWM of the process and every descendant then alive. */
+  tree: number;
+}
+
+/**
+ * Samples a process tree's memory every `intervalMs` while it runs, so that children that come and go
+ * (hashing and image rendering processes are started and retired on demand) are counted while they live.
+ * Each sample sums the peaks (VmHWM) of the processes alive then: never less than what they held at once.
+ */
+export function sampleTreePeak(
+  pid: number,
+  intervalMs = 200,
+): { peak(): TreePeak | undefined; stop(): void } {
+  let best: TreePeak | undefined;
+  const sample = () => {
+    const own = peakRssMb(pid);
+    if (own === undefined) return;
+    const tree = processTree(pid).reduce((sum, member) => sum + (peakRssMb(member) ?? 0), 0);
+    best = { process: Math.max(best?.process ?? 0, own), tree: Math.max(best?.tree ?? 0, tree) };
+  };
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    peak: () => {
+      sample();
+      return best;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** User + system CPU time of a process so far, in ms (clock ticks of 10 ms: compare over whole seconds). */

@@ -60,7 +60,7 @@ interface BackendReport {
   backend: string;
   rows: Row[];
   verdicts: Verdict[];
-  peakRss?: { process: number; workers: number };
+  peakRss?: { process: number; tree: number };
   summaries: string[];
 }
 
@@ -74,8 +74,8 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.verdicts = hotPaths.verdicts;
     report.peakRss = hotPaths.peakRss;
     report.summaries.push(
-      `peak RSS: service process ${hotPaths.peakRss.process.toFixed(0)} MB; its worker processes ` +
-        `(hashing, image rendering) ${hotPaths.peakRss.workers.toFixed(0)} MB together.`,
+      `peak RSS: the service and its children (hashing, image rendering) ${hotPaths.peakRss.tree.toFixed(0)} MB ` +
+        `together; the service process alone ${hotPaths.peakRss.process.toFixed(0)} MB.`,
       ...hotPaths.notes,
     );
   }

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { childPids, peakRssMb } from './proc.js';
+import { sampleTreePeak, type TreePeak } from './proc.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MAIN = `${ROOT}dist/main.js`;
@@ -39,16 +39,13 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Peak resident memory, MB: the process itself, and the sum of its worker processes' own peaks. */
-export interface PeakRss {
-  process: number;
-  workers: number;
-}
+/** Peak resident memory, MB: the process itself, and its whole tree (bench/proc.ts, `sampleTreePeak`). */
+export type PeakRss = TreePeak;
 
 export interface Service {
   url: string;
   pid: number;
-  /** Read while the process runs (VmHWM of /proc): its peak so far. */
+  /** Read while the process runs (VmHWM of /proc, sampled through its life): its peak so far. */
   peakRss(): PeakRss | undefined;
   stop(): Promise<void>;
 }
@@ -86,17 +83,14 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Ser
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const pid = child.pid ?? 0;
-  const peakRss = (): PeakRss | undefined => {
-    const own = peakRssMb(pid);
-    if (own === undefined) return undefined;
-    const workers = childPids(pid).reduce((sum, worker) => sum + (peakRssMb(worker) ?? 0), 0);
-    return { process: own, workers };
-  };
+  const memory = sampleTreePeak(pid);
+  const peakRss = (): PeakRss | undefined => memory.peak();
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
   const exited = once(child, 'exit');
+  child.once('exit', () => memory.stop());
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
