@@ -174,10 +174,10 @@ export async function benchHotPaths(database: BenchDatabase, settings: Settings)
     process: Math.max(...peaks.map((peak) => peak.process)),
     tree: Math.max(...peaks.map((peak) => peak.tree)),
   };
-  const bareName = `bare Fastify + ${database.name} prepared SELECT (mean of ${limit.windowsPerSecond?.length})`;
+  const bareName = `bare Fastify + ${database.name} prepared SELECT (median of ${limit.windowsPerSecond?.length})`;
   const limitWindows = settings.rounds + 1;
-  const verifyName = `argon2id verify (mean of ${limitWindows})`;
-  const hashName = `argon2id hash (mean of ${limitWindows})`;
+  const verifyName = `argon2id verify (median of ${limitWindows})`;
+  const hashName = `argon2id hash (median of ${limitWindows})`;
   const rows: Row[] = [
     { scenario: 'healthz, 50 conns', result: healthz },
     ...reads.limitRows,

@@ -31,8 +31,8 @@ export interface LoadResult {
    */
   warmupCpuMsPerRequest?: number[];
   /**
-   * When the figure is the mean of windows alternated with another load's (bench/hot-paths.ts, `alternated`):
-   * each window's requests per second, in the order they ran.
+   * When the figure is the median of several windows (bench/alternation.ts, `medianOf`): each window's
+   * requests per second, in the order they ran.
    */
   windowsPerSecond?: number[];
 }

@@ -1,4 +1,4 @@
-import { alternated, alternationLine, meanOf, withProcess } from './alternation.js';
+import { alternated, alternationLine, medianOf, withProcess } from './alternation.js';
 import type { BenchDatabase } from './database.js';
 import { type LoadOptions, type LoadResult, runLoad, warmThenRun } from './load.js';
 import type { Row } from './report.js';
@@ -40,7 +40,7 @@ export interface Reads {
   healthz: LoadResult;
   validate: LoadResult;
   userGet: LoadResult;
-  /** The judged limit of validate and user/get: the mean of the bare route's windows (`windowsPerSecond`). */
+  /** The judged limit of validate and user/get: the median of the bare route's windows (`windowsPerSecond`). */
   limit: LoadResult;
   /** The bare route's rows of the table, in the order they ran. */
   limitRows: Row[];
@@ -141,7 +141,7 @@ async function alternatedReads(settings: Settings, bare: Service, service: Servi
   };
 }
 
-/** The bare route in a process of its own before and after the service's reads; the limit is their mean. */
+/** The bare route in a process of its own before and after the service's reads; the limit is their median (mean). */
 async function readsBetweenBare(
   database: BenchDatabase,
   settings: Settings,
@@ -167,10 +167,9 @@ async function readsBetweenBare(
     peaks,
   );
   const after = await bare();
-  const windows = [before, after].map((result) => result.requestsPerSecond);
   return {
     ...service,
-    limit: { ...meanOf([before, after]), windowsPerSecond: windows },
+    limit: medianOf([before, after]),
     limitRows: [
       { scenario: 'LIMIT bare Fastify + prepared SELECT, before', result: before },
       { scenario: 'LIMIT bare Fastify + prepared SELECT, after', result: after },

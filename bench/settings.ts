@@ -25,8 +25,9 @@ export interface Settings {
   /**
    * Rounds of alternated windows (bench/alternation.ts, `alternated`): measured windows of the login and of
    * the register load, each between two windows of its raw argon2 limit, and on PostgreSQL of validate and
-   * user/get between windows of the bare route: 3, so 4 of each limit. `BENCH_ROUNDS`; `BENCH_HASH_ROUNDS`,
-   * its name while only the hashing scenarios alternated, is still read.
+   * user/get between windows of the bare route: 5, so 6 of each limit, and at least 5: each side is the median
+   * of its windows, and fewer than five leave one spoiled window too much weight. `BENCH_ROUNDS`;
+   * `BENCH_HASH_ROUNDS`, its name while only the hashing scenarios alternated, is still read.
    */
   rounds: number;
   connections: number;
@@ -91,7 +92,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, argv: readonly string[] = [
     seconds: whole(env, 'BENCH_SECONDS', 5, 1),
     warmupSeconds: whole(env, 'BENCH_WARMUP_SECONDS', 5, 0),
     hashWarmupSeconds: whole(env, 'BENCH_HASH_WARMUP_SECONDS', 20, 0),
-    rounds: whole(env, env.BENCH_ROUNDS === undefined ? 'BENCH_HASH_ROUNDS' : 'BENCH_ROUNDS', 3, 1),
+    rounds: whole(env, env.BENCH_ROUNDS === undefined ? 'BENCH_HASH_ROUNDS' : 'BENCH_ROUNDS', 5, 5),
     connections: whole(env, 'BENCH_CONNECTIONS', 10, 1),
     probeRate: whole(env, 'BENCH_PROBE_RATE', 200, 1),
     hashInFlight: whole(env, 'BENCH_HASH_IN_FLIGHT', availableParallelism(), 1),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alternated, alternationLine, meanOf } from '../../bench/alternation.js';
+import { alternated, alternationLine, median, medianOf, spreadPercent } from '../../bench/alternation.js';
 import type { LoadResult } from '../../bench/load.js';
 
 /** A window that records when it ran and answers with the given req/s (and CPU, p50, p99 derived from it). */
@@ -13,18 +13,19 @@ function windows(order: string[], name: string, perSecond: number[]): () => Prom
 }
 
 describe('bench alternation (the order every hot-path ratio rests on)', () => {
-  it('runs the limit first and last, each round every service load in turn, and averages each side', async () => {
+  it('runs the limit first and last, each round every service load in turn, and takes each side’s median', async () => {
     const order: string[] = [];
     const result = await alternated(
-      windows(order, 'L', [100, 110, 120, 130]),
-      [windows(order, 'V', [80, 90, 100]), windows(order, 'U', [50, 60, 70])],
-      3,
+      windows(order, 'L', [100, 110, 40, 120, 130, 125]),
+      [windows(order, 'V', [80, 90, 100, 20, 95]), windows(order, 'U', [50, 60, 70, 65, 55])],
+      5,
     );
-    expect(order.join(' ')).toBe('L V U L V U L V U L');
+    expect(order.join(' ')).toBe('L V U L V U L V U L V U L V U L');
+    // The spoiled windows (40 of the limit, 20 of validate) do not drag their side down.
     expect(result.limit.requestsPerSecond).toBe(115);
-    expect(result.limit.windowsPerSecond).toEqual([100, 110, 120, 130]);
+    expect(result.limit.windowsPerSecond).toEqual([100, 110, 40, 120, 130, 125]);
     expect(result.services.map((service) => service.requestsPerSecond)).toEqual([90, 60]);
-    expect(result.services[1]?.windowsPerSecond).toEqual([50, 60, 70]);
+    expect(result.services[1]?.windowsPerSecond).toEqual([50, 60, 70, 65, 55]);
   });
 
   it('with one service load is the hashing scenarios’ L S L S L', async () => {
@@ -35,10 +36,23 @@ describe('bench alternation (the order every hot-path ratio rests on)', () => {
 
   it('adds failures up, so one spoiled window spoils the side', () => {
     const ok = { requestsPerSecond: 10, p50: 1, p99: 2, failures: 0 };
-    const mean = meanOf([ok, { ...ok, failures: 3 }]);
-    expect(mean.failures).toBe(3);
-    // CPU per request is averaged only when every window measured it.
-    expect(mean.cpuMsPerRequest).toBeUndefined();
+    const result = medianOf([ok, { ...ok, failures: 3 }]);
+    expect(result.failures).toBe(3);
+    // CPU per request is given only when every window measured it.
+    expect(result.cpuMsPerRequest).toBeUndefined();
+  });
+
+  it('takes the middle window, or the mean of the two middle ones, whatever the order', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+    expect(median([])).toBeNaN();
+  });
+
+  it('gives the spread as highest minus lowest over the median, in %', () => {
+    expect(spreadPercent([90, 100, 110])).toBeCloseTo(20);
+    expect(spreadPercent([100, 100, 100, 100, 100])).toBe(0);
+    expect(spreadPercent([])).toBeNaN();
   });
 
   it('prints both sides’ windows in the order they ran', async () => {
@@ -46,7 +60,8 @@ describe('bench alternation (the order every hot-path ratio rests on)', () => {
     const [service] = result.services;
     if (service === undefined) throw new Error('no service result');
     expect(alternationLine('validate', result.limit, service, 5)).toBe(
-      'validate, alternated 5 s windows, req/s: limit 9000 9400, service 7600',
+      'validate, alternated 5 s windows, req/s: limit 9000 9400 (median 9200, spread 4 %), ' +
+        'service 7600 (median 7600, spread 0 %)',
     );
   });
 });
