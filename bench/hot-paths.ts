@@ -8,26 +8,13 @@ import { benchBareUnprepared, benchReads, FORM, LOGIN, loadOn, takenEmails } fro
 import type { Row } from './report.js';
 import { type PeakRss, type Service, startBareServer, startService } from './service.js';
 import type { Settings } from './settings.js';
+import { hotPathVerdicts, type Verdict } from './verdicts.js';
 
 /**
  * Calls the service's hashing pool hands each hashing process at once: the one it hashes and the next
  * (CALLS_PER_CHILD in src/lib/hashing-pool.ts; the bench does not import the service's sources).
  */
 const SERVICE_CALLS_PER_HASHING_PROCESS = 2;
-
-/** One hot-path target: a measured ratio, which way is better, and whether it held. */
-export interface Verdict {
-  target: string;
-  measured: string;
-  limit: string;
-  ratio: number;
-  /** `min`: ratio ≥ goal (throughput); `max`: ratio ≤ goal (latency, memory). */
-  kind: 'min' | 'max';
-  goal: number;
-  /** Judged on this backend; otherwise printed for information only. */
-  judged: boolean;
-  pass: boolean;
-}
 
 export interface HotPathsResult {
   rows: Row[];
@@ -76,8 +63,6 @@ function withCurveOf(
   if (service === undefined) throw new Error('an alternation of one service load has its result');
   return { limit, service: withCurve(service, curve) };
 }
-
-const perSecond = (result: LoadResult) => `${result.requestsPerSecond.toFixed(0)}/s`;
 
 /**
  * The hot-path scenarios, each beside the limit it is judged against, so that drift in what else the machine
@@ -251,63 +236,20 @@ export async function benchHotPaths(database: BenchDatabase, settings: Settings)
     },
   ];
 
-  const embedded = database.name === 'pglite';
-  const throughput = (
-    target: string,
-    result: LoadResult,
-    base: LoadResult,
-    goal: number,
-    judged: boolean,
-  ) => {
-    const ratio = result.requestsPerSecond / base.requestsPerSecond;
-    return {
-      target,
-      measured: perSecond(result),
-      limit: perSecond(base),
-      ratio,
-      kind: 'min' as const,
-      goal,
-      judged,
-      pass: ratio >= goal,
-    };
-  };
-  const tailRatio = probeDuringLogin.p99 / probeIdle.p99;
-  const verdicts: Verdict[] = [
-    throughput('validate/email (taken), 50 conns ÷ bare Fastify', validate, limit, 0.8, true),
-    throughput('login/email, 16 conns ÷ argon2 verify', login, verifyLimit, 0.9, !embedded),
-    throughput('register, 16 conns ÷ argon2 hash', register, hashLimit, 0.85, !embedded),
-    {
-      target: `validate p99 at ${settings.probeRate}/s, login flood ÷ idle`,
-      measured: `${probeDuringLogin.p99.toFixed(1)} ms`,
-      limit: `${probeIdle.p99.toFixed(1)} ms`,
-      ratio: tailRatio,
-      kind: 'max',
-      goal: 3,
-      judged: !embedded,
-      pass: tailRatio <= 3,
-    },
-    throughput('user/get (Bearer), 50 conns ÷ bare Fastify', userGet, limit, 0.6, !embedded),
-    {
-      target: 'peak RSS of the service and its children, MB',
-      measured: `${peakRss.tree.toFixed(0)} MB`,
-      limit: '200 MB',
-      ratio: peakRss.tree / 200,
-      kind: 'max',
-      goal: 1,
-      judged: !embedded,
-      pass: peakRss.tree <= 200,
-    },
-    {
-      target: 'peak RSS of the service process alone, MB',
-      measured: `${peakRss.process.toFixed(0)} MB`,
-      limit: '200 MB',
-      ratio: peakRss.process / 200,
-      kind: 'max',
-      goal: 1,
-      judged: false,
-      pass: peakRss.process <= 200,
-    },
-  ];
+  const verdicts = hotPathVerdicts({
+    validate,
+    userGet,
+    readLimit: limit,
+    login,
+    verifyLimit,
+    register,
+    hashLimit,
+    probeIdle,
+    probeDuringLogin,
+    probeRate: settings.probeRate,
+    peakRss,
+    embedded: database.name === 'pglite',
+  });
   const notes = [
     ...warmupCurve('login/email (service)', login, settings.seconds),
     ...warmupCurve('register (service)', register, settings.seconds),
@@ -344,26 +286,6 @@ function besideBare(
       baseline: { scenario: bareName, result: bare, metric: 'req/s' },
     },
   ];
-}
-
-/** The verdict table: each target, its ratio, its goal, PASS/FAIL (or "info" where not judged). */
-export function verdictTable(verdicts: Verdict[]): string {
-  const header = ['target', 'measured', 'limit', 'ratio', 'goal', 'verdict'];
-  const lines = verdicts.map((v) => [
-    v.target,
-    v.measured,
-    v.limit,
-    v.ratio.toFixed(2),
-    `${v.kind === 'min' ? '≥' : '≤'} ${v.goal.toFixed(2)}`,
-    v.judged ? (v.pass ? 'PASS' : 'FAIL') : `info (${v.pass ? 'met' : 'not met'})`,
-  ]);
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)),
-  );
-  const format = (cells: string[]) =>
-    `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
-  return [format(header), rule, ...lines.map(format)].join('\n');
 }
 
 /** Default: the service's own default HASH_CONCURRENCY (one hash per core). */

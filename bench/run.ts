@@ -3,13 +3,14 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
 import { benchFeed } from './feed.js';
-import { benchHotPaths, type Verdict, verdictTable } from './hot-paths.js';
+import { benchHotPaths } from './hot-paths.js';
 import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
 import { hugePageSetting } from './proc.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, type Settings } from './settings.js';
+import { type Verdict, verdictTable } from './verdicts.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
