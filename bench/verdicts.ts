@@ -69,6 +69,17 @@ export function hotPathVerdicts({
       pass: ratio >= goal,
     };
   };
+  /** A peak against the 200 MB budget. */
+  const memory = (target: string, megabytes: number, judged: boolean): Verdict => ({
+    target,
+    measured: `${megabytes.toFixed(0)} MB`,
+    limit: '200 MB',
+    ratio: megabytes / 200,
+    kind: 'max',
+    goal: 1,
+    judged,
+    pass: megabytes <= 200,
+  });
   const tailRatio = probeDuringLogin.p99 / probeIdle.p99;
   return [
     throughput('validate/email (taken), 50 conns ÷ bare Fastify', validate, readLimit, 0.8, true),
@@ -85,26 +96,8 @@ export function hotPathVerdicts({
       pass: tailRatio <= 3,
     },
     throughput('user/get (Bearer), 50 conns ÷ bare Fastify', userGet, readLimit, 0.6, !embedded),
-    {
-      target: 'peak RSS of the service and its children, MB',
-      measured: `${peakRss.tree.toFixed(0)} MB`,
-      limit: '200 MB',
-      ratio: peakRss.tree / 200,
-      kind: 'max',
-      goal: 1,
-      judged: !embedded,
-      pass: peakRss.tree <= 200,
-    },
-    {
-      target: 'peak RSS of the service process alone, MB',
-      measured: `${peakRss.process.toFixed(0)} MB`,
-      limit: '200 MB',
-      ratio: peakRss.process / 200,
-      kind: 'max',
-      goal: 1,
-      judged: false,
-      pass: peakRss.process <= 200,
-    },
+    memory('peak RSS of the service and its children, MB', peakRss.tree, !embedded),
+    memory('peak RSS of the service process alone, MB', peakRss.process, false),
   ];
 }
 
