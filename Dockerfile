@@ -1,5 +1,5 @@
 # accounts: multi-stage image. Build: `docker build -t accounts .`; run: see docs/DEPLOY.md and compose.yaml.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # ---- build: every dependency (TypeScript included), compile src/ to dist/
 FROM ${NODE_IMAGE} AS build

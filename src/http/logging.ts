@@ -62,7 +62,11 @@ const KNOWN_SHAPES = new Set(['req', 'res', 'responseTime']);
  * class, so pino's err serializer still treats it as an error).
  */
 function shallowCopy<T extends object>(value: T): Record<string, unknown> {
-  return Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
+  const copy = Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
+  // Newer V8 (Node 24+) makes an error's `stack` an accessor that reads the original's internal slot: on the
+  // copy it would answer nothing, so the copy keeps the text itself.
+  if (value instanceof Error) Object.defineProperty(copy, 'stack', { value: value.stack, writable: true });
+  return copy;
 }
 
 /**

@@ -132,7 +132,7 @@ describe('ChildPool', () => {
   });
 
   it('fails a call past its timeout, kills its child, and answers the next call in a fresh one', async () => {
-    const children = pool({ workers: 1, queueLimit: 1, timeoutMs: 300 });
+    const children = pool({ workers: 1, queueLimit: 1, timeoutMs: 1_000 });
     const { pid: stuck } = await children.run({ op: 'echo', value: 'warm' });
     await expect(children.run({ op: 'hang' })).rejects.toEqual(failedWith('timedOut'));
     await vi.waitFor(() => expect(isAlive(stuck)).toBe(false));
