@@ -113,6 +113,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerTransportHygiene(app);
   const metrics = deps.metrics ?? new AppMetrics();
   metrics.watchPool(() => deps.database.poolStats());
+  const { replicas } = deps.database;
+  if (replicas) metrics.watchReplicas(() => replicas.statuses());
   recordRequests(app, metrics);
   if (config.metrics.port === undefined) serveMetricsRoute(app, metrics, config.metrics);
   registerFallbacks(app);

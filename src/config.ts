@@ -12,6 +12,7 @@ import { type MetricsConfig, parseMetrics } from './config/metrics.js';
 import { parseBannerLinkSchemes } from './config/promotions.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
+import { parseReplicas, type ReplicasConfig } from './config/replicas.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
 export {
@@ -39,6 +40,8 @@ export interface Config {
   databasePreparedStatements: boolean;
   /** DATABASE_*_TIMEOUT_MS: every wait for the database is bounded. */
   database: DatabaseTimeouts;
+  /** DATABASE_REPLICA_URLS, REPLICA_MAX_LAG_MS: hot standbys that serve the public reads. */
+  replicas: ReplicasConfig;
   /** REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS: how long a client may take. */
   http: HttpConfig;
   apiVersions: string[];
@@ -146,14 +149,16 @@ function trustProxy(env: Env): Config['trustProxy'] {
 
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
+  const primaryUrl = databaseUrl(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: raw(env, 'HOST') ?? '127.0.0.1',
     dataDir,
-    databaseUrl: databaseUrl(env),
+    databaseUrl: primaryUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     databasePreparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
     database: parseDatabaseTimeouts(env),
+    replicas: parseReplicas(env, primaryUrl),
     http: parseHttp(env),
     apiVersions: apiVersions(env),
     logLevel: logLevel(env),

@@ -34,6 +34,7 @@ export function buildEndpoints(
 } {
   const { limits } = deps;
   const {
+    reads,
     configuredProviders: configured,
     users,
     tokens,
@@ -59,8 +60,14 @@ export function buildEndpoints(
     username: (value, except) => users.taken('username', value, except),
     slug: (value, except) => users.taken('slug', value, except),
   };
+  // validate/* asks the same questions where routed reads go (a replica when one is healthy).
+  const availability: UsersTaken = {
+    email: (value) => users.takenForAvailability('email', value),
+    username: (value) => users.takenForAvailability('username', value),
+    slug: (value) => users.takenForAvailability('slug', value),
+  };
   const endpoints = [
-    ...validateEndpoints(limits.validateIp, taken),
+    ...validateEndpoints(limits.validateIp, availability),
     ...signUpEndpoints(
       signUp,
       {
@@ -96,7 +103,7 @@ export function buildEndpoints(
   ];
   return {
     endpoints,
-    services: { authenticate: (token) => tokens.authenticate(token) },
+    services: { authenticate: (token) => tokens.authenticate(token), wrote: (userId) => reads.wrote(userId) },
     mediaReferences,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };

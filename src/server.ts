@@ -48,7 +48,7 @@ async function listenQuietly(app: FastifyInstance, config: Config): Promise<stri
 
 /** Opens the database, migrates it (unless told not to), and listens (and /metrics on METRICS_PORT). */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, { withReplicas: true });
   let app: FastifyInstance | undefined;
   let metricsServer: MetricsServer | undefined;
   try {

@@ -9,6 +9,7 @@ import { SignIn } from './account/sign-in/service.js';
 import { SignUp } from './account/sign-up/service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { ReadRouting } from './db/read-routing.js';
 import type { HashingPool } from './lib/hashing-pool.js';
 import { PasswordHasher } from './lib/passwords.js';
 import type { RateLimits } from './limits/rate-counter.js';
@@ -65,12 +66,14 @@ export type Services = ReturnType<typeof buildServices>;
 export function buildServices(config: Config, deps: ServiceDeps) {
   const db = deps.database.db;
   const { limits } = deps;
+  // The public reads go to a healthy replica, unless the reader just wrote (db/read-routing.ts).
+  const reads = new ReadRouting(db, deps.database.replicas);
 
   // The entity modules: each from its repo and what it declares it needs.
   const usersRepo = new UsersRepo(db);
   const providerAccounts = new ProviderAccountsRepo(db);
   // The `providers` of the user object are read from the links themselves.
-  const users = new UsersService(usersRepo, providerAccounts);
+  const users = new UsersService(usersRepo, providerAccounts, reads);
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
@@ -92,6 +95,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     new BannersRepo(db),
     new InspirersRepo(db),
     operations,
+    reads,
     config.bannerLinkSchemes,
   );
   const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
@@ -100,7 +104,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   );
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors);
+  const posts = new PostsService(db, postsRepo, images, feedCursors, reads);
 
   // The account layer: use cases that span entities.
   const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification);
@@ -132,6 +136,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
+    reads,
     configuredProviders,
     users,
     tokens,

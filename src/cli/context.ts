@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
+import { primaryReads } from '../db/read-routing.js';
 import type { Executor } from '../db/transaction.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
 import { ImagesService } from '../modules/images/service.js';
@@ -56,6 +57,8 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
       new BannersRepo(db),
       new InspirersRepo(db),
       users,
+      // Operators read what they just changed: always the primary.
+      primaryReads(db),
       config.bannerLinkSchemes,
     ),
     tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),

@@ -7,8 +7,9 @@ import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { PGlitePool } from './pglite-pool.js';
 import { PGliteThread } from './pglite-thread.js';
-import { PreparingPool } from './prepared-statements.js';
+import { ReplicaSet } from './replicas.js';
 import type { Database } from './schema.js';
+import { boundedServerPool, serverKysely } from './server-pool.js';
 
 /** A raw session on one connection, for what the query builder is not for: migration scripts and locks. */
 export interface RawSession {
@@ -32,6 +33,8 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   poolStats(): PoolStats;
   withSession<T>(work: (session: RawSession) => Promise<T>): Promise<T>;
+  /** The read replicas of a PostgreSQL primary (DATABASE_REPLICA_URLS); never on the embedded database. */
+  replicas?: ReplicaSet;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,10 @@ export interface DatabaseOptions {
    * transaction mode).
    */
   preparedStatements?: boolean;
+  /** Hot standbys of `url` that serve the routed reads (db/read-routing.ts); none by default. */
+  replicaUrls?: readonly string[];
+  /** A standby further behind than this is skipped (REPLICA_MAX_LAG_MS). */
+  replicaMaxLagMs?: number;
 }
 
 const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
@@ -61,18 +68,18 @@ const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
   idleInTransactionTimeoutMs: 30_000,
 };
 
-/**
- * How much longer than the server's statement_timeout the client waits for an answer. The server cancels a
- * slow statement itself (a clean 57014); the client-side bound is for a server that does not answer at all
- * (frozen, or the network to it cut), where only the client can give up.
- */
-const CLIENT_GRACE_MS = 1_000;
-
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   return options.url === undefined
     ? openEmbedded(options.embeddedDir, timeouts, options.preparedStatements ?? true)
-    : openServer(options.url, options.poolMax ?? 10, timeouts, options.preparedStatements ?? true);
+    : openServer(
+        options.url,
+        options.poolMax ?? 10,
+        timeouts,
+        options.preparedStatements ?? true,
+        options.replicaUrls ?? [],
+        options.replicaMaxLagMs ?? 1_000,
+      );
 }
 
 async function openEmbedded(
@@ -127,31 +134,24 @@ async function openServer(
   max: number,
   timeouts: DatabaseTimeouts,
   preparedStatements: boolean,
+  replicaUrls: readonly string[],
+  replicaMaxLagMs: number,
 ): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    // Bounds both the wait for a free client of a full pool and the connection handshake.
-    connectionTimeoutMillis: timeouts.acquireTimeoutMs,
-    statement_timeout: timeouts.statementTimeoutMs,
-    lock_timeout: timeouts.lockTimeoutMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
-    query_timeout: timeouts.statementTimeoutMs + CLIENT_GRACE_MS,
-  });
-  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  // Nor a checked-out one between two statements (a transaction awaiting the service, say): pg emits its
-  // 'error' on the client itself then, and an unheard 'error' is an uncaught exception. The statement in
-  // flight, or the next, fails on its own (a 503), and the pool drops the client when it comes back.
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-  });
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparedStatements ? new PreparingPool(pool) : pool }),
-  });
+  const pool = boundedServerPool(url, max, timeouts);
+  const db = serverKysely(pool, preparedStatements);
+  const replicas =
+    replicaUrls.length === 0
+      ? undefined
+      : await ReplicaSet.open(url, replicaUrls, {
+          max,
+          timeouts,
+          preparedStatements,
+          maxLagMs: replicaMaxLagMs,
+        });
   return {
     kind: 'postgres',
     db,
+    replicas,
     poolStats: () => ({
       total: pool.totalCount,
       inUse: pool.totalCount - pool.idleCount,
@@ -178,6 +178,9 @@ async function openServer(
         await client.end();
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await replicas?.close();
+      await db.destroy();
+    },
   };
 }

@@ -7,8 +7,12 @@ import { secureDataDir } from './data-dir.js';
 /**
  * The configured database: the PostgreSQL server of DATABASE_URL, or the embedded one under DATA_DIR (checked
  * first, when something will write there, so a bad DATA_DIR is one line naming it instead of a hang or a stack).
+ * `withReplicas`: also the read replicas of DATABASE_REPLICA_URLS (the server's routed reads).
  */
-export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+export async function openConfiguredDatabase(
+  config: Config,
+  { withReplicas = false }: { withReplicas?: boolean } = {},
+): Promise<DatabaseHandle> {
   if (config.databaseUrl === undefined || config.media.driver === 'local') {
     await checkDataDir(config.dataDir);
     // Owner-only, whatever the umask: DATA_DIR holds the embedded database and the media files.
@@ -20,5 +24,7 @@ export async function openConfiguredDatabase(config: Config): Promise<DatabaseHa
     poolMax: config.databasePoolMax,
     timeouts: config.database,
     preparedStatements: config.databasePreparedStatements,
+    // Only the server routes reads: operator commands and migrations read and write the primary alone.
+    ...(withReplicas ? { replicaUrls: config.replicas.urls, replicaMaxLagMs: config.replicas.maxLagMs } : {}),
   });
 }

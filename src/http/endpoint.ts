@@ -25,6 +25,8 @@ export interface AuthByMode {
 /** What the HTTP layer needs from the services to validate and authenticate a request. */
 export interface RequestServices {
   authenticate(token: string): Promise<AuthContext | undefined>;
+  /** The signed-in user sent a request that may write: their reads stay on the primary for a while. */
+  wrote?(userId: string): void;
 }
 
 export interface HandlerInput<L extends RuleList, M extends AuthMode> {
@@ -55,6 +57,12 @@ export interface EndpointInfo<M extends AuthMode = AuthMode> {
    * stored (each is probed, and may be decoded). Refused with 429 once the user is over it.
    */
   uploads?: RateCounter;
+  /**
+   * Set on the POST form of a read (the apps send most calls as forms): it writes nothing. Any other POST
+   * may write, and marks the signed-in user as a recent writer, whose next reads go to the primary rather
+   * than a replica that may not have the write yet (db/read-routing.ts).
+   */
+  readOnly?: true;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
   errors?: number[];
   /**
@@ -219,6 +227,29 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   if (definition.uploads && definition.uploads !== unlimited && signedIn) {
     await countUploads(definition.uploads, signedIn.user.id, request.body);
   }
+  if (signedIn && definition.method === 'POST' && !definition.readOnly) {
+    const userId = signedIn.user.id;
+    return noteWrite(services, userId, () => handleValidated(definition, request, auth, leavesChecks));
+  }
+  return handleValidated(definition, request, auth, leavesChecks);
+}
+
+/** Marked once the request is over, whatever its outcome: a write may have committed before a failure. */
+async function noteWrite<T>(services: RequestServices, userId: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } finally {
+    services.wrote?.(userId);
+  }
+}
+
+async function handleValidated<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
+  definition: Endpoint<L, M, S>,
+  request: FastifyRequest,
+  auth: AuthByMode[M],
+  leavesChecks: boolean,
+): Promise<Static<S>> {
+  const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);
   const options = { currentUserId: signedIn?.user.id };
   const params = await validate(definition.rules, bag, options);

@@ -1,8 +1,10 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../db/client.js';
+import type { ReplicaStatus } from '../db/replicas.js';
 import type { HashObserver, HashOperation } from '../lib/passwords.js';
 import type { RateLimitObserver } from '../limits/observed-counter.js';
 import type { VerificationObserver, VerificationOutcome } from '../providers/observed-verifier.js';
+import { registerReplicaGauges } from './replica-metrics.js';
 
 /**
  * Every metric of one app instance, on its own registry (never prom-client's global one: tests build many
@@ -88,6 +90,11 @@ export class AppMetrics {
     );
     poolGauge('db_pool_waiting', 'Callers waiting for a database connection.', (s) => s.waiting);
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Adds the read replicas' gauges (DATABASE_REPLICA_URLS); an app without replicas has none. */
+  watchReplicas(read: () => ReplicaStatus[]): void {
+    registerReplicaGauges(this.registry, read);
   }
 
   /** Points the pool gauges at the database of this app. */

@@ -41,6 +41,13 @@ export default function setup(project: TestProject): () => void {
         `${ci ? ' (with CI=true they FAIL instead)' : ''} (apt-get install chromium fonts-noto-cjk).\n`,
     );
   }
+  const postgresBin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+  if (!existsSync(`${postgresBin}/pg_basebackup`)) {
+    console.warn(
+      `\n[accounts] PostgreSQL server binaries not found in ${postgresBin}: the read-replica suite is SKIPPED` +
+        `${ci ? ' (with CI=true it FAILS instead)' : ''} (apt-get install postgresql-15, or set POSTGRES_BIN).\n`,
+    );
+  }
   return () => {
     const summary = skippedSummary(project.vitest.state.getFiles().map((file) => file.filepath));
     if (summary) console.warn(`\n${summary}\n`);

@@ -1,3 +1,4 @@
+import { primaryReads, type RoutedReads } from '../../db/read-routing.js';
 import type { PostImage, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.js';
@@ -53,6 +54,8 @@ export class PostsService {
     private readonly posts: PostsRepo,
     private readonly images: PostImageStore,
     private readonly cursors: FeedCursorCodec,
+    /** Where the feed and single-post reads run: a replica unless the viewer just wrote (db/read-routing.ts). */
+    private readonly reads: RoutedReads = primaryReads(db),
   ) {}
 
   /** For the orphan media sweep: which of these keys posts still use. */
@@ -83,7 +86,9 @@ export class PostsService {
 
   async get(auth: AuthContext | undefined, postId: string): Promise<PostView> {
     const viewerId = auth?.user.id;
-    const row = POST_ID.test(postId) ? await this.posts.find(postId, viewerId) : undefined;
+    const row = POST_ID.test(postId)
+      ? await this.reads.read(viewerId, (db) => this.posts.with(db).find(postId, viewerId))
+      : undefined;
     if (!row) throw new NotFoundError('post');
     return postView(row);
   }
@@ -181,12 +186,14 @@ export class PostsService {
    */
   async feed(auth: AuthContext | undefined, request: FeedRequest): Promise<FeedPage> {
     const viewerId = auth?.user.id;
-    const rows = await this.posts.page({
-      order: request.order,
-      limit: request.limit + 1,
-      after: request.cursor,
-      viewerId,
-    });
+    const rows = await this.reads.read(viewerId, (db) =>
+      this.posts.with(db).page({
+        order: request.order,
+        limit: request.limit + 1,
+        after: request.cursor,
+        viewerId,
+      }),
+    );
     const page = rows.slice(0, request.limit);
     const last = page.at(-1);
     const next =

@@ -25,6 +25,10 @@ const isActiveNow = (eb: ExpressionBuilder<Database, 'banners'>) =>
 export class BannersRepo {
   constructor(private readonly db: Executor) {}
 
+  with(db: Executor): BannersRepo {
+    return new BannersRepo(db);
+  }
+
   /** The banners shown now, in display order: a walk of the (position, id) index, which carries both bounds. */
   listActive(): Promise<BannerRow[]> {
     return this.db
@@ -57,6 +61,10 @@ export type RankedUser = UserRow & { rank: number };
 /** The inspirer sampling pool: ranks 1..N kept dense by the triggers of migration 0005. */
 export class InspirersRepo {
   constructor(private readonly db: Executor) {}
+
+  with(db: Executor): InspirersRepo {
+    return new InspirersRepo(db);
+  }
 
   /** N, the highest rank (one probe of the rank index's end); 0 for an empty pool. */
   async poolSize(): Promise<number> {

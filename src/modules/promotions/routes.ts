@@ -17,6 +17,7 @@ export function promotionEndpoints(promotions: PromotionsService): AnyEndpoint[]
         'Those with starts_at ≤ now < ends_at (a missing bound is open), ordered by position, then id.',
       tag: 'promotions',
       auth: 'none',
+      readOnly: true,
       rules: bannersRules,
       response: t.object({ banners: t.array(bannerShape) }),
       example: {
@@ -43,6 +44,7 @@ export function promotionEndpoints(promotions: PromotionsService): AnyEndpoint[]
         'random order, as public user views. Each call costs the same whatever the number of users.',
       tag: 'promotions',
       auth: 'none',
+      readOnly: true,
       rules: inspirersRules,
       response: t.object({ inspirers: t.array(publicUserShape) }),
       example: { inspirers: [{ ...publicUserExample, is_inspirer: true }] },

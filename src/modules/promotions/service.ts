@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { RoutedReads } from '../../db/read-routing.js';
 import type { BannerRow } from '../../db/schema.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { type Static, t } from '../../http/response-schema.js';
@@ -75,6 +76,8 @@ export class PromotionsService {
     private readonly banners: BannersRepo,
     private readonly inspirers: InspirersRepo,
     private readonly users: InspirerFlags,
+    /** Where the public reads (banners shown now, the inspirer sample) run: a replica when one is healthy. */
+    private readonly reads: RoutedReads,
     /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES). */
     linkSchemes: readonly string[] = [],
     private readonly random: RandomInt = randomInt,
@@ -84,7 +87,8 @@ export class PromotionsService {
   }
 
   async activeBanners(): Promise<BannerView[]> {
-    return (await this.banners.listActive()).map((row) => bannerView(row, this.linkAllowed));
+    const rows = await this.reads.read(undefined, (db) => this.banners.with(db).listActive());
+    return rows.map((row) => bannerView(row, this.linkAllowed));
   }
 
   async allBanners(): Promise<BannerView[]> {
@@ -133,21 +137,28 @@ export class PromotionsService {
    * eligible, non-excluded user are kept, in that order: every such user is equally likely to be chosen.
    * Cost: one probe for N, then one indexed query for `limit + excluded` ranks — nothing grows with N.
    */
-  async sampleInspirers(exclude: readonly string[], limit: number): Promise<PublicUserView[]> {
+  sampleInspirers(exclude: readonly string[], limit: number): Promise<PublicUserView[]> {
+    // The pool's size and its ranks read from one server, so both describe the same pool.
+    return this.reads.read(undefined, (db) => this.sampleFrom(this.inspirers.with(db), exclude, limit));
+  }
+
+  private async sampleFrom(
+    inspirers: InspirersRepo,
+    exclude: readonly string[],
+    limit: number,
+  ): Promise<PublicUserView[]> {
     // An id that is not a UUID can never match a user; leaving it out keeps the uuid[] cast valid.
     const excluded = [
       ...new Set(exclude.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase())),
     ];
-    const size = await this.inspirers.poolSize();
+    const size = await inspirers.poolSize();
     const tried = new Set<number>();
     const chosen: RankedUser[] = [];
     const chosenIds = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS && chosen.length < limit; round++) {
       const ranks = drawRanks(size, limit - chosen.length + excluded.length, tried, this.random);
       if (ranks.length === 0) break;
-      const found = new Map(
-        (await this.inspirers.findAtRanks(ranks, excluded)).map((row) => [row.rank, row]),
-      );
+      const found = new Map((await inspirers.findAtRanks(ranks, excluded)).map((row) => [row.rank, row]));
       for (const rank of ranks) {
         const row = found.get(rank);
         if (!row || chosenIds.has(row.id) || chosen.length >= limit) continue;

@@ -1,3 +1,4 @@
+import type { RoutedReads } from '../../db/read-routing.js';
 import type { UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Column } from '../../db/users-indexes.js';
@@ -17,11 +18,23 @@ export class UsersService {
     private readonly users: UsersRepo,
     /** The `providers` of the user object; none without a source. */
     private readonly linkedProviders: LinkedProviders = NO_PROVIDERS,
+    /** Where availability checks read (a replica when one is healthy); the repo's database without. */
+    private readonly reads?: RoutedReads,
   ) {}
 
   /** True when some user other than `exceptUserId` holds `value` in `column` (case-insensitively). */
   taken(column: Column, value: string, exceptUserId?: string): Promise<boolean> {
     return this.users.taken(column, value, exceptUserId);
+  }
+
+  /**
+   * The availability check of validate/*: like `taken`, but read where routed reads go. Its answer is
+   * advisory either way (someone may take the value before the sign-up); the unique indexes on the primary
+   * decide at the write.
+   */
+  takenForAvailability(column: Column, value: string): Promise<boolean> {
+    if (this.reads === undefined) return this.users.taken(column, value);
+    return this.reads.read(undefined, (db) => this.users.with(db).taken(column, value));
   }
 
   /** The account that holds this email (case-insensitively), with its linked providers. */
