@@ -79,6 +79,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/user/device/get',
       '/user/device/update',
       '/user/email/resend',
+      '/user/export',
+      '/user/export/{id}',
       '/user/get',
       '/user/profile-image/update',
       '/user/providers/alpha/link',
