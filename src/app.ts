@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { type DestinationStream, destination } from 'pino';
+import type { DataExportJobs } from './account/data-export/jobs.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -42,6 +43,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The mail outbox's sender: tests (and operators' tools) can wait for sends or run a retry pass. */
     mailer: Mailer;
+    /** The data-export builder: tests wait for builds (`idle`) or run a pass (`buildDue`, `expireDue`). */
+    dataExports: DataExportJobs;
   }
 }
 
@@ -155,17 +158,24 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
-  const { endpoints, services, mediaReferences, webSessions } = buildEndpoints(config, {
-    ...deps,
-    storage,
-    limits,
-    log: app.log,
-    metrics,
-    mailer,
-    hashing,
-    // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
-    reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
-  });
+  const { endpoints, services, mediaReferences, webSessions, registerDownloads, dataExportJobs } =
+    buildEndpoints(config, {
+      ...deps,
+      storage,
+      limits,
+      log: app.log,
+      metrics,
+      mailer,
+      hashing,
+      // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
+      reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
+    });
+  // Exports are built in the background: now and then (exports a crashed instance left, expiries), and
+  // after each request; stopped, and awaited, before the database closes.
+  app.decorate('dataExports', dataExportJobs);
+  app.addHook('onReady', async () => dataExportJobs.start());
+  app.addHook('onClose', async () => dataExportJobs.close());
+  registerDownloads(app);
   if (
     (storage instanceof LocalStorage || storage instanceof S3Storage) &&
     config.mediaSweepIntervalMinutes > 0
@@ -207,14 +217,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         (field) => field.spec.kind === 'file' || field.spec.kind === 'files',
       );
       const countLimit = limitBeforeBody(definition);
+      const success = definition.successStatus ?? 200;
       app.route({
         method: definition.method,
         url: `/${version}${definition.path}`,
         ...(takesFiles ? {} : { config: NO_FILES }),
         ...(countLimit ? { onRequest: countLimit } : {}),
-        // Serialized through the declared 200 schema: only its properties reach the client.
-        schema: { response: { 200: successEnvelopeSchema(definition.response) } },
-        handler: async (request) => ok(await definition.run(request, services)),
+        // Serialized through the declared success schema: only its properties reach the client.
+        schema: { response: { [success]: successEnvelopeSchema(definition.response, success) } },
+        handler: async (request, reply) => {
+          const data = await definition.run(request, services);
+          if (success !== 200) reply.code(success);
+          return ok(data, success);
+        },
       });
     }
   }

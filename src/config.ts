@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseCorsOrigins } from './config/cors.js';
+import { type DataExportConfig, parseDataExport } from './config/data-export.js';
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type HashingConfig, parseHashing } from './config/hashing.js';
@@ -86,6 +87,8 @@ export interface Config {
   docsEnabled: boolean;
   /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
   bannerLinkSchemes: string[];
+  /** Data exports: EXPORT_TTL_HOURS, EXPORT_JOB_INTERVAL. */
+  dataExport: DataExportConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -187,5 +190,6 @@ export function loadConfig(env: Env = process.env): Config {
     mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
+    dataExport: parseDataExport(env, dataDir),
   };
 }

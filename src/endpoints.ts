@@ -1,3 +1,6 @@
+import type { FastifyInstance } from 'fastify';
+import type { DataExportJobs } from './account/data-export/jobs.js';
+import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
@@ -31,6 +34,9 @@ export function buildEndpoints(
   services: RequestServices;
   mediaReferences: MediaReferences[];
   webSessions: WebSessions;
+  /** The routes that answer a file, not an envelope (the data-export download): registered by app.ts. */
+  registerDownloads: (app: FastifyInstance) => void;
+  dataExportJobs: DataExportJobs;
 } {
   const { limits } = deps;
   const {
@@ -51,6 +57,8 @@ export function buildEndpoints(
     posts,
     promotions,
     deletion,
+    dataExports,
+    dataExportJobs,
     mediaReferences,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
@@ -84,6 +92,7 @@ export function buildEndpoints(
     ...userEndpoints(users),
     ...profileEndpoints(profile, configured, taken),
     ...accountDeletionEndpoints(deletion, configured),
+    ...dataExportEndpoints(dataExports, configured),
     ...profilePictureEndpoints(profilePictures, imageLimits, limits.imageUpload),
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
@@ -105,6 +114,8 @@ export function buildEndpoints(
     endpoints,
     services: { authenticate: (token) => tokens.authenticate(token), wrote: (userId) => reads.wrote(userId) },
     mediaReferences,
+    registerDownloads: (app) => registerExportDownload(app, config.apiVersions, dataExports),
+    dataExportJobs,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }

@@ -1,3 +1,9 @@
+import { userExportFiles } from './account/data-export/erasure.js';
+import { DataExportJobs } from './account/data-export/jobs.js';
+import { ExportLinks } from './account/data-export/links.js';
+import { DataExportsRepo } from './account/data-export/repo.js';
+import { accountSections } from './account/data-export/sections.js';
+import { DataExports } from './account/data-export/service.js';
 import { AccountEraser } from './account/deletion/eraser.js';
 import { AccountDeletion } from './account/deletion/service.js';
 import { PasswordResetService } from './account/password-reset/service.js';
@@ -39,6 +45,7 @@ import { UsersService } from './modules/users/service.js';
 import { buildVerifiers } from './providers/index.js';
 import { createPushTransport } from './push/create-transport.js';
 import type { PushLogger } from './push/transport.js';
+import { createExportStore } from './storage/export-store.js';
 import type { MediaStorage } from './storage/media-storage.js';
 
 /** What the services need besides the config: made by buildApp (or by a test) once per instance. */
@@ -74,7 +81,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const providerAccounts = new ProviderAccountsRepo(db);
   // The `providers` of the user object are read from the links themselves.
   const users = new UsersService(usersRepo, providerAccounts, reads);
-  const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
+  const tokensRepo = new TokensRepo(db);
+  const tokens = new TokensService(tokensRepo, config.tokenTtlDays);
   const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const providers = new ProvidersService(providerAccounts, verifiers);
@@ -89,7 +97,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
     limits.emailResend,
   );
-  const devices = new DevicesService(db, new DevicesRepo(db));
+  const devicesRepo = new DevicesRepo(db);
+  const devices = new DevicesService(db, devicesRepo);
   const operations = new UserOperationsService(usersRepo, users);
   const promotions = new PromotionsService(
     new BannersRepo(db),
@@ -129,8 +138,52 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
     limits.passwordForgotEmail,
   );
+  // Data exports: built in the background from the entities' repos, kept beside the media.
+  const exportsRepo = new DataExportsRepo(db);
+  const exportStore = createExportStore(deps.storage, config.dataExport.dir);
+  const exportLinks = new ExportLinks(
+    () => exportsRepo.linkSecret(),
+    `${config.mail.publicUrl}/${config.apiVersions[0] ?? 'v1'}`,
+  );
+  const dataExportJobs = new DataExportJobs(
+    db,
+    exportsRepo,
+    (id) => usersRepo.findById(id),
+    {
+      sections: accountSections({
+        users,
+        devices: devicesRepo,
+        tokens: tokensRepo,
+        providers: providerAccounts,
+      }),
+      postsPage: (userId, after, limit) => postsRepo.authoredPage(userId, after, limit),
+      likesPage: (userId, after, limit) => postsRepo.likesPage(userId, after, limit),
+      media: deps.storage,
+    },
+    exportStore,
+    exportLinks,
+    deps.mailer,
+    config.dataExport,
+    deps.log,
+  );
+  const dataExports = new DataExports(
+    db,
+    exportsRepo,
+    reauth,
+    dataExportJobs,
+    exportStore,
+    exportLinks,
+    limits.dataExport,
+  );
   const deletion = new AccountDeletion(
-    new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
+    new AccountEraser(
+      db,
+      usersRepo,
+      posts,
+      images,
+      new OutboxRepo(db),
+      userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
+    ),
     reauth,
   );
   // Every table that references stored media: files none of them references are swept.
@@ -158,6 +211,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     feedCursors,
     posts,
     deletion,
+    dataExports,
+    dataExportJobs,
     mediaReferences,
   };
 }

@@ -1,3 +1,5 @@
+import { userExportFiles } from '../account/data-export/erasure.js';
+import { DataExportsRepo } from '../account/data-export/repo.js';
 import { AccountEraser } from '../account/deletion/eraser.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -22,6 +24,7 @@ import { UserOperationsService } from '../modules/users/operator-service.js';
 import { UsersRepo } from '../modules/users/repo.js';
 import { UsersService } from '../modules/users/service.js';
 import { createStorage } from '../storage/create-storage.js';
+import { createExportStore } from '../storage/export-store.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
 import { OperatorError } from './output.js';
@@ -64,7 +67,16 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
     tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
     posts,
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.
-    deletion: new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
+    deletion: new AccountEraser(
+      db,
+      usersRepo,
+      posts,
+      images,
+      new OutboxRepo(db),
+      userExportFiles(new DataExportsRepo(db), createExportStore(storage, config.dataExport.dir), (keys) =>
+        console.error(`Could not remove the export files ${keys.join(', ')}; remove them by hand.`),
+      ),
+    ),
     importer: new UserImportService(db, new UserImportRepo(db)),
   };
 }

@@ -37,6 +37,8 @@ export interface RateLimitsConfig {
   passwordForgotEmail: Limit;
   /** auth/password/forgot requests per IP. */
   passwordForgotIp: Limit;
+  /** Data exports a user may start (user/export), per user; a request answered by a pending one is free. */
+  dataExport: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -87,5 +89,6 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     emailResend: limit(env, 'RATE_LIMIT_EMAIL_RESEND', '3/1h'),
     passwordForgotEmail: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_EMAIL', '3/1h'),
     passwordForgotIp: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_IP', '20/1h'),
+    dataExport: limit(env, 'RATE_LIMIT_DATA_EXPORT', '1/1h'),
   };
 }

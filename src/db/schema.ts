@@ -163,6 +163,25 @@ export interface MailOutboxTable {
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export type DataExportStatus = 'pending' | 'ready' | 'expired' | 'failed';
+
+/** A user's data export (migration 0018): built in the background, downloadable until `expires_at`. */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  status: ColumnType<DataExportStatus, DataExportStatus | undefined, DataExportStatus>;
+  /** The language of the "your data is ready" mail (the request's Accept-Language). */
+  locale: string;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  /** The zip in the export store, while the export is ready. */
+  file_key: string | null;
+  created_at: Timestamp;
+  ready_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -183,6 +202,7 @@ export interface Database {
   posts: PostsTable;
   post_likes: PostLikesTable;
   service_secrets: ServiceSecretsTable;
+  data_exports: DataExportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -195,3 +215,4 @@ export type PostRow = Selectable<PostsTable>;
 export type BannerRow = Selectable<BannersTable>;
 export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type DataExportRow = Selectable<DataExportsTable>;

@@ -7,6 +7,7 @@ import type { Params, RuleList } from '../validation/rule-list.js';
 import type { JsonSchema } from '../validation/types.js';
 import { bearerToken } from './auth.js';
 import type { AuthContext } from './auth-context.js';
+import type { SuccessStatus } from './envelope.js';
 import { parameterBag } from './params.js';
 import type { Shape, Static } from './response-schema.js';
 import { sessionCookiePresented, sessionCookieToken } from './session-cookie.js';
@@ -63,6 +64,11 @@ export interface EndpointInfo<M extends AuthMode = AuthMode> {
    * than a replica that may not have the write yet (db/read-routing.ts).
    */
   readOnly?: true;
+  /**
+   * The status of a success, 200 unless the request only starts the work (202 Accepted); `meta.code` is
+   * the same.
+   */
+  successStatus?: SuccessStatus;
   /** Error statuses this endpoint can answer with, besides 422 (documentation). */
   errors?: number[];
   /**

@@ -2,8 +2,11 @@ import type { JsonSchema } from '../validation/types.js';
 
 /** The envelope of every answer: `meta.code` always equals the HTTP status. */
 
+/** The statuses of a success: 200, or 202 when the request only started the work (a data export). */
+export type SuccessStatus = 200 | 202;
+
 export interface SuccessEnvelope<T> {
-  meta: { code: 200 };
+  meta: { code: SuccessStatus };
   data: T;
 }
 
@@ -12,8 +15,8 @@ export interface ErrorEnvelope {
   data: unknown;
 }
 
-export function ok<T>(data: T): SuccessEnvelope<T> {
-  return { meta: { code: 200 }, data };
+export function ok<T>(data: T, code: SuccessStatus = 200): SuccessEnvelope<T> {
+  return { meta: { code }, data };
 }
 
 export function failure(
@@ -25,13 +28,13 @@ export function failure(
   return { meta: { code, error_type: errorType, error_message: errorMessage }, data };
 }
 
-/** The JSON Schema of a 200 envelope around `data` (Fastify serializes through it; /openapi.json shows it). */
-export function successEnvelopeSchema(data: JsonSchema): JsonSchema {
+/** The JSON Schema of a success envelope around `data` (Fastify serializes through it; /openapi.json shows it). */
+export function successEnvelopeSchema(data: JsonSchema, code: SuccessStatus = 200): JsonSchema {
   return {
     type: 'object',
     required: ['meta', 'data'],
     properties: {
-      meta: { type: 'object', required: ['code'], properties: { code: { type: 'integer', const: 200 } } },
+      meta: { type: 'object', required: ['code'], properties: { code: { type: 'integer', const: code } } },
       data,
     },
   };

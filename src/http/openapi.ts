@@ -73,13 +73,14 @@ function operation(endpoint: AnyEndpoint): Record<string, unknown> {
     Object.fromEntries(Object.entries(endpoint.rules).filter(([name]) => !inPath.has(name))),
     { messages: true },
   );
+  const success = endpoint.successStatus ?? 200;
   const responses: Record<string, unknown> = {
-    '200': {
-      description: 'OK',
+    [String(success)]: {
+      description: success === 202 ? 'Accepted: the work goes on in the background' : 'OK',
       content: {
         'application/json': {
-          schema: successEnvelopeSchema(endpoint.response),
-          example: ok(endpoint.example),
+          schema: successEnvelopeSchema(endpoint.response, success),
+          example: ok(endpoint.example, success),
         },
       },
     },

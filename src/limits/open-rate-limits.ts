@@ -30,7 +30,8 @@ type CounterName =
   | 'loginAccount'
   | 'emailResend'
   | 'passwordForgotEmail'
-  | 'passwordForgotIp';
+  | 'passwordForgotIp'
+  | 'dataExport';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -43,6 +44,7 @@ const KEY_NAMES: Record<CounterName, string> = {
   emailResend: 'email-resend',
   passwordForgotEmail: 'password-forgot-email',
   passwordForgotIp: 'password-forgot-ip',
+  dataExport: 'data-export',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -70,6 +72,7 @@ export function openRateLimits(
       emailResend: unlimited,
       passwordForgotEmail: unlimited,
       passwordForgotIp: unlimited,
+      dataExport: unlimited,
       ready: async () => {},
       close: async () => {},
     };
@@ -111,6 +114,7 @@ export function openRateLimits(
     emailResend: counter('emailResend'),
     passwordForgotEmail: counter('passwordForgotEmail'),
     passwordForgotIp: counter('passwordForgotIp'),
+    dataExport: counter('dataExport'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

@@ -28,6 +28,8 @@ export interface RateLimits {
   emailResend: RateCounter;
   passwordForgotEmail: RateCounter;
   passwordForgotIp: RateCounter;
+  /** Data exports started per user. */
+  dataExport: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;

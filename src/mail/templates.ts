@@ -1,7 +1,7 @@
 import type { Locale } from '../validation/messages.js';
 
 /** The mails the service sends. */
-export type MailKind = 'email_verify' | 'password_reset';
+export type MailKind = 'email_verify' | 'password_reset' | 'data_export_ready';
 
 export interface MailContent {
   subject: string;
@@ -85,6 +85,26 @@ const WORDING: Record<MailKind, Record<Locale, Wording>> = {
       expiry: (duration) =>
         `링크는 한 번만 사용할 수 있으며 ${duration} 후에 만료됩니다. 새 비밀번호를 정하면 모든 기기에서 로그아웃됩니다.`,
       ignore: '직접 요청하지 않으셨다면 이 메일을 무시하세요. 비밀번호는 바뀌지 않습니다.',
+    },
+  },
+  data_export_ready: {
+    en: {
+      subject: 'Your data is ready to download',
+      greeting: (name) => `Hello ${name},`,
+      lead: 'The copy of your data you asked for is ready. Open the link below to download it as a zip file.',
+      action: 'Download your data',
+      expiry: (duration) => `The link works for ${duration}; after that the file is deleted.`,
+      ignore:
+        'If you did not ask for a copy of your data, change your password: someone signed in to your account did.',
+    },
+    ko: {
+      subject: '요청하신 데이터가 준비되었습니다',
+      greeting: (name) => `${name}님, 안녕하세요.`,
+      lead: '요청하신 데이터 사본이 준비되었습니다. 아래 링크를 열어 zip 파일로 내려받으세요.',
+      action: '데이터 내려받기',
+      expiry: (duration) => `링크는 ${duration} 동안 사용할 수 있으며, 그 후 파일은 삭제됩니다.`,
+      ignore:
+        '데이터 사본을 요청하지 않으셨다면 비밀번호를 변경해 주세요. 다른 사람이 계정에 로그인해 요청한 것입니다.',
     },
   },
 };

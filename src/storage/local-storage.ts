@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { MEDIA_KEY_PATTERN, type MediaStorage, type StoredFile } from './media-storage.js';
 
 /** Files under one directory (`DATA_DIR/media`), served by the service itself at `/media/*`. */
@@ -30,6 +31,17 @@ export class LocalStorage implements MediaStorage {
       await rm(partial, { force: true });
       throw error;
     }
+  }
+
+  async read(key: string): Promise<Readable | undefined> {
+    const file = this.pathOf(key);
+    if (!file) return undefined;
+    // Opened now, so a file removed before the stream is read is still read whole (or reported gone here).
+    const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    return handle?.createReadStream();
   }
 
   async delete(keys: readonly string[]): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Where image files live. Two implementations behind this one interface: local files (zero setup) and
  * S3-compatible object storage (shared by every instance when the service scales out).
@@ -6,6 +8,8 @@ export interface MediaStorage {
   readonly kind: 'local' | 's3';
   /** Writes one file; on success it is readable at `url(key)`. */
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Reads one file as a stream (a data export copies a user's images); undefined when it is gone. */
+  read(key: string): Promise<Readable | undefined>;
   /** Removes files; a key that is already gone is not an error. */
   delete(keys: readonly string[]): Promise<void>;
   /** The public URL of a key. */

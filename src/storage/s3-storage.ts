@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
 import type { MediaConfig } from '../config.js';
 import {
@@ -61,6 +62,42 @@ export class S3Storage implements MediaStorage {
         CacheControl: MEDIA_CACHE_CONTROL,
       }),
     );
+  }
+
+  /**
+   * Writes an object from a stream of known length (a data export's zip, read from its file): never held
+   * in memory. Private (no public cache header): it is served only through its download link.
+   */
+  async putStream(key: string, body: Readable, length: number, contentType: string): Promise<void> {
+    await this.client.send(
+      new this.sdk.PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: key,
+        Body: body,
+        ContentLength: length,
+        ContentType: contentType,
+        CacheControl: 'private, no-store',
+      }),
+    );
+  }
+
+  async read(key: string): Promise<Readable | undefined> {
+    return (await this.readWithSize(key))?.stream;
+  }
+
+  /** The object as a stream and its length; undefined when there is no such object. */
+  async readWithSize(key: string): Promise<{ stream: Readable; size: number } | undefined> {
+    try {
+      const object = await this.client.send(
+        new this.sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: key }),
+      );
+      // On Node the SDK's body is the HTTP response stream: read as it arrives, never buffered whole.
+      if (!object.Body) return undefined;
+      return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
+    } catch (error) {
+      if ((error as { name?: unknown }).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
   }
 
   async delete(keys: readonly string[]): Promise<void> {

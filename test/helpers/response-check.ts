@@ -52,8 +52,11 @@ export type ResponseMismatch = { route: string; errors: string[]; body: unknown 
 export function checkResponsesAgainstSchemas(app: FastifyInstance): ResponseMismatch[] {
   const mismatches: ResponseMismatch[] = [];
   app.addHook('preSerialization', async (request, reply, payload) => {
-    if (reply.statusCode !== 200) return payload;
-    const schema = (request.routeOptions.schema?.response as Record<string, object> | undefined)?.[200];
+    // A success is 200, or 202 on a route that declares it (the declared schema is keyed by its status).
+    if (reply.statusCode !== 200 && reply.statusCode !== 202) return payload;
+    const schema = (request.routeOptions.schema?.response as Record<string, object> | undefined)?.[
+      reply.statusCode
+    ];
     if (!schema) return payload;
     const errors = schemaMismatches(schema, JSON.parse(JSON.stringify(payload)));
     if (errors.length > 0) {

@@ -19,6 +19,7 @@ describe('rate-limit configuration', () => {
       emailResend: { points: 3, windowSeconds: 3600 },
       passwordForgotEmail: { points: 3, windowSeconds: 3600 },
       passwordForgotIp: { points: 20, windowSeconds: 3600 },
+      dataExport: { points: 1, windowSeconds: 3600 },
     });
   });
 
@@ -49,6 +50,7 @@ describe('rate-limit configuration', () => {
       emailResend: { points: 1, windowSeconds: 600 },
       passwordForgotEmail: { points: 2, windowSeconds: 3600 },
       passwordForgotIp: { points: 9, windowSeconds: 3600 },
+      dataExport: { points: 1, windowSeconds: 3600 },
     });
   });
 

@@ -17,6 +17,7 @@ const config = {
   emailResend: { points: 2, windowSeconds: 60 },
   passwordForgotEmail: { points: 2, windowSeconds: 60 },
   passwordForgotIp: { points: 2, windowSeconds: 60 },
+  dataExport: { points: 1, windowSeconds: 60 },
 };
 const silent = { warn: () => {} };
 

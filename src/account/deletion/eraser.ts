@@ -5,6 +5,12 @@ import type { ImagesService } from '../../modules/images/service.js';
 import type { PostsService } from '../../modules/posts/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
 
+/** The user's data-export zips: their keys read inside the erasing transaction, the files removed after. */
+export interface UserExportFiles {
+  fileKeysOf(trx: Executor, userId: string): Promise<string[]>;
+  remove(keys: readonly string[]): Promise<void>;
+}
+
 /** What one deletion removed: who it was, for the operator's confirmation line. */
 export interface DeletedAccount {
   id: string;
@@ -19,8 +25,11 @@ export interface DeletedAccount {
  * - its posts (and the likes others gave them);
  * - its likes of other users' posts, taken back first so those posts' like_count and hot_score stay right;
  * - mails still waiting to go to its address; sent ones stay as the delivery record, address masked and
- *   body emptied (OutboxRepo.forgetAddress).
- * The files (profile picture, post images) go only after the commit: a rolled-back deletion keeps them all.
+ *   body emptied (OutboxRepo.forgetAddress);
+ * - its data exports (by the foreign key); an export being built meanwhile finds its row gone and removes
+ *   its own zip.
+ * The files (profile picture, post images, export zips) go only after the commit: a rolled-back deletion
+ * keeps them all.
  * The email, username (and its skeleton) and slug live only on the row, so they are free again at once.
  */
 export class AccountEraser {
@@ -30,6 +39,7 @@ export class AccountEraser {
     private readonly posts: PostsService,
     private readonly images: ImagesService,
     private readonly mailOutbox: OutboxRepo,
+    private readonly exportFiles: UserExportFiles,
   ) {}
 
   /**
@@ -46,11 +56,13 @@ export class AccountEraser {
       await this.posts.unlikeAllOfUser(trx, user.id);
       const postImages = await this.posts.deleteAllOfUser(trx, user.id);
       await this.mailOutbox.with(trx).forgetAddress(row.email);
+      const exportKeys = await this.exportFiles.fileKeysOf(trx, user.id);
       await users.delete(user.id);
-      return { picture: row.profile_picture, postImages };
+      return { picture: row.profile_picture, postImages, exportKeys };
     });
     if (!files) return undefined;
     await this.removeFiles(files.picture, files.postImages);
+    await this.exportFiles.remove(files.exportKeys);
     return { id: user.id, username: user.username };
   }
 

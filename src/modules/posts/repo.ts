@@ -197,6 +197,27 @@ export class PostsRepo {
     return Number(removed.numDeletedRows);
   }
 
+  /** One author's posts in id order (UUIDv7: creation order) after `afterId`: a walk of posts_user_id_id_idx. */
+  authoredPage(userId: string, afterId: string | undefined, limit: number): Promise<PostRow[]> {
+    let query = this.db.selectFrom('posts').selectAll().where('user_id', '=', userId);
+    if (afterId !== undefined) query = query.where('id', '>', afterId);
+    return query.orderBy('id').limit(limit).execute();
+  }
+
+  /** One user's likes in post-id order after `afterPostId`: a walk of post_likes_user_id_idx. */
+  likesPage(
+    userId: string,
+    afterPostId: string | undefined,
+    limit: number,
+  ): Promise<{ post_id: string; created_at: Date }[]> {
+    let query = this.db
+      .selectFrom('post_likes')
+      .select(['post_id', 'created_at'])
+      .where('user_id', '=', userId);
+    if (afterPostId !== undefined) query = query.where('post_id', '>', afterPostId);
+    return query.orderBy('post_id').limit(limit).execute();
+  }
+
   /** The HMAC key of feed cursors (created by migration 0004). */
   async secret(name: string): Promise<Uint8Array> {
     const row = await this.db

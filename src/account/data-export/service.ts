@@ -1,0 +1,118 @@
+import type { Readable } from 'node:stream';
+import type { DataExportRow, DataExportStatus } from '../../db/schema.js';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { NotFoundError } from '../../errors.js';
+import type { AuthContext } from '../../http/auth-context.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
+import type { ExportStore } from '../../storage/export-store.js';
+import type { Locale } from '../../validation/messages.js';
+import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import type { DataExportJobs } from './jobs.js';
+import type { ExportLinks } from './links.js';
+import type { DataExportsRepo } from './repo.js';
+
+export interface DataExportView {
+  id: string;
+  status: DataExportStatus;
+  /** The download link while the export is ready; null otherwise. */
+  download_url: string | null;
+  expires_at: string | null;
+}
+
+/** A zip on its way to the client. */
+export interface ExportDownload {
+  stream: Readable;
+  size: number;
+  filename: string;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** How many times a request tries to insert or find the pending export (one finishing meanwhile). */
+const REQUEST_ATTEMPTS = 3;
+
+/**
+ * The right of access: a user asks for everything the service holds about them, and downloads it as one
+ * zip through a link that works without the API token (it is mailed) until the export expires.
+ */
+export class DataExports {
+  constructor(
+    private readonly db: Executor,
+    private readonly exports: DataExportsRepo,
+    private readonly reauth: Reauthentication,
+    private readonly jobs: DataExportJobs,
+    private readonly store: ExportStore,
+    private readonly links: ExportLinks,
+    /** Exports started per user (RATE_LIMIT_DATA_EXPORT). */
+    private readonly perUser: RateCounter,
+  ) {}
+
+  /**
+   * Starts an export after re-authenticating (the export hands over everything: the session alone is what
+   * a thief has). While one is pending the request answers that one and starts nothing, whoever races:
+   * the partial unique index lets one insert through and the others find it. Only a new export counts on
+   * the per-user limit, inside the transaction, so a 429 writes nothing.
+   */
+  async request(auth: AuthContext, proof: ReauthProof, locale: Locale): Promise<DataExportView> {
+    const { user } = auth;
+    await this.reauth.confirm(user, proof);
+    const { row, created } = await writeTransaction(this.db, async (trx) => {
+      const exports = this.exports.with(trx);
+      for (let attempt = 1; ; attempt++) {
+        const inserted = await exports.insertPending({ id: newId(), userId: user.id, locale });
+        if (inserted) {
+          await this.perUser.consume(`user:${user.id}`);
+          return { row: inserted, created: true };
+        }
+        const pending = await exports.findPendingOf(user.id);
+        // Finished between the two statements: try again (a new export, then).
+        if (pending || attempt >= REQUEST_ATTEMPTS) {
+          if (!pending) throw new Error('no pending export after a conflict');
+          return { row: pending, created: false };
+        }
+      }
+    });
+    // TODO(security events): record `export_requested` here once the event log exists (built in parallel).
+    if (created) this.jobs.kick();
+    return this.view(row);
+  }
+
+  /** One of the user's own exports; any other id (another user's, unknown, malformed) is the same 404. */
+  async status(auth: AuthContext, id: string): Promise<DataExportView> {
+    const row = UUID_PATTERN.test(id) ? await this.exports.find(id) : undefined;
+    if (!row || row.user_id !== auth.user.id) throw new NotFoundError('export');
+    return this.view(row);
+  }
+
+  /**
+   * The zip behind a download link. A wrong token, another export's token, an export not ready or past its
+   * time, and an unknown id are all the same 404: the answer never says which ids exist.
+   */
+  async download(id: string, token: string | undefined): Promise<ExportDownload> {
+    const row = UUID_PATTERN.test(id) && token ? await this.exports.find(id) : undefined;
+    if (!row || token === undefined || !(await this.links.matches(row.id, token))) {
+      throw new NotFoundError('export');
+    }
+    if (!isDownloadable(row) || row.file_key === null) throw new NotFoundError('export');
+    const file = await this.store.open(row.file_key);
+    if (!file) throw new NotFoundError('export');
+    return { ...file, filename: `accounts-export-${row.id}.zip` };
+  }
+
+  private async view(row: DataExportRow): Promise<DataExportView> {
+    const downloadable = isDownloadable(row);
+    return {
+      id: row.id,
+      // Past its time but not swept yet: already expired for the client (and refused by the download).
+      status: row.status === 'ready' && !downloadable ? 'expired' : row.status,
+      download_url: downloadable ? await this.links.url(row.id) : null,
+      expires_at: row.expires_at === null ? null : iso(row.expires_at),
+    };
+  }
+}
+
+function isDownloadable(row: DataExportRow): boolean {
+  return row.status === 'ready' && row.expires_at !== null && row.expires_at.getTime() > Date.now();
+}
