@@ -16,18 +16,34 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
+/** The stylesheet's parts (web/static/styles/, in name order), served as the one file /assets/styles.css. */
+const STYLESHEET_PARTS = 'styles';
+
 async function readDirectory(dir: string, prefix: string, into: Map<string, Asset>): Promise<void> {
   for (const name of await readdir(dir, { recursive: true })) {
     const type = TYPES[path.extname(name)];
-    if (!type) continue;
+    if (!type || name.startsWith(`${STYLESHEET_PARTS}${path.sep}`)) continue;
     const urlPath = `${prefix}/${name.split(path.sep).join('/')}`;
     into.set(urlPath, { body: await readFile(path.join(dir, name)), type });
   }
 }
 
 /**
+ * One stylesheet from its parts, so a page makes one request for its look while no part grows past a
+ * readable size. Each part ends with a newline, so a rule never runs into the next file's first one.
+ */
+async function readStylesheet(dir: string): Promise<Asset> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.css')).sort();
+  const parts = await Promise.all(names.map((name) => readFile(path.join(dir, name), 'utf8')));
+  return {
+    body: Buffer.from(parts.map((part) => `${part.trimEnd()}\n`).join('\n')),
+    type: TYPES['.css'] ?? '',
+  };
+}
+
+/**
  * Every file the pages may load, by URL path, read once at start: the browser modules compiled by
- * `npm run build` (web/tsconfig.json → dist/public/assets), the stylesheet, and Swagger UI's bundle from its npm
+ * `npm run build` (web/tsconfig.json → dist/public/assets), the stylesheet (one file from its parts), and Swagger UI's bundle from its npm
  * package. A fixed map means no request path ever reaches the file system. `missing` names what was not built.
  */
 export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; missing: string[] }> {
@@ -37,6 +53,11 @@ export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; mis
   await readDirectory(compiled, '/assets', assets).catch(() => missing.push(compiled));
   await readDirectory(path.join(ROOT, 'web/static'), '/assets', assets).catch(() =>
     missing.push(path.join(ROOT, 'web/static')),
+  );
+  const parts = path.join(ROOT, 'web/static', STYLESHEET_PARTS);
+  await readStylesheet(parts).then(
+    (stylesheet) => assets.set('/assets/styles.css', stylesheet),
+    () => missing.push(parts),
   );
   const swagger = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {

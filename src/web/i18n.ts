@@ -20,6 +20,9 @@ const english = {
   'profile.title': 'Your profile',
   'verify.title': 'Verify your email',
   'reset.title': 'Choose a new password',
+  'forgot.title': 'Forgot your password?',
+  'forgot.lead': 'Enter the email address of your account. We will mail it a link to choose a new password.',
+  'forgot.back': 'Back to log in',
   'field.email': 'Email',
   'field.username': 'Username',
   'field.slug': 'Profile address (slug)',
@@ -28,6 +31,7 @@ const english = {
   'field.gender.male': 'Male',
   'field.password': 'Password',
   'field.new_password': 'New password',
+  'field.current_password': 'Current password',
   'field.user_agreement': 'I accept the terms of use',
   'field.profile_picture': 'Profile picture (JPEG, PNG or GIF)',
   'field.bio': 'About you',
@@ -40,6 +44,7 @@ const english = {
   'action.revoke': 'Revoke',
   'action.verify': 'Verify my email',
   'action.reset': 'Set new password',
+  'action.send_reset': 'Send the link',
   'status.checking': 'Checking…',
   'status.available': 'Available.',
   'status.saved': 'Saved.',
@@ -47,6 +52,9 @@ const english = {
   'status.verified': 'Your email address is verified. Thank you!',
   'status.working': 'Working…',
   'status.revoked': 'Session revoked.',
+  'status.reset_sent':
+    'If an account uses this address, a link to choose a new password is on its way. Check your inbox and spam folder.',
+  'status.email_sent': 'Saved. We sent a verification link to {email}: open it to confirm the new address.',
   'error.network': 'The service could not be reached. Please try again.',
   'error.generic': 'Something went wrong. Please try again.',
   'error.no_token': 'This link has no token. Open the link from the mail again.',
@@ -58,8 +66,11 @@ const english = {
   'profile.picture': 'Profile picture',
   'profile.no_picture': 'No picture yet.',
   'profile.edit': 'Edit profile',
+  'profile.email_hint': 'A new address is confirmed through a link we mail to it.',
+  'profile.reauth_hint': 'Changing your email needs your current password.',
   'signup.have_account': 'Already have an account?',
   'login.no_account': 'No account yet?',
+  'login.forgot': 'Forgot your password?',
 } as const;
 
 export type MessageKey = keyof typeof english;
@@ -79,6 +90,9 @@ const korean: Record<MessageKey, string> = {
   'profile.title': '내 프로필',
   'verify.title': '이메일 인증',
   'reset.title': '새 비밀번호 설정',
+  'forgot.title': '비밀번호를 잊으셨나요?',
+  'forgot.lead': '계정의 이메일 주소를 입력하세요. 새 비밀번호를 설정할 수 있는 링크를 메일로 보내 드립니다.',
+  'forgot.back': '로그인으로 돌아가기',
   'field.email': '이메일',
   'field.username': '사용자 이름',
   'field.slug': '프로필 주소 (슬러그)',
@@ -87,6 +101,7 @@ const korean: Record<MessageKey, string> = {
   'field.gender.male': '남성',
   'field.password': '비밀번호',
   'field.new_password': '새 비밀번호',
+  'field.current_password': '현재 비밀번호',
   'field.user_agreement': '이용약관에 동의합니다',
   'field.profile_picture': '프로필 사진 (JPEG, PNG, GIF)',
   'field.bio': '자기소개',
@@ -99,6 +114,7 @@ const korean: Record<MessageKey, string> = {
   'action.revoke': '해지',
   'action.verify': '이메일 인증하기',
   'action.reset': '새 비밀번호 저장',
+  'action.send_reset': '링크 보내기',
   'status.checking': '확인 중…',
   'status.available': '사용할 수 있습니다.',
   'status.saved': '저장되었습니다.',
@@ -106,6 +122,10 @@ const korean: Record<MessageKey, string> = {
   'status.verified': '이메일 주소가 인증되었습니다. 감사합니다!',
   'status.working': '처리 중…',
   'status.revoked': '세션이 해지되었습니다.',
+  'status.reset_sent':
+    '이 주소를 쓰는 계정이 있다면 새 비밀번호를 설정할 링크를 보냈습니다. 받은편지함과 스팸함을 확인해 주세요.',
+  'status.email_sent':
+    '저장되었습니다. {email}(으)로 인증 링크를 보냈습니다. 링크를 열어 새 주소를 확인해 주세요.',
   'error.network': '서비스에 연결할 수 없습니다. 다시 시도해 주세요.',
   'error.generic': '문제가 발생했습니다. 다시 시도해 주세요.',
   'error.no_token': '링크에 토큰이 없습니다. 메일의 링크를 다시 열어 주세요.',
@@ -117,8 +137,11 @@ const korean: Record<MessageKey, string> = {
   'profile.picture': '프로필 사진',
   'profile.no_picture': '아직 사진이 없습니다.',
   'profile.edit': '프로필 수정',
+  'profile.email_hint': '새 주소는 그 주소로 보내는 링크로 확인합니다.',
+  'profile.reauth_hint': '이메일을 바꾸려면 현재 비밀번호가 필요합니다.',
   'signup.have_account': '이미 계정이 있으신가요?',
   'login.no_account': '아직 계정이 없으신가요?',
+  'login.forgot': '비밀번호를 잊으셨나요?',
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

@@ -101,9 +101,14 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
         password: `Quiet-Harbour-${id}`,
       }),
     );
-    const loggedIn = await check(
-      'POST /auth/login/email',
-      post('/auth/login/email', { email: minji.email, password: minji.password }),
+    // From the app the session list's example names (its `device_name` is then a string, as there).
+    const loggedIn = await check('POST /auth/login/email', () =>
+      postForm(
+        ctx.app,
+        '/v1/auth/login/email',
+        { email: minji.email, password: minji.password },
+        { 'user-agent': 'Accounts/3.2.0 (iPhone; iOS 18.1)' },
+      ),
     );
     // The newest session is the one that registers the device below (the session list's example shows it).
     minji.token = (loggedIn.user as { api_token: string }).api_token;

@@ -52,6 +52,8 @@ describe.each(backends)('%s: user/tokens', (backend) => {
         last_used_at: expect.any(String),
         expires_at: null,
         user_agent: 'AccountsApp/3.2 (Android 14)',
+        // bowser's reading of it: a readable name, never the raw string.
+        device_name: 'Android Browser · Android 14',
         device: null,
         current: true,
       },
@@ -61,6 +63,7 @@ describe.each(backends)('%s: user/tokens', (backend) => {
         last_used_at: expect.any(String),
         expires_at: null,
         user_agent: 'AccountsApp/3.2 (iPhone; iOS 17.4)',
+        device_name: 'AccountsApp 3 · iPhone · iOS',
         device: { device_id: 'my-phone', platform: 'ios' },
         current: false,
       },
@@ -71,6 +74,8 @@ describe.each(backends)('%s: user/tokens', (backend) => {
         last_used_at: null,
         expires_at: null,
         user_agent: 'lightMyRequest',
+        // Nothing bowser knows: the client shows its own "unknown device".
+        device_name: null,
         device: null,
         current: false,
       },

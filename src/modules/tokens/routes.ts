@@ -12,7 +12,7 @@ export function tokenEndpoints(tokens: TokensService): AnyEndpoint[] {
       summary: "The signed-in user's sessions (API tokens)",
       description:
         'Newest first: id, created_at, last_used_at (updated at most once a minute), expires_at, the user ' +
-        'agent it was issued to, the device it registered, and which one is `current`. Never the token itself.',
+        'agent it was issued to and a readable `device_name` parsed from it, the device it registered, and which one is `current`. Never the token itself.',
       tag: 'user',
       auth: 'required',
       rules: rules({}),
@@ -25,6 +25,7 @@ export function tokenEndpoints(tokens: TokensService): AnyEndpoint[] {
             last_used_at: '2026-11-23T12:43:12.001Z',
             expires_at: null,
             user_agent: 'Accounts/3.2.0 (iPhone; iOS 18.1)',
+            device_name: 'Accounts 3 · iPhone · iOS',
             device: { device_id: 'A1B2C3D4-E5F6-4711-8899-AABBCCDDEEFF', platform: 'ios' },
             current: true,
           },

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
 import { type Static, t } from '../../http/response-schema.js';
+import { deviceName } from '../../lib/device-name.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
@@ -25,6 +26,8 @@ export const tokenShape = t.object({
   expires_at: t.nullable(t.dateTime()),
   /** The User-Agent of the client the token was issued to. */
   user_agent: t.nullable(t.string()),
+  /** A readable name of that client parsed from its User-Agent (`Chrome 120 · macOS`), or null. */
+  device_name: t.nullable(t.string()),
   /** The device this session last registered through user/device/update, if any. */
   device: t.nullable(t.object({ device_id: t.string(), platform: t.nullable(t.string()) })),
   /** The token this request was made with. */
@@ -122,6 +125,7 @@ export class TokensService {
       last_used_at: row.last_used_at === null ? null : iso(row.last_used_at),
       expires_at: row.expires_at === null ? null : iso(row.expires_at),
       user_agent: row.name,
+      device_name: deviceName(row.name) ?? null,
       device: row.device,
       current: row.id === currentTokenId,
     }));

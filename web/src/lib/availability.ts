@@ -9,8 +9,13 @@ const DEBOUNCE_MS = 350;
  * Availability as the user types: after a pause, `validate/<field>` is asked, and its answer shown as is —
  * "available" for a 200, the 422 body's own messages otherwise. The rules live only in the API; the page
  * never repeats them. An answer that arrives after a newer keystroke is dropped (the request is aborted).
+ * `isUnchanged` (the profile page) names the signed-in user's own value: validate would call it taken, so
+ * it is not asked about at all.
  */
-export function checkAvailabilityWhileTyping(field: 'email' | 'username' | 'slug'): void {
+export function checkAvailabilityWhileTyping(
+  field: 'email' | 'username' | 'slug',
+  isUnchanged: (value: string) => boolean = () => false,
+): void {
   const input = document.getElementById(field) as HTMLInputElement | null;
   if (!input) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -19,7 +24,7 @@ export function checkAvailabilityWhileTyping(field: 'email' | 'username' | 'slug
     clearTimeout(timer);
     inFlight?.abort();
     const value = input.value;
-    if (value.trim() === '') {
+    if (value.trim() === '' || isUnchanged(value)) {
       showField(field, [], false);
       return;
     }

@@ -64,8 +64,25 @@ export function errorText(body: { meta?: { error_message?: string } } | undefine
   return body?.meta?.error_message ?? t('error.generic');
 }
 
-/** Runs a submit handler with the button disabled, reporting a network failure on the form. */
+/**
+ * A field's error goes away as soon as that field changes: the message was about the old value. `input`, not
+ * `change`: leaving a text field fires `change`, which would wipe an answer that arrived while typing (a
+ * taken username). Radios, checkboxes and file inputs fire `input` too.
+ */
+function clearFieldErrorOnInput(form: HTMLFormElement): void {
+  form.addEventListener('input', (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)) return;
+    if (target.name && target.getAttribute('aria-invalid') === 'true') showField(target.name, [], false);
+  });
+}
+
+/**
+ * Runs a submit handler with the button disabled, reporting a network failure on the form; a field's error
+ * clears as soon as the field is edited.
+ */
 export function onSubmit(form: HTMLFormElement, handler: () => Promise<void>): void {
+  clearFieldErrorOnInput(form);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');

@@ -1,0 +1,80 @@
+import type { MessageKey } from './i18n.js';
+
+/** A page's strings in its language. */
+export type Translate = (key: MessageKey) => string;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export interface FieldOptions {
+  type?: string;
+  autocomplete?: string;
+  required?: boolean;
+  /** A short explanation under the label, read out with the input. */
+  hint?: MessageKey;
+  extra?: string;
+}
+
+/**
+ * A labelled input whose message paragraph (availability or errors) is tied to it by aria-describedby. The
+ * message paragraph is a live region, so a message that appears while typing is read out.
+ */
+export function field(t: Translate, name: string, label: MessageKey, options: FieldOptions = {}): string {
+  const type = options.type ?? 'text';
+  const autocomplete = options.autocomplete ? ` autocomplete="${options.autocomplete}"` : '';
+  const required = options.required ? ' required' : '';
+  const hint = options.hint ? `\n  <p id="${name}-hint" class="hint">${escapeHtml(t(options.hint))}</p>` : '';
+  const describedBy = options.hint ? `${name}-hint ${name}-message` : `${name}-message`;
+  return `<div class="field">
+  <label for="${name}">${escapeHtml(t(label))}</label>${hint}
+  <input id="${name}" name="${name}" type="${type}"${autocomplete}${required}${options.extra ?? ''} aria-describedby="${describedBy}">
+  <p id="${name}-message" class="message" aria-live="polite"></p>
+</div>`;
+}
+
+export function textareaField(t: Translate, name: string, label: MessageKey): string {
+  return `<div class="field">
+  <label for="${name}">${escapeHtml(t(label))}</label>
+  <textarea id="${name}" name="${name}" rows="3" aria-describedby="${name}-message"></textarea>
+  <p id="${name}-message" class="message" aria-live="polite"></p>
+</div>`;
+}
+
+export function genderField(t: Translate): string {
+  return `<fieldset class="field choices" aria-describedby="gender-message">
+  <legend>${escapeHtml(t('field.gender'))}</legend>
+  <label class="choice"><input type="radio" name="gender" value="0"> ${escapeHtml(t('field.gender.female'))}</label>
+  <label class="choice"><input type="radio" name="gender" value="1"> ${escapeHtml(t('field.gender.male'))}</label>
+  <p id="gender-message" class="message" aria-live="polite"></p>
+</fieldset>`;
+}
+
+export function pictureField(t: Translate): string {
+  return `<div class="field">
+  <label for="profile_picture">${escapeHtml(t('field.profile_picture'))}</label>
+  <input id="profile_picture" name="profile_picture" type="file" accept="image/jpeg,image/png,image/gif" aria-describedby="profile_picture-message">
+  <img id="preview" class="preview" alt="${escapeHtml(t('field.preview'))}" hidden>
+  <p id="profile_picture-message" class="message" aria-live="polite"></p>
+</div>`;
+}
+
+export function submitButton(t: Translate, label: MessageKey): string {
+  return `<button type="submit" class="primary">${escapeHtml(t(label))}</button>`;
+}
+
+/** Form-wide outcome: a polite status line and an assertive error line (empty ones take no room). */
+export const formStatus =
+  '<p id="form-status" class="status" role="status"></p><p id="form-error" class="error" role="alert"></p>';
+
+/** A second form's outcome lines on the same page: the same roles, without the page-wide ids. */
+export const sectionStatus = '<p class="status" role="status"></p><p class="error" role="alert"></p>';
+
+/** One card of a page: a titled section (`heading`) or a plain panel. */
+export function card(content: string, heading?: { id: string; text: string }): string {
+  if (!heading) return `<div class="card">\n${content}\n</div>`;
+  return `<section class="card" aria-labelledby="${heading.id}">
+<h2 id="${heading.id}">${escapeHtml(heading.text)}</h2>
+${content}
+</section>`;
+}

@@ -1,0 +1,46 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app.js';
+
+const PARTS = new URL('../../web/static/styles/', import.meta.url);
+
+describe('web pages: the stylesheet and the forgotten-password page', () => {
+  const ctx = useTestApp('pglite');
+
+  it('serves the stylesheet as one file built from its parts, in name order, and no part alone', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/styles.css' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
+    const names = (await readdir(PARTS)).filter((name) => name.endsWith('.css')).sort();
+    expect(names.length).toBeGreaterThan(1);
+    // Each part's first comment appears once, in the parts' order.
+    const positions = await Promise.all(
+      names.map(async (name) => {
+        const firstLine = (await readFile(new URL(name, PARTS), 'utf8')).split('\n')[0] ?? '';
+        return res.body.indexOf(firstLine);
+      }),
+    );
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    for (const name of names) {
+      const part = await ctx.app.inject({ method: 'GET', url: `/assets/styles/${name}` });
+      expect(part.statusCode).toBe(404);
+    }
+  });
+
+  it('links /login to /forgot-password, a page under the same strict policy', async () => {
+    const login = await ctx.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { 'accept-language': 'en' },
+    });
+    expect(login.body).toContain('<a href="/forgot-password">Forgot your password?</a>');
+    const page = await ctx.app.inject({ method: 'GET', url: '/forgot-password?lang=ko' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("style-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.body).toContain('<script type="module" src="/assets/pages/forgot-password.js"></script>');
+    expect(page.body).toContain('<h1>비밀번호를 잊으셨나요?</h1>');
+    expect(page.body).not.toMatch(/ style=|<style/);
+  });
+});

@@ -1,0 +1,28 @@
+/** The signed-in user as user/get and user/update answer it (the fields the profile page shows). */
+export interface User {
+  email: string;
+  username: string;
+  slug: string;
+  gender: number;
+  bio: string | null;
+  has_password: boolean;
+  profile_picture: { url: string; thumbnails: Record<string, string> } | null;
+}
+
+type UserListener = (user: User) => void;
+const listeners: UserListener[] = [];
+
+/** A section that shows part of the user registers here; it is called on load and after every change. */
+export function onUser(listener: UserListener): void {
+  listeners.push(listener);
+}
+
+/** Every section shows the user as the API last answered it. */
+export function showUser(user: User): void {
+  for (const listener of listeners) listener(user);
+}
+
+/** The session is gone (revoked, expired, signed out elsewhere): the login page. */
+export function toLogin(): void {
+  location.replace('/login');
+}
