@@ -163,6 +163,26 @@ export interface MailOutboxTable {
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** 0016: the security activity log (src/modules/security-events). */
+export interface SecurityEventsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+  device_key: string | null;
+  counted_window: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+/** 0016: when an account last got an alert mail of a kind that must not flood. */
+export interface SecurityAlertSlotsTable {
+  user_id: string;
+  kind: string;
+  sent_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -183,6 +203,8 @@ export interface Database {
   posts: PostsTable;
   post_likes: PostLikesTable;
   service_secrets: ServiceSecretsTable;
+  security_events: SecurityEventsTable;
+  security_alert_slots: SecurityAlertSlotsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -195,3 +217,4 @@ export type PostRow = Selectable<PostsTable>;
 export type BannerRow = Selectable<BannersTable>;
 export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type SecurityEventRow = Selectable<SecurityEventsTable>;
