@@ -12,16 +12,14 @@ describe.each(backends)('%s: security alert mails', (backend) => {
   let smtp: TestSmtp;
   let ctx: TestApp;
   let quiet: TestApp;
+  const env = () => ({ MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, PUBLIC_URL: 'https://accounts.test' });
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    const env = { MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, PUBLIC_URL: 'https://accounts.test' };
-    ctx = await createTestApp(backend, env);
-    quiet = await createTestApp(backend, { ...env, SECURITY_ALERTS: 'false' });
+    ctx = await createTestApp(backend, env());
   });
   afterAll(async () => {
     if (ctx) await closeTestApp(ctx);
-    if (quiet) await closeTestApp(quiet);
     await smtp?.close();
   });
 
@@ -118,36 +116,45 @@ describe.each(backends)('%s: security alert mails', (backend) => {
     expect(await alertsTo(newEmail)).toEqual([]);
   });
 
-  it('sends none with SECURITY_ALERTS=false, and still logs', async () => {
-    const user = await registerFrom(quiet, USER_AGENTS.chromeMac);
-    expectOk(await login(quiet, user, USER_AGENTS.safariIphone));
-    expectOk(await login(quiet, user, USER_AGENTS.firefoxWindows));
-    const res = await postForm(
-      quiet.app,
-      '/v1/user/update',
-      { password: 'A-brand-new-passphrase', current_password: user.password },
-      bearer(user.token),
-    );
-    expectOk(res);
-    expect(await alertsTo(user.email, quiet)).toEqual([]);
-    const logged = await quiet.database.handle.db
-      .selectFrom('security_events')
-      .select('type')
-      .where('user_id', '=', user.id)
-      .execute();
-    expect(logged.map((row) => row.type).sort()).toEqual([
-      'account_created',
-      'password_changed',
-      'sign_in',
-      'sign_in',
-    ]);
-    // The sign-ins were from new devices all the same: only the mail is off.
-    const signIns = await quiet.database.handle.db
-      .selectFrom('security_events')
-      .select('details')
-      .where('user_id', '=', user.id)
-      .where('type', '=', 'sign_in')
-      .execute();
-    expect(signIns.map((row) => row.details.new_device)).toEqual([true, true]);
+  describe('with SECURITY_ALERTS=false', () => {
+    beforeAll(async () => {
+      quiet = await createTestApp(backend, { ...env(), SECURITY_ALERTS: 'false' });
+    });
+    afterAll(async () => {
+      if (quiet) await closeTestApp(quiet);
+    });
+
+    it('sends none with SECURITY_ALERTS=false, and still logs', async () => {
+      const user = await registerFrom(quiet, USER_AGENTS.chromeMac);
+      expectOk(await login(quiet, user, USER_AGENTS.safariIphone));
+      expectOk(await login(quiet, user, USER_AGENTS.firefoxWindows));
+      const res = await postForm(
+        quiet.app,
+        '/v1/user/update',
+        { password: 'A-brand-new-passphrase', current_password: user.password },
+        bearer(user.token),
+      );
+      expectOk(res);
+      expect(await alertsTo(user.email, quiet)).toEqual([]);
+      const logged = await quiet.database.handle.db
+        .selectFrom('security_events')
+        .select('type')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(logged.map((row) => row.type).sort()).toEqual([
+        'account_created',
+        'password_changed',
+        'sign_in',
+        'sign_in',
+      ]);
+      // The sign-ins were from new devices all the same: only the mail is off.
+      const signIns = await quiet.database.handle.db
+        .selectFrom('security_events')
+        .select('details')
+        .where('user_id', '=', user.id)
+        .where('type', '=', 'sign_in')
+        .execute();
+      expect(signIns.map((row) => row.details.new_device)).toEqual([true, true]);
+    });
   });
 });
