@@ -31,6 +31,7 @@ import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
 import { OrphanMediaSweeper, sweepPeriodically } from './modules/images/orphan-sweep.js';
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
+import { prunePeriodically } from './modules/security-events/prune.js';
 import { createStorage } from './storage/create-storage.js';
 import { LocalStorage } from './storage/local-storage.js';
 import { S3Storage } from './storage/s3-storage.js';
@@ -158,18 +159,25 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
-  const { endpoints, services, mediaReferences, webSessions, registerDownloads, dataExportJobs } =
-    buildEndpoints(config, {
-      ...deps,
-      storage,
-      limits,
-      log: app.log,
-      metrics,
-      mailer,
-      hashing,
-      // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
-      reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
-    });
+  const {
+    endpoints,
+    services,
+    mediaReferences,
+    webSessions,
+    registerDownloads,
+    dataExportJobs,
+    securityEvents,
+  } = buildEndpoints(config, {
+    ...deps,
+    storage,
+    limits,
+    log: app.log,
+    metrics,
+    mailer,
+    hashing,
+    // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
+    reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
+  });
   // Exports are built in the background: now and then (exports a crashed instance left, expiries), and
   // after each request; stopped, and awaited, before the database closes.
   app.decorate('dataExports', dataExportJobs);
@@ -188,6 +196,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     });
     app.addHook('onClose', async () => stopSweeping?.());
   }
+  // Security events older than SECURITY_EVENTS_DAYS: pruned at start (once ready) and hourly by every instance.
+  let stopPruning: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopPruning = prunePeriodically(securityEvents, config.securityEvents.retentionDays, app.log);
+  });
+  app.addHook('onClose', async () => stopPruning?.());
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';

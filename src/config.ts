@@ -14,6 +14,7 @@ import { parseBannerLinkSchemes } from './config/promotions.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { parseReplicas, type ReplicasConfig } from './config/replicas.js';
+import { parseSecurityEvents, type SecurityEventsConfig } from './config/security-events.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
 export {
@@ -89,6 +90,8 @@ export interface Config {
   bannerLinkSchemes: string[];
   /** Data exports: EXPORT_TTL_HOURS, EXPORT_JOB_INTERVAL. */
   dataExport: DataExportConfig;
+  /** The security activity log's retention and its alert mails: SECURITY_EVENTS_DAYS, SECURITY_ALERTS. */
+  securityEvents: SecurityEventsConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -191,5 +194,6 @@ export function loadConfig(env: Env = process.env): Config {
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),
+    securityEvents: parseSecurityEvents(env),
   };
 }

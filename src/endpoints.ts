@@ -15,6 +15,8 @@ import { emailVerificationEndpoints } from './modules/lifecycle/routes.js';
 import { notificationEndpoints } from './modules/notifications/routes.js';
 import { postEndpoints } from './modules/posts/routes.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
+import { securityEventEndpoints } from './modules/security-events/routes.js';
+import type { SecurityEventsService } from './modules/security-events/service.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
@@ -37,6 +39,7 @@ export function buildEndpoints(
   /** The routes that answer a file, not an envelope (the data-export download): registered by app.ts. */
   registerDownloads: (app: FastifyInstance) => void;
   dataExportJobs: DataExportJobs;
+  securityEvents: SecurityEventsService;
 } {
   const { limits } = deps;
   const {
@@ -60,6 +63,8 @@ export function buildEndpoints(
     dataExports,
     dataExportJobs,
     mediaReferences,
+    securityEvents,
+    activityCursors,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -97,6 +102,7 @@ export function buildEndpoints(
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
+    ...securityEventEndpoints(securityEvents, activityCursors),
     // Each known provider's login beside its link (an unconfigured one's answer 503 provider_not_configured),
     // then an unlink for every known provider (a link to one the deployment has since switched off can still
     // be removed): the API document's order.
@@ -116,6 +122,7 @@ export function buildEndpoints(
     mediaReferences,
     registerDownloads: (app) => registerExportDownload(app, config.apiVersions, dataExports),
     dataExportJobs,
+    securityEvents,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }

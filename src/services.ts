@@ -11,6 +11,7 @@ import { ProfilePictureService } from './account/profile/picture.js';
 import { ProfileService } from './account/profile/service.js';
 import { ProviderLinks } from './account/provider-links/service.js';
 import { Reauthentication } from './account/reauth/service.js';
+import { resetPageUrl, SecurityActivity } from './account/security-activity/recorder.js';
 import { SignIn } from './account/sign-in/service.js';
 import { SignUp } from './account/sign-up/service.js';
 import type { Config } from './config.js';
@@ -37,6 +38,9 @@ import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
 import { PromotionsService } from './modules/promotions/service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { ProvidersService } from './modules/providers/service.js';
+import { ActivityCursorCodec } from './modules/security-events/cursor.js';
+import { SecurityEventsRepo } from './modules/security-events/repo.js';
+import { SecurityEventsService } from './modules/security-events/service.js';
 import { TokensRepo } from './modules/tokens/repo.js';
 import { TokensService } from './modules/tokens/service.js';
 import { UserOperationsService } from './modules/users/operator-service.js';
@@ -76,13 +80,33 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   // The public reads go to a healthy replica, unless the reader just wrote (db/read-routing.ts).
   const reads = new ReadRouting(db, deps.database.replicas);
 
+  // The security activity log first: the entity modules below that log an event receive it.
+  const securityEventsRepo = new SecurityEventsRepo(db);
+  const activityCursors = new ActivityCursorCodec(() => securityEventsRepo.cursorKey());
+  const securityEvents = new SecurityEventsService(securityEventsRepo, activityCursors);
+  const activity = new SecurityActivity(
+    db,
+    securityEvents,
+    deps.mailer,
+    {
+      alerts: config.securityEvents.alerts,
+      resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
+    },
+    (error, what) => deps.log.error({ err: error, event: what }, 'security event not recorded'),
+  );
+
   // The entity modules: each from its repo and what it declares it needs.
   const usersRepo = new UsersRepo(db);
   const providerAccounts = new ProviderAccountsRepo(db);
   // The `providers` of the user object are read from the links themselves.
   const users = new UsersService(usersRepo, providerAccounts, reads);
   const tokensRepo = new TokensRepo(db);
-  const tokens = new TokensService(tokensRepo, config.tokenTtlDays);
+  // A session revoked from the session list is logged (logout is not: docs/SECURITY.md says why).
+  const tokens = new TokensService(tokensRepo, config.tokenTtlDays, {
+    tokenRevoked: async (user, tokenId, client) => {
+      await activity.record({ user, type: 'token_revoked', client, details: { token_id: tokenId } });
+    },
+  });
   const hasher = deps.hasher ?? new PasswordHasher(config.argon2, deps.metrics.hashObserver, deps.hashing);
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const providers = new ProvidersService(providerAccounts, verifiers);
@@ -96,6 +120,11 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     deps.mailer,
     { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
     limits.emailResend,
+    {
+      emailVerified: async (trx, user, client) => {
+        await activity.record({ user, type: 'email_verified', client }, trx);
+      },
+    },
   );
   const devicesRepo = new DevicesRepo(db);
   const devices = new DevicesService(db, devicesRepo);
@@ -116,16 +145,22 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const posts = new PostsService(db, postsRepo, images, feedCursors, reads);
 
   // The account layer: use cases that span entities.
-  const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification);
+  const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification, activity);
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
-  const signIn = new SignIn(db, usersRepo, users, tokens, providers, hasher, {
-    loginFailures: limits.loginFailures,
-    accountFailures: limits.loginAccount,
-  });
+  const signIn = new SignIn(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    providers,
+    hasher,
+    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+    activity,
+  );
   // Wrong re-authentication proofs count per account on the login-failure limit.
   const reauth = new Reauthentication(hasher, verifiers, providerAccounts, limits.loginFailures);
-  const providerLinks = new ProviderLinks(db, providerAccounts, providers, users, reauth);
-  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification);
+  const providerLinks = new ProviderLinks(db, providerAccounts, providers, users, reauth, activity);
+  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification, activity);
   const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
   const passwordReset = new PasswordResetService(
     db,
@@ -137,6 +172,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     deps.mailer,
     { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
     limits.passwordForgotEmail,
+    activity,
   );
   // Data exports: built in the background from the entities' repos, kept beside the media.
   const exportsRepo = new DataExportsRepo(db);
@@ -214,5 +250,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     dataExports,
     dataExportJobs,
     mediaReferences,
+    securityEvents,
+    activityCursors,
+    activity,
   };
 }

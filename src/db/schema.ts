@@ -182,6 +182,26 @@ export interface DataExportsTable {
   expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** 0016: the security activity log (src/modules/security-events). */
+export interface SecurityEventsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+  device_key: string | null;
+  counted_window: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+/** 0016: when an account last got an alert mail of a kind that must not flood. */
+export interface SecurityAlertSlotsTable {
+  user_id: string;
+  kind: string;
+  sent_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -203,6 +223,8 @@ export interface Database {
   post_likes: PostLikesTable;
   service_secrets: ServiceSecretsTable;
   data_exports: DataExportsTable;
+  security_events: SecurityEventsTable;
+  security_alert_slots: SecurityAlertSlotsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -216,3 +238,4 @@ export type BannerRow = Selectable<BannersTable>;
 export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type DataExportRow = Selectable<DataExportsTable>;
+export type SecurityEventRow = Selectable<SecurityEventsTable>;

@@ -4,7 +4,7 @@ import type { Executor } from '../db/transaction.js';
 import { newId } from '../lib/ids.js';
 import type { Locale } from '../validation/messages.js';
 import type { MailToWrite, OutboxRepo } from './outbox-repo.js';
-import { type MailKind, type MailValues, renderMail } from './templates.js';
+import { type MailContent, type MailKind, type MailValues, renderMail } from './templates.js';
 import { type MailLogger, type MailTransport, maskAddress, type OutgoingMail } from './transport.js';
 
 /**
@@ -88,7 +88,22 @@ export class Mailer {
 
   /** What `queueWithin` writes, for a caller that writes the row itself (in one statement with others). */
   prepare(to: string, kind: MailKind, locale: Locale, values: MailValues): PreparedMail {
-    const row = { id: newId(), to, kind, locale, ...renderMail(kind, locale, values) };
+    return this.prepareRendered(to, kind, locale, renderMail(kind, locale, values));
+  }
+
+  /** `queueWithin` for a mail its caller rendered (security alerts: mail/security-alerts.ts). */
+  async queueRenderedWithin(
+    trx: Executor,
+    to: string,
+    kind: string,
+    locale: Locale,
+    content: MailContent,
+  ): Promise<QueuedMail> {
+    return this.writeWithin(trx, this.prepareRendered(to, kind, locale, content));
+  }
+
+  private prepareRendered(to: string, kind: string, locale: Locale, content: MailContent): PreparedMail {
+    const row = { id: newId(), to, kind, locale, ...content };
     const { id, subject, text, html } = row;
     // Where the row is the mail (the log transport) its commit delivers it: written sent, it needs no mark.
     const deliveredBy = this.transport.rowIsTheMail ? this.transport.name : null;

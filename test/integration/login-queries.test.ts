@@ -23,17 +23,23 @@ describe.each(backends)('%s: the statements of an email login', (backend) => {
     await app.mailer.idle();
   });
 
-  it('reads the account once and writes the token in one statement that re-checks the sign-in', async () => {
+  it('reads the account once, writes the token in one statement that re-checks the sign-in, then logs it', async () => {
     recorder.reset();
     const res = await postForm(app, '/v1/auth/login/email', {
       email: user.email.toUpperCase(),
       password: user.password,
     });
     expectOk(res);
-    expect(recorder.statements.map((statement) => statement.sql.split(' ')[0])).toEqual(['select', 'insert']);
-    const [read, write] = recorder.statements;
+    expect(recorder.statements.map((statement) => statement.sql.split(' ')[0]?.toLowerCase())).toEqual([
+      'select',
+      'insert',
+      'insert',
+    ]);
+    const [read, write, logged] = recorder.statements;
     expect(read?.sql).toContain('provider_accounts');
     expect(write?.sql).toMatch(/insert into "api_tokens".*"password_hash" = \$\d+.*for share/s);
+    // The sign-in's security event, which decides in the same INSERT whether the device is new: no read first.
+    expect(logged?.sql).toMatch(/^INSERT INTO security_events .*'new_device'/s);
   });
 
   it('an unknown email costs one read and writes nothing', async () => {

@@ -75,6 +75,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/promotions/banners',
       '/promotions/inspirers',
       '/test/notification',
+      '/user/activity',
       '/user/delete',
       '/user/device/get',
       '/user/device/update',

@@ -132,6 +132,8 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     );
     await check('GET /user/device/get', get('/user/device/get', minji.token));
     await check('GET /user/tokens', get('/user/tokens', minji.token));
+    // Newest first: the email login above, as the example shows it.
+    await check('GET /user/activity', get('/user/activity', minji.token));
     await check('POST /test/notification', post('/test/notification', {}, minji.token));
     await check('GET /test/notification', get('/test/notification', minji.token));
 

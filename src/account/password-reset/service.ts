@@ -13,6 +13,7 @@ import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { Locale } from '../../validation/messages.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 
 export interface PasswordResetSettings {
   ttlMs: number;
@@ -46,6 +47,8 @@ export class PasswordResetService {
     private readonly settings: PasswordResetSettings,
     /** Reset mails per email address (hashed key), existing or not. */
     private readonly perEmail: RateCounter,
+    /** A reset is logged, and its alert mailed, in the reset's transaction. */
+    private readonly activity: SecurityActivity,
   ) {}
 
   /**
@@ -97,7 +100,7 @@ export class PasswordResetService {
       throw new ValidationError({ password: [{ rule: 'password_common' }] });
     }
     const passwordHash = await this.hasher.hash(password);
-    const { row, issued } = await writeTransaction(this.db, async (trx) => {
+    const { row, issued, alert } = await writeTransaction(this.db, async (trx) => {
       const userId = await this.tokens.with(trx).consume(tokenHash, 'password_reset');
       if (userId === undefined) throw invalidToken();
       const row = await this.users
@@ -107,8 +110,10 @@ export class PasswordResetService {
       if (row.disabled_at !== null) throw new AccountDisabledError();
       await this.apiTokens.revokeAll(trx, userId);
       const issued = await this.apiTokens.issue(trx, userId, client.userAgent);
-      return { row, issued };
+      const alert = await this.activity.record({ user: row, type: 'password_reset', client }, trx);
+      return { row, issued, alert };
     });
+    this.activity.send(alert);
     return { user: { ...(await this.usersService.view(row)), api_token: issued.token } };
   }
 }

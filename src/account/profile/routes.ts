@@ -3,9 +3,9 @@ import type { RateCounter } from '../../limits/rate-counter.js';
 import { type ImageLimits, imageField } from '../../modules/images/rules.js';
 import type { UsersTaken } from '../../modules/users/rules.js';
 import { userExample, userResponse } from '../../modules/users/view.js';
-import { preferredLocale } from '../../validation/messages.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof } from '../reauth/rules.js';
+import { clientInfo } from '../request-client.js';
 import type { ProfilePictureService } from './picture.js';
 import { userUpdateRules } from './rules.js';
 import type { ProfileService } from './service.js';
@@ -35,12 +35,7 @@ export function profileEndpoints(
       response: userResponse,
       example: { user: { ...userExample, bio: '안녕하세요, 민지입니다.' } },
       handle: async ({ params, auth, request }) => ({
-        user: await profile.update(
-          auth,
-          params,
-          reauthProof(params, providers),
-          preferredLocale(request.headers['accept-language']),
-        ),
+        user: await profile.update(auth, params, reauthProof(params, providers), clientInfo(request)),
       }),
     }),
   ];

@@ -8,8 +8,9 @@ import type { TokensService } from '../../modules/tokens/service.js';
 import type { UserChanges, UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { UserView } from '../../modules/users/view.js';
-import type { Locale } from '../../validation/messages.js';
+import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 
 export interface ProfileUpdate {
   username?: string | undefined;
@@ -35,6 +36,8 @@ export class ProfileService {
     private readonly reauth: Reauthentication,
     /** Mails a verification link to every new address, in the transaction that stores it. */
     private readonly verification: EmailVerificationService,
+    /** A new password or email is logged, and its alert mailed to the address the account had. */
+    private readonly activity: SecurityActivity,
   ) {}
 
   /**
@@ -45,7 +48,7 @@ export class ProfileService {
     auth: AuthContext,
     input: ProfileUpdate,
     proof: ReauthProof,
-    locale: Locale = 'en',
+    client: ClientInfo,
   ): Promise<UserView> {
     const { user, tokenId: currentTokenId } = auth;
     const { password } = input;
@@ -71,17 +74,27 @@ export class ProfileService {
       }
       changes.password_hash = await this.hasher.hash(password);
     }
-    const { row, mail } = await writeTransaction(
+    const locale = client.locale ?? 'en';
+    const { row, mail, alerts } = await writeTransaction(
       this.db,
       async (trx) => {
         const row = await this.users.with(trx).update(user.id, changes);
         if (changes.password_hash !== undefined) await this.tokens.revokeAllBut(trx, user.id, currentTokenId);
         const mail = emailChanges ? await this.verification.queueWithin(trx, row, locale) : undefined;
-        return { row, mail };
+        // `user` is the account as it was: the alerts go to the address it had, which a thief who changed
+        // the email does not read.
+        const alerts = [
+          changes.password_hash !== undefined
+            ? await this.activity.record({ user, type: 'password_changed', client }, trx)
+            : undefined,
+          emailChanges ? await this.activity.record({ user, type: 'email_changed', client }, trx) : undefined,
+        ];
+        return { row, mail, alerts };
       },
       fieldOfUsersIndex,
     );
     this.verification.send(mail);
+    for (const alert of alerts) this.activity.send(alert);
     return this.usersService.view(row);
   }
 }

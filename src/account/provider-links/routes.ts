@@ -3,6 +3,7 @@ import { credentialFields, requiredCredentialsIn } from '../../modules/providers
 import { userExample, userResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
+import { clientInfo } from '../request-client.js';
 import { whenNotConfigured } from '../unconfigured-provider.js';
 import type { ProviderLinks } from './service.js';
 
@@ -33,7 +34,7 @@ export function providerLinkEndpoint(
     }),
     response: userResponse,
     example: { user: { ...userExample, providers: [name] } },
-    handle: ({ params, auth }) =>
+    handle: ({ params, auth, request }) =>
       links.link(
         auth,
         requiredCredentialsIn(params, name),
@@ -41,6 +42,7 @@ export function providerLinkEndpoint(
           params,
           configured.filter((other) => other !== name),
         ),
+        clientInfo(request),
       ),
   });
 }
@@ -68,6 +70,7 @@ export function providerUnlinkEndpoint(
     rules: rules(reauthRules(configured)),
     response: userResponse,
     example: { user: userExample },
-    handle: ({ params, auth }) => links.unlink(auth, name, reauthProof(params, configured)),
+    handle: ({ params, auth, request }) =>
+      links.unlink(auth, name, reauthProof(params, configured), clientInfo(request)),
   });
 }

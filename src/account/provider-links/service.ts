@@ -6,7 +6,9 @@ import type { ProviderAccountsRepo } from '../../modules/providers/repo.js';
 import type { ProvidersService } from '../../modules/providers/service.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { UserView } from '../../modules/users/view.js';
+import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 
 /**
  * The signed-in user adding or removing a provider identity as a way to sign in. Both change how the account
@@ -21,6 +23,8 @@ export class ProviderLinks {
     private readonly providers: ProvidersService,
     private readonly users: UsersService,
     private readonly reauth: Reauthentication,
+    /** A link or unlink is logged, and its alert mailed, in its transaction. */
+    private readonly activity: SecurityActivity,
   ) {}
 
   /**
@@ -31,6 +35,7 @@ export class ProviderLinks {
     auth: AuthContext,
     credentials: ProviderCredentials,
     proof: ReauthProof,
+    client: ClientInfo,
   ): Promise<{ user: UserView }> {
     const { user } = auth;
     await this.reauth.confirm(user, proof);
@@ -43,11 +48,16 @@ export class ProviderLinks {
         [field]: [{ rule: 'provider_linked', params: { provider: credentials.provider } }],
       });
     }
-    await writeTransaction(
+    const alert = await writeTransaction(
       this.db,
-      (trx) => this.providers.linkWithin(trx, user.id, credentials),
+      async (trx) => {
+        await this.providers.linkWithin(trx, user.id, credentials);
+        const details = { provider: credentials.provider };
+        return this.activity.record({ user, type: 'provider_linked', client, details }, trx);
+      },
       (constraint) => this.providers.fieldOfIndex(credentials.provider, constraint),
     );
+    this.activity.send(alert);
     return { user: await this.users.view(user) };
   }
 
@@ -55,17 +65,25 @@ export class ProviderLinks {
    * Removes the user's link to this provider, unless it is their last way to sign in, once the owner
    * re-authenticated.
    */
-  async unlink(auth: AuthContext, provider: string, proof: ReauthProof): Promise<{ user: UserView }> {
+  async unlink(
+    auth: AuthContext,
+    provider: string,
+    proof: ReauthProof,
+    client: ClientInfo,
+  ): Promise<{ user: UserView }> {
     const { user } = auth;
     await this.reauth.confirm(user, proof);
-    await writeTransaction(this.db, async (trx) => {
+    const alert = await writeTransaction(this.db, async (trx) => {
       const names = await this.links.with(trx).lockNamesFor(user.id);
-      if (!names.includes(provider)) return;
+      // Nothing to remove, nothing to log.
+      if (!names.includes(provider)) return undefined;
       if (user.password_hash === null && names.length === 1) {
         throw new ValidationError({ provider: [{ rule: 'last_sign_in_method', params: { provider } }] });
       }
       await this.links.with(trx).delete(user.id, provider);
+      return this.activity.record({ user, type: 'provider_unlinked', client, details: { provider } }, trx);
     });
+    this.activity.send(alert);
     return { user: await this.users.view(user) };
   }
 }

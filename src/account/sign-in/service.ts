@@ -22,6 +22,7 @@ import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 import { SignInTokens } from './tokens.js';
 
 /** The login-failure counters of sign-in (docs/SECURITY.md). */
@@ -51,6 +52,8 @@ export class SignIn {
     private readonly providers: ProvidersService,
     private readonly hasher: PasswordHasher,
     limits: LoginLimits,
+    /** Every sign-in and every wrong password for an existing account goes to the security log. */
+    private readonly activity: SecurityActivity,
   ) {
     this.loginFailures = limits.loginFailures;
     this.accountFailures = limits.accountFailures ?? unlimited;
@@ -81,7 +84,7 @@ export class SignIn {
         return throttledAttempt(
           known ? unlimited : this.accountFailures,
           accountKey(`email:${email.toLowerCase()}`),
-          () => this.signInWithPassword(email, password, client, account),
+          () => this.signInWithPassword(email, password, client, account, known),
           isFailedLogin,
         );
       },
@@ -101,27 +104,40 @@ export class SignIn {
     return (account ?? (await this.users.findByEmail(email)))?.id === owner;
   }
 
-  /** Checks the password, then issues the token (SignInTokens): at most two checks. */
+  /**
+   * Checks the password, then issues the token (SignInTokens): at most two checks. The sign-in is logged
+   * right after the token's statement, in one INSERT (the login's only other write); a wrong password for
+   * this existing account is logged as a counted failure.
+   */
   private async signInWithPassword(
     email: string,
     password: string,
     client: ClientInfo,
     account: UserWithProviders | undefined,
+    knownDevice: boolean,
   ): Promise<SignedIn> {
     let user = await this.accountOf(email, account);
-    let issue = await this.checkAndIssue(user, password, client);
-    if (issue.kind === 'password-changed') {
-      // The hash changed since it was checked: a password change (this login proved the old password: no
-      // token), or a parallel login's upgrade of the same password. One more check against the hash as it
-      // is now tells the two apart.
-      user = await this.accountOf(email);
-      issue = await this.checkAndIssue(user, password, client);
+    try {
+      let issue = await this.checkAndIssue(user, password, client);
+      if (issue.kind === 'password-changed') {
+        // The hash changed since it was checked: a password change (this login proved the old password: no
+        // token), or a parallel login's upgrade of the same password. One more check against the hash as it
+        // is now tells the two apart.
+        user = await this.accountOf(email);
+        issue = await this.checkAndIssue(user, password, client);
+      }
+      if (issue.kind === 'disabled') throw new AccountDisabledError();
+      if (issue.kind === 'password-changed') throw new InvalidCredentialsError();
+      await this.activity.recordSignIn({ user, method: 'email', client, knownDevice });
+      return {
+        user: { ...(await this.views.view(user, user.linked_providers)), api_token: issue.token.token },
+      };
+    } catch (error) {
+      if (error instanceof InvalidCredentialsError) {
+        await this.activity.recordFailedSignIn(user.id, 'email', client);
+      }
+      throw error;
     }
-    if (issue.kind === 'disabled') throw new AccountDisabledError();
-    if (issue.kind === 'password-changed') throw new InvalidCredentialsError();
-    return {
-      user: { ...(await this.views.view(user, user.linked_providers)), api_token: issue.token.token },
-    };
   }
 
   /** The account of `email` (`known` when the caller read it already); an unknown email is the 422. */
@@ -156,12 +172,29 @@ export class SignIn {
   }
 
   private async signInWithProvider(credentials: ProviderCredentials, client: ClientInfo): Promise<SignedIn> {
-    await this.providers.verify(credentials);
+    const method = credentials.provider;
+    try {
+      await this.providers.verify(credentials);
+    } catch (error) {
+      // A rejected token for an identity linked to an account is a failed sign-in of that account: one read,
+      // on the refusal's path only.
+      if (error instanceof InvalidCredentialsError) {
+        const holder = await this.providers.userOfIdentity(credentials);
+        if (holder) await this.activity.recordFailedSignIn(holder.id, method, client);
+      }
+      throw error;
+    }
     const user = await this.providers.userOfIdentity(credentials);
     if (!user) throw new NotRegisteredError();
     // After the provider vouched for the identity, so only its holder learns the account is disabled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
-    const token = await this.issuer.afterProvider(user.id, client.userAgent);
+    const knownDevice =
+      client.deviceToken !== undefined && (await this.tokens.issuedTo(client.deviceToken)) === user.id;
+    // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
+    const { token, alert } = await this.issuer.afterProvider(user.id, client.userAgent, (trx) =>
+      this.activity.recordSignIn({ user, method, client, knownDevice }, trx),
+    );
+    this.activity.send(alert);
     return { user: { ...(await this.views.view(user)), api_token: token.token } };
   }
 

@@ -45,9 +45,19 @@ export class SignInTokens {
     return this.inTransaction(userId, checkedHash, name, undefined);
   }
 
-  /** After the identity provider vouched for the user (nothing to re-check): the token in its transaction. */
-  afterProvider(userId: string, name: string | undefined): Promise<IssuedToken> {
-    return writeTransaction(this.db, (trx) => this.tokens.issue(trx, userId, name));
+  /**
+   * After the identity provider vouched for the user (nothing to re-check): the token in its transaction,
+   * with what `alongside` writes there too (the sign-in's event).
+   */
+  afterProvider<T>(
+    userId: string,
+    name: string | undefined,
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<{ token: IssuedToken; alert: T }> {
+    return writeTransaction(this.db, async (trx) => {
+      const token = await this.tokens.issue(trx, userId, name);
+      return { token, alert: await alongside(trx) };
+    });
   }
 
   /**

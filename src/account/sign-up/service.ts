@@ -16,6 +16,7 @@ import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 import { slugCandidates } from './slugs.js';
 import { writeEmailSignUp } from './write.js';
 
@@ -65,6 +66,8 @@ export class SignUp {
     private readonly images: ImagesService,
     private readonly providers: ProvidersService,
     private readonly verification: EmailVerificationService,
+    /** The account's first security event (`account_created`): its device is then one the account knows. */
+    private readonly activity: SecurityActivity,
   ) {}
 
   /** The slugs to try for an email, in order (slugs.ts); a method so that a test can choose them. */
@@ -162,6 +165,7 @@ export class SignUp {
           token: token.row,
           verification: verificationToken,
           mail,
+          event: this.activity.prepareRegistration(account.id, client),
         }),
       fieldOfUsersIndex,
     );
@@ -185,6 +189,8 @@ export class SignUp {
         const row = await this.users.with(trx).insert({ ...account, slug });
         await this.providers.linkWithin(trx, row.id, credentials);
         const token = await this.tokens.issue(trx, row.id, client.userAgent);
+        const created = { user: row, type: 'account_created' as const, client };
+        await this.activity.record({ ...created, details: { method: credentials.provider } }, trx);
         // The verification mail commits with the account, and is sent only once it has.
         const mail = account.email_verified
           ? undefined

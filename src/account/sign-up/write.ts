@@ -9,6 +9,7 @@ import {
   type MailToWrite,
 } from '../../mail/outbox-repo.js';
 import { insertOneTimeTokenQuery, type NewOneTimeToken } from '../../modules/lifecycle/repo.js';
+import { insertSecurityEventQuery, type SecurityEventInsert } from '../../modules/security-events/repo.js';
 import { insertTokenQuery, type NewToken } from '../../modules/tokens/repo.js';
 import {
   accountRow,
@@ -18,13 +19,15 @@ import {
   type NewAccountRow,
 } from '../../modules/users/new-account.js';
 
-/** The four rows of an email sign-up, each as its table's INSERT takes it. */
+/** The five rows of an email sign-up, each as its table's INSERT takes it. */
 interface SignUpRows {
   /** In the slug's place, the slugs to try (`firstFreeSlug`). */
   account: NewAccountRow<string[]>;
   token: NewToken;
   verification: NewOneTimeToken;
   mail: ClaimedMailRow;
+  /** Its `account_created` security event: the device it registered on is one the account knows. */
+  event: SecurityEventInsert;
 }
 
 /** Each CTE name widens the query creator's table map; the INSERTs after it need only the real tables. */
@@ -33,20 +36,24 @@ function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): Que
 }
 
 /**
- * An email sign-up's four rows — the user, its API token, its verification token and the verification mail —
- * in one statement of data-modifying CTEs instead of a five-statement transaction: one round trip instead of
- * six, each of which costs the service and PostgreSQL CPU that argon2 needs (docs/performance.md). The
- * statement is atomic on its own, and the foreign keys of the three CTEs' rows are checked at its end, when
+ * An email sign-up's five rows — the user, its API token, its verification token, the verification mail and
+ * its `account_created` security event — in one statement of data-modifying CTEs instead of a six-statement
+ * transaction: one round trip instead of seven, each of which costs the service and PostgreSQL CPU that
+ * argon2 needs (docs/performance.md). The statement is atomic on its own, and the foreign keys of the four
+ * CTEs' rows are checked at its end, when
  * the user row exists. Each INSERT is its module's own (the same builder its repository runs). A derived
  * slug is picked in the same statement: the first free of the candidates (no read before it).
  */
-const SIGN_UP = Precompiled.named((db: Executor, { account, token, verification, mail }: SignUpRows) => {
-  const withRows = db
-    .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), token))
-    .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), verification))
-    .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), mail));
-  return insertAccountQuery(tablesOnly(withRows), { ...account, slug: firstFreeSlug(account.slug) });
-});
+const SIGN_UP = Precompiled.named(
+  (db: Executor, { account, token, verification, mail, event }: SignUpRows) => {
+    const withRows = db
+      .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), token))
+      .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), verification))
+      .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), mail))
+      .with('security_event', (qc) => insertSecurityEventQuery(tablesOnly(qc), event));
+    return insertAccountQuery(tablesOnly(withRows), { ...account, slug: firstFreeSlug(account.slug) });
+  },
+);
 
 export interface EmailSignUp {
   account: Omit<NewAccount, 'slug'>;
@@ -55,10 +62,11 @@ export interface EmailSignUp {
   token: NewToken;
   verification: NewOneTimeToken;
   mail: MailToWrite;
+  event: SecurityEventInsert;
 }
 
 /**
- * Writes an email sign-up's four rows in its one statement; returns the user's. A taken email, username or
+ * Writes an email sign-up's five rows in its one statement; returns the user's. A taken email, username or
  * slug fails it whole.
  */
 export async function writeEmailSignUp(db: Executor, signUp: EmailSignUp): Promise<UserRow> {
@@ -67,6 +75,7 @@ export async function writeEmailSignUp(db: Executor, signUp: EmailSignUp): Promi
     token: signUp.token,
     verification: signUp.verification,
     mail: claimedMailRow(signUp.mail),
+    event: signUp.event,
   });
   if (!row) throw new Error('INSERT … RETURNING returned no row');
   return row;

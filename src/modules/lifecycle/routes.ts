@@ -19,8 +19,8 @@ export function emailVerificationEndpoints(verification: EmailVerificationServic
       rules: verifyEmailRules,
       response: t.object({ status: t.literal('verified') }),
       example: { status: 'verified' },
-      handle: async ({ params }) => {
-        await verification.verify(params.token);
+      handle: async ({ params, request }) => {
+        await verification.verify(params.token, { ip: request.ip, userAgent: request.headers['user-agent'] });
         return { status: 'verified' as const };
       },
     }),

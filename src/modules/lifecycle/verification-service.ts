@@ -23,8 +23,19 @@ export interface PreparedVerification {
 
 /** What verification needs of the users module: marking an account's address verified. */
 export interface AddressOwners {
-  /** Inside the caller's transaction: the one that uses the token up. */
-  markEmailVerified(trx: Executor, userId: string): Promise<void>;
+  /** Inside the caller's transaction: the one that uses the token up. Returns the account. */
+  markEmailVerified(trx: Executor, userId: string): Promise<MailRecipient>;
+}
+
+/** Who followed a link: the address and user agent of the request. */
+export interface VerifyingClient {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** Where a verified address is recorded (the security activity log), in the verification's transaction. */
+export interface VerificationLog {
+  emailVerified(trx: Executor, user: MailRecipient, client: VerifyingClient): Promise<void>;
 }
 
 export interface MailRecipient {
@@ -49,6 +60,7 @@ export class EmailVerificationService {
     private readonly settings: VerificationSettings,
     /** Resend requests per user. */
     private readonly resendLimit: RateCounter,
+    private readonly log?: VerificationLog,
   ) {}
 
   /**
@@ -97,12 +109,13 @@ export class EmailVerificationService {
     this.mailer.sendSoon(mail);
   }
 
-  /** Uses the token up and marks the address it was mailed to verified. */
-  async verify(token: string): Promise<void> {
+  /** Uses the token up and marks the address it was mailed to verified (and logs it, in one transaction). */
+  async verify(token: string, client: VerifyingClient): Promise<void> {
     await writeTransaction(this.db, async (trx) => {
       const userId = await this.tokens.with(trx).consume(hashApiToken(token), 'email_verify');
       if (userId === undefined) throw invalidToken();
-      await this.users.markEmailVerified(trx, userId);
+      const owner = await this.users.markEmailVerified(trx, userId);
+      await this.log?.emailVerified(trx, owner, client);
     });
   }
 

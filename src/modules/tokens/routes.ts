@@ -46,8 +46,8 @@ export function tokenEndpoints(tokens: TokensService): AnyEndpoint[] {
       rules: rules({ id: string().required().describe('The `id` of the session, from user/tokens.') }),
       response: t.object({ status: t.literal('revoked') }),
       example: { status: 'revoked' },
-      handle: async ({ params, auth }) => {
-        await tokens.revokeOwn(auth, params.id);
+      handle: async ({ params, auth, request }) => {
+        await tokens.revokeOwn(auth, params.id, { ip: request.ip, userAgent: request.headers['user-agent'] });
         return { status: 'revoked' as const };
       },
     }),

@@ -1,3 +1,4 @@
+import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { NotFoundError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
@@ -35,10 +36,22 @@ export const tokenShape = t.object({
 });
 export type TokenView = Static<typeof tokenShape>;
 
+/** Who revoked a session: the address and user agent of the request. */
+export interface RevokingClient {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** Where a revoked session is recorded (the security activity log), after the revocation. */
+export interface RevocationLog {
+  tokenRevoked(user: UserRow, tokenId: string, client: RevokingClient): Promise<void>;
+}
+
 export class TokensService {
   constructor(
     private readonly tokens: TokensRepo,
     private readonly ttlDays: number | undefined,
+    private readonly log?: RevocationLog,
   ) {}
 
   /** A new token for the user, written with `trx` so it commits (or not) with the rest of the request. */
@@ -135,10 +148,12 @@ export class TokensService {
    * Revokes one of the user's own tokens. Another user's token, an unknown id and a malformed one are the
    * same 404: the answer never tells whether a token id exists.
    */
-  async revokeOwn(auth: AuthContext, tokenId: string): Promise<void> {
+  async revokeOwn(auth: AuthContext, tokenId: string, client: RevokingClient): Promise<void> {
     if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(auth.user.id, tokenId))) {
       throw new NotFoundError('token');
     }
+    // Logged after the one DELETE (an unknown id wrote nothing, and logs nothing).
+    await this.log?.tokenRevoked(auth.user, tokenId, client);
   }
 
   /**

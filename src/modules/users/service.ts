@@ -43,8 +43,8 @@ export class UsersService {
   }
 
   /** Marks the address verified, inside the caller's transaction (email verification, for one). */
-  async markEmailVerified(trx: Executor, userId: string): Promise<void> {
-    await this.users.with(trx).update(userId, { email_verified: true });
+  async markEmailVerified(trx: Executor, userId: string): Promise<UserRow> {
+    return this.users.with(trx).update(userId, { email_verified: true });
   }
 
   /** Which of these media keys a profile picture still uses (for the orphan media sweep). */

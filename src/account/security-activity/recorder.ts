@@ -1,0 +1,180 @@
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import type { Mailer, QueuedMail } from '../../mail/mailer.js';
+import { renderSecurityAlert, type SecurityAlertKind } from '../../mail/security-alerts.js';
+import { describeDevice } from '../../modules/security-events/device.js';
+import type { SecurityEventInsert } from '../../modules/security-events/repo.js';
+import type { SecurityEventsService } from '../../modules/security-events/service.js';
+import type { EventDetails, SecurityEventType } from '../../modules/security-events/types.js';
+import type { ClientInfo } from '../client.js';
+
+/** The account an event is about: its id, and where and to whom an alert goes. */
+export interface ActivityUser {
+  id: string;
+  email: string;
+  username: string;
+}
+
+export interface ActivityEvent {
+  user: ActivityUser;
+  type: SecurityEventType;
+  client: ClientInfo;
+  details?: EventDetails;
+  /** Where the alert goes instead of the account's address (an email change: the address it had). */
+  alertTo?: string;
+}
+
+export interface SignInEvent {
+  user: ActivityUser;
+  /** `email`, or the provider's name. */
+  method: string;
+  client: ClientInfo;
+  /** The login presented a token of this account: a device it signed in on before, whatever its user agent. */
+  knownDevice: boolean;
+}
+
+/** An alert written in the caller's transaction: hand it to `send` once that committed. */
+export type PendingAlert = QueuedMail | undefined;
+
+export interface SecurityActivitySettings {
+  /** SECURITY_ALERTS. */
+  alerts: boolean;
+  /** The password-reset page, where an alert sends a user who did not do what it reports. */
+  resetPageUrl: string;
+}
+
+/** What the log cannot record on a path that must not fail for it (a failed sign-in's 401). */
+export type ActivityFailureReporter = (error: unknown, what: string) => void;
+
+/** The events whose alert is mailed every time (the new-device alert is the sign-in's own). */
+const ALERT_OF: Partial<Record<SecurityEventType, SecurityAlertKind>> = {
+  password_changed: 'alert_password_changed',
+  password_reset: 'alert_password_reset',
+  email_changed: 'alert_email_changed',
+  provider_linked: 'alert_provider_linked',
+  provider_unlinked: 'alert_provider_unlinked',
+  deletion_requested: 'alert_deletion_requested',
+};
+
+/** At most one new-device mail per account per this many minutes, however many sign-ins a burst makes. */
+export const NEW_DEVICE_ALERT_MINUTES = 10;
+
+/**
+ * The account layer's one call for the security log: every use case records what it did here, inside its
+ * transaction when it has one (the event, and its alert mail, exist exactly when the action committed), after
+ * it otherwise. The alert mails (SECURITY_ALERTS) go through the outbox like every other mail.
+ */
+export class SecurityActivity {
+  constructor(
+    private readonly db: Executor,
+    private readonly events: SecurityEventsService,
+    private readonly mailer: Mailer,
+    private readonly settings: SecurityActivitySettings,
+    private readonly reportFailure: ActivityFailureReporter = () => {},
+  ) {}
+
+  /**
+   * Records `event` with `trx` and writes its alert there too, if it has one: the caller hands the result
+   * to `send` after commit. Without `trx` the event is written on its own (with its alert, in a transaction
+   * of its own) and the alert sent: nothing for the caller to do.
+   */
+  async record(event: ActivityEvent, trx?: Executor): Promise<PendingAlert> {
+    if (trx) return this.recordWithin(trx, event);
+    if (!this.alertOf(event.type)) {
+      await this.events.append(this.eventOf(event));
+      return undefined;
+    }
+    this.send(await writeTransaction(this.db, (own) => this.recordWithin(own, event)));
+    return undefined;
+  }
+
+  /**
+   * A successful sign-in: one INSERT that also decides whether the device is new (repo.insertSignIn). Only
+   * then, and at most once per account per NEW_DEVICE_ALERT_MINUTES, an alert. With `trx`, as `record`.
+   */
+  async recordSignIn(signIn: SignInEvent, trx?: Executor): Promise<PendingAlert> {
+    const event = { userId: signIn.user.id, client: signIn.client, details: { method: signIn.method } };
+    const { newDevice } = await this.events.appendSignIn(event, signIn.knownDevice, trx);
+    if (!newDevice || !this.settings.alerts) return undefined;
+    if (trx) return this.newDeviceAlert(trx, signIn);
+    this.send(await writeTransaction(this.db, (own) => this.newDeviceAlert(own, signIn)));
+    return undefined;
+  }
+
+  /**
+   * A wrong password (or provider token) for an existing account: counted, one row per account per window.
+   * Never fails the caller's 401: a failure to record is reported and the refusal stands.
+   */
+  async recordFailedSignIn(userId: string, method: string, client: ClientInfo): Promise<void> {
+    try {
+      await this.events.append({ userId, type: 'sign_in_failed', client, details: { method } });
+    } catch (error) {
+      this.reportFailure(error, 'sign_in_failed');
+    }
+  }
+
+  /** The `account_created` event's row, for an email sign-up's one statement (it has no alert). */
+  prepareRegistration(userId: string, client: ClientInfo): SecurityEventInsert {
+    return this.events.prepare({ userId, type: 'account_created', client, details: { method: 'email' } });
+  }
+
+  /** Starts sending an alert its caller's transaction wrote; call only after it committed. */
+  send(alert: PendingAlert): void {
+    this.mailer.sendSoon(alert);
+  }
+
+  private async recordWithin(trx: Executor, event: ActivityEvent): Promise<PendingAlert> {
+    await this.events.append(this.eventOf(event), trx);
+    const kind = this.alertOf(event.type);
+    if (!kind) return undefined;
+    const provider = typeof event.details?.provider === 'string' ? event.details.provider : undefined;
+    return this.queueAlert(trx, kind, event.user, event.client, event.alertTo, provider);
+  }
+
+  private async newDeviceAlert(trx: Executor, signIn: SignInEvent): Promise<PendingAlert> {
+    const { user, client } = signIn;
+    if (!(await this.events.claimAlertSlot(trx, user.id, 'new_device', NEW_DEVICE_ALERT_MINUTES))) {
+      return undefined;
+    }
+    return this.queueAlert(trx, 'alert_new_device', user, client);
+  }
+
+  private queueAlert(
+    trx: Executor,
+    kind: SecurityAlertKind,
+    user: ActivityUser,
+    client: ClientInfo,
+    to = user.email,
+    provider?: string,
+  ): Promise<QueuedMail> {
+    const locale = client.locale ?? 'en';
+    const content = renderSecurityAlert(kind, locale, {
+      username: user.username,
+      at: new Date(),
+      device: describeDevice(client.userAgent).name,
+      ip: client.ip,
+      resetLink: this.settings.resetPageUrl,
+      ...(provider === undefined ? {} : { provider }),
+    });
+    return this.mailer.queueRenderedWithin(trx, to, kind, locale, content);
+  }
+
+  private alertOf(type: SecurityEventType): SecurityAlertKind | undefined {
+    return this.settings.alerts ? ALERT_OF[type] : undefined;
+  }
+
+  private eventOf(event: ActivityEvent) {
+    const { user, type, client, details } = event;
+    return { userId: user.id, type, client, ...(details ? { details } : {}) };
+  }
+}
+
+/** The password-reset page of PASSWORD_RESET_URL: the link's template without its token. */
+export function resetPageUrl(template: string): string {
+  try {
+    const url = new URL(template.replaceAll('{token}', ''));
+    for (const [name, value] of [...url.searchParams]) if (value === '') url.searchParams.delete(name);
+    return url.toString();
+  } catch {
+    return template.replaceAll('{token}', '');
+  }
+}
