@@ -8,6 +8,7 @@ import {
   insertClaimedMailQuery,
   type MailToWrite,
 } from '../../mail/outbox-repo.js';
+import { insertSignUpConsentsQuery, type SignUpConsents } from '../../modules/consents/repo.js';
 import { insertOneTimeTokenQuery, type NewOneTimeToken } from '../../modules/lifecycle/repo.js';
 import { insertTokenQuery, type NewToken } from '../../modules/tokens/repo.js';
 import {
@@ -18,13 +19,14 @@ import {
   type NewAccountRow,
 } from '../../modules/users/new-account.js';
 
-/** The four rows of an email sign-up, each as its table's INSERT takes it. */
+/** The rows of an email sign-up, each as its table's INSERT takes it. */
 interface SignUpRows {
   /** In the slug's place, the slugs to try (`firstFreeSlug`). */
   account: NewAccountRow<string[]>;
   token: NewToken;
   verification: NewOneTimeToken;
   mail: ClaimedMailRow;
+  consents: SignUpConsents;
 }
 
 /** Each CTE name widens the query creator's table map; the INSERTs after it need only the real tables. */
@@ -33,20 +35,23 @@ function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): Que
 }
 
 /**
- * An email sign-up's four rows — the user, its API token, its verification token and the verification mail —
- * in one statement of data-modifying CTEs instead of a five-statement transaction: one round trip instead of
+ * An email sign-up's rows — the user, its API token, its verification token, the verification mail and the
+ * consent records — in one statement of data-modifying CTEs instead of a five-statement transaction: one round trip instead of
  * six, each of which costs the service and PostgreSQL CPU that argon2 needs (docs/performance.md). The
  * statement is atomic on its own, and the foreign keys of the three CTEs' rows are checked at its end, when
  * the user row exists. Each INSERT is its module's own (the same builder its repository runs). A derived
  * slug is picked in the same statement: the first free of the candidates (no read before it).
  */
-const SIGN_UP = Precompiled.named((db: Executor, { account, token, verification, mail }: SignUpRows) => {
-  const withRows = db
-    .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), token))
-    .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), verification))
-    .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), mail));
-  return insertAccountQuery(tablesOnly(withRows), { ...account, slug: firstFreeSlug(account.slug) });
-});
+const SIGN_UP = Precompiled.named(
+  (db: Executor, { account, token, verification, mail, consents }: SignUpRows) => {
+    const withRows = db
+      .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), token))
+      .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), verification))
+      .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), mail))
+      .with('consent_records', (qc) => insertSignUpConsentsQuery(tablesOnly(qc), consents));
+    return insertAccountQuery(tablesOnly(withRows), { ...account, slug: firstFreeSlug(account.slug) });
+  },
+);
 
 export interface EmailSignUp {
   account: Omit<NewAccount, 'slug'>;
@@ -55,10 +60,12 @@ export interface EmailSignUp {
   token: NewToken;
   verification: NewOneTimeToken;
   mail: MailToWrite;
+  /** The consent records: every required document's current version, and the optional ones chosen. */
+  consents: SignUpConsents;
 }
 
 /**
- * Writes an email sign-up's four rows in its one statement; returns the user's. A taken email, username or
+ * Writes an email sign-up's rows in its one statement; returns the user's. A taken email, username or
  * slug fails it whole.
  */
 export async function writeEmailSignUp(db: Executor, signUp: EmailSignUp): Promise<UserRow> {
@@ -67,6 +74,7 @@ export async function writeEmailSignUp(db: Executor, signUp: EmailSignUp): Promi
     token: signUp.token,
     verification: signUp.verification,
     mail: claimedMailRow(signUp.mail),
+    consents: signUp.consents,
   });
   if (!row) throw new Error('INSERT … RETURNING returned no row');
   return row;
