@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
 import { registerBannerCommands } from './banner.js';
+import { registerConsentCommands } from './consent.js';
 import { registerInspirerCommands } from './inspirer.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
@@ -31,6 +32,7 @@ export function buildProgram(state: RunState): Command {
   registerUserCommands(program);
   registerTokenCommands(program);
   registerPostCommands(program);
+  registerConsentCommands(program);
 
   // An unknown top-level command names itself and shows what there is (as the command line always has).
   program.on('command:*', (operands: string[]) => {
