@@ -123,4 +123,23 @@ describe.each(backends)('%s: marketing re-confirmation (accounts consent remind)
     const left = await db().selectFrom('consent_records').select('id').where('user_id', '=', me.id).execute();
     expect(left).toEqual([]);
   });
+
+  it('sends one mail and withdraws once when two runs meet', async () => {
+    const me = await registerUser(ctx.app, { consent_marketing_push: 'on' } as never);
+    await age(me.id, 2 * 366, 'consent_records');
+    // Two servers' crons at once (on PostgreSQL really concurrent: separate connections).
+    const first = await Promise.all([remind(), remind()]);
+    expect(first.reduce((sum, run) => sum + run.reminded, 0)).toBeGreaterThanOrEqual(1);
+    expect(await mailsTo(me.email)).toHaveLength(1);
+    await age(me.id, 31, 'consent_reminders');
+    const second = await Promise.all([remind(), remind()]);
+    expect(second.reduce((sum, run) => sum + run.withdrawn, 0)).toBe(1);
+    const withdrawals = await db()
+      .selectFrom('consent_records')
+      .select('id')
+      .where('user_id', '=', me.id)
+      .where('channel', '=', 'expiry')
+      .execute();
+    expect(withdrawals).toHaveLength(1);
+  });
 });

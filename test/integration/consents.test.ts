@@ -234,6 +234,23 @@ describe.each(backends)('%s: consent documents and records', (backend) => {
     });
   });
 
+  it('refuses arrays and objects where a consent value goes, writing nothing', async () => {
+    const me = await registerUser(ctx.app);
+    const res = await postForm(
+      ctx.app,
+      '/v1/user/consents/update',
+      { marketing_sms: ['on'] },
+      bearer(me.token),
+    );
+    expectValidationError(res, { marketing_sms: ['The marketing sms field must be true or false.'] });
+    const form = registrationForm({ consent_marketing_sms: undefined });
+    const signUp = await postForm(ctx.app, '/v1/auth/register', { ...form, consent_marketing_sms: ['on'] });
+    expectValidationError(signUp, {
+      consent_marketing_sms: ['The consent marketing sms field must be true or false.'],
+    });
+    expect(await recordsOf(me.id)).toHaveLength(2);
+  });
+
   it('refuses user/consents without a token', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/user/consents' });
     expectError(res, 401, ...UNAUTHENTICATED);

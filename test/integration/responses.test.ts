@@ -126,6 +126,13 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       ),
     );
     await check('GET /user/device/get', get('/user/device/get', minji.token));
+    // consents: the documents, the user's state, a change
+    await check('GET /consents/documents', get('/consents/documents'));
+    await check('GET /user/consents', get('/user/consents', minji.token));
+    await check(
+      'POST /user/consents/update',
+      post('/user/consents/update', { marketing_email: 'on' }, minji.token),
+    );
     await check('GET /user/tokens', get('/user/tokens', minji.token));
     await check('POST /test/notification', post('/test/notification', {}, minji.token));
     await check('GET /test/notification', get('/test/notification', minji.token));
