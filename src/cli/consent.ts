@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ConsentText } from '../db/schema.js';
 import type { CurrentDocument } from '../modules/consents/repo.js';
+import { DOCUMENT_KEY } from '../modules/consents/service.js';
 import { withOperatorServices } from './context.js';
 import { OperatorError, printColumns, printJson } from './output.js';
 
@@ -88,6 +89,9 @@ export function registerConsentCommands(program: Command): void {
     .option('--url <url>', 'the page in that language: a path of this service or an http(s) URL', collect, [])
     .option('--required', 'sign-up requires it (user_agreement); without it the document is optional')
     .action(async (key: string, options: PublishOptions) => {
+      if (!DOCUMENT_KEY.test(key)) {
+        throw new OperatorError('KEY: lower-case letters, digits and _ only, at most 64 (marketing_email)');
+      }
       const texts = textsOf(options);
       const version = /^\d{1,9}$/.test(options.version) ? Number(options.version) : Number.NaN;
       if (Number.isNaN(version)) throw new OperatorError('--version: must be a positive integer');

@@ -133,7 +133,7 @@ describe.each(backends)('%s: accounts consent', (backend) => {
     ],
     [
       ['consent', 'publish', 'Terms!', '--version', '9', '--title', 'T', '--url', '/t'],
-      '--key: The key format is invalid.',
+      'KEY: lower-case letters, digits and _ only, at most 64 (marketing_email)',
     ],
   ])('accounts %j fails with one line', async (args, line) => {
     expectOneLineFailure(await cli(args), line);

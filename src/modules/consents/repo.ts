@@ -88,6 +88,33 @@ const INSERT_SIGN_UP_CONSENTS = Precompiled.named((db: Executor, consents: SignU
 /** The keys whose agreements must be re-confirmed every two years (the partial index of migration 0015). */
 const reconfirmed = sql<boolean>`r.agreed AND (r.key LIKE 'marketing\\_%' OR r.key = 'night_push')`;
 
+/**
+ * user/get's one consent query (see ConsentsRepo.pendingRequired): on the hot path, so compiled (and on a
+ * server prepared) once.
+ */
+const PENDING_REQUIRED = new Precompiled(1, (db: Executor, userId: string) =>
+  db
+    .selectFrom('consent_documents as d')
+    .innerJoin('consent_document_versions as v', (join) =>
+      join.onRef('v.key', '=', 'd.key').onRef('v.version', '=', 'd.current_version'),
+    )
+    .select(['d.key', 'd.current_version as version', 'd.required', 'v.texts'])
+    .where('d.required', '=', true)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('consent_records as r')
+            .select(sql`1`.as('one'))
+            .where('r.user_id', '=', userId)
+            .whereRef('r.key', '=', 'd.key')
+            .whereRef('r.version', '=', 'd.current_version')
+            .where('r.agreed', '=', true),
+        ),
+      ),
+    )
+    .orderBy('d.key'),
+);
+
 /** The first key of the per-user consent advisory locks: apart from every other advisory lock. */
 const CONSENT_LOCK_CLASS = 727_015;
 
@@ -199,28 +226,8 @@ export class ConsentsRepo {
    * The required documents whose current version the user has not agreed to, in one query: the documents
    * (a handful of rows) each probing the user's records on (user_id, key, id DESC).
    */
-  pendingRequired(userId: string): Promise<CurrentDocument[]> {
-    return this.db
-      .selectFrom('consent_documents as d')
-      .innerJoin('consent_document_versions as v', (join) =>
-        join.onRef('v.key', '=', 'd.key').onRef('v.version', '=', 'd.current_version'),
-      )
-      .select(['d.key', 'd.current_version as version', 'd.required', 'v.texts'])
-      .where('d.required', '=', true)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('consent_records as r')
-              .select(sql`1`.as('one'))
-              .where('r.user_id', '=', userId)
-              .whereRef('r.key', '=', 'd.key')
-              .whereRef('r.version', '=', 'd.current_version')
-              .where('r.agreed', '=', true),
-          ),
-        ),
-      )
-      .orderBy('d.key')
-      .execute();
+  async pendingRequired(userId: string): Promise<CurrentDocument[]> {
+    return PENDING_REQUIRED.execute(this.db, userId);
   }
 
   /**
