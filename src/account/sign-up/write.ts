@@ -36,10 +36,10 @@ function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): Que
 
 /**
  * An email sign-up's rows — the user, its API token, its verification token, the verification mail and the
- * consent records — in one statement of data-modifying CTEs instead of a five-statement transaction: one round trip instead of
- * six, each of which costs the service and PostgreSQL CPU that argon2 needs (docs/performance.md). The
- * statement is atomic on its own, and the foreign keys of the three CTEs' rows are checked at its end, when
- * the user row exists. Each INSERT is its module's own (the same builder its repository runs). A derived
+ * consent records — in one statement of data-modifying CTEs instead of a transaction of six: one round trip
+ * instead of seven, each of which costs the service and PostgreSQL CPU that argon2 needs
+ * (docs/performance.md). The statement is atomic on its own, and the foreign keys of the CTEs' rows are
+ * checked at its end, when the user row exists. Each INSERT is its module's own (the same builder its repository runs). A derived
  * slug is picked in the same statement: the first free of the candidates (no read before it).
  */
 const SIGN_UP = Precompiled.named(
