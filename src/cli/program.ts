@@ -19,6 +19,8 @@ export function buildProgram(state: RunState): Command {
       'The accounts service and its operator commands. Configuration comes from the environment; see the README.',
     )
     .version(SERVICE_VERSION, '-V, --version', 'print the version')
+    // The program's own options come before a command: `consent publish --version 2` is the document's.
+    .enablePositionalOptions()
     .helpOption('-h, --help', 'show help for a command')
     .showSuggestionAfterError(true)
     .configureOutput({
