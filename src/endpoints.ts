@@ -9,6 +9,7 @@ import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/route
 import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
+import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { emailVerificationEndpoints } from './modules/lifecycle/routes.js';
@@ -54,6 +55,7 @@ export function buildEndpoints(
     profilePictures,
     verification,
     passwordReset,
+    consents,
     devices,
     notifications,
     feedCursors,
@@ -94,7 +96,8 @@ export function buildEndpoints(
       limits.registerIp,
     ),
     ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
-    ...userEndpoints(users),
+    // user/get lists the required documents the user has yet to agree to (their current versions).
+    ...userEndpoints(users, (userId, locale) => consents.pendingFor(userId, locale)),
     ...profileEndpoints(profile, configured, taken),
     ...accountDeletionEndpoints(deletion, configured),
     ...dataExportEndpoints(dataExports, configured),
@@ -115,6 +118,7 @@ export function buildEndpoints(
     ...promotionEndpoints(promotions),
     ...emailVerificationEndpoints(verification),
     ...passwordResetEndpoints(passwordReset, { forgotIp: limits.passwordForgotIp }),
+    ...consentEndpoints(consents),
   ];
   return {
     endpoints,

@@ -23,6 +23,9 @@ import type { RateLimits } from './limits/rate-counter.js';
 import type { Mailer } from './mail/mailer.js';
 import { OutboxRepo } from './mail/outbox-repo.js';
 import type { AppMetrics } from './metrics/metrics.js';
+import { ConsentReminders } from './modules/consents/reminders.js';
+import { ConsentsRepo } from './modules/consents/repo.js';
+import { ConsentsService } from './modules/consents/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { DevicesService } from './modules/devices/service.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
@@ -126,6 +129,12 @@ export function buildServices(config: Config, deps: ServiceDeps) {
       },
     },
   );
+  const consentsRepo = new ConsentsRepo(db);
+  const consents = new ConsentsService(db, consentsRepo);
+  // Re-confirmation happens on the web profile page.
+  const consentReminders = new ConsentReminders(db, consentsRepo, deps.mailer, {
+    link: `${config.mail.publicUrl}/profile`,
+  });
   const devicesRepo = new DevicesRepo(db);
   const devices = new DevicesService(db, devicesRepo);
   const operations = new UserOperationsService(usersRepo, users);
@@ -145,7 +154,18 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const posts = new PostsService(db, postsRepo, images, feedCursors, reads);
 
   // The account layer: use cases that span entities.
-  const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification, activity);
+  const signUp = new SignUp(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    providers,
+    verification,
+    activity,
+    consents,
+  );
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
   const signIn = new SignIn(
     db,
@@ -240,6 +260,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     profilePictures,
     verification,
     passwordReset,
+    consents,
+    consentReminders,
     devices,
     operations,
     promotions,

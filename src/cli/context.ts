@@ -8,7 +8,12 @@ import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import { primaryReads } from '../db/read-routing.js';
 import type { Executor } from '../db/transaction.js';
+import { Mailer } from '../mail/mailer.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
+import { createMailTransport, type MailLogger } from '../mail/transport.js';
+import { ConsentReminders } from '../modules/consents/reminders.js';
+import { ConsentsRepo } from '../modules/consents/repo.js';
+import { ConsentsService } from '../modules/consents/service.js';
 import { ImagesService } from '../modules/images/service.js';
 import { FeedCursorCodec } from '../modules/posts/cursor.js';
 import { PostsRepo } from '../modules/posts/repo.js';
@@ -37,9 +42,22 @@ export interface OperatorServices {
   posts: PostsService;
   deletion: AccountEraser;
   importer: UserImportService;
+  consents: ConsentsService;
+  consentReminders: ConsentReminders;
 }
 
-function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
+/** A command's mail log: what the server logs as lines, a command says only when something went wrong. */
+const commandMailLog: MailLogger = {
+  info: () => undefined,
+  warn: (details, message) => console.error(`${message} ${JSON.stringify(details)}`),
+};
+
+function buildOperatorServices(
+  config: Config,
+  db: Executor,
+  storage: MediaStorage,
+  mailer: Mailer,
+): OperatorServices {
   const usersRepo = new UsersRepo(db);
   // The user's linked providers, for `user show`, read from the links as the service does.
   const views = new UsersService(usersRepo, new ProviderAccountsRepo(db));
@@ -78,6 +96,10 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
       ),
     ),
     importer: new UserImportService(db, new UserImportRepo(db)),
+    consents: new ConsentsService(db, new ConsentsRepo(db)),
+    consentReminders: new ConsentReminders(db, new ConsentsRepo(db), mailer, {
+      link: `${config.mail.publicUrl}/profile`,
+    }),
   };
 }
 
@@ -112,9 +134,19 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
       );
     }
     const storage = createStorage(config.media);
+    // Mail a command writes is sent before it exits (a send that fails is retried by the servers' retrier).
+    const mailer = new Mailer(
+      new OutboxRepo(database.db),
+      createMailTransport(config.mail, commandMailLog),
+      config.mail.retry,
+      config.mail.smtp?.timeoutMs ?? 0,
+      commandMailLog,
+    );
     try {
-      return await work(buildOperatorServices(config, database.db, storage));
+      return await work(buildOperatorServices(config, database.db, storage, mailer));
     } finally {
+      await mailer.idle();
+      await mailer.close();
       // The S3 client keeps sockets open; local storage has nothing to close.
       if (storage instanceof S3Storage) storage.close();
     }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
 import { registerBannerCommands } from './banner.js';
+import { registerConsentCommands } from './consent.js';
 import { registerInspirerCommands } from './inspirer.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
@@ -18,6 +19,8 @@ export function buildProgram(state: RunState): Command {
       'The accounts service and its operator commands. Configuration comes from the environment; see the README.',
     )
     .version(SERVICE_VERSION, '-V, --version', 'print the version')
+    // The program's own options come before a command: `consent publish --version 2` is the document's.
+    .enablePositionalOptions()
     .helpOption('-h, --help', 'show help for a command')
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -31,6 +34,7 @@ export function buildProgram(state: RunState): Command {
   registerUserCommands(program);
   registerTokenCommands(program);
   registerPostCommands(program);
+  registerConsentCommands(program);
 
   // An unknown top-level command names itself and shows what there is (as the command line always has).
   program.on('command:*', (operands: string[]) => {

@@ -202,6 +202,50 @@ export interface SecurityAlertSlotsTable {
   sent_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** 0015: a document users agree to, and its current version. */
+export interface ConsentDocumentsTable {
+  key: string;
+  current_version: number;
+  required: boolean;
+  updated_at: Timestamp;
+}
+
+/** A document's title and URL in one language. */
+export interface ConsentText {
+  title: string;
+  url: string;
+}
+
+/** 0015: every published version of a document, its title and URL per language. */
+export interface ConsentDocumentVersionsTable {
+  key: string;
+  version: number;
+  texts: ColumnType<Record<string, ConsentText>, string, string>;
+  published_at: Timestamp;
+}
+
+/** How a consent record was made: by the user (sign-up, the app, the web pages) or by its expiry. */
+export type ConsentChannel = 'register' | 'update' | 'web' | 'expiry';
+
+/** 0015: one agreement or withdrawal (append-only). */
+export interface ConsentRecordsTable {
+  id: Generated<string>;
+  user_id: string;
+  key: string;
+  version: number;
+  agreed: boolean;
+  channel: ConsentChannel;
+  client_address: string | null;
+  recorded_at: Timestamp;
+}
+
+/** 0015: the re-confirmation reminder of one agreement. */
+export interface ConsentRemindersTable {
+  record_id: string;
+  reminded_at: Timestamp;
+  resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -225,6 +269,10 @@ export interface Database {
   data_exports: DataExportsTable;
   security_events: SecurityEventsTable;
   security_alert_slots: SecurityAlertSlotsTable;
+  consent_documents: ConsentDocumentsTable;
+  consent_document_versions: ConsentDocumentVersionsTable;
+  consent_records: ConsentRecordsTable;
+  consent_reminders: ConsentRemindersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,7 +1,7 @@
 import type { Locale } from '../validation/messages.js';
 
 /** The mails the service sends. */
-export type MailKind = 'email_verify' | 'password_reset' | 'data_export_ready';
+export type MailKind = 'email_verify' | 'password_reset' | 'data_export_ready' | 'consent_reconfirm';
 
 export interface MailContent {
   subject: string;
@@ -14,8 +14,10 @@ export interface MailValues {
   username: string;
   /** The link carrying the secret token. */
   link: string;
-  /** How long the link works. */
+  /** How long the link works (or, for a re-confirmation, how long the agreement stays without an answer). */
   validForMs: number;
+  /** What the mail is about, listed after its lead (the documents to re-confirm). */
+  items?: readonly string[];
 }
 
 /** HTML-escapes a value for element content and double-quoted attributes. */
@@ -29,6 +31,9 @@ export function escapeHtml(value: string): string {
 }
 
 function validFor(ms: number, locale: Locale): string {
+  const days = ms / 86_400_000;
+  // Days only past two of them: a day's lifetime still reads "24 hours".
+  if (Number.isInteger(days) && days > 2) return locale === 'ko' ? `${days}일` : `${days} days`;
   const hours = ms / 3_600_000;
   if (Number.isInteger(hours)) {
     if (locale === 'ko') return `${hours}시간`;
@@ -107,16 +112,41 @@ const WORDING: Record<MailKind, Record<Locale, Wording>> = {
         '데이터 사본을 요청하지 않으셨다면 비밀번호를 변경해 주세요. 다른 사람이 계정에 로그인해 요청한 것입니다.',
     },
   },
+  consent_reconfirm: {
+    en: {
+      subject: 'Do you still want our marketing messages?',
+      greeting: (name) => `Hello ${name},`,
+      lead:
+        'More than two years ago you agreed to receive marketing messages from us. The law asks us to check ' +
+        'every two years that you still want them:',
+      action: 'Review my consents',
+      expiry: (duration) =>
+        `If you still want them, agree again on your profile page within ${duration}. Otherwise we stop ` +
+        'sending them and record that your consent was withdrawn.',
+      ignore: 'You can change these choices on your profile page at any time.',
+    },
+    ko: {
+      subject: '광고성 정보 수신 동의 여부를 확인해 주세요',
+      greeting: (name) => `${name}님, 안녕하세요.`,
+      lead: '2년 전 광고성 정보 수신에 동의하셨습니다. 관련 법령에 따라 2년마다 수신 동의 여부를 확인합니다:',
+      action: '내 동의 내역 확인',
+      expiry: (duration) =>
+        `계속 받으시려면 ${duration} 안에 프로필 페이지에서 다시 동의해 주세요. 그렇지 않으면 발송을 중단하고 동의 철회로 기록합니다.`,
+      ignore: '프로필 페이지에서 언제든지 수신 여부를 바꿀 수 있습니다.',
+    },
+  },
 };
 
 /** The mail of this kind in this language, as plain text and as HTML (every inserted value escaped). */
 export function renderMail(kind: MailKind, locale: Locale, values: MailValues): MailContent {
   const wording = WORDING[kind][locale];
   const expiry = wording.expiry(validFor(values.validForMs, locale));
+  const items = values.items ?? [];
   const text = [
     wording.greeting(values.username),
     '',
     wording.lead,
+    ...(items.length > 0 ? ['', ...items.map((item) => `- ${item}`)] : []),
     '',
     values.link,
     '',
@@ -131,7 +161,7 @@ export function renderMail(kind: MailKind, locale: Locale, values: MailValues): 
 <body>
 <p>${escapeHtml(wording.greeting(values.username))}</p>
 <p>${escapeHtml(wording.lead)}</p>
-<p><a href="${link}">${escapeHtml(wording.action)}</a></p>
+${items.length > 0 ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>\n` : ''}<p><a href="${link}">${escapeHtml(wording.action)}</a></p>
 <p>${link}</p>
 <p>${escapeHtml(expiry)}<br>${escapeHtml(wording.ignore)}</p>
 </body>

@@ -36,6 +36,8 @@ const EN: Record<string, string> = {
   url: 'The :attribute format is invalid.',
   date: 'The :attribute is not a valid date.',
   after: 'The :attribute must be a date after :date.',
+  consent_required:
+    'The :attribute consent is required and cannot be withdrawn; to withdraw it, delete the account.',
 };
 
 /**
@@ -77,6 +79,7 @@ const KO: Record<string, string> = {
   url: ':attribute 형식이 유효하지 않습니다.',
   date: ':attribute은(는) 올바른 날짜가 아닙니다.',
   after: ':attribute은(는) :date 이후 날짜여야 합니다.',
+  consent_required: ':attribute 동의는 필수 항목이라 철회할 수 없습니다. 철회하려면 계정을 삭제하세요.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {

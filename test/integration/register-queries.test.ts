@@ -36,6 +36,10 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
     expect(statements[0]).toMatch(
       /^with "api_token" as \(insert into "api_tokens".*"verification_token" as \(insert into "one_time_tokens".*"verification_mail" as \(insert into "mail_outbox".*\) insert into "users" .* returning \*$/s,
     );
+    // The consent records (every required document's current version) are one more CTE, not a round trip.
+    expect(statements[0]).toMatch(
+      /"consent_records" as \(insert into "consent_records" .* select .* from "consent_documents"/s,
+    );
     // The mail is written claimed (attempt 1, due only when the lease runs out): no claim before its send.
     expect(statements[0]).toMatch(
       /"attempts", "next_attempt_at", "status", "transport", "sent_at"\) values .*make_interval/,

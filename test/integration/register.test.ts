@@ -49,7 +49,7 @@ describe.each(backends)('%s: POST /{v}/auth/register', (backend) => {
       const me = expectOk(
         await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(token) }),
       );
-      expect(me).toEqual({ user: view });
+      expect(me).toEqual({ user: { ...view, pending_consents: [] } });
     });
 
     it('accepts a JSON body with a numeric gender and a boolean agreement', async () => {

@@ -131,6 +131,13 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       ),
     );
     await check('GET /user/device/get', get('/user/device/get', minji.token));
+    // consents: the documents, the user's state, a change
+    await check('GET /consents/documents', get('/consents/documents'));
+    await check('GET /user/consents', get('/user/consents', minji.token));
+    await check(
+      'POST /user/consents/update',
+      post('/user/consents/update', { marketing_email: 'on' }, minji.token),
+    );
     await check('GET /user/tokens', get('/user/tokens', minji.token));
     // Newest first: the email login above, as the example shows it.
     await check('GET /user/activity', get('/user/activity', minji.token));

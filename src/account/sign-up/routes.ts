@@ -1,5 +1,6 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
+import { signUpConsentFields } from '../../modules/consents/rules.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { clientInfo } from '../request-client.js';
 import { type RegisterRuleOptions, registerRules } from './rules.js';
@@ -23,7 +24,8 @@ export function signUpEndpoints(
       rules: registerRules(options),
       response: signedInResponse,
       example: signedInExample,
-      handle: ({ params, request }) => signUp.register(params, clientInfo(request)),
+      handle: ({ params, request }) =>
+        signUp.register(params, clientInfo(request), signUpConsentFields(request.query, request.body)),
     }),
   ];
 }

@@ -41,7 +41,13 @@ export function registerRules(options: RegisterRuleOptions) {
       .unique(options.taken.slug, { name: 'users,slug', ...taken })
       .describe('Optional; derived from the email when absent.'),
     gender: genderField.required(),
-    user_agreement: accepted().required(),
+    user_agreement: accepted()
+      .required()
+      .describe(
+        'Agrees to every required document of consents/documents, at its current version. Each optional ' +
+          'document is its own `consent_<key>` parameter (`on|yes|1|true` agrees; absent or false does not); ' +
+          'a `consent_<key>` naming no optional document is a 422 on that parameter.',
+      ),
     profile_picture: imageField(options.image),
     password: newPasswordField.requiredIf('type', ['email']),
     ...credentialFieldsOf(options.providerNames, { use: 'register' }),

@@ -5,6 +5,8 @@ import { ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import type { QueuedMail } from '../../mail/mailer.js';
+import type { SignUpConsents } from '../../modules/consents/repo.js';
+import type { ConsentsService } from '../../modules/consents/service.js';
 import type { ValidatedImage } from '../../modules/images/probe.js';
 import type { ImagesService } from '../../modules/images/service.js';
 import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
@@ -68,6 +70,7 @@ export class SignUp {
     private readonly verification: EmailVerificationService,
     /** The account's first security event (`account_created`): its device is then one the account knows. */
     private readonly activity: SecurityActivity,
+    private readonly consents: ConsentsService,
   ) {}
 
   /** The slugs to try for an email, in order (slugs.ts); a method so that a test can choose them. */
@@ -84,7 +87,17 @@ export class SignUp {
     return free ?? (candidates.at(-1) as string);
   }
 
-  async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
+  /**
+   * `consentFields`: the request's `consent_<key>` parameters (optional documents ticked); with
+   * `user_agreement` the account agrees to every required document's current version.
+   */
+  async register(
+    input: RegisterInput,
+    client: ClientInfo,
+    consentFields: Readonly<Record<string, unknown>> = {},
+  ): Promise<SignedIn> {
+    // A consent field naming no optional document is refused before anything costly (no query without any).
+    const optionalConsents = await this.consents.signUpChoices(consentFields);
     const credentials = providerCredentials(input);
     // The provider's word first, before anything is written (and before the slow hash): no account without
     // it, and whether an identity is registered is told only to someone who holds a token for it.
@@ -99,9 +112,10 @@ export class SignUp {
     return this.images.withStoredPicture(upload, async (picture) => {
       const { row, token, mail } = await this.withFreeSlug(input, (slugs) => {
         const account = this.accountOf(input, passwordHash, picture, emailVerified);
+        const consents = this.consents.signUpConsents(account.id, optionalConsents, client.ip);
         return credentials === undefined
-          ? this.writeEmailSignUp(account, slugs, client)
-          : this.writeProviderSignUp(account, slugs, client, credentials);
+          ? this.writeEmailSignUp(account, slugs, client, consents)
+          : this.writeProviderSignUp(account, slugs, client, credentials, consents);
       });
       this.verification.send(mail);
       // A new account's providers are known without a query: the one it registered with, if any.
@@ -148,12 +162,13 @@ export class SignUp {
 
   /**
    * The common sign-up — email and password, verification mailed — as one statement (write.ts): the
-   * account, its API token, its verification token and the mail, all or none.
+   * account, its API token, its verification token, the mail and the consent records, all or none.
    */
   private async writeEmailSignUp(
     account: AccountToWrite,
     slugs: string[],
     client: ClientInfo,
+    consents: SignUpConsents,
   ): Promise<Written> {
     const token = this.tokens.prepareIssue(account.id, client.userAgent);
     const { token: verificationToken, mail } = this.verification.prepare(account, client.locale ?? 'en');
@@ -166,6 +181,7 @@ export class SignUp {
           verification: verificationToken,
           mail,
           event: this.activity.prepareRegistration(account.id, client),
+          consents,
         }),
       fieldOfUsersIndex,
     );
@@ -173,14 +189,16 @@ export class SignUp {
   }
 
   /**
-   * A provider sign-up in one transaction: the account, its provider link, its token and — unless the
-   * provider vouched for the address — the verification mail. The slug is chosen before it opens.
+   * A provider sign-up in one transaction: the account, its provider link, its token, its consent records
+   * and — unless the provider vouched for the address — the verification mail. The slug is chosen before
+   * it opens.
    */
   private async writeProviderSignUp(
     account: AccountToWrite,
     slugs: string[],
     client: ClientInfo,
     credentials: ProviderCredentials,
+    consents: SignUpConsents,
   ): Promise<Written> {
     const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFreeOf(slugs);
     return writeTransaction(
@@ -191,6 +209,7 @@ export class SignUp {
         const token = await this.tokens.issue(trx, row.id, client.userAgent);
         const created = { user: row, type: 'account_created' as const, client };
         await this.activity.record({ ...created, details: { method: credentials.provider } }, trx);
+        await this.consents.recordSignUpWithin(trx, consents);
         // The verification mail commits with the account, and is sent only once it has.
         const mail = account.email_verified
           ? undefined

@@ -8,6 +8,7 @@ import {
   insertClaimedMailQuery,
   type MailToWrite,
 } from '../../mail/outbox-repo.js';
+import { insertSignUpConsentsQuery, type SignUpConsents } from '../../modules/consents/repo.js';
 import { insertOneTimeTokenQuery, type NewOneTimeToken } from '../../modules/lifecycle/repo.js';
 import { insertSecurityEventQuery, type SecurityEventInsert } from '../../modules/security-events/repo.js';
 import { insertTokenQuery, type NewToken } from '../../modules/tokens/repo.js';
@@ -19,7 +20,7 @@ import {
   type NewAccountRow,
 } from '../../modules/users/new-account.js';
 
-/** The five rows of an email sign-up, each as its table's INSERT takes it. */
+/** The rows of an email sign-up, each as its table's INSERT takes it. */
 interface SignUpRows {
   /** In the slug's place, the slugs to try (`firstFreeSlug`). */
   account: NewAccountRow<string[]>;
@@ -28,6 +29,7 @@ interface SignUpRows {
   mail: ClaimedMailRow;
   /** Its `account_created` security event: the device it registered on is one the account knows. */
   event: SecurityEventInsert;
+  consents: SignUpConsents;
 }
 
 /** Each CTE name widens the query creator's table map; the INSERTs after it need only the real tables. */
@@ -36,21 +38,22 @@ function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): Que
 }
 
 /**
- * An email sign-up's five rows — the user, its API token, its verification token, the verification mail and
- * its `account_created` security event — in one statement of data-modifying CTEs instead of a six-statement
- * transaction: one round trip instead of seven, each of which costs the service and PostgreSQL CPU that
- * argon2 needs (docs/performance.md). The statement is atomic on its own, and the foreign keys of the four
- * CTEs' rows are checked at its end, when
- * the user row exists. Each INSERT is its module's own (the same builder its repository runs). A derived
- * slug is picked in the same statement: the first free of the candidates (no read before it).
+ * An email sign-up's rows — the user, its API token, its verification token, the verification mail, its
+ * `account_created` security event and the consent records — in one statement of data-modifying CTEs instead
+ * of a transaction of seven: one round trip instead of eight, each of which costs the service and PostgreSQL
+ * CPU that argon2 needs (docs/performance.md). The statement is atomic on its own, and the foreign keys of the
+ * CTEs' rows are checked at its end, when the user row exists. Each INSERT is its module's own (the same
+ * builder its repository runs). A derived slug is picked in the same statement: the first free of the
+ * candidates (no read before it).
  */
 const SIGN_UP = Precompiled.named(
-  (db: Executor, { account, token, verification, mail, event }: SignUpRows) => {
+  (db: Executor, { account, token, verification, mail, event, consents }: SignUpRows) => {
     const withRows = db
       .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), token))
       .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), verification))
       .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), mail))
-      .with('security_event', (qc) => insertSecurityEventQuery(tablesOnly(qc), event));
+      .with('security_event', (qc) => insertSecurityEventQuery(tablesOnly(qc), event))
+      .with('consent_records', (qc) => insertSignUpConsentsQuery(tablesOnly(qc), consents));
     return insertAccountQuery(tablesOnly(withRows), { ...account, slug: firstFreeSlug(account.slug) });
   },
 );
@@ -63,10 +66,12 @@ export interface EmailSignUp {
   verification: NewOneTimeToken;
   mail: MailToWrite;
   event: SecurityEventInsert;
+  /** The consent records: every required document's current version, and the optional ones chosen. */
+  consents: SignUpConsents;
 }
 
 /**
- * Writes an email sign-up's five rows in its one statement; returns the user's. A taken email, username or
+ * Writes an email sign-up's rows in its one statement; returns the user's. A taken email, username or
  * slug fails it whole.
  */
 export async function writeEmailSignUp(db: Executor, signUp: EmailSignUp): Promise<UserRow> {
@@ -76,6 +81,7 @@ export async function writeEmailSignUp(db: Executor, signUp: EmailSignUp): Promi
     verification: signUp.verification,
     mail: claimedMailRow(signUp.mail),
     event: signUp.event,
+    consents: signUp.consents,
   });
   if (!row) throw new Error('INSERT … RETURNING returned no row');
   return row;

@@ -1,20 +1,49 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { type Static, t } from '../../http/response-schema.js';
+import type { Locale } from '../../validation/messages.js';
+import { preferredLocale } from '../../validation/messages.js';
 import { rules } from '../../validation/rule-list.js';
 import type { UsersService } from './service.js';
-import { userExample, userResponse } from './view.js';
+import { userExample, userShape } from './view.js';
 
-export function userEndpoints(users: UsersService): AnyEndpoint[] {
+/** A required document whose current version the user has not agreed to. */
+const pendingConsentShape = t.object({
+  key: t.string(),
+  version: t.integer(),
+  title: t.string(),
+  url: t.string(),
+});
+type PendingConsent = Static<typeof pendingConsentShape>;
+
+/** Where user/get learns what the user has yet to agree to (the consents module answers, in one query). */
+export type PendingConsents = (userId: string, locale: Locale) => Promise<PendingConsent[]>;
+
+/** user/get's own user object: the profile and the required documents the user has yet to agree to. */
+const ownUserResponse = t.object({
+  user: t.extend(userShape, { pending_consents: t.array(pendingConsentShape) }),
+});
+
+export function userEndpoints(users: UsersService, pendingConsents: PendingConsents): AnyEndpoint[] {
   return [
     endpoint({
       method: 'GET',
       path: '/user/get',
       summary: 'The signed-in user',
+      description:
+        '`pending_consents`: required documents whose current version the user has not agreed to (empty ' +
+        'when none), in the request’s language; the user agrees with user/consents/update.',
       tag: 'user',
       auth: 'required',
       rules: rules({}),
-      response: userResponse,
-      example: { user: userExample },
-      handle: async ({ auth }) => ({ user: await users.view(auth.user, auth.linkedProviders) }),
+      response: ownUserResponse,
+      example: { user: { ...userExample, pending_consents: [] } },
+      handle: async ({ auth, request }) => {
+        const [view, pending] = await Promise.all([
+          users.view(auth.user, auth.linkedProviders),
+          pendingConsents(auth.user.id, preferredLocale(request.headers['accept-language'])),
+        ]);
+        return { user: { ...view, pending_consents: pending } };
+      },
     }),
   ];
 }

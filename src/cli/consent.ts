@@ -1,0 +1,129 @@
+import type { Command } from 'commander';
+import type { ConsentText } from '../db/schema.js';
+import type { CurrentDocument } from '../modules/consents/repo.js';
+import { DOCUMENT_KEY } from '../modules/consents/service.js';
+import { withOperatorServices } from './context.js';
+import { OperatorError, printColumns, printJson } from './output.js';
+
+interface PublishOptions {
+  version: string;
+  title: string[];
+  url: string[];
+  lang: string[];
+  required?: boolean;
+}
+
+const LANGUAGES = ['ko', 'en'];
+
+/** Repeatable options collect their values in order. */
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** A page of the service's own (`/legal/terms`) or an http(s) URL. */
+function isDocumentUrl(value: string): boolean {
+  if (/^\/(?!\/)\S*$/.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The title and URL per language: the n-th `--lang` goes with the n-th `--title` and `--url`. Without
+ * `--lang`, one title and one URL are English.
+ */
+export function textsOf(
+  options: Pick<PublishOptions, 'title' | 'url' | 'lang'>,
+): Record<string, ConsentText> {
+  const langs = options.lang.length > 0 ? options.lang : ['en'];
+  if (options.title.length !== langs.length || options.url.length !== langs.length) {
+    throw new OperatorError(
+      `Give one --title and one --url per language, in the order of --lang (got ${langs.length} ` +
+        `language(s), ${options.title.length} title(s), ${options.url.length} URL(s))`,
+    );
+  }
+  const texts: Record<string, ConsentText> = {};
+  langs.forEach((lang, i) => {
+    const title = (options.title[i] ?? '').trim();
+    const url = (options.url[i] ?? '').trim();
+    if (!LANGUAGES.includes(lang)) throw new OperatorError(`--lang: must be one of ${LANGUAGES.join(', ')}`);
+    if (lang in texts) throw new OperatorError(`--lang: ${lang} is given twice`);
+    if (title === '' || [...title].length > 255) throw new OperatorError('--title: 1 to 255 characters');
+    if (!isDocumentUrl(url) || url.length > 2048)
+      throw new OperatorError(`--url: must be a path of this service (/legal/terms) or an http(s) URL`);
+    texts[lang] = { title, url };
+  });
+  return texts;
+}
+
+function describeDocument(document: CurrentDocument): string[] {
+  const text = document.texts.en ?? Object.values(document.texts)[0];
+  return [
+    document.key,
+    String(document.version),
+    document.required ? 'required' : 'optional',
+    Object.keys(document.texts).sort().join(','),
+    text?.title ?? '',
+  ];
+}
+
+/** `accounts consent publish|list|remind`. */
+export function registerConsentCommands(program: Command): void {
+  const consent = program
+    .command('consent')
+    .description('Manage the documents users agree to, and re-confirm marketing consent');
+
+  consent
+    .command('publish')
+    .description('Publish a new version of a document (created the first time); it becomes the current one')
+    .argument('<key>', 'the document key: lower-case letters, digits and _ (terms, marketing_email)')
+    .requiredOption('--version <n>', 'the version: greater than the current one')
+    .option(
+      '--lang <lang>',
+      'a language (ko or en) of the next --title and --url; repeat per language',
+      collect,
+      [],
+    )
+    .option('--title <text>', 'the title in that language (in English without --lang)', collect, [])
+    .option('--url <url>', 'the page in that language: a path of this service or an http(s) URL', collect, [])
+    .option('--required', 'sign-up requires it (user_agreement); without it the document is optional')
+    .action(async (key: string, options: PublishOptions) => {
+      if (!DOCUMENT_KEY.test(key)) {
+        throw new OperatorError('KEY: lower-case letters, digits and _ only, at most 64 (marketing_email)');
+      }
+      const texts = textsOf(options);
+      const version = /^\d{1,9}$/.test(options.version) ? Number(options.version) : Number.NaN;
+      if (Number.isNaN(version)) throw new OperatorError('--version: must be a positive integer');
+      await withOperatorServices(({ consents }) =>
+        consents.publish({ key, version, required: options.required === true, texts }),
+      );
+      const kind = options.required ? 'required' : 'optional';
+      console.log(`Published ${key} version ${version} (${kind}; ${Object.keys(texts).join(', ')}).`);
+    });
+
+  consent
+    .command('list')
+    .description('List every document at its current version')
+    .option('--json', 'print the documents as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const documents = await withOperatorServices(({ consents }) => consents.allDocuments());
+      if (options.json) printJson(documents);
+      else if (documents.length === 0) console.log('No documents.');
+      else
+        printColumns([['KEY', 'VERSION', 'KIND', 'LANGUAGES', 'TITLE'], ...documents.map(describeDocument)]);
+    });
+
+  consent
+    .command('remind')
+    .description(
+      'Mail users whose marketing consent is two years old (once), and withdraw it 30 days after an ' +
+        'unanswered reminder; run daily',
+    )
+    .option('--json', 'print what was done as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const run = await withOperatorServices(({ consentReminders }) => consentReminders.run());
+      if (options.json) printJson(run);
+      else console.log(`Reminded ${run.reminded} user(s); withdrew ${run.withdrawn} consent(s).`);
+    });
+}

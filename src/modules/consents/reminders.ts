@@ -1,0 +1,113 @@
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import type { Mailer, QueuedMail } from '../../mail/mailer.js';
+import type { ConsentsRepo, DueReminder } from './repo.js';
+import { textIn } from './view.js';
+
+/** An agreement to marketing is re-confirmed every two years (Network Act art. 50(8)). */
+export const RECONFIRM_AFTER_MONTHS = 24;
+/** A reminder not answered within this long withdraws the agreement. */
+export const ANSWER_WITHIN_MS = 30 * 86_400_000;
+/** Agreements handled per transaction. */
+const BATCH = 200;
+
+export interface ReminderSettings {
+  /** Where the user re-confirms (the web profile page). */
+  link: string;
+}
+
+/** What one run did. */
+export interface ReminderRun {
+  /** Mails sent (one per user, listing every agreement of theirs that was due). */
+  reminded: number;
+  /** Agreements withdrawn because their reminder went unanswered. */
+  withdrawn: number;
+}
+
+/** `now` less RECONFIRM_AFTER_MONTHS, by the calendar (a leap day's agreement is due on 28 February). */
+function reconfirmCutoff(now: Date): Date {
+  const cutoff = new Date(now);
+  cutoff.setUTCMonth(cutoff.getUTCMonth() - RECONFIRM_AFTER_MONTHS);
+  return cutoff;
+}
+
+function byUser(due: readonly DueReminder[]): Map<string, DueReminder[]> {
+  const users = new Map<string, DueReminder[]>();
+  for (const reminder of due) users.set(reminder.user_id, [...(users.get(reminder.user_id) ?? []), reminder]);
+  return users;
+}
+
+/**
+ * The marketing re-confirmation, run daily by `accounts consent remind`: mails every user whose agreement
+ * to a `marketing_*` or `night_push` document is two years old (once per agreement), and withdraws an
+ * agreement whose reminder went unanswered for 30 days. Idempotent: a second run finds nothing more to do.
+ * Re-confirming is agreeing again (a newer record), which ends the question.
+ */
+export class ConsentReminders {
+  constructor(
+    private readonly db: Executor,
+    private readonly consents: ConsentsRepo,
+    private readonly mailer: Mailer,
+    private readonly settings: ReminderSettings,
+  ) {}
+
+  async run(now = new Date()): Promise<ReminderRun> {
+    const withdrawn = await this.withdrawUnanswered(new Date(now.getTime() - ANSWER_WITHIN_MS));
+    const reminded = await this.remind(reconfirmCutoff(now));
+    return { reminded, withdrawn };
+  }
+
+  /** Mails the due agreements' users, a batch per transaction; returns how many mails were sent. */
+  private async remind(cutoff: Date): Promise<number> {
+    const titles = new Map((await this.consents.currentDocuments()).map((doc) => [doc.key, doc.texts]));
+    let mails = 0;
+    for (;;) {
+      const due = await this.consents.dueReminders(cutoff, BATCH);
+      if (due.length === 0) return mails;
+      const queued = await writeTransaction(this.db, async (trx) => {
+        const repo = this.consents.with(trx);
+        const sent: QueuedMail[] = [];
+        for (const [, reminders] of byUser(due)) {
+          // Only the agreements this run marked: another run at the same time mails the rest, never twice.
+          const marked = new Set(await repo.markReminded(reminders.map((r) => r.record_id)));
+          const mine = reminders.filter((reminder) => marked.has(reminder.record_id));
+          const user = mine[0];
+          if (!user) continue;
+          // The users table keeps no language, so the mail is in English.
+          const items = mine.map((r) => {
+            const texts = titles.get(r.key);
+            return texts ? textIn(texts, 'en').title : r.key;
+          });
+          sent.push(
+            await this.mailer.queueWithin(trx, user.email, 'consent_reconfirm', 'en', {
+              username: user.username,
+              link: this.settings.link,
+              validForMs: ANSWER_WITHIN_MS,
+              items,
+            }),
+          );
+        }
+        return sent;
+      });
+      for (const mail of queued) this.mailer.sendSoon(mail);
+      mails += queued.length;
+      // Every due agreement of the batch is now marked (by this run or another): the next query moves on.
+    }
+  }
+
+  /** Withdraws the agreements whose reminder is older than `cutoff` and still unanswered. */
+  private async withdrawUnanswered(cutoff: Date): Promise<number> {
+    let withdrawn = 0;
+    for (;;) {
+      const batch = await writeTransaction(this.db, async (trx) => {
+        const repo = this.consents.with(trx);
+        const reminders = await repo.settleDue(cutoff, BATCH);
+        // The users' consent locks, then a fresh look: an answer that committed meanwhile is seen.
+        await repo.lockUsers(reminders.map((reminder) => reminder.user_id));
+        const count = await repo.withdrawUnanswered(reminders.map((reminder) => reminder.record_id));
+        return { settled: reminders.length, withdrawn: count };
+      });
+      withdrawn += batch.withdrawn;
+      if (batch.settled === 0) return withdrawn;
+    }
+  }
+}

@@ -1,0 +1,298 @@
+import { type QueryCreator, sql } from 'kysely';
+import { Precompiled } from '../../db/precompiled.js';
+import type { ConsentChannel, ConsentText, Database } from '../../db/schema.js';
+import type { Executor } from '../../db/transaction.js';
+
+/** A document at its current version, with its title and URL per language. */
+export interface CurrentDocument {
+  key: string;
+  version: number;
+  required: boolean;
+  texts: Record<string, ConsentText>;
+}
+
+/** A document as `accounts consent publish` writes a new version of it. */
+export interface PublishedVersion {
+  key: string;
+  version: number;
+  required: boolean;
+  texts: Record<string, ConsentText>;
+}
+
+/** One agreement or withdrawal to append. */
+export interface NewConsentRecord {
+  userId: string;
+  key: string;
+  version: number;
+  agreed: boolean;
+  channel: ConsentChannel;
+  clientAddress: string | null;
+}
+
+/** The latest record of one document for one user. */
+export interface LatestRecord {
+  key: string;
+  version: number;
+  agreed: boolean;
+  recorded_at: Date;
+}
+
+/** What a sign-up agrees to: every required document's current version, and the optional ones chosen. */
+export interface SignUpConsents {
+  userId: string;
+  /** Keys of optional documents the user ticked (checked against the documents before the write). */
+  optionalKeys: string[];
+  clientAddress: string;
+}
+
+/** An agreement due for its re-confirmation reminder, with whom to mail. */
+export interface DueReminder {
+  record_id: string;
+  user_id: string;
+  key: string;
+  recorded_at: Date;
+  email: string;
+  username: string;
+}
+
+/**
+ * The INSERT of a sign-up's consent records, one per required document (its current version) and one per
+ * chosen optional document: a statement of its own in a provider sign-up's transaction, and a CTE of an
+ * email sign-up's one statement (src/account/sign-up/write.ts), so an old client that sends only
+ * `user_agreement` costs no round trip more.
+ */
+export function insertSignUpConsentsQuery(db: QueryCreator<Database>, consents: SignUpConsents) {
+  return db
+    .insertInto('consent_records')
+    .columns(['user_id', 'key', 'version', 'agreed', 'channel', 'client_address'])
+    .expression((eb) =>
+      eb
+        .selectFrom('consent_documents')
+        .select([
+          sql<string>`${consents.userId}::uuid`.as('user_id'),
+          'key',
+          'current_version',
+          sql<boolean>`true`.as('agreed'),
+          sql<ConsentChannel>`'register'`.as('channel'),
+          sql<string>`${consents.clientAddress}::text`.as('client_address'),
+        ])
+        .where(sql<boolean>`required OR key = ANY(${consents.optionalKeys}::text[])`)
+        .orderBy('key'),
+    );
+}
+
+const INSERT_SIGN_UP_CONSENTS = Precompiled.named((db: Executor, consents: SignUpConsents) =>
+  insertSignUpConsentsQuery(db, consents),
+);
+
+/** The keys whose agreements must be re-confirmed every two years (the partial index of migration 0015). */
+const reconfirmed = sql<boolean>`r.agreed AND (r.key LIKE 'marketing\\_%' OR r.key = 'night_push')`;
+
+/**
+ * user/get's one consent query (see ConsentsRepo.pendingRequired): on the hot path, so compiled (and on a
+ * server prepared) once.
+ */
+const PENDING_REQUIRED = new Precompiled(1, (db: Executor, userId: string) =>
+  db
+    .selectFrom('consent_documents as d')
+    .innerJoin('consent_document_versions as v', (join) =>
+      join.onRef('v.key', '=', 'd.key').onRef('v.version', '=', 'd.current_version'),
+    )
+    .select(['d.key', 'd.current_version as version', 'd.required', 'v.texts'])
+    .where('d.required', '=', true)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('consent_records as r')
+            .select(sql`1`.as('one'))
+            .where('r.user_id', '=', userId)
+            .whereRef('r.key', '=', 'd.key')
+            .whereRef('r.version', '=', 'd.current_version')
+            .where('r.agreed', '=', true),
+        ),
+      ),
+    )
+    .orderBy('d.key'),
+);
+
+/** The first key of the per-user consent advisory locks: apart from every other advisory lock. */
+const CONSENT_LOCK_CLASS = 727_015;
+
+export class ConsentsRepo {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): ConsentsRepo {
+    return new ConsentsRepo(trx);
+  }
+
+  /**
+   * Takes the per-user consent locks of `userIds` until the transaction ends, in one order (two takers never
+   * deadlock): a change of a user's consents and the reminder command's expiry run one after the other.
+   */
+  async lockUsers(userIds: readonly string[]): Promise<void> {
+    for (const userId of [...new Set(userIds)].sort()) {
+      await sql`SELECT pg_advisory_xact_lock(${CONSENT_LOCK_CLASS}, hashtext(${userId}))`.execute(this.db);
+    }
+  }
+
+  /** Every document at its current version, required ones first (a handful of rows, on the primary keys). */
+  async currentDocuments(): Promise<CurrentDocument[]> {
+    return this.db
+      .selectFrom('consent_documents as d')
+      .innerJoin('consent_document_versions as v', (join) =>
+        join.onRef('v.key', '=', 'd.key').onRef('v.version', '=', 'd.current_version'),
+      )
+      .select(['d.key', 'd.current_version as version', 'd.required', 'v.texts'])
+      .orderBy('d.required', 'desc')
+      .orderBy('d.key')
+      .execute();
+  }
+
+  /**
+   * Makes `published` the document's current version, creating the document the first time. Versions only
+   * go up: returns false (and writes nothing) when the current version is not lower. The conflict locks the
+   * document's row, so two publishes of one document run one after the other.
+   */
+  async publish(published: PublishedVersion): Promise<boolean> {
+    const document = await this.db
+      .insertInto('consent_documents')
+      .values({ key: published.key, current_version: published.version, required: published.required })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            current_version: (eb) => eb.ref('excluded.current_version'),
+            required: (eb) => eb.ref('excluded.required'),
+            updated_at: sql<Date>`now()`,
+          })
+          .where('consent_documents.current_version', '<', published.version),
+      )
+      .returning('key')
+      .executeTakeFirst();
+    if (!document) return false;
+    await this.db
+      .insertInto('consent_document_versions')
+      .values({ key: published.key, version: published.version, texts: JSON.stringify(published.texts) })
+      .execute();
+    return true;
+  }
+
+  /** The current version of one document (for `publish`'s refusal). */
+  async currentVersion(key: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('consent_documents')
+      .select('current_version')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row?.current_version;
+  }
+
+  /** A sign-up's records (see insertSignUpConsentsQuery), inside its transaction. */
+  async insertSignUpConsents(consents: SignUpConsents): Promise<void> {
+    await INSERT_SIGN_UP_CONSENTS.execute(this.db, consents);
+  }
+
+  /** Appends records, in one statement. */
+  async insert(records: readonly NewConsentRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.db
+      .insertInto('consent_records')
+      .values(
+        records.map((record) => ({
+          user_id: record.userId,
+          key: record.key,
+          version: record.version,
+          agreed: record.agreed,
+          channel: record.channel,
+          client_address: record.clientAddress,
+        })),
+      )
+      .execute();
+  }
+
+  /** The user's latest record of each document (the first row per key on (user_id, key, id DESC)). */
+  latestOf(userId: string): Promise<LatestRecord[]> {
+    return this.db
+      .selectFrom('consent_records')
+      .distinctOn('key')
+      .select(['key', 'version', 'agreed', 'recorded_at'])
+      .where('user_id', '=', userId)
+      .orderBy('key')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /**
+   * The required documents whose current version the user has not agreed to, in one query: the documents
+   * (a handful of rows) each probing the user's records on (user_id, key, id DESC).
+   */
+  async pendingRequired(userId: string): Promise<CurrentDocument[]> {
+    return PENDING_REQUIRED.execute(this.db, userId);
+  }
+
+  /**
+   * Up to `limit` agreements to re-confirm: recorded at or before `cutoff`, still the user's latest record of
+   * their document, of an optional document, never reminded. Oldest first, on the partial reconfirm index.
+   */
+  async dueReminders(cutoff: Date, limit: number): Promise<DueReminder[]> {
+    const { rows } = await sql<DueReminder>`
+      SELECT r.id::text AS record_id, r.user_id, r.key, r.recorded_at, u.email, u.username
+      FROM consent_records r
+      JOIN users u ON u.id = r.user_id
+      JOIN consent_documents d ON d.key = r.key AND NOT d.required
+      WHERE ${reconfirmed} AND r.recorded_at <= ${cutoff}
+        AND NOT EXISTS (SELECT 1 FROM consent_reminders m WHERE m.record_id = r.id)
+        AND NOT EXISTS (SELECT 1 FROM consent_records n
+                        WHERE n.user_id = r.user_id AND n.key = r.key AND n.id > r.id)
+      ORDER BY r.recorded_at, r.id
+      LIMIT ${limit}`.execute(this.db);
+    return rows;
+  }
+
+  /** Marks these agreements reminded; returns those no other run had marked (a second run gets none). */
+  async markReminded(recordIds: readonly string[]): Promise<string[]> {
+    const { rows } = await sql<{ record_id: string }>`
+      INSERT INTO consent_reminders (record_id)
+      SELECT unnest(${[...recordIds]}::bigint[])
+      ON CONFLICT (record_id) DO NOTHING
+      RETURNING record_id::text AS record_id`.execute(this.db);
+    return rows.map((row) => row.record_id);
+  }
+
+  /**
+   * Settles up to `limit` reminders sent at or before `cutoff` (marks them resolved; a reminder is settled
+   * once, its row's lock orders two runs) and returns their agreements with whose they are.
+   */
+  async settleDue(cutoff: Date, limit: number): Promise<{ record_id: string; user_id: string }[]> {
+    const { rows } = await sql<{ record_id: string; user_id: string }>`
+      WITH settled AS (
+        UPDATE consent_reminders SET resolved_at = now()
+        WHERE record_id IN (
+          SELECT record_id FROM consent_reminders
+          WHERE resolved_at IS NULL AND reminded_at <= ${cutoff}
+          ORDER BY reminded_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        AND resolved_at IS NULL
+        RETURNING record_id)
+      SELECT r.id::text AS record_id, r.user_id FROM settled s JOIN consent_records r ON r.id = s.record_id
+      `.execute(this.db);
+    return rows;
+  }
+
+  /**
+   * Appends a withdrawal (channel `expiry`) of each of these agreements that is still its user's latest
+   * record of its document (an answer since then settled it). Returns how many were withdrawn.
+   */
+  async withdrawUnanswered(recordIds: readonly string[]): Promise<number> {
+    if (recordIds.length === 0) return 0;
+    const { rows } = await sql<{ id: string }>`
+      INSERT INTO consent_records (user_id, key, version, agreed, channel, client_address)
+      SELECT r.user_id, r.key, r.version, false, 'expiry', NULL
+      FROM consent_records r
+      WHERE r.id = ANY(${[...recordIds]}::bigint[])
+        AND NOT EXISTS (SELECT 1 FROM consent_records n
+                        WHERE n.user_id = r.user_id AND n.key = r.key AND n.id > r.id)
+      RETURNING id::text AS id`.execute(this.db);
+    return rows.length;
+  }
+}
