@@ -12,6 +12,7 @@ import { type MetricsConfig, parseMetrics } from './config/metrics.js';
 import { parseBannerLinkSchemes } from './config/promotions.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
+import { parseSecondFactor, type SecondFactorConfig } from './config/second-factor.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
 export {
@@ -83,6 +84,8 @@ export interface Config {
   docsEnabled: boolean;
   /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
   bannerLinkSchemes: string[];
+  /** The TOTP second factor: SECRETS_KEY (secrets at rest), APP_NAME (the issuer authenticators show). */
+  secondFactor: SecondFactorConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -182,5 +185,6 @@ export function loadConfig(env: Env = process.env): Config {
     mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
+    secondFactor: parseSecondFactor(env),
   };
 }

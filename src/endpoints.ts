@@ -2,6 +2,7 @@ import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
+import { secondFactorEndpoints } from './account/second-factor/routes.js';
 import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
 import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
@@ -40,6 +41,9 @@ export function buildEndpoints(
     providerLinks,
     signUp,
     signIn,
+    secondFactor,
+    secondFactorSignIn,
+    secondFactorConfigured,
     profile,
     profilePictures,
     verification,
@@ -75,6 +79,11 @@ export function buildEndpoints(
     ),
     ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
     ...userEndpoints(users),
+    ...secondFactorEndpoints(secondFactor, secondFactorSignIn, {
+      providers: configured,
+      configured: secondFactorConfigured,
+      loginLimit: limits.loginIp,
+    }),
     ...profileEndpoints(profile, configured, taken),
     ...accountDeletionEndpoints(deletion, configured),
     ...profilePictureEndpoints(profilePictures, imageLimits, limits.imageUpload),

@@ -13,6 +13,8 @@ import { PostsService } from '../modules/posts/service.js';
 import { BannersRepo, InspirersRepo } from '../modules/promotions/repo.js';
 import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
+import { SecondFactorRepo } from '../modules/second-factor/repo.js';
+import { SecondFactorOperations } from '../modules/second-factor/service.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
 import { UserImportRepo } from '../modules/users/import-repo.js';
@@ -33,6 +35,7 @@ export interface OperatorServices {
   posts: PostsService;
   deletion: AccountEraser;
   importer: UserImportService;
+  secondFactor: SecondFactorOperations;
 }
 
 function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
@@ -63,6 +66,7 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.
     deletion: new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
     importer: new UserImportService(db, new UserImportRepo(db)),
+    secondFactor: new SecondFactorOperations(db, new SecondFactorRepo(db)),
   };
 }
 
