@@ -160,6 +160,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     deps.mailer,
     { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
     limits.passwordForgotEmail,
+    secondFactorSignIn,
   );
   const deletion = new AccountDeletion(
     new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),

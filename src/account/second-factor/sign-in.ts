@@ -53,6 +53,10 @@ export class SecondFactorSignIn implements SecondFactorGate {
     private readonly accountFailures: RateCounter,
   ) {}
 
+  isEnabled(userId: string): Promise<boolean> {
+    return this.repo.isEnabled(userId);
+  }
+
   async demandIfEnabled(userId: string, enabled?: boolean): Promise<void> {
     if (!(enabled ?? (await this.repo.isEnabled(userId)))) return;
     const challenge = newApiToken();

@@ -39,9 +39,10 @@ export interface LoginLimits {
 export interface SecondFactorGate {
   /** `enabled`: whether the account has a second factor on, when the caller read it with the account. */
   demandIfEnabled(userId: string, enabled?: boolean): Promise<void>;
+  isEnabled(userId: string): Promise<boolean>;
 }
 
-const NO_SECOND_FACTOR: SecondFactorGate = { demandIfEnabled: async () => {} };
+const NO_SECOND_FACTOR: SecondFactorGate = { demandIfEnabled: async () => {}, isEnabled: async () => false };
 
 /** A failed email login: a wrong password, an account without one, or an unknown email (the 422). */
 function isFailedLogin(error: unknown): boolean {
