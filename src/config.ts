@@ -14,6 +14,7 @@ import { parseBannerLinkSchemes } from './config/promotions.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
 import { parseReplicas, type ReplicasConfig } from './config/replicas.js';
+import { parseSecondFactor, type SecondFactorConfig } from './config/second-factor.js';
 import { parseSecurityEvents, type SecurityEventsConfig } from './config/security-events.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
@@ -92,6 +93,8 @@ export interface Config {
   dataExport: DataExportConfig;
   /** The security activity log's retention and its alert mails: SECURITY_EVENTS_DAYS, SECURITY_ALERTS. */
   securityEvents: SecurityEventsConfig;
+  /** The TOTP second factor: SECRETS_KEY (secrets at rest), APP_NAME (the issuer authenticators show). */
+  secondFactor: SecondFactorConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -195,5 +198,6 @@ export function loadConfig(env: Env = process.env): Config {
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),
     securityEvents: parseSecurityEvents(env),
+    secondFactor: parseSecondFactor(env),
   };
 }

@@ -5,6 +5,7 @@ import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
+import { secondFactorEndpoints } from './account/second-factor/routes.js';
 import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
 import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
@@ -51,6 +52,9 @@ export function buildEndpoints(
     providerLinks,
     signUp,
     signIn,
+    secondFactor,
+    secondFactorSignIn,
+    secondFactorConfigured,
     profile,
     profilePictures,
     verification,
@@ -98,6 +102,11 @@ export function buildEndpoints(
     ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
     // user/get lists the required documents the user has yet to agree to (their current versions).
     ...userEndpoints(users, (userId, locale) => consents.pendingFor(userId, locale)),
+    ...secondFactorEndpoints(secondFactor, secondFactorSignIn, {
+      providers: configured,
+      configured: secondFactorConfigured,
+      loginLimit: limits.loginIp,
+    }),
     ...profileEndpoints(profile, configured, taken),
     ...accountDeletionEndpoints(deletion, configured),
     ...dataExportEndpoints(dataExports, configured),

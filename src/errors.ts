@@ -144,6 +144,27 @@ export class ProviderNotConfiguredError extends ServiceError {
   }
 }
 
+/**
+ * The password (or provider token) proved right, and the account has a second factor on: no token yet. The
+ * client finishes the sign-in at auth/login/second-factor with `challenge` (256 random bits, shown once).
+ */
+export class SecondFactorRequiredError extends ServiceError {
+  constructor(readonly challenge: string) {
+    super('A second factor is required.');
+    this.name = 'SecondFactorRequiredError';
+  }
+}
+
+/** Two-factor authentication asked of a deployment without SECRETS_KEY, which its secrets are sealed with. */
+export class SecondFactorNotConfiguredError extends ServiceError {
+  readonly variables = ['SECRETS_KEY'] as const;
+
+  constructor() {
+    super('Second factor not configured: SECRETS_KEY is not set');
+    this.name = 'SecondFactorNotConfiguredError';
+  }
+}
+
 export class TooManyRequestsError extends ServiceError {
   constructor(readonly retryAfterSeconds: number) {
     super('Too Many Attempts.');

@@ -11,14 +11,19 @@ import { ProfilePictureService } from './account/profile/picture.js';
 import { ProfileService } from './account/profile/service.js';
 import { ProviderLinks } from './account/provider-links/service.js';
 import { Reauthentication } from './account/reauth/service.js';
+import { SecondFactorCodes } from './account/second-factor/codes.js';
+import { SecondFactorSettings } from './account/second-factor/settings.js';
+import { SecondFactorSignIn } from './account/second-factor/sign-in.js';
 import { resetPageUrl, SecurityActivity } from './account/security-activity/recorder.js';
 import { SignIn } from './account/sign-in/service.js';
+import { SignInTokens } from './account/sign-in/tokens.js';
 import { SignUp } from './account/sign-up/service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { ReadRouting } from './db/read-routing.js';
 import type { HashingPool } from './lib/hashing-pool.js';
 import { PasswordHasher } from './lib/passwords.js';
+import { SecretBox } from './lib/secret-box.js';
 import type { RateLimits } from './limits/rate-counter.js';
 import type { Mailer } from './mail/mailer.js';
 import { OutboxRepo } from './mail/outbox-repo.js';
@@ -41,6 +46,8 @@ import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
 import { PromotionsService } from './modules/promotions/service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { ProvidersService } from './modules/providers/service.js';
+import { ChallengesRepo } from './modules/second-factor/challenges-repo.js';
+import { SecondFactorRepo } from './modules/second-factor/repo.js';
 import { ActivityCursorCodec } from './modules/security-events/cursor.js';
 import { SecurityEventsRepo } from './modules/security-events/repo.js';
 import { SecurityEventsService } from './modules/security-events/service.js';
@@ -166,6 +173,21 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
     consents,
   );
+  // The second factor: secrets sealed with SECRETS_KEY (without it, its routes answer 503); a sign-in whose
+  // first factor proved right is handed to it. Wrong codes count per account like failed logins.
+  const { secretsKey } = config.secondFactor;
+  const secondFactorCodes = new SecondFactorCodes(secretsKey ? SecretBox.withKey(secretsKey) : undefined);
+  const secondFactorRepo = new SecondFactorRepo(db);
+  const secondFactorSignIn = new SecondFactorSignIn(
+    db,
+    secondFactorRepo,
+    new ChallengesRepo(db),
+    secondFactorCodes,
+    new SignInTokens(db, usersRepo, tokens, hasher),
+    usersRepo,
+    users,
+    limits.loginAccount,
+  );
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
   const signIn = new SignIn(
     db,
@@ -176,9 +198,18 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     hasher,
     { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
     activity,
+    secondFactorSignIn,
   );
   // Wrong re-authentication proofs count per account on the login-failure limit.
   const reauth = new Reauthentication(hasher, verifiers, providerAccounts, limits.loginFailures);
+  const secondFactor = new SecondFactorSettings(
+    db,
+    secondFactorRepo,
+    secondFactorCodes,
+    reauth,
+    limits.loginFailures,
+    config.secondFactor.issuer,
+  );
   const providerLinks = new ProviderLinks(db, providerAccounts, providers, users, reauth, activity);
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification, activity);
   const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
@@ -193,6 +224,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
     limits.passwordForgotEmail,
     activity,
+    secondFactorSignIn,
   );
   // Data exports: built in the background from the entities' repos, kept beside the media.
   const exportsRepo = new DataExportsRepo(db);
@@ -256,6 +288,9 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     images,
     signUp,
     signIn,
+    secondFactor,
+    secondFactorSignIn,
+    secondFactorConfigured: secondFactorCodes.configured,
     profile,
     profilePictures,
     verification,

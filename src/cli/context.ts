@@ -21,6 +21,8 @@ import { PostsService } from '../modules/posts/service.js';
 import { BannersRepo, InspirersRepo } from '../modules/promotions/repo.js';
 import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
+import { SecondFactorRepo } from '../modules/second-factor/repo.js';
+import { SecondFactorOperations } from '../modules/second-factor/service.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
 import { UserImportRepo } from '../modules/users/import-repo.js';
@@ -44,6 +46,7 @@ export interface OperatorServices {
   importer: UserImportService;
   consents: ConsentsService;
   consentReminders: ConsentReminders;
+  secondFactor: SecondFactorOperations;
 }
 
 /** A command's mail log: what the server logs as lines, a command says only when something went wrong. */
@@ -100,6 +103,7 @@ function buildOperatorServices(
     consentReminders: new ConsentReminders(db, new ConsentsRepo(db), mailer, {
       link: `${config.mail.publicUrl}/profile`,
     }),
+    secondFactor: new SecondFactorOperations(db, new SecondFactorRepo(db)),
   };
 }
 

@@ -94,7 +94,7 @@ async function importUsers(
   }
 }
 
-/** `accounts user show|disable|enable|delete|import`. */
+/** `accounts user show|disable|enable|delete|2fa reset|import`. */
 export function registerUserCommands(program: Command): void {
   const user = program.command('user').description('Look up, disable, enable, delete and import accounts');
 
@@ -148,6 +148,32 @@ export function registerUserCommands(program: Command): void {
       });
       if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
       console.log(`Deleted ${deleted.username} (${deleted.id}).`);
+    });
+
+  user
+    .command('2fa')
+    .description("Manage an account's second factor")
+    .command('reset')
+    .description(
+      'Remove the authenticator, the recovery codes and any sign-in waiting for a code: the user signs in ' +
+        'with the password (or provider) alone and can set up a new authenticator. For a user who lost both ' +
+        'the authenticator and the recovery codes: confirm who they are first',
+    )
+    .argument(...USER_ARGUMENT)
+    .option('--yes', 'confirm the reset (required: it weakens the account)')
+    .action(async (reference: string, options: { yes?: boolean }) => {
+      if (!options.yes) {
+        throw new OperatorError(`Not reset: add --yes to remove the second factor of "${reference}"`);
+      }
+      const { found, removed } = await withOperatorServices(async ({ users, secondFactor }) => {
+        const found = await users.find(reference);
+        return { found, removed: await secondFactor.reset(found.id) };
+      });
+      console.log(
+        removed
+          ? `Removed the second factor of ${found.username} (${found.id}).`
+          : `${found.username} (${found.id}) has no second factor; nothing to remove.`,
+      );
     });
 
   user

@@ -246,6 +246,34 @@ export interface ConsentRemindersTable {
   resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** 0020: a user's authenticator (TOTP); `enabled_at` NULL while the setup awaits its first code. */
+export interface TotpCredentialsTable {
+  user_id: string;
+  /** Sealed with SECRETS_KEY (lib/secret-box.ts), bound to user_id. */
+  secret: string;
+  enabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The time step of the last accepted code (bigint: the drivers return a string). */
+  last_step: ColumnType<string | null, number | null | undefined, number | null>;
+  created_at: Timestamp;
+}
+
+/** 0020: the SHA-256 of each unused recovery code. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: Uint8Array;
+  created_at: Timestamp;
+}
+
+/** 0020: a sign-in waiting for its second factor. */
+export interface SecondFactorChallengesTable {
+  id: string;
+  user_id: string;
+  challenge_hash: Uint8Array;
+  failures: Generated<number>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -273,11 +301,18 @@ export interface Database {
   consent_document_versions: ConsentDocumentVersionsTable;
   consent_records: ConsentRecordsTable;
   consent_reminders: ConsentRemindersTable;
+  totp_credentials: TotpCredentialsTable;
+  recovery_codes: RecoveryCodesTable;
+  second_factor_challenges: SecondFactorChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 /** A user row with the names of its linked identity providers, read in the same query (what a sign-in shows). */
-export type UserWithProviders = UserRow & { linked_providers: string[] };
+export type UserWithProviders = UserRow & {
+  linked_providers: string[];
+  /** The user has a second factor on (read in the same query: the login needs it once the password is right). */
+  second_factor_enabled: boolean;
+};
 export type NewUser = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type DeviceRow = Selectable<DevicesTable>;

@@ -10,6 +10,8 @@ import {
   OverloadedError,
   ProviderNotConfiguredError,
   ProviderUnavailableError,
+  SecondFactorNotConfiguredError,
+  SecondFactorRequiredError,
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthenticatedError,
@@ -83,6 +85,13 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
   if (error instanceof AccountDisabledError) {
     return failure(401, 'Unauthorized', 'This account is disabled.', { status: 'account_disabled' });
   }
+  if (error instanceof SecondFactorRequiredError) {
+    return failure(401, 'Unauthorized', 'A second factor is required.', {
+      status: 'second_factor_required',
+      challenge: error.challenge,
+      methods: ['totp', 'recovery_code'],
+    });
+  }
   if (error instanceof UnauthenticatedError) {
     return failure(401, 'AuthenticationException', 'Unauthenticated.', { status: 'unauthenticated' });
   }
@@ -106,6 +115,12 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
       status: 'provider_not_configured',
       provider: error.provider,
       variables: error.variables,
+    });
+  }
+  if (error instanceof SecondFactorNotConfiguredError) {
+    return failure(503, 'ServiceUnavailableHttpException', 'Second factor not configured.', {
+      status: 'second_factor_not_configured',
+      variables: [...error.variables],
     });
   }
   if (error instanceof ServiceUnavailableError || isConnectionError(error)) return serviceUnavailable();
@@ -161,6 +176,9 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     // A client calling a provider this deployment does not offer: an answer, not a fault, and a client must
     // not be able to raise alerts at will; the operator still sees which provider is asked for.
     request.log.info({ status, provider: error.provider }, 'request refused');
+  } else if (error instanceof SecondFactorNotConfiguredError) {
+    // The same: an answer about this deployment's set-up, not a fault a client can raise alerts with.
+    request.log.info({ status, variables: error.variables }, 'request refused');
   } else if (status >= 500) {
     // Logged with the request id (pino binds it); the client sees only the envelope.
     request.log.error({ err: error }, 'request failed');

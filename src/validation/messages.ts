@@ -32,6 +32,10 @@ const EN: Record<string, string> = {
   provider_linked: 'Another :provider account is already linked; unlink it first.',
   last_sign_in_method:
     'The :provider account is the only way to sign in; set a password or link another provider first.',
+  second_factor_code: 'The :attribute is invalid.',
+  second_factor_enabled: 'Two-factor authentication is already enabled; disable it first.',
+  second_factor_not_enabled: 'Two-factor authentication is not enabled.',
+  second_factor_setup: 'Set up the authenticator first.',
   timezone: 'The :attribute must be a valid zone.',
   url: 'The :attribute format is invalid.',
   date: 'The :attribute is not a valid date.',
@@ -75,6 +79,10 @@ const KO: Record<string, string> = {
   provider_linked: '다른 :provider 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
   last_sign_in_method:
     ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
+  second_factor_code: ':attribute이(가) 올바르지 않습니다.',
+  second_factor_enabled: '2단계 인증이 이미 켜져 있습니다. 먼저 끄세요.',
+  second_factor_not_enabled: '2단계 인증이 켜져 있지 않습니다.',
+  second_factor_setup: '먼저 인증 앱을 설정하세요.',
   timezone: ':attribute은(는) 올바른 시간대 이어야 합니다.',
   url: ':attribute 형식이 유효하지 않습니다.',
   date: ':attribute은(는) 올바른 날짜가 아닙니다.',
@@ -109,6 +117,10 @@ const KO_ATTRIBUTES: Record<string, string> = {
   text: '내용',
   images: '이미지',
   token: '토큰',
+  code: '인증 코드',
+  recovery_code: '복구 코드',
+  challenge: '인증 요청',
+  totp: '2단계 인증',
 };
 
 /** Laravel's attribute name: the field name with `_` turned into spaces (`user_agreement` → `user agreement`). */

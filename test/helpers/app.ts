@@ -5,12 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { TEST_SECRETS_KEY } from './config.js';
 import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
 import { checkResponsesAgainstSchemas, type ResponseMismatch } from './response-check.js';
 
 /**
  * The service's config for tests: silent logs, a cheap argon2 (the real cost everywhere else) and rate limits
  * off, because suites hammer endpoints from one address (races, fuzzing). The rate-limit suite turns them on.
+ * A fixed SECRETS_KEY, so the second factor works (a suite passes `SECRETS_KEY: ''` to go without).
  * REDIS_URL is never taken from the environment here: a suite that wants Redis passes it.
  */
 export function testConfig(env: Record<string, string> = {}, dataDir?: string): Config {
@@ -19,6 +21,7 @@ export function testConfig(env: Record<string, string> = {}, dataDir?: string): 
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
     RATE_LIMIT_ENABLED: 'false',
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...env,
   });

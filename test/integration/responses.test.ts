@@ -9,7 +9,9 @@ import { jpegFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
 import { providerSignUp } from '../helpers/providers.js';
 import { schemaMismatches } from '../helpers/response-check.js';
+import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { buildTestServices } from '../helpers/services.js';
+import { currentCode } from '../helpers/totp.js';
 
 /**
  * Every documented operation, called once for real: its 200 matches the schema /openapi.json declares for it
@@ -275,6 +277,34 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     const exportId = (started.export as { id: string }).id;
     await check('GET /user/export/{id}', get(`/user/export/${exportId}`, minji.token));
     await check('POST /user/delete', post('/user/delete', { current_password: minji.password }, minji.token));
+  });
+
+  it('answers the second-factor operations as documented', async () => {
+    // Codes of the steps before, at and after now: each works once.
+    const minji = await registerUser(ctx.app);
+    await awayFromStepEdge();
+    const proof = { current_password: minji.password };
+    const setup = await check('POST /user/2fa/totp/setup', post('/user/2fa/totp/setup', proof, minji.token));
+    const secret = setup.secret as string;
+    const enable = post('/user/2fa/totp/enable', { code: currentCode(secret, -1) }, minji.token);
+    await check('POST /user/2fa/totp/enable', enable);
+    await check('GET /user/2fa', get('/user/2fa', minji.token));
+    const regenerate = post(
+      '/user/2fa/recovery-codes/regenerate',
+      { ...proof, code: currentCode(secret) },
+      minji.token,
+    );
+    const codes = (await check('POST /user/2fa/recovery-codes/regenerate', regenerate))
+      .recovery_codes as string[];
+    const login = await postForm(ctx.app, '/v1/auth/login/email', {
+      email: minji.email,
+      password: minji.password,
+    });
+    const challenge = (login.json() as { data: { challenge: string } }).data.challenge;
+    const complete = post('/auth/login/second-factor', { challenge, code: currentCode(secret, 1) });
+    await check('POST /auth/login/second-factor', complete);
+    const disable = post('/user/2fa/disable', { ...proof, recovery_code: codes[0] as string }, minji.token);
+    await check('POST /user/2fa/disable', disable);
   });
 
   it('called every documented operation', () => {

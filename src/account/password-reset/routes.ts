@@ -46,9 +46,11 @@ export function passwordResetEndpoints(
       summary: 'Set a new password with the token from the mailed link',
       description:
         'Same password rules as registration. Marks the email verified, signs out every session and answers ' +
-        'like login: `{"user": {…, "api_token"}}`. The token works once.',
+        'like login: `{"user": {…, "api_token"}}`. The token works once. For an account with a second factor ' +
+        "on, the password is set and the answer is the login's 401 `second_factor_required` (the factor stays on).",
       tag: 'auth',
       auth: 'none',
+      errors: [401],
       rules: resetPasswordRules,
       response: signedInResponse,
       example: { user: { ...signedInExample.user, email_verified: true } },

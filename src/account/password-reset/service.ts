@@ -14,6 +14,7 @@ import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { Locale } from '../../validation/messages.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
+import type { SecondFactorGate } from '../sign-in/service.js';
 
 export interface PasswordResetSettings {
   ttlMs: number;
@@ -49,6 +50,8 @@ export class PasswordResetService {
     private readonly perEmail: RateCounter,
     /** A reset is logged, and its alert mailed, in the reset's transaction. */
     private readonly activity: SecurityActivity,
+    /** An account with a second factor on gets a challenge, not a token (the mailbox is one factor). */
+    private readonly secondFactor?: SecondFactorGate,
   ) {}
 
   /**
@@ -88,7 +91,9 @@ export class PasswordResetService {
   /**
    * Sets the new password, marks the email verified (the link proved the user reads it), signs out every
    * session and answers like login with a new token — all in one transaction that uses the token up
-   * atomically, so a token works exactly once however many requests race with it.
+   * atomically, so a token works exactly once however many requests race with it. For an account with a
+   * second factor on, the password is set but no token issued: the answer is the login's 401
+   * second_factor_required, so whoever reads the mailbox still needs the authenticator to sign in.
    */
   async reset(token: string, password: string, client: ResetClient): Promise<SignedIn> {
     const tokenHash = hashApiToken(token);
@@ -100,6 +105,7 @@ export class PasswordResetService {
       throw new ValidationError({ password: [{ rule: 'password_common' }] });
     }
     const passwordHash = await this.hasher.hash(password);
+    const secondFactorOn = (await this.secondFactor?.isEnabled(holder.id)) ?? false;
     const { row, issued, alert } = await writeTransaction(this.db, async (trx) => {
       const userId = await this.tokens.with(trx).consume(tokenHash, 'password_reset');
       if (userId === undefined) throw invalidToken();
@@ -109,11 +115,16 @@ export class PasswordResetService {
       // Disabled after the mail went out: the reset is refused (and rolled back with the token's use).
       if (row.disabled_at !== null) throw new AccountDisabledError();
       await this.apiTokens.revokeAll(trx, userId);
-      const issued = await this.apiTokens.issue(trx, userId, client.userAgent);
+      const issued = secondFactorOn ? undefined : await this.apiTokens.issue(trx, userId, client.userAgent);
       const alert = await this.activity.record({ user: row, type: 'password_reset', client }, trx);
       return { row, issued, alert };
     });
     this.activity.send(alert);
+    if (!issued) {
+      // The new password is set; the sign-in goes on with the second factor: this throws its 401 challenge.
+      await this.secondFactor?.demandIfEnabled(row.id, true);
+      throw new AccountDisabledError(); // Not reached: a demand told `true` always throws.
+    }
     return { user: { ...(await this.usersService.view(row)), api_token: issued.token } };
   }
 }

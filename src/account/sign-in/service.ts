@@ -33,6 +33,18 @@ export interface LoginLimits {
   accountFailures?: RateCounter;
 }
 
+/**
+ * Where a sign-in goes once its first factor proved right, for an account with a second factor on (the
+ * second-factor use case): it throws SecondFactorRequiredError with a challenge instead of a token.
+ */
+export interface SecondFactorGate {
+  /** `enabled`: whether the account has a second factor on, when the caller read it with the account. */
+  demandIfEnabled(userId: string, enabled?: boolean): Promise<void>;
+  isEnabled(userId: string): Promise<boolean>;
+}
+
+const NO_SECOND_FACTOR: SecondFactorGate = { demandIfEnabled: async () => {}, isEnabled: async () => false };
+
 /** A failed email login: a wrong password, an account without one, or an unknown email (the 422). */
 function isFailedLogin(error: unknown): boolean {
   return error instanceof InvalidCredentialsError || error instanceof ValidationError;
@@ -54,6 +66,7 @@ export class SignIn {
     limits: LoginLimits,
     /** Every sign-in and every wrong password for an existing account goes to the security log. */
     private readonly activity: SecurityActivity,
+    private readonly secondFactor: SecondFactorGate = NO_SECOND_FACTOR,
   ) {
     this.loginFailures = limits.loginFailures;
     this.accountFailures = limits.accountFailures ?? unlimited;
@@ -155,6 +168,7 @@ export class SignIn {
     if (!matches || user.password_hash === null) throw new InvalidCredentialsError();
     // Said only now that the password proved right: a guesser never learns that an account is disabled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
+    await this.secondFactor.demandIfEnabled(user.id, user.second_factor_enabled);
     return this.issuer.afterPassword(user.id, user.password_hash, password, client.userAgent);
   }
 
@@ -188,6 +202,7 @@ export class SignIn {
     if (!user) throw new NotRegisteredError();
     // After the provider vouched for the identity, so only its holder learns the account is disabled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
+    await this.secondFactor.demandIfEnabled(user.id);
     const knownDevice =
       client.deviceToken !== undefined && (await this.tokens.issuedTo(client.deviceToken)) === user.id;
     // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.

@@ -61,6 +61,20 @@ export class SignInTokens {
   }
 
   /**
+   * After the second factor, inside the caller's transaction (the one that uses the challenge up): the token,
+   * unless an operator disabled the account meanwhile (re-read under a share lock, as for a password sign-in).
+   */
+  async afterSecondFactor(
+    trx: Executor,
+    userId: string,
+    name: string | undefined,
+  ): Promise<{ kind: 'issued'; token: IssuedToken } | { kind: 'disabled' }> {
+    const current = await this.users.with(trx).signInState(userId, 'share');
+    if (current === undefined || current.disabled_at !== null) return { kind: 'disabled' };
+    return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
+  }
+
+  /**
    * Issues the token in a transaction that re-reads the hash and the disabled flag, share-locked; with
    * `rehashed` (a new hash of the same password) update-locked, and stores it.
    */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { ProfilePicture, UserRow, UserWithProviders } from '../../db/schema.js';
+import { secondFactorEnabled } from '../../db/second-factor-enabled.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Column } from '../../db/users-indexes.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
@@ -38,12 +39,16 @@ const TAKEN: Record<Column, Precompiled<{ id: string }>> = {
   ),
 };
 
-/** An email login's one read: the account on the lower(email) index, with its linked providers. */
+/**
+ * An email login's one read: the account on the lower(email) index, with its linked providers and whether it
+ * has a second factor on.
+ */
 const WITH_PROVIDERS_BY_EMAIL = new Precompiled(1, (db: Executor, email: string) =>
   db
     .selectFrom('users')
     .selectAll('users')
     .select(linkedProviderNames.as('linked_providers'))
+    .select(secondFactorEnabled.as('second_factor_enabled'))
     .where(sql`lower(email)`, '=', sql`lower(${email})`),
 );
 

@@ -1,0 +1,155 @@
+import type { UserRow } from '../../db/schema.js';
+import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
+import { ValidationError } from '../../errors.js';
+import type { AuthContext } from '../../http/auth-context.js';
+import { iso } from '../../lib/time.js';
+import { newTotpSecret, otpauthUrl, qrCodeSvg, totpSecretText } from '../../lib/totp.js';
+import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import type { SecondFactorRepo, TotpCredential } from '../../modules/second-factor/repo.js';
+import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import {
+  chosenProof,
+  freshRecoveryCodes,
+  type SecondFactorCodes,
+  type SecondFactorProof,
+  wrongProof,
+} from './codes.js';
+
+export interface SecondFactorStatus {
+  totp: { enabled: boolean; created_at: string | null };
+  recovery_codes_left: number;
+}
+
+export interface TotpSetup {
+  secret: string;
+  otpauth_url: string;
+  qr_svg: string;
+}
+
+const alreadyEnabled = () => new ValidationError({ totp: [{ rule: 'second_factor_enabled' }] });
+const notEnabled = () => new ValidationError({ totp: [{ rule: 'second_factor_not_enabled' }] });
+const noSetup = () => new ValidationError({ code: [{ rule: 'second_factor_setup' }] });
+const DISABLED: SecondFactorStatus = { totp: { enabled: false, created_at: null }, recovery_codes_left: 0 };
+
+/**
+ * The signed-in user turning their second factor on and off. Setting up, disabling and new recovery codes
+ * need re-authentication (a stolen session alone must neither read the secret nor remove the factor);
+ * disabling and new recovery codes need the second factor too. Wrong codes count per account on `guesses`,
+ * as wrong current passwords do.
+ */
+export class SecondFactorSettings {
+  constructor(
+    private readonly db: Executor,
+    private readonly repo: SecondFactorRepo,
+    private readonly codes: SecondFactorCodes,
+    private readonly reauth: Reauthentication,
+    private readonly guesses: RateCounter,
+    /** The issuer an authenticator app shows (APP_NAME). */
+    private readonly issuer: string,
+  ) {}
+
+  async status(auth: AuthContext): Promise<SecondFactorStatus> {
+    const credential = await this.repo.findTotp(auth.user.id);
+    if (!credential?.enabled_at) return DISABLED;
+    return {
+      totp: { enabled: true, created_at: iso(credential.enabled_at) },
+      recovery_codes_left: await this.repo.recoveryCodesLeft(auth.user.id),
+    };
+  }
+
+  /** A new secret, pending until a code of it enables it; a pending one is replaced. */
+  async setup(auth: AuthContext, proof: ReauthProof): Promise<TotpSetup> {
+    const { user } = auth;
+    if ((await this.repo.findTotp(user.id))?.enabled_at) throw alreadyEnabled();
+    await this.reauth.confirm(user, proof);
+    const secret = newTotpSecret();
+    const sealed = this.codes.seal(secret, user.id);
+    // Refused in the same statement when an enable committed meanwhile.
+    if (!(await writeStatement(() => this.repo.savePending(user.id, sealed)))) throw alreadyEnabled();
+    const url = otpauthUrl(secret, this.issuer, user.email);
+    return { secret: totpSecretText(secret), otpauth_url: url, qr_svg: await qrCodeSvg(url) };
+  }
+
+  /** The first code of the pending secret turns it on; the recovery codes are shown this once. */
+  async enable(auth: AuthContext, code: string): Promise<{ recovery_codes: string[] }> {
+    const { user } = auth;
+    const credential = await this.repo.findTotp(user.id);
+    if (!credential) throw noSetup();
+    if (credential.enabled_at) throw alreadyEnabled();
+    const secret = this.codes.open(credential.secret, user.id);
+    return this.attempt(user, async () => {
+      const step = this.codes.stepOf(secret, code);
+      if (step === undefined) throw wrongProof({ kind: 'code', code });
+      const recovery = freshRecoveryCodes();
+      const enabled = await writeTransaction(this.db, async (trx) => {
+        const repo = this.repo.with(trx);
+        // Only the secret the code was checked against: a setup made meanwhile has replaced it.
+        if (!(await repo.enable(user.id, credential.secret, step))) return false;
+        await repo.replaceRecoveryCodes(user.id, recovery.hashes);
+        return true;
+      });
+      if (!enabled) throw noSetup();
+      return { recovery_codes: recovery.shown };
+    });
+  }
+
+  /** Turns the second factor off: re-authentication, and an authenticator or recovery code. */
+  async disable(
+    auth: AuthContext,
+    reauth: ReauthProof,
+    offered: SecondFactorProof,
+  ): Promise<SecondFactorStatus> {
+    const { user } = auth;
+    const credential = await this.enabledCredential(user.id);
+    const proof = chosenProof(offered, true);
+    await this.reauth.confirm(user, reauth);
+    await this.attempt(user, async () => {
+      const removed = await writeTransaction(this.db, async (trx) => {
+        const repo = this.repo.with(trx);
+        if (!(await this.codes.use(repo, user.id, credential, proof))) return false;
+        return repo.removeAll(user.id);
+      });
+      if (!removed) throw wrongProof(proof);
+    });
+    return DISABLED;
+  }
+
+  /** New recovery codes (the old ones stop working): re-authentication and an authenticator code. */
+  async regenerateRecoveryCodes(
+    auth: AuthContext,
+    reauth: ReauthProof,
+    offered: SecondFactorProof,
+  ): Promise<{ recovery_codes: string[] }> {
+    const { user } = auth;
+    const credential = await this.enabledCredential(user.id);
+    const proof = chosenProof(offered, false);
+    await this.reauth.confirm(user, reauth);
+    return this.attempt(user, async () => {
+      const recovery = freshRecoveryCodes();
+      const replaced = await writeTransaction(this.db, async (trx) => {
+        const repo = this.repo.with(trx);
+        if (!(await this.codes.use(repo, user.id, credential, proof))) return false;
+        await repo.replaceRecoveryCodes(user.id, recovery.hashes);
+        return true;
+      });
+      if (!replaced) throw wrongProof(proof);
+      return { recovery_codes: recovery.shown };
+    });
+  }
+
+  private async enabledCredential(userId: string): Promise<TotpCredential> {
+    const credential = await this.repo.findTotp(userId);
+    if (!credential?.enabled_at) throw notEnabled();
+    return credential;
+  }
+
+  /** Wrong codes (a 422) count per account: a stolen session cannot guess its way through. */
+  private attempt<T>(user: UserRow, check: () => Promise<T>): Promise<T> {
+    return throttledAttempt(
+      this.guesses,
+      `second-factor:${user.id}`,
+      check,
+      (error) => error instanceof ValidationError,
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { type Executor, writeTransaction } from '../../db/transaction.js';
+import {
+  AccountDisabledError,
+  InvalidCredentialsError,
+  SecondFactorRequiredError,
+  ValidationError,
+} from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { hashApiToken, newApiToken } from '../../lib/tokens.js';
+import { accountKey, type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import type { ChallengesRepo } from '../../modules/second-factor/challenges-repo.js';
+import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { SignedIn } from '../../modules/users/view.js';
+import type { ClientInfo } from '../client.js';
+import type { SecondFactorGate } from '../sign-in/service.js';
+import type { SignInTokens } from '../sign-in/tokens.js';
+import {
+  type ChosenProof,
+  chosenProof,
+  type SecondFactorCodes,
+  type SecondFactorProof,
+  wrongProof,
+} from './codes.js';
+
+/** How long a challenge lives: time to open the authenticator app, not to walk away from the login. */
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** Wrong codes a challenge survives; then it is dead and the sign-in starts again from the password. */
+export const CHALLENGE_MAX_FAILURES = 5;
+
+type Outcome =
+  | { kind: 'dead' }
+  | { kind: 'wrong' }
+  | { kind: 'disabled' }
+  | { kind: 'issued'; token: string; userId: string };
+
+/**
+ * The second step of a sign-in for an account with a second factor on. The first step (sign-in/service.ts)
+ * proves the password or the provider token and, through `demandIfEnabled`, gets a challenge instead of a
+ * token; `complete` trades the challenge and a code for the token.
+ */
+export class SecondFactorSignIn implements SecondFactorGate {
+  constructor(
+    private readonly db: Executor,
+    private readonly repo: SecondFactorRepo,
+    private readonly challenges: ChallengesRepo,
+    private readonly codes: SecondFactorCodes,
+    private readonly issuer: SignInTokens,
+    private readonly users: UsersRepo,
+    private readonly views: UsersService,
+    /** Failed email logins per account (RATE_LIMIT_LOGIN_ACCOUNT): wrong codes count there too. */
+    private readonly accountFailures: RateCounter,
+  ) {}
+
+  isEnabled(userId: string): Promise<boolean> {
+    return this.repo.isEnabled(userId);
+  }
+
+  async demandIfEnabled(userId: string, enabled?: boolean): Promise<void> {
+    if (!(enabled ?? (await this.repo.isEnabled(userId)))) return;
+    const challenge = newApiToken();
+    await writeTransaction(this.db, (trx) =>
+      this.challenges.with(trx).insert({
+        id: newId(),
+        userId,
+        challengeHash: hashApiToken(challenge),
+        expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+      }),
+    );
+    throw new SecondFactorRequiredError(challenge);
+  }
+
+  /**
+   * The token for a live challenge and a right code. A dead challenge (used, expired, unknown, or past its
+   * wrong codes) is the login's 401 authentication_failed; a wrong code is a 422 on its field and counts on
+   * the challenge and on the account's failure counter.
+   */
+  async complete(challenge: string, offered: SecondFactorProof, client: ClientInfo): Promise<SignedIn> {
+    const proof = chosenProof(offered, true);
+    const hash = hashApiToken(challenge);
+    const pending = await this.challenges.findLive(hash, CHALLENGE_MAX_FAILURES);
+    if (!pending) throw new InvalidCredentialsError();
+    const outcome = await throttledAttempt(
+      this.accountFailures,
+      accountKey(`email:${pending.email.toLowerCase()}`),
+      async () => {
+        const result = await this.attempt(hash, proof, client);
+        if (result.kind === 'wrong') throw wrongProof(proof);
+        return result;
+      },
+      (error) => error instanceof ValidationError,
+    );
+    if (outcome.kind === 'dead') throw new InvalidCredentialsError();
+    if (outcome.kind === 'disabled') throw new AccountDisabledError();
+    if (outcome.kind !== 'issued') throw new InvalidCredentialsError();
+    const user = await this.users.findById(outcome.userId);
+    if (!user) throw new InvalidCredentialsError();
+    return { user: { ...(await this.views.view(user)), api_token: outcome.token } };
+  }
+
+  /**
+   * One transaction with the challenge row-locked: of concurrent uses of one challenge, the first uses it up
+   * and the others find it gone. A wrong code's failure is committed (the answer is thrown after).
+   */
+  private attempt(hash: Buffer, proof: ChosenProof, client: ClientInfo): Promise<Outcome> {
+    return writeTransaction(this.db, async (trx): Promise<Outcome> => {
+      const challenges = this.challenges.with(trx);
+      const repo = this.repo.with(trx);
+      const live = await challenges.findLive(hash, CHALLENGE_MAX_FAILURES, true);
+      if (!live) return { kind: 'dead' };
+      const credential = await repo.findTotp(live.user_id);
+      if (!credential?.enabled_at) return { kind: 'dead' };
+      if (!(await this.codes.use(repo, live.user_id, credential, proof))) {
+        await challenges.countFailure(live.id);
+        return { kind: 'wrong' };
+      }
+      await challenges.delete(live.id);
+      const issue = await this.issuer.afterSecondFactor(trx, live.user_id, client.userAgent);
+      if (issue.kind === 'disabled') return issue;
+      return { kind: 'issued', token: issue.token.token, userId: live.user_id };
+    });
+  }
+}

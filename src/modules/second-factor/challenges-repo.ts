@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/transaction.js';
+
+export interface NewChallenge {
+  id: string;
+  userId: string;
+  challengeHash: Buffer;
+  expiresAt: Date;
+}
+
+/** A live challenge, as the sign-in's second step reads it. */
+export interface LiveChallenge {
+  id: string;
+  user_id: string;
+  email: string;
+}
+
+/** The SQL of second_factor_challenges: sign-ins waiting for their second factor. */
+export class ChallengesRepo {
+  constructor(private readonly db: Executor) {}
+
+  with(trx: Executor): ChallengesRepo {
+    return new ChallengesRepo(trx);
+  }
+
+  /** Stores a challenge; the user's expired ones go at the same time (on the user_id index). */
+  async insert(challenge: NewChallenge): Promise<void> {
+    await this.db
+      .deleteFrom('second_factor_challenges')
+      .where('user_id', '=', challenge.userId)
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .execute();
+    await this.db
+      .insertInto('second_factor_challenges')
+      .values({
+        id: challenge.id,
+        user_id: challenge.userId,
+        challenge_hash: challenge.challengeHash,
+        expires_at: challenge.expiresAt,
+      })
+      .execute();
+  }
+
+  /**
+   * The challenge with this hash while it lives (unexpired, fewer than `maxFailures` wrong codes), with its
+   * user's email. `lock`: row-locked for the rest of the transaction, so that concurrent uses of one challenge
+   * queue here and each sees what the one before it did (used it up, or counted a failure).
+   */
+  findLive(hash: Buffer, maxFailures: number, lock = false): Promise<LiveChallenge | undefined> {
+    const query = this.db
+      .selectFrom('second_factor_challenges as c')
+      .innerJoin('users', 'users.id', 'c.user_id')
+      .select(['c.id', 'c.user_id', 'users.email'])
+      .where('c.challenge_hash', '=', hash)
+      .where('c.expires_at', '>', sql<Date>`now()`)
+      .where('c.failures', '<', maxFailures);
+    return (lock ? query.forUpdate('c') : query).executeTakeFirst();
+  }
+
+  async countFailure(id: string): Promise<void> {
+    await this.db
+      .updateTable('second_factor_challenges')
+      .set((eb) => ({ failures: eb('failures', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('second_factor_challenges').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,96 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SECRETS_KEY } from '../helpers/config.js';
+import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { registrationForm } from '../helpers/factories.js';
+import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
+import { awayFromStepEdge } from '../helpers/second-factor.js';
+import { currentCode } from '../helpers/totp.js';
+
+beforeAll(async () => {
+  await buildDist();
+});
+
+/** A DATA_DIR, and for PostgreSQL a fresh database, migrated by the real command. */
+async function storage(backend: Backend) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-2fa-cli-'));
+  let database: TestDatabase | undefined;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    SECRETS_KEY: TEST_SECRETS_KEY,
+  };
+  if (backend === 'postgres') {
+    database = await createTestDatabase('postgres', { migrate: false });
+    await database.handle.close();
+    env.DATABASE_URL = database.url as string;
+  }
+  return {
+    env,
+    cleanup: async () => {
+      await rm(dataDir, { recursive: true, force: true });
+      if (database) await database.drop();
+    },
+  };
+}
+
+describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
+  let store: Awaited<ReturnType<typeof storage>>;
+  let service: RunningService | undefined;
+
+  beforeAll(async () => {
+    store = await storage(backend);
+    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    await store?.cleanup();
+  });
+
+  const call = async (url: string, fields: Record<string, string>, token?: string) => {
+    const res = await fetch(`${service?.url}/v1${url}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+    return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+  };
+
+  it('removes the second factor: the user signs in with the password alone again', async () => {
+    await awayFromStepEdge();
+    service = await startService(store.env);
+    const fields = registrationForm();
+    const user = (await call('/auth/register', fields)).body.data.user as { api_token: string };
+    const setup = await call('/user/2fa/totp/setup', { current_password: fields.password }, user.api_token);
+    const secret = setup.body.data.secret as string;
+    expect((await call('/user/2fa/totp/enable', { code: currentCode(secret) }, user.api_token)).status).toBe(
+      200,
+    );
+    const login = { email: fields.email, password: fields.password };
+    expect((await call('/auth/login/email', login)).body.data.status).toBe('second_factor_required');
+    // The embedded database belongs to one process: the command runs with the server stopped.
+    await service.stop();
+    service = undefined;
+
+    const refused = await runCli(['user', '2fa', 'reset', fields.email], store.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`Not reset: add --yes to remove the second factor of "${fields.email}"\n`);
+    const reset = await runCli(['user', '2fa', 'reset', fields.email, '--yes'], store.env);
+    expect(reset.stderr).toBe('');
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toMatch(/^Removed the second factor of \S+ \([0-9a-f-]{36}\)\.\n$/);
+    const again = await runCli(['user', '2fa', 'reset', fields.username, '--yes'], store.env);
+    expect(again.stdout).toMatch(/has no second factor; nothing to remove\.\n$/);
+
+    service = await startService(store.env);
+    const plain = await call('/auth/login/email', login);
+    expect(plain.status).toBe(200);
+    expect(typeof (plain.body.data.user as { api_token?: unknown }).api_token).toBe('string');
+  });
+});
