@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { type DestinationStream, destination } from 'pino';
+import { type DueDeletions, sweepDueDeletionsPeriodically } from './account/deletion/sweep.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -42,6 +43,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The mail outbox's sender: tests (and operators' tools) can wait for sends or run a retry pass. */
     mailer: Mailer;
+    /** Erases the accounts whose deletion is due: run periodically, and by tests on demand. */
+    dueDeletions: DueDeletions;
   }
 }
 
@@ -153,7 +156,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
-  const { endpoints, services, mediaReferences, webSessions } = buildEndpoints(config, {
+  const { endpoints, services, mediaReferences, webSessions, dueDeletions } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
@@ -175,6 +178,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       stopSweeping = sweepPeriodically(sweeper, config.mediaSweepIntervalMinutes * 60_000, app.log);
     });
     app.addHook('onClose', async () => stopSweeping?.());
+  }
+  app.decorate('dueDeletions', dueDeletions);
+  if (config.deletion.graceDays > 0) {
+    // Like the media sweep: from ready on, stopped (and awaited) before the database closes.
+    let stopErasing: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopErasing = sweepDueDeletionsPeriodically(dueDeletions, config.deletion.sweepIntervalMs, app.log);
+    });
+    app.addHook('onClose', async () => stopErasing?.());
   }
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.

@@ -1,4 +1,5 @@
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
+import type { DueDeletions } from './account/deletion/sweep.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
@@ -31,6 +32,8 @@ export function buildEndpoints(
   services: RequestServices;
   mediaReferences: MediaReferences[];
   webSessions: WebSessions;
+  /** Erases the accounts whose deletion is due (the server runs it periodically). */
+  dueDeletions: DueDeletions;
 } {
   const { limits } = deps;
   const {
@@ -50,6 +53,8 @@ export function buildEndpoints(
     posts,
     promotions,
     deletion,
+    scheduledDeletions,
+    eraser,
     mediaReferences,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
@@ -76,7 +81,7 @@ export function buildEndpoints(
     ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
     ...userEndpoints(users),
     ...profileEndpoints(profile, configured, taken),
-    ...accountDeletionEndpoints(deletion, configured),
+    ...accountDeletionEndpoints(deletion, scheduledDeletions, configured, limits.loginIp),
     ...profilePictureEndpoints(profilePictures, imageLimits, limits.imageUpload),
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
@@ -98,6 +103,7 @@ export function buildEndpoints(
     endpoints,
     services: { authenticate: (token) => tokens.authenticate(token) },
     mediaReferences,
+    dueDeletions: eraser,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }

@@ -1,4 +1,5 @@
 import { AccountEraser } from './account/deletion/eraser.js';
+import { ScheduledDeletions } from './account/deletion/scheduled.js';
 import { AccountDeletion } from './account/deletion/service.js';
 import { PasswordResetService } from './account/password-reset/service.js';
 import { ProfilePictureService } from './account/profile/picture.js';
@@ -125,10 +126,21 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
     limits.passwordForgotEmail,
   );
-  const deletion = new AccountDeletion(
-    new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
-    reauth,
+  const eraser = new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db));
+  // A deletion waits DELETION_GRACE_DAYS (the user can take it back); the cancel's password check is the
+  // login's, under its counters.
+  const scheduledDeletions = new ScheduledDeletions(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    posts,
+    oneTimeTokens,
+    deps.mailer,
+    signIn,
+    { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
   );
+  const deletion = new AccountDeletion(eraser, scheduledDeletions, reauth);
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
@@ -153,6 +165,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     feedCursors,
     posts,
     deletion,
+    scheduledDeletions,
+    eraser,
     mediaReferences,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/errors.js';
 import {
+  AccountDeletionScheduledError,
   AccountDisabledError,
   CommitFailedError,
   ForbiddenError,
@@ -82,6 +83,12 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
   }
   if (error instanceof AccountDisabledError) {
     return failure(401, 'Unauthorized', 'This account is disabled.', { status: 'account_disabled' });
+  }
+  if (error instanceof AccountDeletionScheduledError) {
+    return failure(409, 'ConflictHttpException', 'This account is scheduled for deletion.', {
+      status: 'deletion_scheduled',
+      scheduled_for: error.scheduledFor.toISOString(),
+    });
   }
   if (error instanceof UnauthenticatedError) {
     return failure(401, 'AuthenticationException', 'Unauthenticated.', { status: 'unauthenticated' });

@@ -32,6 +32,7 @@ const EN: Record<string, string> = {
   provider_linked: 'Another :provider account is already linked; unlink it first.',
   last_sign_in_method:
     'The :provider account is the only way to sign in; set a password or link another provider first.',
+  deletion_not_scheduled: 'No deletion of this account is scheduled.',
   timezone: 'The :attribute must be a valid zone.',
   url: 'The :attribute format is invalid.',
   date: 'The :attribute is not a valid date.',
@@ -73,6 +74,7 @@ const KO: Record<string, string> = {
   provider_linked: '다른 :provider 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
   last_sign_in_method:
     ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
+  deletion_not_scheduled: '이 계정은 삭제가 예약되어 있지 않습니다.',
   timezone: ':attribute은(는) 올바른 시간대 이어야 합니다.',
   url: ':attribute 형식이 유효하지 않습니다.',
   date: ':attribute은(는) 올바른 날짜가 아닙니다.',

@@ -5,6 +5,12 @@ import type { ImagesService } from '../../modules/images/service.js';
 import type { PostsService } from '../../modules/posts/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
 
+/** The files of an erased account, removed once its transaction has committed. */
+interface ErasedFiles {
+  picture: ProfilePicture | null;
+  postImages: PostImage[];
+}
+
 /** What one deletion removed: who it was, for the operator's confirmation line. */
 export interface DeletedAccount {
   id: string;
@@ -39,19 +45,42 @@ export class AccountEraser {
    */
   async erase(user: Pick<UserRow, 'id' | 'username'>): Promise<DeletedAccount | undefined> {
     const files = await writeTransaction(this.db, async (trx) => {
-      const users = this.users.with(trx);
       // The row lock first (see UsersRepo.lockForDelete), then the likes and liked posts (PostsRepo.unlikeAllOf).
-      const row = await users.lockForDelete(user.id);
-      if (!row) return undefined;
-      await this.posts.unlikeAllOfUser(trx, user.id);
-      const postImages = await this.posts.deleteAllOfUser(trx, user.id);
-      await this.mailOutbox.with(trx).forgetAddress(row.email);
-      await users.delete(user.id);
-      return { picture: row.profile_picture, postImages };
+      const row = await this.users.with(trx).lockForDelete(user.id);
+      return row && this.eraseLocked(trx, row);
     });
     if (!files) return undefined;
     await this.removeFiles(files.picture, files.postImages);
     return { id: user.id, username: user.username };
+  }
+
+  /**
+   * Erases accounts whose grace period is over (DELETION_GRACE_DAYS), up to `limit`, each in its own
+   * transaction that claims it first (UsersRepo.claimDueDeletion: locked, skipping one that another sweep
+   * or a cancel holds), so any number of instances sweep at once and none erases an account twice; a cancel
+   * that got the row first wins, one that comes after finds no account. Files go after each commit.
+   */
+  async eraseDue(limit = 100): Promise<DeletedAccount[]> {
+    const erased: DeletedAccount[] = [];
+    while (erased.length < limit) {
+      const done = await writeTransaction(this.db, async (trx) => {
+        const row = await this.users.with(trx).claimDueDeletion();
+        return row && { row, files: await this.eraseLocked(trx, row) };
+      });
+      if (!done) break;
+      await this.removeFiles(done.files.picture, done.files.postImages);
+      erased.push({ id: done.row.id, username: done.row.username });
+    }
+    return erased;
+  }
+
+  /** Everything of the account whose row `trx` holds locked; the files to remove once it commits. */
+  private async eraseLocked(trx: Executor, row: UserRow): Promise<ErasedFiles> {
+    await this.posts.unlikeAllOfUser(trx, row.id);
+    const postImages = await this.posts.deleteAllOfUser(trx, row.id);
+    await this.mailOutbox.with(trx).forgetAddress(row.email);
+    await this.users.with(trx).delete(row.id);
+    return { picture: row.profile_picture, postImages };
   }
 
   /** Best effort after commit; a file that cannot be removed is reported with its keys (ImagesService). */

@@ -1,6 +1,7 @@
 import type { UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import {
+  AccountDeletionScheduledError,
   AccountDisabledError,
   InvalidCredentialsError,
   NotRegisteredError,
@@ -57,12 +58,7 @@ export class SignIn {
     this.issuer = new SignInTokens(db, users, tokens, hasher);
   }
 
-  /**
-   * Email and password, throttled per (email, IP): guessing one account's password from one address stops
-   * after a few failures, while the same address can still sign in to another account, and the account's
-   * owner from another address (so an attacker cannot lock a user out). The per-IP limit, on the route, caps
-   * guessing across many accounts.
-   */
+  /** Email and password, throttled (see `throttled`). */
   loginWithEmail(
     email: string,
     password: string,
@@ -70,6 +66,37 @@ export class SignIn {
     /** The account of `email` when the caller has read it already (the login rule does); read here if not. */
     account?: UserWithProviders,
   ): Promise<SignedIn> {
+    return this.throttled(email, client, account, () =>
+      this.signInWithPassword(email, password, client, account),
+    );
+  }
+
+  /**
+   * The account of `email` once `password` proved right, under the same counters as an email login (a
+   * guesser gains nothing by guessing here), without signing in: taking a scheduled deletion back. A wrong
+   * password is the login's 401, an unknown email its 422, a disabled account its 401 account_disabled.
+   */
+  provePassword(email: string, password: string, client: ClientInfo): Promise<UserWithProviders> {
+    return this.throttled(email, client, undefined, async () => {
+      const user = await this.accountOf(email);
+      await this.checkPassword(user, password);
+      if (user.disabled_at !== null) throw new AccountDisabledError();
+      return user;
+    });
+  }
+
+  /**
+   * Password checks throttled per (email, IP): guessing one account's password from one address stops after
+   * a few failures, while the same address can still sign in to another account, and the account's owner
+   * from another address (so an attacker cannot lock a user out). The per-IP limit, on the route, caps
+   * guessing across many accounts.
+   */
+  private throttled<T>(
+    email: string,
+    client: ClientInfo,
+    account: UserWithProviders | undefined,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
     return throttledAttempt(
       this.loginFailures,
       attemptKey(`email:${email.toLowerCase()}`, client.ip),
@@ -81,7 +108,7 @@ export class SignIn {
         return throttledAttempt(
           known ? unlimited : this.accountFailures,
           accountKey(`email:${email.toLowerCase()}`),
-          () => this.signInWithPassword(email, password, client, account),
+          attempt,
           isFailedLogin,
         );
       },
@@ -118,6 +145,7 @@ export class SignIn {
       issue = await this.checkAndIssue(user, password, client);
     }
     if (issue.kind === 'disabled') throw new AccountDisabledError();
+    if (issue.kind === 'deletion-scheduled') throw new AccountDeletionScheduledError(issue.scheduledFor);
     if (issue.kind === 'password-changed') throw new InvalidCredentialsError();
     return {
       user: { ...(await this.views.view(user, user.linked_providers)), api_token: issue.token.token },
@@ -131,15 +159,22 @@ export class SignIn {
     return user;
   }
 
-  /** A wrong password and an account without one both get the same 401. */
-  private async checkAndIssue(user: UserWithProviders, password: string, client: ClientInfo) {
+  /** A wrong password and an account without one both get the same 401; the hash that matched otherwise. */
+  private async checkPassword(user: UserWithProviders, password: string): Promise<string> {
     const matches = user.password_hash
       ? await this.hasher.verify(user.password_hash, password)
       : await this.hasher.verifyNothing(password);
     if (!matches || user.password_hash === null) throw new InvalidCredentialsError();
-    // Said only now that the password proved right: a guesser never learns that an account is disabled.
+    return user.password_hash;
+  }
+
+  private async checkAndIssue(user: UserWithProviders, password: string, client: ClientInfo) {
+    const hash = await this.checkPassword(user, password);
+    // Said only now that the password proved right: a guesser never learns that an account is disabled, or
+    // that its deletion is scheduled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
-    return this.issuer.afterPassword(user.id, user.password_hash, password, client.userAgent);
+    if (user.deletion_due_at !== null) throw new AccountDeletionScheduledError(user.deletion_due_at);
+    return this.issuer.afterPassword(user.id, hash, password, client.userAgent);
   }
 
   /**
@@ -159,8 +194,10 @@ export class SignIn {
     await this.providers.verify(credentials);
     const user = await this.providers.userOfIdentity(credentials);
     if (!user) throw new NotRegisteredError();
-    // After the provider vouched for the identity, so only its holder learns the account is disabled.
+    // After the provider vouched for the identity, so only its holder learns the account is disabled or
+    // scheduled for deletion.
     if (user.disabled_at !== null) throw new AccountDisabledError();
+    if (user.deletion_due_at !== null) throw new AccountDeletionScheduledError(user.deletion_due_at);
     const token = await this.issuer.afterProvider(user.id, client.userAgent);
     return { user: { ...(await this.views.view(user)), api_token: token.token } };
   }
