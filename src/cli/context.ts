@@ -1,12 +1,16 @@
 import { AccountEraser } from '../account/deletion/eraser.js';
+import { ScheduledDeletions } from '../account/deletion/scheduled.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import type { Executor } from '../db/transaction.js';
+import { Mailer } from '../mail/mailer.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
+import { createMailTransport, type MailLogger } from '../mail/transport.js';
 import { ImagesService } from '../modules/images/service.js';
+import { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
 import { FeedCursorCodec } from '../modules/posts/cursor.js';
 import { PostsRepo } from '../modules/posts/repo.js';
 import { PostsService } from '../modules/posts/service.js';
@@ -32,10 +36,23 @@ export interface OperatorServices {
   tokens: TokensService;
   posts: PostsService;
   deletion: AccountEraser;
+  /** Schedules a deletion as user/delete does (its grace period, its mail); `enabled` is false without one. */
+  scheduledDeletions: ScheduledDeletions;
   importer: UserImportService;
 }
 
-function buildOperatorServices(config: Config, db: Executor, storage: MediaStorage): OperatorServices {
+/** The mail a command writes goes out before it ends; only a failure is worth a line (on stderr). */
+const operatorMailLog: MailLogger = {
+  info: () => {},
+  warn: (_details, message) => console.error(`Mail: ${message}; it is retried by the running service.`),
+};
+
+function buildOperatorServices(
+  config: Config,
+  db: Executor,
+  storage: MediaStorage,
+  mailer: Mailer,
+): OperatorServices {
   const usersRepo = new UsersRepo(db);
   // The user's linked providers, for `user show`, read from the links as the service does.
   const views = new UsersService(usersRepo, new ProviderAccountsRepo(db));
@@ -50,6 +67,7 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
     images,
     new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
   );
+  const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   return {
     users,
     promotions: new PromotionsService(
@@ -58,10 +76,21 @@ function buildOperatorServices(config: Config, db: Executor, storage: MediaStora
       users,
       config.bannerLinkSchemes,
     ),
-    tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
+    tokens,
     posts,
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.
     deletion: new AccountEraser(db, usersRepo, posts, images, new OutboxRepo(db)),
+    scheduledDeletions: new ScheduledDeletions(
+      db,
+      usersRepo,
+      views,
+      tokens,
+      posts,
+      new OneTimeTokensRepo(db),
+      mailer,
+      { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
+      { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
+    ),
     importer: new UserImportService(db, new UserImportRepo(db)),
   };
 }
@@ -97,9 +126,18 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
       );
     }
     const storage = createStorage(config.media);
+    const mailer = new Mailer(
+      new OutboxRepo(database.db),
+      createMailTransport(config.mail, operatorMailLog),
+      config.mail.retry,
+      config.mail.smtp?.timeoutMs ?? 0,
+      operatorMailLog,
+    );
     try {
-      return await work(buildOperatorServices(config, database.db, storage));
+      return await work(buildOperatorServices(config, database.db, storage, mailer));
     } finally {
+      // A mail the command wrote is sent (or left to the service's retrier) before the database closes.
+      await mailer.close();
       // The S3 client keeps sockets open; local storage has nothing to close.
       if (storage instanceof S3Storage) storage.close();
     }
