@@ -61,10 +61,6 @@ export const t = {
     }
     return shape<T | null>({ anyOf: [inner.schema, { type: 'null' }] });
   },
-  /** One of these shapes (`anyOf`: the serializer writes the value by the first shape it matches). */
-  // biome-ignore lint/suspicious/noExplicitAny: the shapes are of any value types; Static<> restores their union.
-  union: <S extends Shape<any>[]>(...shapes: S) =>
-    shape<Static<S[number]>>({ anyOf: shapes.map((inner) => inner.schema) }),
   array: <T>(items: Shape<T>) => shape<T[]>({ type: 'array', items: items.schema }),
   /** An object of any keys whose values all have one shape (e.g. thumbnails by size). */
   record: <T>(values: Shape<T>) =>

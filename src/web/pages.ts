@@ -9,6 +9,7 @@ export const PAGES = {
   profile: '/profile',
   'verify-email': '/verify-email',
   'reset-password': '/reset-password',
+  'cancel-deletion': '/cancel-deletion',
 } as const;
 
 export type PageName = keyof typeof PAGES;
@@ -20,6 +21,7 @@ const TITLES: Record<PageName, MessageKey> = {
   profile: 'profile.title',
   'verify-email': 'verify.title',
   'reset-password': 'reset.title',
+  'cancel-deletion': 'cancel.title',
 };
 
 export function escapeHtml(text: string): string {
@@ -137,6 +139,12 @@ ${formStatus}
       return `<form id="verify" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
 ${button('action.verify')}
+${formStatus}
+</form>`;
+    case 'cancel-deletion':
+      return `<form id="cancel-deletion" novalidate>
+<p id="token-message" class="message" aria-live="polite"></p>
+${button('action.cancel_deletion')}
 ${formStatus}
 </form>`;
     case 'reset-password':

@@ -253,6 +253,9 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     expect(fresh).not.toBe(second.user.api_token);
     await check('POST /auth/logout', post('/auth/logout', {}, second.user.api_token));
     await check('POST /user/delete', post('/user/delete', { current_password: minji.password }, minji.token));
+    // The deletion waits for its grace period: the mailed link takes it back.
+    const cancelToken = await latestToken(ctx.database.handle, minji.email, 'deletion_scheduled');
+    await check('POST /auth/deletion/cancel', post('/auth/deletion/cancel', { token: cancelToken }));
   });
 
   it('called every documented operation', () => {

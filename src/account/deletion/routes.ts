@@ -1,5 +1,5 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
-import { t } from '../../http/response-schema.js';
+import type { Shape } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { preferredLocale } from '../../validation/messages.js';
@@ -8,15 +8,29 @@ import { reauthProof, reauthRules } from '../reauth/rules.js';
 import { clientInfo } from '../request-client.js';
 import { cancelDeletionRules } from './rules.js';
 import type { ScheduledDeletions } from './scheduled.js';
-import type { AccountDeletion } from './service.js';
+import type { AccountDeletion, DeletionOutcome } from './service.js';
 
-const deletionOutcome = t.union(
-  t.object({ deleted: t.literal(true) }, 'Deleted at once (no grace period: DELETION_GRACE_DAYS=0).'),
-  t.object(
-    { deleted: t.literal(false), scheduled_for: t.dateTime() },
-    'Scheduled: the account is erased at `scheduled_for` unless the deletion is taken back before.',
-  ),
-);
+/**
+ * Either shape of DeletionOutcome, as one object whose `scheduled_for` comes only with `deleted: false`: an
+ * immediate deletion answers exactly `{"deleted": true}`, as it always has.
+ */
+const deletionOutcome: Shape<DeletionOutcome> = {
+  schema: {
+    type: 'object',
+    description:
+      '`{"deleted": true}` when the account was deleted at once (DELETION_GRACE_DAYS=0); ' +
+      '`{"deleted": false, "scheduled_for": …}` when its deletion is scheduled for that time.',
+    properties: {
+      deleted: { type: 'boolean' },
+      scheduled_for: {
+        type: 'string',
+        format: 'date-time',
+        description: 'When the account is erased; only with `deleted: false`.',
+      },
+    },
+    required: ['deleted'],
+  },
+};
 
 /**
  * `providers`: the configured provider names, whose credentials a password-less account re-authenticates
