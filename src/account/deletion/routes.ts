@@ -90,7 +90,7 @@ export function accountDeletionEndpoints(
       errors: [401, 429],
       rules: cancelDeletionRules,
       response: signedInResponse,
-      example: signedInExample,
+      example: { user: { ...signedInExample.user, bio: '안녕하세요', email_verified: true } },
       handle: ({ params, request }) => scheduled.cancel(params, clientInfo(request)),
     }),
   ];
