@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { type DestinationStream, destination } from 'pino';
 import type { DataExportJobs } from './account/data-export/jobs.js';
+import { type DueDeletions, sweepDueDeletionsPeriodically } from './account/deletion/sweep.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { loadMigrations } from './db/migrate.js';
@@ -46,6 +47,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** The data-export builder: tests wait for builds (`idle`) or run a pass (`buildDue`, `expireDue`). */
     dataExports: DataExportJobs;
+    /** Erases the accounts whose deletion is due: run periodically, and by tests on demand. */
+    dueDeletions: DueDeletions;
   }
 }
 
@@ -167,6 +170,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     registerDownloads,
     dataExportJobs,
     securityEvents,
+    dueDeletions,
   } = buildEndpoints(config, {
     ...deps,
     storage,
@@ -202,6 +206,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     stopPruning = prunePeriodically(securityEvents, config.securityEvents.retentionDays, app.log);
   });
   app.addHook('onClose', async () => stopPruning?.());
+  app.decorate('dueDeletions', dueDeletions);
+  if (config.deletion.graceDays > 0) {
+    // Like the media sweep: from ready on, stopped (and awaited) before the database closes.
+    let stopErasing: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopErasing = sweepDueDeletionsPeriodically(dueDeletions, config.deletion.sweepIntervalMs, app.log);
+    });
+    app.addHook('onClose', async () => stopErasing?.());
+  }
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseCorsOrigins } from './config/cors.js';
 import { type DataExportConfig, parseDataExport } from './config/data-export.js';
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
+import { type DeletionConfig, parseDeletion } from './config/deletion.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type HashingConfig, parseHashing } from './config/hashing.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
@@ -85,6 +86,8 @@ export interface Config {
   corsOrigins: string[];
   /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, …. */
   mail: MailConfig;
+  /** Account deletion's grace period and sweep: DELETION_GRACE_DAYS, DELETION_SWEEP_INTERVAL. */
+  deletion: DeletionConfig;
   /** Serve /docs and /openapi.json (DOCS_ENABLED, default on). */
   docsEnabled: boolean;
   /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
@@ -194,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
     mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
+    deletion: parseDeletion(env),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
+import type { DueDeletions } from './account/deletion/sweep.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
@@ -42,6 +43,8 @@ export function buildEndpoints(
   registerDownloads: (app: FastifyInstance) => void;
   dataExportJobs: DataExportJobs;
   securityEvents: SecurityEventsService;
+  /** Erases the accounts whose deletion is due (the server runs it periodically). */
+  dueDeletions: DueDeletions;
 } {
   const { limits } = deps;
   const {
@@ -68,6 +71,8 @@ export function buildEndpoints(
     deletion,
     dataExports,
     dataExportJobs,
+    scheduledDeletions,
+    eraser,
     mediaReferences,
     securityEvents,
     activityCursors,
@@ -108,7 +113,7 @@ export function buildEndpoints(
       loginLimit: limits.loginIp,
     }),
     ...profileEndpoints(profile, configured, taken),
-    ...accountDeletionEndpoints(deletion, configured),
+    ...accountDeletionEndpoints(deletion, scheduledDeletions, configured, limits.loginIp),
     ...dataExportEndpoints(dataExports, configured),
     ...profilePictureEndpoints(profilePictures, imageLimits, limits.imageUpload),
     ...deviceEndpoints(devices),
@@ -136,6 +141,7 @@ export function buildEndpoints(
     registerDownloads: (app) => registerExportDownload(app, config.apiVersions, dataExports),
     dataExportJobs,
     securityEvents,
+    dueDeletions: eraser,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }

@@ -65,6 +65,18 @@ export class AccountDisabledError extends ServiceError {
   }
 }
 
+/**
+ * The credentials were right but the account is scheduled for deletion (DELETION_GRACE_DAYS): the owner
+ * learns when it goes and can take it back (auth/deletion/cancel). Like AccountDisabledError, only said to
+ * someone who proved the credentials.
+ */
+export class AccountDeletionScheduledError extends ServiceError {
+  constructor(readonly scheduledFor: Date) {
+    super('This account is scheduled for deletion.');
+    this.name = 'AccountDeletionScheduledError';
+  }
+}
+
 /** A protected route without a valid token. */
 export class UnauthenticatedError extends ServiceError {
   constructor() {

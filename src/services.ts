@@ -5,6 +5,7 @@ import { DataExportsRepo } from './account/data-export/repo.js';
 import { accountSections } from './account/data-export/sections.js';
 import { DataExports } from './account/data-export/service.js';
 import { AccountEraser } from './account/deletion/eraser.js';
+import { ScheduledDeletions } from './account/deletion/scheduled.js';
 import { AccountDeletion } from './account/deletion/service.js';
 import { PasswordResetService } from './account/password-reset/service.js';
 import { ProfilePictureService } from './account/profile/picture.js';
@@ -263,17 +264,28 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     exportLinks,
     limits.dataExport,
   );
-  const deletion = new AccountDeletion(
-    new AccountEraser(
-      db,
-      usersRepo,
-      posts,
-      images,
-      new OutboxRepo(db),
-      userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
-    ),
-    reauth,
+  const eraser = new AccountEraser(
+    db,
+    usersRepo,
+    posts,
+    images,
+    new OutboxRepo(db),
+    userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
   );
+  // A deletion waits DELETION_GRACE_DAYS (the user can take it back); the cancel's password check is the
+  // login's, under its counters.
+  const scheduledDeletions = new ScheduledDeletions(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    posts,
+    oneTimeTokens,
+    deps.mailer,
+    signIn,
+    { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
+  );
+  const deletion = new AccountDeletion(eraser, scheduledDeletions, reauth);
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
@@ -306,6 +318,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     deletion,
     dataExports,
     dataExportJobs,
+    scheduledDeletions,
+    eraser,
     mediaReferences,
     securityEvents,
     activityCursors,

@@ -1,6 +1,7 @@
 import { userExportFiles } from '../account/data-export/erasure.js';
 import { DataExportsRepo } from '../account/data-export/repo.js';
 import { AccountEraser } from '../account/deletion/eraser.js';
+import { ScheduledDeletions } from '../account/deletion/scheduled.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
@@ -15,6 +16,7 @@ import { ConsentReminders } from '../modules/consents/reminders.js';
 import { ConsentsRepo } from '../modules/consents/repo.js';
 import { ConsentsService } from '../modules/consents/service.js';
 import { ImagesService } from '../modules/images/service.js';
+import { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
 import { FeedCursorCodec } from '../modules/posts/cursor.js';
 import { PostsRepo } from '../modules/posts/repo.js';
 import { PostsService } from '../modules/posts/service.js';
@@ -43,6 +45,8 @@ export interface OperatorServices {
   tokens: TokensService;
   posts: PostsService;
   deletion: AccountEraser;
+  /** Schedules a deletion as user/delete does (its grace period, its mail); `enabled` is false without one. */
+  scheduledDeletions: ScheduledDeletions;
   importer: UserImportService;
   consents: ConsentsService;
   consentReminders: ConsentReminders;
@@ -75,6 +79,7 @@ function buildOperatorServices(
     images,
     new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
   );
+  const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   return {
     users,
     promotions: new PromotionsService(
@@ -85,7 +90,7 @@ function buildOperatorServices(
       primaryReads(db),
       config.bannerLinkSchemes,
     ),
-    tokens: new TokensService(new TokensRepo(db), config.tokenTtlDays),
+    tokens,
     posts,
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.
     deletion: new AccountEraser(
@@ -97,6 +102,17 @@ function buildOperatorServices(
       userExportFiles(new DataExportsRepo(db), createExportStore(storage, config.dataExport.dir), (keys) =>
         console.error(`Could not remove the export files ${keys.join(', ')}; remove them by hand.`),
       ),
+    ),
+    scheduledDeletions: new ScheduledDeletions(
+      db,
+      usersRepo,
+      views,
+      tokens,
+      posts,
+      new OneTimeTokensRepo(db),
+      mailer,
+      { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
+      { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
     ),
     importer: new UserImportService(db, new UserImportRepo(db)),
     consents: new ConsentsService(db, new ConsentsRepo(db)),

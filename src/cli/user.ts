@@ -25,6 +25,10 @@ function printUser(user: OperatorUserView): void {
     ['password', user.has_password ? 'yes' : 'no'],
     ['inspirer', user.is_inspirer ? 'yes' : 'no'],
     ['disabled', user.disabled_at === null ? 'no' : `since ${user.disabled_at}`],
+    [
+      'deletion',
+      user.deletion_scheduled_for === null ? 'no' : `scheduled for ${user.deletion_scheduled_for}`,
+    ],
     ['created', user.created_at],
     ['updated', user.updated_at],
   ]);
@@ -94,6 +98,34 @@ async function importUsers(
   }
 }
 
+const LANGS = ['en', 'ko'] as const;
+
+/** `accounts user delete USER --yes [--now] [--lang ko]`: schedules, or with --now erases at once. */
+async function deleteUser(
+  reference: string,
+  options: { yes?: boolean; now?: boolean; lang?: (typeof LANGS)[number] },
+): Promise<void> {
+  if (!options.yes) {
+    throw new OperatorError(`Not deleted: add --yes to delete "${reference}" and everything of it`);
+  }
+  const line = await withOperatorServices(async ({ users, deletion, scheduledDeletions }) => {
+    const found = await users.find(reference);
+    if (options.now || !scheduledDeletions.enabled) {
+      const deleted = await deletion.erase(found);
+      if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
+      return `Deleted ${deleted.username} (${deleted.id}).`;
+    }
+    const dueAt = await scheduledDeletions.schedule(found, options.lang ?? 'en');
+    if (!dueAt) {
+      throw new OperatorError(
+        `${found.username} (${found.id}) is already scheduled for deletion; add --now to delete it at once`,
+      );
+    }
+    return `Scheduled the deletion of ${found.username} (${found.id}) for ${dueAt.toISOString()}.`;
+  });
+  console.log(line);
+}
+
 /** `accounts user show|disable|enable|delete|2fa reset|import`. */
 export function registerUserCommands(program: Command): void {
   const user = program.command('user').description('Look up, disable, enable, delete and import accounts');
@@ -133,22 +165,17 @@ export function registerUserCommands(program: Command): void {
   user
     .command('delete')
     .description(
-      'Delete an account and everything of it (tokens, devices, provider links, posts, likes, files), as ' +
-        'user/delete does; the email, username and slug are free again at once. Cannot be undone',
+      'Delete an account as user/delete does: with a grace period (DELETION_GRACE_DAYS) the deletion is ' +
+        'scheduled — tokens revoked, posts hidden, names kept, a mail with a link to take it back — and the ' +
+        'service erases the account when it is due; with --now (or without a grace period) the account and ' +
+        'everything of it (tokens, devices, provider links, posts, likes, files) go at once, the email, ' +
+        'username and slug are free again, and it cannot be undone',
     )
     .argument(...USER_ARGUMENT)
     .option('--yes', 'confirm the deletion (required: a slip must never delete someone)')
-    .action(async (reference: string, options: { yes?: boolean }) => {
-      if (!options.yes) {
-        throw new OperatorError(`Not deleted: add --yes to delete "${reference}" and everything of it`);
-      }
-      const deleted = await withOperatorServices(async ({ users, deletion }) => {
-        const found = await users.find(reference);
-        return deletion.erase(found);
-      });
-      if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
-      console.log(`Deleted ${deleted.username} (${deleted.id}).`);
-    });
+    .option('--now', 'erase at once, without the grace period (a scheduled deletion too)')
+    .addOption(new Option('--lang <lang>', 'language of the mail of a scheduled deletion').choices(LANGS))
+    .action(deleteUser);
 
   user
     .command('2fa')

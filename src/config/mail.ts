@@ -15,6 +15,8 @@ export interface MailConfig {
   /** Link templates; `{token}` is replaced by the token. */
   emailVerifyUrl: string;
   passwordResetUrl: string;
+  /** The link that takes back a scheduled account deletion. */
+  deletionCancelUrl: string;
 }
 
 export interface SmtpConfig {
@@ -121,5 +123,6 @@ export function parseMail(env: Env, port: number): MailConfig {
     publicUrl: base,
     emailVerifyUrl: linkTemplate(env, 'EMAIL_VERIFY_URL', `${base}/verify-email?token={token}`),
     passwordResetUrl: linkTemplate(env, 'PASSWORD_RESET_URL', `${base}/reset-password?token={token}`),
+    deletionCancelUrl: linkTemplate(env, 'DELETION_CANCEL_URL', `${base}/cancel-deletion?token={token}`),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/errors.js';
 import {
+  AccountDeletionScheduledError,
   AccountDisabledError,
   CommitFailedError,
   ForbiddenError,
@@ -90,6 +91,12 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
       status: 'second_factor_required',
       challenge: error.challenge,
       methods: ['totp', 'recovery_code'],
+    });
+  }
+  if (error instanceof AccountDeletionScheduledError) {
+    return failure(409, 'ConflictHttpException', 'This account is scheduled for deletion.', {
+      status: 'deletion_scheduled',
+      scheduled_for: error.scheduledFor.toISOString(),
     });
   }
   if (error instanceof UnauthenticatedError) {

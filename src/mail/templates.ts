@@ -1,7 +1,12 @@
 import type { Locale } from '../validation/messages.js';
 
 /** The mails the service sends. */
-export type MailKind = 'email_verify' | 'password_reset' | 'data_export_ready' | 'consent_reconfirm';
+export type MailKind =
+  | 'email_verify'
+  | 'password_reset'
+  | 'data_export_ready'
+  | 'consent_reconfirm'
+  | 'deletion_scheduled';
 
 export interface MailContent {
   subject: string;
@@ -44,7 +49,16 @@ function validFor(ms: number, locale: Locale): string {
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
 
+/** A grace period in whole days (rounded up: the link never works for less than it says). */
+function inDays(ms: number, locale: Locale): string {
+  const days = Math.max(1, Math.ceil(ms / 86_400_000));
+  if (locale === 'ko') return `${days}일`;
+  return days === 1 ? '1 day' : `${days} days`;
+}
+
 interface Wording {
+  /** The link's lifetime is told in days rather than hours or minutes. */
+  inDays?: boolean;
   subject: string;
   greeting: (name: string) => string;
   lead: string;
@@ -135,13 +149,40 @@ const WORDING: Record<MailKind, Record<Locale, Wording>> = {
       ignore: '프로필 페이지에서 언제든지 수신 여부를 바꿀 수 있습니다.',
     },
   },
+  deletion_scheduled: {
+    en: {
+      inDays: true,
+      subject: 'Your account is scheduled for deletion',
+      greeting: (name) => `Hello ${name},`,
+      lead:
+        'You asked to delete your account. It is signed out everywhere and hidden from others until it is ' +
+        'deleted for good. Changed your mind? Open the link below to keep your account.',
+      action: 'Keep my account',
+      expiry: (duration) =>
+        `Your account and everything of it will be deleted in ${duration}; until then the link works once.`,
+      ignore: 'If you meant to delete your account, there is nothing more to do.',
+    },
+    ko: {
+      inDays: true,
+      subject: '계정 삭제가 예약되었습니다',
+      greeting: (name) => `${name}님, 안녕하세요.`,
+      lead:
+        '계정 삭제를 요청하셨습니다. 모든 기기에서 로그아웃되었고, 완전히 삭제될 때까지 다른 사람에게 보이지 ' +
+        '않습니다. 마음이 바뀌셨다면 아래 링크를 열어 계정을 유지하세요.',
+      action: '계정 유지하기',
+      expiry: (duration) =>
+        `계정과 모든 데이터는 ${duration} 후에 삭제됩니다. 그때까지 링크는 한 번만 사용할 수 있습니다.`,
+      ignore: '계정 삭제를 원하셨다면 더 하실 일은 없습니다.',
+    },
+  },
 };
 
 /** The mail of this kind in this language, as plain text and as HTML (every inserted value escaped). */
 export function renderMail(kind: MailKind, locale: Locale, values: MailValues): MailContent {
   const wording = WORDING[kind][locale];
-  const expiry = wording.expiry(validFor(values.validForMs, locale));
   const items = values.items ?? [];
+  const lifetime = wording.inDays ? inDays(values.validForMs, locale) : validFor(values.validForMs, locale);
+  const expiry = wording.expiry(lifetime);
   const text = [
     wording.greeting(values.username),
     '',

@@ -68,6 +68,14 @@ ${formStatus}
 </form>`);
 }
 
+export function cancelDeletionBody(t: Translate): string {
+  return card(`<form id="cancel-deletion" novalidate>
+<p id="token-message" class="message" aria-live="polite"></p>
+${submitButton(t, 'action.cancel_deletion')}
+${formStatus}
+</form>`);
+}
+
 export function resetPasswordBody(t: Translate): string {
   return card(`<form id="reset" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>

@@ -2,6 +2,7 @@ import type { Locale } from '../validation/messages.js';
 import { escapeHtml, type Translate } from './html.js';
 import { MESSAGES, type MessageKey } from './i18n.js';
 import {
+  cancelDeletionBody,
   forgotPasswordBody,
   homeBody,
   loginBody,
@@ -20,6 +21,7 @@ export const PAGES = {
   profile: '/profile',
   'verify-email': '/verify-email',
   'reset-password': '/reset-password',
+  'cancel-deletion': '/cancel-deletion',
 } as const;
 
 export type PageName = keyof typeof PAGES;
@@ -32,6 +34,7 @@ const TITLES: Record<PageName, MessageKey> = {
   profile: 'profile.title',
   'verify-email': 'verify.title',
   'reset-password': 'reset.title',
+  'cancel-deletion': 'cancel.title',
 };
 
 function body(page: PageName, t: Translate, docs: boolean): string {
@@ -48,6 +51,8 @@ function body(page: PageName, t: Translate, docs: boolean): string {
       return profileBody(t);
     case 'verify-email':
       return verifyEmailBody(t);
+    case 'cancel-deletion':
+      return cancelDeletionBody(t);
     case 'reset-password':
       return resetPasswordBody(t);
   }

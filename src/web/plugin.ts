@@ -51,9 +51,9 @@ function queryWithoutLang(request: FastifyRequest): URLSearchParams {
 }
 
 /**
- * The web pages: the sign-up, log-in, profile, verify-email and reset-password pages, their assets,
- * the session cookie routes, and the API docs at /docs unless turned off. Everything else stays the API's 404
- * envelope.
+ * The web pages: the sign-up, log-in, profile, verify-email, reset-password and cancel-deletion pages, their
+ * assets, the session cookie routes, and the API docs at /docs unless turned off. Everything else stays the
+ * API's 404 envelope.
  */
 export async function registerWeb(
   app: FastifyInstance,

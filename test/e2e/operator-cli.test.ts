@@ -281,7 +281,16 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
       await cli(['user', 'delete', gone.email]),
       `Not deleted: add --yes to delete "${gone.email}" and everything of it`,
     );
-    expect(await ok(['user', 'delete', gone.email, '--yes'])).toBe(
+    // With the default grace period the deletion is scheduled (its mail written), then --now erases at once.
+    expect(await ok(['user', 'delete', gone.email, '--yes', '--lang', 'ko'])).toMatch(
+      new RegExp(`^Scheduled the deletion of ${gone.username} \\(${gone.id}\\) for \\d{4}-.+Z\\.\n$`),
+    );
+    expect(await ok(['user', 'show', gone.id])).toMatch(/\ndeletion +scheduled for \d{4}-.+Z\n/);
+    expectOneLineFailure(
+      await cli(['user', 'delete', gone.email, '--yes']),
+      `${gone.username} (${gone.id}) is already scheduled for deletion; add --now to delete it at once`,
+    );
+    expect(await ok(['user', 'delete', gone.email, '--yes', '--now'])).toBe(
       `Deleted ${gone.username} (${gone.id}).\n`,
     );
     expectOneLineFailure(await cli(['user', 'delete', gone.id, '--yes']), `User "${gone.id}" not found`);

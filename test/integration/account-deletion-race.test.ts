@@ -12,7 +12,8 @@ import { createdPost, postAction } from '../helpers/posts.js';
  * nothing of the deleted user stays.
  */
 describe.each(backends)('%s: user/delete racing likes', (backend) => {
-  const ctx = useTestApp(backend);
+  // Without a grace period: the deletion is immediate.
+  const ctx = useTestApp(backend, { DELETION_GRACE_DAYS: '0' });
 
   it('keeps every like_count equal to the likes while the user likes, unlikes and others like at once', async () => {
     const author = await registerUser(ctx.app);

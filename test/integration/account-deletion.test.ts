@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { newId } from '../../src/lib/ids.js';
+import { rowsOf, USER_TABLES } from '../helpers/account-rows.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, unique } from '../helpers/factories.js';
@@ -14,30 +15,6 @@ import { createPost, type Post, postAction } from '../helpers/posts.js';
 import { providerSignUp } from '../helpers/providers.js';
 
 const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction.', []] as const;
-
-/** Every table that holds rows of a user, and the column naming the user. */
-const USER_TABLES = [
-  ['users', 'id'],
-  ['api_tokens', 'user_id'],
-  ['devices', 'user_id'],
-  ['provider_accounts', 'user_id'],
-  ['posts', 'user_id'],
-  ['post_likes', 'user_id'],
-  ['one_time_tokens', 'user_id'],
-  ['notification_outbox', 'user_id'],
-] as const;
-
-async function rowsOf(db: Kysely<Database>, userId: string): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const [table, column] of USER_TABLES) {
-    const { rows } = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${userId}::uuid`.execute(
-      db,
-    );
-    counts[table] = rows[0]?.n ?? -1;
-  }
-  return counts;
-}
 
 async function likeCount(db: Kysely<Database>, postId: string): Promise<number | undefined> {
   const row = await db.selectFrom('posts').select('like_count').where('id', '=', postId).executeTakeFirst();
@@ -71,7 +48,8 @@ describe.each(backends)('%s: user/delete', (backend) => {
 
   beforeAll(async () => {
     fake = await startFakeProvider({ clientId: 'accounts-test' });
-    ctx = await createTestApp(backend, fake.env('alpha', 'userinfo'));
+    // Without a grace period: the deletion is immediate (account-deletion-grace.test.ts has the period).
+    ctx = await createTestApp(backend, { ...fake.env('alpha', 'userinfo'), DELETION_GRACE_DAYS: '0' });
   });
   afterAll(async () => {
     if (ctx) await closeTestApp(ctx);

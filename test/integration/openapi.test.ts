@@ -57,6 +57,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     const doc = await document();
     // No provider is configured here: every known one's login, link and unlink routes are there all the same.
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/auth/deletion/cancel',
       '/auth/email/verify',
       '/auth/login/alpha',
       '/auth/login/beta',

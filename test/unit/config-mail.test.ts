@@ -14,6 +14,7 @@ describe('mail configuration', () => {
       publicUrl: 'http://127.0.0.1:9090',
       emailVerifyUrl: 'http://127.0.0.1:9090/verify-email?token={token}',
       passwordResetUrl: 'http://127.0.0.1:9090/reset-password?token={token}',
+      deletionCancelUrl: 'http://127.0.0.1:9090/cancel-deletion?token={token}',
     });
   });
 

@@ -32,6 +32,8 @@ const alice: AuthContext = {
     updated_at: at,
     disabled_at: null,
     email_verified: true,
+    deletion_scheduled_at: null,
+    deletion_due_at: null,
   },
   tokenId: 'token-1',
 };

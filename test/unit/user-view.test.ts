@@ -23,6 +23,8 @@ const row: UserRow = {
   updated_at: new Date('2024-03-02T00:00:00Z'),
   disabled_at: null,
   email_verified: true,
+  deletion_scheduled_at: null,
+  deletion_due_at: null,
 };
 
 describe('userView', () => {

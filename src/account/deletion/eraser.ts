@@ -11,6 +11,13 @@ export interface UserExportFiles {
   remove(keys: readonly string[]): Promise<void>;
 }
 
+/** The files of an erased account, removed once its transaction has committed. */
+interface ErasedFiles {
+  picture: ProfilePicture | null;
+  postImages: PostImage[];
+  exportKeys: string[];
+}
+
 /** What one deletion removed: who it was, for the operator's confirmation line. */
 export interface DeletedAccount {
   id: string;
@@ -25,11 +32,8 @@ export interface DeletedAccount {
  * - its posts (and the likes others gave them);
  * - its likes of other users' posts, taken back first so those posts' like_count and hot_score stay right;
  * - mails still waiting to go to its address; sent ones stay as the delivery record, address masked and
- *   body emptied (OutboxRepo.forgetAddress);
- * - its data exports (by the foreign key); an export being built meanwhile finds its row gone and removes
- *   its own zip.
- * The files (profile picture, post images, export zips) go only after the commit: a rolled-back deletion
- * keeps them all.
+ *   body emptied (OutboxRepo.forgetAddress).
+ * The files (profile picture, post images, data-export zips) go only after the commit: a rolled-back deletion keeps them all.
  * The email, username (and its skeleton) and slug live only on the row, so they are free again at once.
  */
 export class AccountEraser {
@@ -49,25 +53,51 @@ export class AccountEraser {
    */
   async erase(user: Pick<UserRow, 'id' | 'username'>): Promise<DeletedAccount | undefined> {
     const files = await writeTransaction(this.db, async (trx) => {
-      const users = this.users.with(trx);
       // The row lock first (see UsersRepo.lockForDelete), then the likes and liked posts (PostsRepo.unlikeAllOf).
-      const row = await users.lockForDelete(user.id);
-      if (!row) return undefined;
-      await this.posts.unlikeAllOfUser(trx, user.id);
-      const postImages = await this.posts.deleteAllOfUser(trx, user.id);
-      await this.mailOutbox.with(trx).forgetAddress(row.email);
-      const exportKeys = await this.exportFiles.fileKeysOf(trx, user.id);
-      await users.delete(user.id);
-      return { picture: row.profile_picture, postImages, exportKeys };
+      const row = await this.users.with(trx).lockForDelete(user.id);
+      return row && this.eraseLocked(trx, row);
     });
     if (!files) return undefined;
-    await this.removeFiles(files.picture, files.postImages);
-    await this.exportFiles.remove(files.exportKeys);
+    await this.removeFiles(files);
     return { id: user.id, username: user.username };
   }
 
+  /**
+   * Erases accounts whose grace period is over (DELETION_GRACE_DAYS), up to `limit`, each in its own
+   * transaction that claims it first (UsersRepo.claimDueDeletion: locked, skipping one that another sweep
+   * or a cancel holds), so any number of instances sweep at once and none erases an account twice; a cancel
+   * that got the row first wins, one that comes after finds no account. Files go after each commit.
+   */
+  async eraseDue(limit = 100): Promise<DeletedAccount[]> {
+    const erased: DeletedAccount[] = [];
+    while (erased.length < limit) {
+      const done = await writeTransaction(this.db, async (trx) => {
+        const row = await this.users.with(trx).claimDueDeletion();
+        return row && { row, files: await this.eraseLocked(trx, row) };
+      });
+      if (!done) break;
+      await this.removeFiles(done.files);
+      erased.push({ id: done.row.id, username: done.row.username });
+    }
+    return erased;
+  }
+
+  /** Everything of the account whose row `trx` holds locked; the files to remove once it commits. */
+  private async eraseLocked(trx: Executor, row: UserRow): Promise<ErasedFiles> {
+    await this.posts.unlikeAllOfUser(trx, row.id);
+    const postImages = await this.posts.deleteAllOfUser(trx, row.id);
+    await this.mailOutbox.with(trx).forgetAddress(row.email);
+    const exportKeys = await this.exportFiles.fileKeysOf(trx, row.id);
+    await this.users.with(trx).delete(row.id);
+    return { picture: row.profile_picture, postImages, exportKeys };
+  }
+
   /** Best effort after commit; a file that cannot be removed is reported with its keys (ImagesService). */
-  private async removeFiles(picture: ProfilePicture | null, postImages: PostImage[]): Promise<void> {
-    await Promise.all([this.images.removePicture(picture), this.posts.removeImageFiles(postImages)]);
+  private async removeFiles({ picture, postImages, exportKeys }: ErasedFiles): Promise<void> {
+    await Promise.all([
+      this.images.removePicture(picture),
+      this.posts.removeImageFiles(postImages),
+      this.exportFiles.remove(exportKeys),
+    ]);
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { AccountDisabledError, ValidationError } from '../../errors.js';
+import { AccountDeletionScheduledError, AccountDisabledError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
@@ -67,8 +67,9 @@ export class PasswordResetService {
     const tokenHash = hashApiToken(token);
     const user = await this.users.findByEmail(email);
     // A disabled account gets no mail either, and the answer stays the same: an operator's lock is not
-    // undone by whoever reads the mailbox.
-    if (!user || user.disabled_at !== null) return;
+    // undone by whoever reads the mailbox. Nor does one scheduled for deletion: its way back is the
+    // cancellation (its mailed link, or the password through auth/deletion/cancel), which a reset would skip.
+    if (!user || user.disabled_at !== null || user.deletion_due_at !== null) return;
     const mail: QueuedMail = await writeTransaction(this.db, async (trx) => {
       await this.tokens.with(trx).replace({
         id: newId(),
@@ -114,6 +115,8 @@ export class PasswordResetService {
         .update(userId, { password_hash: passwordHash, email_verified: true });
       // Disabled after the mail went out: the reset is refused (and rolled back with the token's use).
       if (row.disabled_at !== null) throw new AccountDisabledError();
+      // Scheduled for deletion after the mail went out: likewise (its tokens are revoked, none is issued).
+      if (row.deletion_due_at !== null) throw new AccountDeletionScheduledError(row.deletion_due_at);
       await this.apiTokens.revokeAll(trx, userId);
       const issued = secondFactorOn ? undefined : await this.apiTokens.issue(trx, userId, client.userAgent);
       const alert = await this.activity.record({ user: row, type: 'password_reset', client }, trx);

@@ -1,6 +1,7 @@
 import type { UserRow, UserWithProviders } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import {
+  AccountDeletionScheduledError,
   AccountDisabledError,
   InvalidCredentialsError,
   NotRegisteredError,
@@ -73,12 +74,7 @@ export class SignIn {
     this.issuer = new SignInTokens(db, users, tokens, hasher);
   }
 
-  /**
-   * Email and password, throttled per (email, IP): guessing one account's password from one address stops
-   * after a few failures, while the same address can still sign in to another account, and the account's
-   * owner from another address (so an attacker cannot lock a user out). The per-IP limit, on the route, caps
-   * guessing across many accounts.
-   */
+  /** Email and password, throttled (see `throttled`). */
   loginWithEmail(
     email: string,
     password: string,
@@ -86,6 +82,38 @@ export class SignIn {
     /** The account of `email` when the caller has read it already (the login rule does); read here if not. */
     account?: UserWithProviders,
   ): Promise<SignedIn> {
+    return this.throttled(email, client, account, (knownDevice) =>
+      this.signInWithPassword(email, password, client, account, knownDevice),
+    );
+  }
+
+  /**
+   * The account of `email` once `password` proved right, under the same counters as an email login (a
+   * guesser gains nothing by guessing here), without signing in: taking a scheduled deletion back. A wrong
+   * password is the login's 401, an unknown email its 422, a disabled account its 401 account_disabled.
+   */
+  provePassword(email: string, password: string, client: ClientInfo): Promise<UserWithProviders> {
+    return this.throttled(email, client, undefined, async () => {
+      const user = await this.accountOf(email);
+      await this.checkPassword(user, password);
+      if (user.disabled_at !== null) throw new AccountDisabledError();
+      return user;
+    });
+  }
+
+  /**
+   * Password checks throttled per (email, IP): guessing one account's password from one address stops after
+   * a few failures, while the same address can still sign in to another account, and the account's owner
+   * from another address (so an attacker cannot lock a user out). The per-IP limit, on the route, caps
+   * guessing across many accounts.
+   */
+  private throttled<T>(
+    email: string,
+    client: ClientInfo,
+    account: UserWithProviders | undefined,
+    /** Given whether the request comes from a device the account signed in on before. */
+    attempt: (knownDevice: boolean) => Promise<T>,
+  ): Promise<T> {
     return throttledAttempt(
       this.loginFailures,
       attemptKey(`email:${email.toLowerCase()}`, client.ip),
@@ -97,7 +125,7 @@ export class SignIn {
         return throttledAttempt(
           known ? unlimited : this.accountFailures,
           accountKey(`email:${email.toLowerCase()}`),
-          () => this.signInWithPassword(email, password, client, account, known),
+          () => attempt(known),
           isFailedLogin,
         );
       },
@@ -140,6 +168,7 @@ export class SignIn {
         issue = await this.checkAndIssue(user, password, client);
       }
       if (issue.kind === 'disabled') throw new AccountDisabledError();
+      if (issue.kind === 'deletion-scheduled') throw new AccountDeletionScheduledError(issue.scheduledFor);
       if (issue.kind === 'password-changed') throw new InvalidCredentialsError();
       await this.activity.recordSignIn({ user, method: 'email', client, knownDevice });
       return {
@@ -160,16 +189,23 @@ export class SignIn {
     return user;
   }
 
-  /** A wrong password and an account without one both get the same 401. */
-  private async checkAndIssue(user: UserWithProviders, password: string, client: ClientInfo) {
+  /** A wrong password and an account without one both get the same 401; the hash that matched otherwise. */
+  private async checkPassword(user: UserWithProviders, password: string): Promise<string> {
     const matches = user.password_hash
       ? await this.hasher.verify(user.password_hash, password)
       : await this.hasher.verifyNothing(password);
     if (!matches || user.password_hash === null) throw new InvalidCredentialsError();
-    // Said only now that the password proved right: a guesser never learns that an account is disabled.
+    return user.password_hash;
+  }
+
+  private async checkAndIssue(user: UserWithProviders, password: string, client: ClientInfo) {
+    const hash = await this.checkPassword(user, password);
+    // Said only now that the password proved right: a guesser never learns that an account is disabled, or
+    // that its deletion is scheduled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
+    if (user.deletion_due_at !== null) throw new AccountDeletionScheduledError(user.deletion_due_at);
     await this.secondFactor.demandIfEnabled(user.id, user.second_factor_enabled);
-    return this.issuer.afterPassword(user.id, user.password_hash, password, client.userAgent);
+    return this.issuer.afterPassword(user.id, hash, password, client.userAgent);
   }
 
   /**
@@ -200,8 +236,10 @@ export class SignIn {
     }
     const user = await this.providers.userOfIdentity(credentials);
     if (!user) throw new NotRegisteredError();
-    // After the provider vouched for the identity, so only its holder learns the account is disabled.
+    // After the provider vouched for the identity, so only its holder learns the account is disabled or
+    // scheduled for deletion.
     if (user.disabled_at !== null) throw new AccountDisabledError();
+    if (user.deletion_due_at !== null) throw new AccountDeletionScheduledError(user.deletion_due_at);
     await this.secondFactor.demandIfEnabled(user.id);
     const knownDevice =
       client.deviceToken !== undefined && (await this.tokens.issuedTo(client.deviceToken)) === user.id;

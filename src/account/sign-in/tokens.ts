@@ -9,12 +9,15 @@ export type PasswordSignInIssue =
   /** The hash is no longer the one checked: the password changed, or a parallel login re-hashed it. */
   | { kind: 'password-changed' }
   /** An operator disabled the account after its row was read. */
-  | { kind: 'disabled' };
+  | { kind: 'disabled' }
+  /** The account's deletion was scheduled after its row was read. */
+  | { kind: 'deletion-scheduled'; scheduledFor: Date };
 
 /**
  * The tokens of sign-ins. A password is checked outside any transaction (argon2 takes a while), so the
  * account may change before its token is written: the token is written only if the account still has the
- * hash that was checked and is not disabled, and the outcome says which of the three it came to.
+ * hash that was checked and is neither disabled nor scheduled for deletion, and the outcome says which it
+ * came to.
  */
 export class SignInTokens {
   constructor(
@@ -88,6 +91,8 @@ export class SignInTokens {
       const users = this.users.with(trx);
       const current = await users.signInState(userId, rehashed ? 'update' : 'share');
       if (current !== undefined && current.disabled_at !== null) return { kind: 'disabled' };
+      if (current?.deletion_due_at)
+        return { kind: 'deletion-scheduled', scheduledFor: current.deletion_due_at };
       if (current?.password_hash !== checkedHash) return { kind: 'password-changed' };
       if (rehashed) await users.replacePasswordHash(userId, rehashed);
       return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };

@@ -23,47 +23,53 @@ export class PostsRepo {
    * probe of post_likes' primary key per row (no query per post).
    */
   private selectPosts(viewerId: string | undefined) {
-    return this.db
-      .selectFrom('posts as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .select([
-        'p.id',
-        'p.text',
-        'p.images',
-        'p.like_count',
-        'p.created_at',
-        'p.updated_at',
-        'p.hot_score',
-        'u.id as author_id',
-        'u.username as author_username',
-        'u.slug as author_slug',
-        'u.gender as author_gender',
-        'u.bio as author_bio',
-        'u.profile_picture as author_profile_picture',
-        'u.is_inspirer as author_is_inspirer',
-        'u.created_at as author_created_at',
-        'u.updated_at as author_updated_at',
-      ])
-      .select(
-        sql<Date>`date_trunc('milliseconds', statement_timestamp()) + interval '1 millisecond'`.as(
-          'read_bound',
-        ),
-      )
-      .leftJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('post_likes as l')
-            .select(sql<boolean>`true`.as('liked'))
-            .whereRef('l.post_id', '=', 'p.id')
-            // No viewer: NULL matches no row, and liked_by_me is false.
-            .where('l.user_id', '=', viewerId ?? sql<string>`NULL`)
-            // LIMIT 1 keeps this a probe of the primary key per row of the page: as a plain EXISTS the
-            // planner may hash *all* of the viewer's likes instead, a cost that grows with how much they like.
-            .limit(1)
-            .as('lk'),
-        (join) => join.onTrue(),
-      )
-      .select(sql<boolean>`coalesce(lk.liked, false)`.as('liked_by_me'));
+    return (
+      this.db
+        .selectFrom('posts as p')
+        .innerJoin('users as u', 'u.id', 'p.user_id')
+        // The posts of an account scheduled for deletion cannot be found. Written as a constant predicate (never
+        // a parameter), so that it matches the feed indexes' own (`WHERE NOT author_hidden`) in every plan,
+        // prepared generic ones included.
+        .where(sql<boolean>`NOT p.author_hidden`)
+        .select([
+          'p.id',
+          'p.text',
+          'p.images',
+          'p.like_count',
+          'p.created_at',
+          'p.updated_at',
+          'p.hot_score',
+          'u.id as author_id',
+          'u.username as author_username',
+          'u.slug as author_slug',
+          'u.gender as author_gender',
+          'u.bio as author_bio',
+          'u.profile_picture as author_profile_picture',
+          'u.is_inspirer as author_is_inspirer',
+          'u.created_at as author_created_at',
+          'u.updated_at as author_updated_at',
+        ])
+        .select(
+          sql<Date>`date_trunc('milliseconds', statement_timestamp()) + interval '1 millisecond'`.as(
+            'read_bound',
+          ),
+        )
+        .leftJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('post_likes as l')
+              .select(sql<boolean>`true`.as('liked'))
+              .whereRef('l.post_id', '=', 'p.id')
+              // No viewer: NULL matches no row, and liked_by_me is false.
+              .where('l.user_id', '=', viewerId ?? sql<string>`NULL`)
+              // LIMIT 1 keeps this a probe of the primary key per row of the page: as a plain EXISTS the
+              // planner may hash *all* of the viewer's likes instead, a cost that grows with how much they like.
+              .limit(1)
+              .as('lk'),
+          (join) => join.onTrue(),
+        )
+        .select(sql<boolean>`coalesce(lk.liked, false)`.as('liked_by_me'))
+    );
   }
 
   async find(id: string, viewerId: string | undefined): Promise<FeedRow | undefined> {
@@ -123,6 +129,19 @@ export class PostsRepo {
   async delete(id: string): Promise<PostImage[] | undefined> {
     const row = await this.db.deleteFrom('posts').where('id', '=', id).returning('images').executeTakeFirst();
     return row?.images;
+  }
+
+  /**
+   * Hides or shows again every post of a user (on posts_user_id_idx): the account's deletion is scheduled,
+   * or taken back. Likes given to the posts stay, so a restored post comes back with its count.
+   */
+  async setAuthorHidden(userId: string, hidden: boolean): Promise<void> {
+    await this.db
+      .updateTable('posts')
+      .set({ author_hidden: hidden })
+      .where('user_id', '=', userId)
+      .where('author_hidden', '=', !hidden)
+      .execute();
   }
 
   /** Deletes every post of a user (on posts_user_id_idx); their images, for removing after commit. */

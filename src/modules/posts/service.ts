@@ -167,6 +167,14 @@ export class PostsService {
   }
 
   /**
+   * Hides every post of a user from the feed and the single post inside the caller's transaction (the
+   * account's deletion is scheduled), or shows them again (it was taken back).
+   */
+  setAuthorHidden(trx: Executor, userId: string, hidden: boolean): Promise<void> {
+    return this.posts.with(trx).setAuthorHidden(userId, hidden);
+  }
+
+  /**
    * Takes back every like of a user inside the caller's transaction (account deletion), so the liked posts'
    * like_count and hot_score stay equal to their likes.
    */

@@ -78,7 +78,8 @@ export class InspirersRepo {
   /**
    * The eligible inspirers holding these ranks, none of `excluded`: one probe of the unique rank index and
    * one of the users primary key per rank, whatever the size of either table. Eligibility is checked again
-   * here although the pool holds only eligible users: a user disabled a moment ago is never shown.
+   * here although the pool holds only eligible users: a user disabled, or whose deletion was scheduled, a
+   * moment ago is never shown.
    */
   findAtRanks(ranks: number[], excluded: string[]): Promise<RankedUser[]> {
     return this.atRanksQuery(ranks, excluded).execute();
@@ -93,7 +94,8 @@ export class InspirersRepo {
       .select('inspirers.rank')
       .where('inspirers.rank', '=', sql<number>`any(${sql.val(ranks)}::int[])`)
       .where('users.is_inspirer', '=', true)
-      .where('users.disabled_at', 'is', null);
+      .where('users.disabled_at', 'is', null)
+      .where('users.deletion_scheduled_at', 'is', null);
     if (excluded.length > 0) {
       query = query.where('users.id', '!=', sql<string>`all(${sql.val(excluded)}::uuid[])`);
     }

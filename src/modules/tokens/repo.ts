@@ -45,8 +45,11 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     .select(linkedProviderNames.as('token_linked_providers'))
     .where('api_tokens.token_hash', '=', tokenHash)
     .where(isLive)
-    // A disabled user's tokens stop working at once and work again when the user is enabled.
-    .where('users.disabled_at', 'is', null),
+    // A disabled user's tokens stop working at once and work again when the user is enabled. An account
+    // scheduled for deletion has no tokens (the scheduling revoked them); one issued by a sign-in that raced
+    // the scheduling is refused all the same.
+    .where('users.disabled_at', 'is', null)
+    .where('users.deletion_scheduled_at', 'is', null),
 );
 
 /** The INSERT of a new token; also part of an email sign-up's one write. */
@@ -64,9 +67,10 @@ export function insertTokenQuery(db: QueryCreator<Database>, token: NewToken) {
 const INSERT_TOKEN = Precompiled.named((db: Executor, token: NewToken) => insertTokenQuery(db, token));
 
 /**
- * A sign-in's token, written only if the user's hash is still the one checked and the user is not disabled,
- * the user row share-locked for the statement (the same lock the transactional sign-in takes). The values
- * are cast: in a SELECT list their types are not inferred from the target columns.
+ * A sign-in's token, written only if the user's hash is still the one checked and the user is neither
+ * disabled nor scheduled for deletion, the user row share-locked for the statement (the same lock the
+ * transactional sign-in takes). The values are cast: in a SELECT list their types are not inferred from the
+ * target columns.
  */
 const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
   (db: Executor, { token, checkedHash }: { token: NewToken; checkedHash: string }) =>
@@ -86,6 +90,7 @@ const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
           .where('users.id', '=', token.userId)
           .where('users.password_hash', '=', checkedHash)
           .where('users.disabled_at', 'is', null)
+          .where('users.deletion_scheduled_at', 'is', null)
           .forShare(),
       )
       .returning('api_tokens.id'),

@@ -7,8 +7,14 @@ import type { UserView } from './view.js';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A user as an operator sees them: the owner's view plus whether the account is disabled. */
-export type OperatorUserView = UserView & { disabled_at: string | null };
+/**
+ * A user as an operator sees them: the owner's view plus whether the account is disabled, and when it is
+ * erased if its deletion is scheduled.
+ */
+export type OperatorUserView = UserView & {
+  disabled_at: string | null;
+  deletion_scheduled_for: string | null;
+};
 
 /** One line of a user list. */
 export interface UserSummary {
@@ -54,6 +60,7 @@ export class UserOperationsService {
     return {
       ...(await this.views.view(row)),
       disabled_at: row.disabled_at === null ? null : iso(row.disabled_at),
+      deletion_scheduled_for: row.deletion_due_at === null ? null : iso(row.deletion_due_at),
     };
   }
 

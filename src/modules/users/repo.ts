@@ -68,7 +68,7 @@ export class UsersRepo {
 
   /**
    * What a sign-in must re-read inside its transaction: the hash (did the password change since it was
-   * checked?) and the disabled flag. Share-locked, so a password change or a disabling that starts now waits
+   * checked?), the disabled flag and a scheduled deletion. Share-locked, so a password change or a disabling that starts now waits
    * for the new token and then revokes (or refuses) it with the others; update-locked for a login that rewrites
    * the hash, so that two such logins queue for the row instead of deadlocking on two share locks that both
    * want to become exclusive.
@@ -76,8 +76,13 @@ export class UsersRepo {
   signInState(
     id: string,
     lock: 'share' | 'update',
-  ): Promise<{ password_hash: string | null; disabled_at: Date | null } | undefined> {
-    const query = this.db.selectFrom('users').select(['password_hash', 'disabled_at']).where('id', '=', id);
+  ): Promise<
+    { password_hash: string | null; disabled_at: Date | null; deletion_due_at: Date | null } | undefined
+  > {
+    const query = this.db
+      .selectFrom('users')
+      .select(['password_hash', 'disabled_at', 'deletion_due_at'])
+      .where('id', '=', id);
     return (lock === 'update' ? query.forUpdate() : query.forShare()).executeTakeFirst();
   }
 
@@ -187,6 +192,52 @@ export class UsersRepo {
    */
   lockForDelete(id: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
+  /**
+   * Schedules the account's deletion `graceDays` from now; the row as it now is, or undefined when it was
+   * scheduled already (a second request that raced this one) or is gone. Takes the row lock first, as every
+   * deletion step does (lockForDelete). updated_at stays: a cancel restores the account as it was.
+   */
+  scheduleDeletion(id: string, graceDays: number): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({
+        deletion_scheduled_at: sql<Date>`now()`,
+        deletion_due_at: sql<Date>`now() + make_interval(days => ${graceDays}::int)`,
+      })
+      .where('id', '=', id)
+      .where('deletion_scheduled_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Takes a scheduled deletion back; undefined when none was scheduled (or the account is gone). */
+  cancelDeletion(id: string): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ deletion_scheduled_at: null, deletion_due_at: null })
+      .where('id', '=', id)
+      .where('deletion_scheduled_at', 'is not', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /**
+   * One account whose grace period is over, locked until the transaction ends, skipping any another
+   * transaction holds (another instance's sweep erasing it, or a cancel under way): many instances sweep at
+   * once without waiting for each other or erasing one account twice. On the partial users_deletion_due_idx.
+   */
+  claimDueDeletion(): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('deletion_due_at', '<=', sql<Date>`now()`)
+      .orderBy('deletion_due_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
   }
 
   /** Deletes the row; tokens, devices, provider links, one-time tokens, pushes and likes cascade (FKs). */
