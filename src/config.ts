@@ -12,6 +12,7 @@ import { type MetricsConfig, parseMetrics } from './config/metrics.js';
 import { parseBannerLinkSchemes } from './config/promotions.js';
 import { type PushConfig, parsePush } from './config/push.js';
 import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } from './config/rate-limits.js';
+import { parseWebAuthn, type WebAuthnConfig } from './config/webauthn.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
 export {
@@ -21,6 +22,7 @@ export {
   type MediaConfig,
   type MetricsConfig,
   type RateLimitsConfig,
+  type WebAuthnConfig,
 };
 
 /**
@@ -83,6 +85,8 @@ export interface Config {
   docsEnabled: boolean;
   /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
   bannerLinkSchemes: string[];
+  /** Passkeys' relying party: WEBAUTHN_RP_ID, WEBAUTHN_RP_NAME, WEBAUTHN_ORIGINS (defaults from PUBLIC_URL). */
+  webauthn: WebAuthnConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -146,6 +150,7 @@ function trustProxy(env: Env): Config['trustProxy'] {
 
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
+  const mail = parseMail(env, integer(env, 'PORT', 8080, 0, 65535));
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: raw(env, 'HOST') ?? '127.0.0.1',
@@ -179,8 +184,9 @@ export function loadConfig(env: Env = process.env): Config {
     push: parsePush(env),
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
-    mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
+    mail,
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
+    webauthn: parseWebAuthn(env, mail.publicUrl),
   };
 }
