@@ -10,6 +10,7 @@ const EN: Record<string, string> = {
   integer: 'The :attribute must be an integer.',
   boolean: 'The :attribute field must be true or false.',
   array: 'The :attribute must be an array.',
+  object: 'The :attribute must be an object.',
   file: 'The :attribute must be a file.',
   accepted: 'The :attribute must be accepted.',
   email: 'The :attribute must be a valid email address.',
@@ -32,6 +33,12 @@ const EN: Record<string, string> = {
   provider_linked: 'Another :provider account is already linked; unlink it first.',
   last_sign_in_method:
     'The :provider account is the only way to sign in; set a password or link another provider first.',
+  passkey_incorrect: 'The :attribute does not prove a passkey of this account; ask for new options.',
+  passkey_invalid: 'The :attribute could not be verified; ask for new options and try again.',
+  passkey_registered: 'This passkey is already registered.',
+  passkeys_max: 'No more than :max passkeys may be added.',
+  last_passkey:
+    'This passkey is the only way to sign in; set a password, link a provider or add another passkey first.',
   timezone: 'The :attribute must be a valid zone.',
   url: 'The :attribute format is invalid.',
   date: 'The :attribute is not a valid date.',
@@ -51,6 +58,7 @@ const KO: Record<string, string> = {
   integer: ':attribute은(는) 정수여야 합니다.',
   boolean: ':attribute은(는) true 또는 false 이어야 합니다.',
   array: ':attribute은(는) 배열이어야 합니다.',
+  object: ':attribute은(는) 객체여야 합니다.',
   file: ':attribute은(는) 파일이어야 합니다.',
   accepted: ':attribute을(를) 동의해야 합니다.',
   email: ':attribute은(는) 유효한 이메일 주소여야 합니다.',
@@ -73,6 +81,12 @@ const KO: Record<string, string> = {
   provider_linked: '다른 :provider 계정이 이미 연결되어 있습니다. 먼저 연결을 해제하세요.',
   last_sign_in_method:
     ':provider 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
+  passkey_incorrect: ':attribute은(는) 이 계정의 패스키를 증명하지 않습니다. 새 옵션을 요청하세요.',
+  passkey_invalid: ':attribute을(를) 확인할 수 없습니다. 새 옵션을 요청한 뒤 다시 시도하세요.',
+  passkey_registered: '이미 등록된 패스키입니다.',
+  passkeys_max: '패스키는 최대 :max개까지 추가할 수 있습니다.',
+  last_passkey:
+    '이 패스키는 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하거나 패스키를 추가하세요.',
   timezone: ':attribute은(는) 올바른 시간대 이어야 합니다.',
   url: ':attribute 형식이 유효하지 않습니다.',
   date: ':attribute은(는) 올바른 날짜가 아닙니다.',
@@ -106,6 +120,12 @@ const KO_ATTRIBUTES: Record<string, string> = {
   text: '내용',
   images: '이미지',
   token: '토큰',
+  passkey: '패스키',
+  passkey_response: '패스키 응답',
+  passkey_challenge_id: '패스키 챌린지 ID',
+  response: '응답',
+  challenge_id: '챌린지 ID',
+  name: '이름',
 };
 
 /** Laravel's attribute name: the field name with `_` turned into spaces (`user_agreement` → `user agreement`). */
