@@ -1,4 +1,5 @@
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
+import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
@@ -38,6 +39,8 @@ export function buildEndpoints(
     users,
     tokens,
     providerLinks,
+    passkeySignIn,
+    passkeys,
     signUp,
     signIn,
     profile,
@@ -89,6 +92,8 @@ export function buildEndpoints(
       providerLinkEndpoint(providerLinks, name, configured),
     ]),
     ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),
+    ...passkeySignInEndpoints(passkeySignIn, limits.loginIp),
+    ...passkeyEndpoints(passkeys, configured),
     ...postEndpoints(posts, feedCursors, imageLimits, limits.imageUpload),
     ...promotionEndpoints(promotions),
     ...emailVerificationEndpoints(verification),

@@ -163,6 +163,41 @@ export interface MailOutboxTable {
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** 0019: the WebAuthn user handle of a user (random, stable; never the email or the id). */
+export interface WebAuthnUserHandlesTable {
+  user_id: string;
+  handle: Uint8Array;
+  created_at: Timestamp;
+}
+
+/** 0019: a passkey (WebAuthn credential) of a user. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: Uint8Array;
+  public_key: Uint8Array;
+  /** bigint in SQL (a counter is 32 bits unsigned): read back as a string or a bigint, per driver. */
+  sign_count: ColumnType<string | number | bigint, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: boolean;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export type WebAuthnChallengePurpose = 'registration' | 'authentication' | 'reauthentication';
+
+/** 0019: a ceremony's single-use challenge (its SHA-256 only). */
+export interface WebAuthnChallengesTable {
+  id: string;
+  purpose: WebAuthnChallengePurpose;
+  user_id: string | null;
+  challenge_hash: Uint8Array;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -183,6 +218,9 @@ export interface Database {
   posts: PostsTable;
   post_likes: PostLikesTable;
   service_secrets: ServiceSecretsTable;
+  webauthn_user_handles: WebAuthnUserHandlesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebAuthnChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -195,3 +233,4 @@ export type PostRow = Selectable<PostsTable>;
 export type BannerRow = Selectable<BannersTable>;
 export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;

@@ -7,6 +7,7 @@ import type { ProvidersService } from '../../modules/providers/service.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { UserView } from '../../modules/users/view.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import { keepsAWayIn, type SignInMethodsReader } from '../sign-in-methods.js';
 
 /**
  * The signed-in user adding or removing a provider identity as a way to sign in. Both change how the account
@@ -21,6 +22,8 @@ export class ProviderLinks {
     private readonly providers: ProvidersService,
     private readonly users: UsersService,
     private readonly reauth: Reauthentication,
+    /** The account's ways to sign in, locked (a password, the providers, the passkeys). */
+    private readonly methods: SignInMethodsReader,
   ) {}
 
   /**
@@ -52,16 +55,17 @@ export class ProviderLinks {
   }
 
   /**
-   * Removes the user's link to this provider, unless it is their last way to sign in, once the owner
-   * re-authenticated.
+   * Removes the user's link to this provider, unless it is their last way to sign in (no password, no other
+   * provider, no passkey), once the owner re-authenticated.
    */
   async unlink(auth: AuthContext, provider: string, proof: ReauthProof): Promise<{ user: UserView }> {
     const { user } = auth;
     await this.reauth.confirm(user, proof);
     await writeTransaction(this.db, async (trx) => {
-      const names = await this.links.with(trx).lockNamesFor(user.id);
-      if (!names.includes(provider)) return;
-      if (user.password_hash === null && names.length === 1) {
+      const methods = await this.methods.lockedFor(trx, user.id);
+      if (methods === undefined || !methods.providers.includes(provider)) return;
+      // A passkey or a password left is a way back in; nothing left is the 422.
+      if (!keepsAWayIn(methods, { provider })) {
         throw new ValidationError({ provider: [{ rule: 'last_sign_in_method', params: { provider } }] });
       }
       await this.links.with(trx).delete(user.id, provider);
