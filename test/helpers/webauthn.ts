@@ -239,3 +239,45 @@ export function passkeyFlows(app: FastifyInstance) {
     },
   };
 }
+
+/**
+ * Calls each passkey operation once through `check` (responses.test.ts: the real 200 against the declared
+ * schema and example), in the order a user meets them, as `user` (who has a password).
+ */
+export async function checkPasskeyOperations(
+  app: FastifyInstance,
+  check: (operation: string, call: () => Promise<LightMyRequestResponse>) => Promise<Record<string, unknown>>,
+  user: { token: string; password: string },
+  origin: string,
+): Promise<void> {
+  const { post } = passkeyFlows(app);
+  const call = (url: string, body: unknown, token?: string) => () => post(url, body, token);
+  const authenticator = new SoftwareAuthenticator(origin);
+  const proof = { current_password: user.password };
+  const creation = await check(
+    'POST /user/passkeys/options',
+    call('/user/passkeys/options', proof, user.token),
+  );
+  const response = authenticator.create(creation.options as RegistrationOptionsLike);
+  const added = await check('POST /user/passkeys/add', call('/user/passkeys/add', { response }, user.token));
+  const { id } = added.passkey as { id: string };
+  await check('GET /user/passkeys', () =>
+    app.inject({
+      method: 'GET',
+      url: '/v1/user/passkeys',
+      headers: { authorization: `Bearer ${user.token}` },
+    }),
+  );
+  await check(
+    'POST /user/passkeys/{id}/rename',
+    call(`/user/passkeys/${id}/rename`, { name: '민지의 노트북' }, user.token),
+  );
+  await check('POST /user/passkeys/reauth-options', call('/user/passkeys/reauth-options', {}, user.token));
+  const start = await check('POST /auth/login/passkey/options', call('/auth/login/passkey/options', {}));
+  const assertion = authenticator.get(start.options as RequestOptionsLike);
+  await check(
+    'POST /auth/login/passkey',
+    call('/auth/login/passkey', { challenge_id: start.challenge_id, response: assertion }),
+  );
+  await check('POST /user/passkeys/{id}/remove', call(`/user/passkeys/${id}/remove`, proof, user.token));
+}

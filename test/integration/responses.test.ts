@@ -10,12 +10,7 @@ import { latestToken } from '../helpers/mail.js';
 import { providerSignUp } from '../helpers/providers.js';
 import { schemaMismatches } from '../helpers/response-check.js';
 import { buildTestServices } from '../helpers/services.js';
-import {
-  passkeyFlows,
-  type RegistrationOptionsLike,
-  type RequestOptionsLike,
-  SoftwareAuthenticator,
-} from '../helpers/webauthn.js';
+import { checkPasskeyOperations } from '../helpers/webauthn.js';
 
 /**
  * Every documented operation, called once for real: its 200 matches the schema /openapi.json declares for it
@@ -179,44 +174,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       }),
     );
     // passkeys: added, listed, renamed, used to sign in and to re-authenticate, removed
-    const passkeyFlow = passkeyFlows(ctx.app);
-    const postJsonCall =
-      (url: string, body: unknown, token?: string): Call =>
-      () =>
-        passkeyFlow.post(url, body, token);
-    const authenticator = new SoftwareAuthenticator(ctx.config.webauthn.origins[0] as string);
-    const { options: creation } = (await check(
-      'POST /user/passkeys/options',
-      postJsonCall('/user/passkeys/options', { current_password: minji.password }, minji.token),
-    )) as { options: RegistrationOptionsLike };
-    const { passkey } = (await check(
-      'POST /user/passkeys/add',
-      postJsonCall('/user/passkeys/add', { response: authenticator.create(creation) }, minji.token),
-    )) as { passkey: { id: string } };
-    await check('GET /user/passkeys', get('/user/passkeys', minji.token));
-    await check(
-      'POST /user/passkeys/{id}/rename',
-      postJsonCall(`/user/passkeys/${passkey.id}/rename`, { name: '민지의 노트북' }, minji.token),
-    );
-    await check(
-      'POST /user/passkeys/reauth-options',
-      postJsonCall('/user/passkeys/reauth-options', {}, minji.token),
-    );
-    const signInStart = (await check(
-      'POST /auth/login/passkey/options',
-      postJsonCall('/auth/login/passkey/options', {}),
-    )) as { options: RequestOptionsLike; challenge_id: string };
-    await check(
-      'POST /auth/login/passkey',
-      postJsonCall('/auth/login/passkey', {
-        challenge_id: signInStart.challenge_id,
-        response: authenticator.get(signInStart.options),
-      }),
-    );
-    await check(
-      'POST /user/passkeys/{id}/remove',
-      postJsonCall(`/user/passkeys/${passkey.id}/remove`, { current_password: minji.password }, minji.token),
-    );
+    await checkPasskeyOperations(ctx.app, check, minji, ctx.config.webauthn.origins[0] as string);
     // A known provider this deployment has not configured has no 200 to check: its login and link answer 503.
     for (const path of Object.keys(document.paths)) {
       if (!/^\/(auth\/login\/\w+|user\/providers\/\w+\/link)$/.test(path)) continue;
