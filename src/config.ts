@@ -17,6 +17,7 @@ import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } fro
 import { parseReplicas, type ReplicasConfig } from './config/replicas.js';
 import { parseSecondFactor, type SecondFactorConfig } from './config/second-factor.js';
 import { parseSecurityEvents, type SecurityEventsConfig } from './config/security-events.js';
+import { parseWebAuthn, type WebAuthnConfig } from './config/webauthn.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
 export {
@@ -26,6 +27,7 @@ export {
   type MediaConfig,
   type MetricsConfig,
   type RateLimitsConfig,
+  type WebAuthnConfig,
 };
 
 /**
@@ -98,6 +100,8 @@ export interface Config {
   securityEvents: SecurityEventsConfig;
   /** The TOTP second factor: SECRETS_KEY (secrets at rest), APP_NAME (the issuer authenticators show). */
   secondFactor: SecondFactorConfig;
+  /** Passkeys' relying party: WEBAUTHN_RP_ID, WEBAUTHN_RP_NAME, WEBAUTHN_ORIGINS (defaults from PUBLIC_URL). */
+  webauthn: WebAuthnConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -162,6 +166,7 @@ function trustProxy(env: Env): Config['trustProxy'] {
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
   const primaryUrl = databaseUrl(env);
+  const mail = parseMail(env, integer(env, 'PORT', 8080, 0, 65535));
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: raw(env, 'HOST') ?? '127.0.0.1',
@@ -196,12 +201,13 @@ export function loadConfig(env: Env = process.env): Config {
     push: parsePush(env),
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
-    mail: parseMail(env, integer(env, 'PORT', 8080, 0, 65535)),
+    mail,
     deletion: parseDeletion(env),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),
     securityEvents: parseSecurityEvents(env),
     secondFactor: parseSecondFactor(env),
+    webauthn: parseWebAuthn(env, mail.publicUrl),
   };
 }

@@ -3,6 +3,7 @@ import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import type { DueDeletions } from './account/deletion/sweep.js';
+import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
@@ -53,6 +54,8 @@ export function buildEndpoints(
     users,
     tokens,
     providerLinks,
+    passkeySignIn,
+    passkeys,
     signUp,
     signIn,
     secondFactor,
@@ -128,6 +131,8 @@ export function buildEndpoints(
       providerLinkEndpoint(providerLinks, name, configured),
     ]),
     ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),
+    ...passkeySignInEndpoints(passkeySignIn, limits.loginIp),
+    ...passkeyEndpoints(passkeys, configured),
     ...postEndpoints(posts, feedCursors, imageLimits, limits.imageUpload),
     ...promotionEndpoints(promotions),
     ...emailVerificationEndpoints(verification),

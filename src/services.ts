@@ -7,6 +7,10 @@ import { DataExports } from './account/data-export/service.js';
 import { AccountEraser } from './account/deletion/eraser.js';
 import { ScheduledDeletions } from './account/deletion/scheduled.js';
 import { AccountDeletion } from './account/deletion/service.js';
+import { PasskeyAssertions } from './account/passkeys/assertions.js';
+import { WebAuthnCeremonies } from './account/passkeys/ceremonies.js';
+import { PasskeyManagement } from './account/passkeys/management.js';
+import { PasskeySignIn } from './account/passkeys/sign-in.js';
 import { PasswordResetService } from './account/password-reset/service.js';
 import { ProfilePictureService } from './account/profile/picture.js';
 import { ProfileService } from './account/profile/service.js';
@@ -18,6 +22,7 @@ import { SecondFactorSignIn } from './account/second-factor/sign-in.js';
 import { resetPageUrl, SecurityActivity } from './account/security-activity/recorder.js';
 import { SignIn } from './account/sign-in/service.js';
 import { SignInTokens } from './account/sign-in/tokens.js';
+import { SignInMethodsReader } from './account/sign-in-methods.js';
 import { SignUp } from './account/sign-up/service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
@@ -40,6 +45,8 @@ import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
 import { EmailVerificationService } from './modules/lifecycle/verification-service.js';
 import { NotificationOutboxRepo } from './modules/notifications/repo.js';
 import { NotificationsService } from './modules/notifications/service.js';
+import { WebAuthnChallengesRepo } from './modules/passkeys/challenges-repo.js';
+import { PasskeysRepo } from './modules/passkeys/repo.js';
 import { FeedCursorCodec } from './modules/posts/cursor.js';
 import { PostsRepo } from './modules/posts/repo.js';
 import { PostsService } from './modules/posts/service.js';
@@ -201,8 +208,20 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
     secondFactorSignIn,
   );
-  // Wrong re-authentication proofs count per account on the login-failure limit.
-  const reauth = new Reauthentication(hasher, verifiers, providerAccounts, limits.loginFailures);
+  // Passkeys: the ceremonies of this relying party, and the assertions sign-in and re-authentication check.
+  const passkeysRepo = new PasskeysRepo(db);
+  const webauthnChallenges = new WebAuthnChallengesRepo(db);
+  const ceremonies = new WebAuthnCeremonies(config.webauthn);
+  const passkeyAssertions = new PasskeyAssertions(webauthnChallenges, passkeysRepo, ceremonies);
+  // Wrong re-authentication proofs (a password, a provider token, a passkey) count per account on the
+  // login-failure limit.
+  const reauth = new Reauthentication(
+    hasher,
+    verifiers,
+    providerAccounts,
+    limits.loginFailures,
+    passkeyAssertions,
+  );
   const secondFactor = new SecondFactorSettings(
     db,
     secondFactorRepo,
@@ -211,7 +230,33 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     limits.loginFailures,
     config.secondFactor.issuer,
   );
-  const providerLinks = new ProviderLinks(db, providerAccounts, providers, users, reauth, activity);
+  const signInMethods = new SignInMethodsReader(usersRepo, providerAccounts, passkeysRepo);
+  const providerLinks = new ProviderLinks(
+    db,
+    providerAccounts,
+    providers,
+    users,
+    reauth,
+    activity,
+    signInMethods,
+  );
+  const passkeySignIn = new PasskeySignIn(
+    passkeyAssertions,
+    passkeysRepo,
+    usersRepo,
+    users,
+    new SignInTokens(db, usersRepo, tokens, hasher),
+    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+  );
+  const passkeys = new PasskeyManagement(
+    db,
+    passkeysRepo,
+    webauthnChallenges,
+    ceremonies,
+    passkeyAssertions,
+    reauth,
+    signInMethods,
+  );
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification, activity);
   const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
   const passwordReset = new PasswordResetService(
@@ -297,6 +342,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     reauth,
     providers,
     providerLinks,
+    passkeySignIn,
+    passkeys,
     images,
     signUp,
     signIn,

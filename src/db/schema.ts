@@ -1,7 +1,24 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { Timestamp } from './column-types.js';
+import type {
+  PasskeysTable,
+  RecoveryCodesTable,
+  SecondFactorChallengesTable,
+  TotpCredentialsTable,
+  WebAuthnChallengesTable,
+  WebAuthnUserHandlesTable,
+} from './schema-factors.js';
+import type {
+  ConsentDocumentsTable,
+  ConsentDocumentVersionsTable,
+  ConsentRecordsTable,
+  ConsentRemindersTable,
+  DataExportsTable,
+  SecurityAlertSlotsTable,
+  SecurityEventsTable,
+} from './schema-privacy.js';
 
 /** Columns the database fills in (timestamps with a default) but that may also be written. */
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export interface ProfilePicture {
   url: string;
@@ -169,117 +186,6 @@ export interface MailOutboxTable {
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export type DataExportStatus = 'pending' | 'ready' | 'expired' | 'failed';
-
-/** A user's data export (migration 0018): built in the background, downloadable until `expires_at`. */
-export interface DataExportsTable {
-  id: string;
-  user_id: string;
-  status: ColumnType<DataExportStatus, DataExportStatus | undefined, DataExportStatus>;
-  /** The language of the "your data is ready" mail (the request's Accept-Language). */
-  locale: string;
-  attempts: Generated<number>;
-  next_attempt_at: Timestamp;
-  last_error: string | null;
-  /** The zip in the export store, while the export is ready. */
-  file_key: string | null;
-  created_at: Timestamp;
-  ready_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-}
-
-/** 0016: the security activity log (src/modules/security-events). */
-export interface SecurityEventsTable {
-  id: string;
-  user_id: string;
-  type: string;
-  at: Timestamp;
-  ip: string | null;
-  user_agent: string | null;
-  device_key: string | null;
-  counted_window: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  details: ColumnType<Record<string, unknown>, string | undefined, string>;
-}
-
-/** 0016: when an account last got an alert mail of a kind that must not flood. */
-export interface SecurityAlertSlotsTable {
-  user_id: string;
-  kind: string;
-  sent_at: ColumnType<Date, Date | string, Date | string>;
-}
-
-/** 0015: a document users agree to, and its current version. */
-export interface ConsentDocumentsTable {
-  key: string;
-  current_version: number;
-  required: boolean;
-  updated_at: Timestamp;
-}
-
-/** A document's title and URL in one language. */
-export interface ConsentText {
-  title: string;
-  url: string;
-}
-
-/** 0015: every published version of a document, its title and URL per language. */
-export interface ConsentDocumentVersionsTable {
-  key: string;
-  version: number;
-  texts: ColumnType<Record<string, ConsentText>, string, string>;
-  published_at: Timestamp;
-}
-
-/** How a consent record was made: by the user (sign-up, the app, the web pages) or by its expiry. */
-export type ConsentChannel = 'register' | 'update' | 'web' | 'expiry';
-
-/** 0015: one agreement or withdrawal (append-only). */
-export interface ConsentRecordsTable {
-  id: Generated<string>;
-  user_id: string;
-  key: string;
-  version: number;
-  agreed: boolean;
-  channel: ConsentChannel;
-  client_address: string | null;
-  recorded_at: Timestamp;
-}
-
-/** 0015: the re-confirmation reminder of one agreement. */
-export interface ConsentRemindersTable {
-  record_id: string;
-  reminded_at: Timestamp;
-  resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-}
-
-/** 0020: a user's authenticator (TOTP); `enabled_at` NULL while the setup awaits its first code. */
-export interface TotpCredentialsTable {
-  user_id: string;
-  /** Sealed with SECRETS_KEY (lib/secret-box.ts), bound to user_id. */
-  secret: string;
-  enabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** The time step of the last accepted code (bigint: the drivers return a string). */
-  last_step: ColumnType<string | null, number | null | undefined, number | null>;
-  created_at: Timestamp;
-}
-
-/** 0020: the SHA-256 of each unused recovery code. */
-export interface RecoveryCodesTable {
-  user_id: string;
-  code_hash: Uint8Array;
-  created_at: Timestamp;
-}
-
-/** 0020: a sign-in waiting for its second factor. */
-export interface SecondFactorChallengesTable {
-  id: string;
-  user_id: string;
-  challenge_hash: Uint8Array;
-  failures: Generated<number>;
-  expires_at: ColumnType<Date, Date | string, Date | string>;
-  created_at: Timestamp;
-}
-
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -310,6 +216,9 @@ export interface Database {
   totp_credentials: TotpCredentialsTable;
   recovery_codes: RecoveryCodesTable;
   second_factor_challenges: SecondFactorChallengesTable;
+  webauthn_user_handles: WebAuthnUserHandlesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebAuthnChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -328,3 +237,8 @@ export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type DataExportRow = Selectable<DataExportsTable>;
 export type SecurityEventRow = Selectable<SecurityEventsTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;
+
+export type { Timestamp } from './column-types.js';
+export type * from './schema-factors.js';
+export type * from './schema-privacy.js';

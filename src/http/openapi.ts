@@ -150,8 +150,14 @@ function operation(endpoint: AnyEndpoint): Record<string, unknown> {
     // Every body type is parsed on every route (http/body-parsers.ts); files come only in multipart, so the
     // form and JSON schemas leave the file fields out, and a route that requires a file lists multipart alone.
     const withoutFiles = withoutFileProperties(schema);
-    const content: Record<string, unknown> = { 'multipart/form-data': { schema } };
-    if (withoutFiles) {
+    // A route that requires a nested object (a WebAuthn response) is called with JSON: a form could spell it
+    // only as `a[b][c]` keys. (An optional one, as the re-authentication fields, leaves the others open.)
+    const requiredNames = (schema.required as string[] | undefined) ?? [];
+    const nested = requiredNames.some((name) => properties[name]?.type === 'object');
+    const content: Record<string, unknown> = nested
+      ? { 'application/json': { schema: withoutFiles ?? schema } }
+      : { 'multipart/form-data': { schema } };
+    if (withoutFiles && !nested) {
       content['application/x-www-form-urlencoded'] = { schema: withoutFiles };
       content['application/json'] = { schema: withoutFiles };
     }

@@ -66,6 +66,12 @@ export const t = {
   record: <T>(values: Shape<T>) =>
     shape<Record<string, T>>({ type: 'object', additionalProperties: values.schema }),
   object,
+  /**
+   * A JSON object defined by another standard (a WebAuthn options object), passed through whole: `members`
+   * documents the members it has today, and members it does not name still reach the client.
+   */
+  json: <T>(description: string, members: Record<string, JsonSchema> = {}) =>
+    shape<T>({ type: 'object', description, properties: members, additionalProperties: true }),
   /** The object with more properties (the signed-in user plus its new `api_token`). */
   extend: <P extends Properties, Q extends Properties>(base: ObjectShape<P>, more: Q) =>
     object({ ...base.properties, ...more } as P & Q),

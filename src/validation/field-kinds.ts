@@ -104,3 +104,20 @@ export function stringArray(): Field<string[]> {
     { type: 'array', items: { type: 'string' } },
   );
 }
+
+/**
+ * A JSON object (a nested value of an `application/json` body, or `a[b]=c` keys of a form), for parameters
+ * that are structured by nature (a WebAuthn response). `schema`: the JSON Schema of its members, for
+ * /openapi.json; members it does not name are allowed. Only a plain object passes: an array, a string or
+ * a file is a 422 on the field. Its strings are trimmed like every other string of the request.
+ */
+export function object(schema: JsonSchema = {}): Field<Record<string, unknown>> {
+  return base<Record<string, unknown>>(
+    'object',
+    (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) && !isUploadedFile(value)
+        ? { ok: true, value: value as Record<string, unknown> }
+        : { ok: false, failure: { rule: 'object' } },
+    { type: 'object', additionalProperties: true, ...schema },
+  );
+}

@@ -23,7 +23,7 @@ export type Coerce<T> = (value: unknown) => { ok: true; value: T } | { ok: false
  * the steps before it produce, and records the resulting type as its own parameter.
  */
 export interface FieldSpec {
-  kind: 'string' | 'integer' | 'boolean' | 'accepted' | 'file' | 'array' | 'files';
+  kind: 'string' | 'integer' | 'boolean' | 'accepted' | 'file' | 'array' | 'files' | 'object';
   coerce: Coerce<unknown>;
   baseSchema: JsonSchema;
   presence: Presence;

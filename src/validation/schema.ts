@@ -13,6 +13,7 @@ const TYPE_FAILURE: Record<FieldSpec['kind'], RuleFailure> = {
   file: { rule: 'file' },
   array: { rule: 'array' },
   files: { rule: 'array' },
+  object: { rule: 'object' },
 };
 
 /**

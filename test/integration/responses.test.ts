@@ -12,6 +12,7 @@ import { schemaMismatches } from '../helpers/response-check.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { buildTestServices } from '../helpers/services.js';
 import { currentCode } from '../helpers/totp.js';
+import { checkPasskeyOperations } from '../helpers/webauthn.js';
 
 /**
  * Every documented operation, called once for real: its 200 matches the schema /openapi.json declares for it
@@ -188,6 +189,8 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
         alpha_access_token: fake.issueAccessToken(alphaOnly),
       }),
     );
+    // passkeys: added, listed, renamed, used to sign in and to re-authenticate, removed
+    await checkPasskeyOperations(ctx.app, check, minji, ctx.config.webauthn.origins[0] as string);
     // A known provider this deployment has not configured has no 200 to check: its login and link answer 503.
     for (const path of Object.keys(document.paths)) {
       if (!/^\/(auth\/login\/\w+|user\/providers\/\w+\/link)$/.test(path)) continue;

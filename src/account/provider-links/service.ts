@@ -9,6 +9,7 @@ import type { UserView } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
+import { keepsAWayIn, type SignInMethodsReader } from '../sign-in-methods.js';
 
 /**
  * The signed-in user adding or removing a provider identity as a way to sign in. Both change how the account
@@ -25,6 +26,8 @@ export class ProviderLinks {
     private readonly reauth: Reauthentication,
     /** A link or unlink is logged, and its alert mailed, in its transaction. */
     private readonly activity: SecurityActivity,
+    /** The account's ways to sign in, locked (a password, the providers, the passkeys). */
+    private readonly methods: SignInMethodsReader,
   ) {}
 
   /**
@@ -62,8 +65,8 @@ export class ProviderLinks {
   }
 
   /**
-   * Removes the user's link to this provider, unless it is their last way to sign in, once the owner
-   * re-authenticated.
+   * Removes the user's link to this provider, unless it is their last way to sign in (no password, no other
+   * provider, no passkey), once the owner re-authenticated.
    */
   async unlink(
     auth: AuthContext,
@@ -74,10 +77,11 @@ export class ProviderLinks {
     const { user } = auth;
     await this.reauth.confirm(user, proof);
     const alert = await writeTransaction(this.db, async (trx) => {
-      const names = await this.links.with(trx).lockNamesFor(user.id);
+      const methods = await this.methods.lockedFor(trx, user.id);
       // Nothing to remove, nothing to log.
-      if (!names.includes(provider)) return undefined;
-      if (user.password_hash === null && names.length === 1) {
+      if (methods === undefined || !methods.providers.includes(provider)) return undefined;
+      // A passkey or a password left is a way back in; nothing left is the 422.
+      if (!keepsAWayIn(methods, { provider })) {
         throw new ValidationError({ provider: [{ rule: 'last_sign_in_method', params: { provider } }] });
       }
       await this.links.with(trx).delete(user.id, provider);

@@ -1,6 +1,7 @@
+import { assertionResponseField, challengeIdField } from '../../modules/passkeys/rules.js';
 import { credentialFieldsOf, offeredCredentials } from '../../modules/providers/credentials.js';
 import { string } from '../../validation/field-kinds.js';
-import type { ReauthProof } from './service.js';
+import type { PasskeyProof, ReauthProof } from './service.js';
 
 /** `current_password` as every re-authenticated endpoint takes it (checked by Reauthentication, not here). */
 export const currentPasswordField = string()
@@ -8,7 +9,8 @@ export const currentPasswordField = string()
   .describe(
     'The present password: the proof of identity for this change when the account has a password. ' +
       'A password-less account sends the `<provider>_user_id` and `<provider>_access_token` of a provider ' +
-      'already linked to it instead.',
+      'already linked to it instead; any account with a passkey may send `passkey_challenge_id` and ' +
+      '`passkey_response` instead.',
   );
 
 /**
@@ -19,6 +21,13 @@ export const currentPasswordField = string()
 export function reauthRules(providers: readonly string[], except?: string) {
   return {
     current_password: currentPasswordField,
+    passkey_challenge_id: challengeIdField.describe(
+      'With `passkey_response`: the `challenge_id` from user/passkeys/reauth-options.',
+    ),
+    passkey_response: assertionResponseField.describe(
+      'With `passkey_challenge_id`: the AuthenticationResponseJSON answering the options of ' +
+        'user/passkeys/reauth-options, a proof of identity in place of the password or a provider token.',
+    ),
     ...credentialFieldsOf(
       providers.filter((provider) => provider !== except),
       { use: 'reauth' },
@@ -29,8 +38,12 @@ export function reauthRules(providers: readonly string[], except?: string) {
 /** Collects the proof a validated request carries; a provider counts only when both of its fields came. */
 export function reauthProof(params: Record<string, unknown>, providers: readonly string[]): ReauthProof {
   const currentPassword = params.current_password;
+  const challengeId = params.passkey_challenge_id;
+  const response = params.passkey_response as PasskeyProof['response'] | undefined;
   return {
     currentPassword: typeof currentPassword === 'string' ? currentPassword : undefined,
     credentials: offeredCredentials(params, providers),
+    passkey:
+      typeof challengeId === 'string' && response !== undefined ? { challengeId, response } : undefined,
   };
 }

@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { UserRow } from '../../db/schema.js';
 import { InvalidCredentialsError, type RuleFailure, ValidationError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
@@ -18,10 +19,30 @@ export interface ReauthProof {
   currentPassword?: string | undefined;
   /** Every complete `<p>_user_id` + `<p>_access_token` pair the request carried. */
   credentials: ProviderCredentials[];
+  /** A passkey assertion answering a re-authentication challenge (`passkey_challenge_id` + `passkey_response`). */
+  passkey?: PasskeyProof | undefined;
+}
+
+export interface PasskeyProof {
+  challengeId: string;
+  response: AuthenticationResponseJSON;
+}
+
+/** What re-authentication needs of passkeys (the passkey assertions of the account layer). */
+export interface PasskeyProofs {
+  /**
+   * True when `proof` answers a re-authentication challenge made for this user with one of this user's
+   * passkeys (the challenge is used up either way, and the passkey's use recorded).
+   */
+  confirm(userId: string, proof: PasskeyProof): Promise<boolean>;
+  /** Whether the user has any passkey (to name the fields a missing proof needs). */
+  hasPasskeys(userId: string): Promise<boolean>;
 }
 
 const REQUIRED: RuleFailure[] = [{ rule: 'required' }];
 const INCORRECT: RuleFailure[] = [{ rule: 'current_password' }];
+const PASSKEY_REQUIRED = { passkey_challenge_id: REQUIRED, passkey_response: REQUIRED };
+const PASSKEY_INCORRECT = { passkey_response: [{ rule: 'passkey_incorrect' }] };
 
 /**
  * Re-authentication before the changes that hand an account to whoever makes them (ASVS 5.0 V6.3, V7.5.1):
@@ -32,6 +53,9 @@ const INCORRECT: RuleFailure[] = [{ rule: 'current_password' }];
  * - A password-less account proves it with a fresh token of a provider already linked to it, verified with
  *   the provider now and naming the linked identity. The session alone never suffices: it is exactly what
  *   a thief has.
+ * - Any account with a passkey may prove it with a passkey assertion instead (beside or in place of the
+ *   password): a fresh answer to a re-authentication challenge made for this user, by one of its passkeys,
+ *   with user verification. It stands for two factors, so it is at least as strong as the password.
  *
  * Wrong proofs of either kind count on one per-account counter (whatever the address): a stolen session
  * cannot guess at it. A provider that cannot be reached is a 502 and costs no attempt.
@@ -42,9 +66,18 @@ export class Reauthentication {
     private readonly verifiers: ReadonlyMap<string, ProviderVerifier>,
     private readonly links: ProviderAccountsRepo,
     private readonly guesses: RateCounter,
+    private readonly passkeys: PasskeyProofs,
   ) {}
 
   async confirm(user: UserRow, proof: ReauthProof): Promise<void> {
+    const passkey = proof.passkey;
+    if (passkey !== undefined) {
+      // A wrong assertion counts like a wrong password, on the same per-account counter.
+      await this.attempt(user.id, async () => {
+        if (!(await this.passkeys.confirm(user.id, passkey))) throw new ValidationError(PASSKEY_INCORRECT);
+      });
+      return;
+    }
     const storedHash = user.password_hash;
     if (storedHash !== null) {
       const password = proof.currentPassword;
@@ -61,7 +94,7 @@ export class Reauthentication {
     const offered = proof.credentials.find(
       (credentials) => linked.has(credentials.provider) && this.verifiers.has(credentials.provider),
     );
-    if (!offered) throw this.missingProof([...linked.keys()]);
+    if (!offered) throw await this.missingProof(user.id, [...linked.keys()]);
     await this.attempt(user.id, async () => {
       const wrong = new ValidationError({ [accessTokenField(offered.provider)]: INCORRECT });
       // The identity must be the linked one: a genuine token for some other identity proves nothing here.
@@ -75,10 +108,16 @@ export class Reauthentication {
     });
   }
 
-  /** Names the fields of one linked, verifiable provider (any linked one would do), else current_password. */
-  private missingProof(linkedNames: string[]): ValidationError {
+  /**
+   * Names the fields of one linked, verifiable provider (any linked one would do), else the passkey's when
+   * the account has one, else current_password.
+   */
+  private async missingProof(userId: string, linkedNames: string[]): Promise<ValidationError> {
     const provider = linkedNames.filter((name) => this.verifiers.has(name)).sort()[0];
-    if (provider === undefined) return new ValidationError({ current_password: REQUIRED });
+    if (provider === undefined) {
+      if (await this.passkeys.hasPasskeys(userId)) return new ValidationError(PASSKEY_REQUIRED);
+      return new ValidationError({ current_password: REQUIRED });
+    }
     return new ValidationError({ [userIdField(provider)]: REQUIRED, [accessTokenField(provider)]: REQUIRED });
   }
 

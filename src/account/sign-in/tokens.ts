@@ -1,4 +1,5 @@
 import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
+import { AccountDisabledError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
@@ -12,6 +13,12 @@ export type PasswordSignInIssue =
   | { kind: 'disabled' }
   /** The account's deletion was scheduled after its row was read. */
   | { kind: 'deletion-scheduled'; scheduledFor: Date };
+
+/** What issuing a passkey sign-in's token came to. */
+export type PasskeySignInIssue =
+  | { kind: 'issued'; token: IssuedToken }
+  /** Another use of the same passkey recorded its counter first (or the account is gone). */
+  | { kind: 'replayed' };
 
 /**
  * The tokens of sign-ins. A password is checked outside any transaction (argon2 takes a while), so the
@@ -75,6 +82,26 @@ export class SignInTokens {
     const current = await this.users.with(trx).signInState(userId, 'share');
     if (current === undefined || current.disabled_at !== null) return { kind: 'disabled' };
     return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
+  }
+
+  /**
+   * After a passkey assertion proved the user: `recordUse` (the passkey's new counter, a statement only one
+   * use of an assertion can win) and the token in one transaction, with the disabled flag re-read under a
+   * share lock, so a disable that commits meanwhile is not missed; `replayed` when `recordUse` lost.
+   */
+  afterPasskey(
+    userId: string,
+    name: string | undefined,
+    recordUse: (trx: Executor) => Promise<boolean>,
+  ): Promise<PasskeySignInIssue> {
+    return writeTransaction(this.db, async (trx): Promise<PasskeySignInIssue> => {
+      if (!(await recordUse(trx))) return { kind: 'replayed' };
+      const current = await this.users.with(trx).signInState(userId, 'share');
+      if (current === undefined) return { kind: 'replayed' };
+      // Rolls the recorded use back with the rest: a disabled account's passkey is not "used".
+      if (current.disabled_at !== null) throw new AccountDisabledError();
+      return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
+    });
   }
 
   /**

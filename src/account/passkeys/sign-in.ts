@@ -1,0 +1,96 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { Executor } from '../../db/transaction.js';
+import { InvalidCredentialsError } from '../../errors.js';
+import {
+  accountKey,
+  attemptKey,
+  type RateCounter,
+  throttledAttempt,
+  unlimited,
+} from '../../limits/rate-counter.js';
+import { type PasskeysRepo, signCountOf } from '../../modules/passkeys/repo.js';
+import type { UsersRepo } from '../../modules/users/repo.js';
+import type { UsersService } from '../../modules/users/service.js';
+import type { SignedIn } from '../../modules/users/view.js';
+import type { ClientInfo } from '../client.js';
+import type { LoginLimits } from '../sign-in/service.js';
+import type { SignInTokens } from '../sign-in/tokens.js';
+import type { AssertionOptions, PasskeyAssertions, ProvenPasskey } from './assertions.js';
+
+const isFailedLogin = (error: unknown) => error instanceof InvalidCredentialsError;
+
+/**
+ * Signing in with a passkey: a challenge for anyone, then its answer. The passkey stands for two factors
+ * (the authenticator, unlocked by the user's PIN or biometric), so it skips the second factor.
+ *
+ * Throttled like email login: failures per (credential, IP); once the credential names an account, failures
+ * on that account's counter too (the one email login counts on), so guesses spread over many addresses stop.
+ * The per-IP limit is on the route.
+ */
+export class PasskeySignIn {
+  private readonly loginFailures: RateCounter;
+  private readonly accountFailures: RateCounter;
+
+  constructor(
+    private readonly assertions: PasskeyAssertions,
+    private readonly passkeys: PasskeysRepo,
+    private readonly users: UsersRepo,
+    private readonly views: UsersService,
+    private readonly issuer: SignInTokens,
+    limits: LoginLimits,
+  ) {
+    this.loginFailures = limits.loginFailures;
+    this.accountFailures = limits.accountFailures ?? unlimited;
+  }
+
+  /** A sign-in challenge, bound to no one: any discoverable passkey of this relying party may answer. */
+  options(): Promise<AssertionOptions> {
+    return this.assertions.options('authentication', null);
+  }
+
+  login(challengeId: string, response: AuthenticationResponseJSON, client: ClientInfo): Promise<SignedIn> {
+    return throttledAttempt(
+      this.loginFailures,
+      attemptKey(`passkey:${response.rawId}`, client.ip),
+      async () => {
+        const passkey = await this.passkeys.findByCredentialId(Buffer.from(response.rawId, 'base64url'));
+        // An unknown credential: the challenge is used up all the same, so it cannot be tried again.
+        if (passkey === undefined) {
+          await this.assertions.prove(challengeId, response, 'authentication').catch(() => undefined);
+          throw new InvalidCredentialsError();
+        }
+        const user = await this.users.findById(passkey.user_id);
+        if (user === undefined) throw new InvalidCredentialsError();
+        return throttledAttempt(
+          this.accountFailures,
+          accountKey(`email:${user.email.toLowerCase()}`),
+          () => this.signIn(challengeId, response, client),
+          isFailedLogin,
+        );
+      },
+      isFailedLogin,
+    );
+  }
+
+  private async signIn(
+    challengeId: string,
+    response: AuthenticationResponseJSON,
+    client: ClientInfo,
+  ): Promise<SignedIn> {
+    const proven = await this.assertions.prove(challengeId, response, 'authentication');
+    const userId = proven.passkey.user_id;
+    const issue = await this.issuer.afterPasskey(userId, client.userAgent, (trx) =>
+      this.recordUse(trx, proven),
+    );
+    if (issue.kind !== 'issued') throw new InvalidCredentialsError();
+    const user = await this.users.findById(userId);
+    if (user === undefined) throw new InvalidCredentialsError();
+    return { user: { ...(await this.views.view(user)), api_token: issue.token.token } };
+  }
+
+  private recordUse(trx: Executor, { passkey, assertion }: ProvenPasskey): Promise<boolean> {
+    return this.passkeys
+      .with(trx)
+      .recordUse(passkey.id, signCountOf(passkey), assertion.newCount, assertion.backedUp);
+  }
+}
