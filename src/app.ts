@@ -28,6 +28,7 @@ import { createMailTransport } from './mail/transport.js';
 import { serveMetricsRoute } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
+import { PRUNE_INTERVAL_MS, prunePeriodically } from './modules/idempotency/prune.js';
 import { OrphanMediaSweeper, sweepPeriodically } from './modules/images/orphan-sweep.js';
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
 import { createStorage } from './storage/create-storage.js';
@@ -155,7 +156,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
-  const { endpoints, services, mediaReferences, webSessions } = buildEndpoints(config, {
+  const { endpoints, services, mediaReferences, webSessions, idempotency } = buildEndpoints(config, {
     ...deps,
     storage,
     limits,
@@ -178,6 +179,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     });
     app.addHook('onClose', async () => stopSweeping?.());
   }
+  // Idempotency-Key answers past their day: removed at start and then hourly, stopped before the database closes.
+  let stopPruning: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopPruning = prunePeriodically(idempotency, PRUNE_INTERVAL_MS, app.log);
+  });
+  app.addHook('onClose', async () => stopPruning?.());
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';

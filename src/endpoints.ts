@@ -31,6 +31,8 @@ export function buildEndpoints(
   services: RequestServices;
   mediaReferences: MediaReferences[];
   webSessions: WebSessions;
+  /** The Idempotency-Key records, for their periodic prune. */
+  idempotency: { prune(): Promise<number> };
 } {
   const { limits } = deps;
   const {
@@ -51,6 +53,7 @@ export function buildEndpoints(
     posts,
     promotions,
     deletion,
+    idempotency,
     mediaReferences,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
@@ -105,6 +108,7 @@ export function buildEndpoints(
     endpoints,
     services: { authenticate: (token) => tokens.authenticate(token), wrote: (userId) => reads.wrote(userId) },
     mediaReferences,
+    idempotency,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }

@@ -18,6 +18,8 @@ import { OutboxRepo } from './mail/outbox-repo.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { DevicesService } from './modules/devices/service.js';
+import { IdempotencyRepo } from './modules/idempotency/repo.js';
+import { IdempotencyService } from './modules/idempotency/service.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
 import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
@@ -104,10 +106,24 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   );
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors, reads);
+  // Idempotency-Key answers, read and written on the primary only; outcomes: a lost answer's check.
+  const idempotency = new IdempotencyService(new IdempotencyRepo(db));
+  const { outcomes } = deps.database;
+  const posts = new PostsService(db, postsRepo, images, feedCursors, reads, idempotency, outcomes);
 
   // The account layer: use cases that span entities.
-  const signUp = new SignUp(db, usersRepo, users, tokens, hasher, images, providers, verification);
+  const signUp = new SignUp(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    providers,
+    verification,
+    idempotency,
+    outcomes,
+  );
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
   const signIn = new SignIn(db, usersRepo, users, tokens, providers, hasher, {
     loginFailures: limits.loginFailures,
@@ -158,6 +174,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     feedCursors,
     posts,
     deletion,
+    idempotency,
     mediaReferences,
   };
 }

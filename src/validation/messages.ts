@@ -36,6 +36,7 @@ const EN: Record<string, string> = {
   url: 'The :attribute format is invalid.',
   date: 'The :attribute is not a valid date.',
   after: 'The :attribute must be a date after :date.',
+  idempotency_reused: 'The :attribute was already used for a different request.',
 };
 
 /**
@@ -77,6 +78,7 @@ const KO: Record<string, string> = {
   url: ':attribute 형식이 유효하지 않습니다.',
   date: ':attribute은(는) 올바른 날짜가 아닙니다.',
   after: ':attribute은(는) :date 이후 날짜여야 합니다.',
+  idempotency_reused: ':attribute은(는) 이미 다른 요청에 사용되었습니다.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {

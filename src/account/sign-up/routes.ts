@@ -1,5 +1,6 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
+import { idempotencyKeyOf } from '../../modules/idempotency/key.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { clientInfo } from '../request-client.js';
 import { type RegisterRuleOptions, registerRules } from './rules.js';
@@ -16,6 +17,9 @@ export function signUpEndpoints(
       method: 'POST',
       path: '/auth/register',
       summary: 'Register by email and password, or through an identity provider',
+      description:
+        'An optional `Idempotency-Key` header (16–255 characters of `A-Z a-z 0-9 _ -`) makes a retry with the ' +
+        'same key, email and parameters answer what the first request answered, token included.',
       tag: 'auth',
       auth: 'none',
       limit: registerLimit,
@@ -23,7 +27,8 @@ export function signUpEndpoints(
       rules: registerRules(options),
       response: signedInResponse,
       example: signedInExample,
-      handle: ({ params, request }) => signUp.register(params, clientInfo(request)),
+      handle: ({ params, request }) =>
+        signUp.register(params, clientInfo(request), idempotencyKeyOf(request.headers)),
     }),
   ];
 }

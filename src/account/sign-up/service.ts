@@ -1,10 +1,21 @@
 import type { ProfilePicture, UserRow } from '../../db/schema.js';
-import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
+import {
+  type Executor,
+  type LostAnswerLookup,
+  writeStatement,
+  writeTransaction,
+} from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
+import type { OutcomeCheck } from '../../db/write-outcome.js';
 import { ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import type { QueuedMail } from '../../mail/mailer.js';
+import {
+  type AnswerRecorder,
+  IdempotentRequest,
+  type IdempotentWrites,
+} from '../../modules/idempotency/key.js';
 import type { ValidatedImage } from '../../modules/images/probe.js';
 import type { ImagesService } from '../../modules/images/service.js';
 import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
@@ -48,6 +59,9 @@ interface Written {
   mail: QueuedMail | undefined;
 }
 
+/** Records a keyed sign-up's answer inside its write, from the row and the token it made. */
+type SignUpRecorder = (trx: Executor, row: UserRow, token: IssuedToken) => Promise<void>;
+
 /** How many times a derived slug is derived again after losing a race to another sign-up. */
 const SLUG_ATTEMPTS = 3;
 
@@ -65,6 +79,9 @@ export class SignUp {
     private readonly images: ImagesService,
     private readonly providers: ProvidersService,
     private readonly verification: EmailVerificationService,
+    private readonly idempotency: IdempotentWrites,
+    /** Whether a write whose answer was lost committed (none on the embedded database). */
+    private readonly outcomes: OutcomeCheck | undefined,
   ) {}
 
   /** The slugs to try for an email, in order (slugs.ts); a method so that a test can choose them. */
@@ -81,7 +98,22 @@ export class SignUp {
     return free ?? (candidates.at(-1) as string);
   }
 
-  async register(input: RegisterInput, client: ClientInfo): Promise<SignedIn> {
+  /**
+   * With an Idempotency-Key, a retry of a sign-up (the same key, email and parameters) gets the first answer,
+   * token included, instead of "already taken"; the key is scoped by the lower-cased email.
+   */
+  async register(input: RegisterInput, client: ClientInfo, idempotencyKey?: string): Promise<SignedIn> {
+    // Without a key, exactly the path of every sign-up (register is a bench target).
+    if (idempotencyKey === undefined) return this.registerOnce(input, client, undefined);
+    const request = new IdempotentRequest('register', input.email.toLowerCase(), idempotencyKey, input);
+    return this.idempotency.once(request, (record) => this.registerOnce(input, client, record));
+  }
+
+  private async registerOnce(
+    input: RegisterInput,
+    client: ClientInfo,
+    recordAnswer: AnswerRecorder<SignedIn> | undefined,
+  ): Promise<SignedIn> {
     const credentials = providerCredentials(input);
     // The provider's word first, before anything is written (and before the slow hash): no account without
     // it, and whether an identity is registered is told only to someone who holds a token for it.
@@ -93,18 +125,31 @@ export class SignUp {
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
     // The picture's files are written before the account and removed again if its write fails.
     const upload = input.profile_picture && { field: 'profile_picture', ...input.profile_picture };
+    // A new account's providers are known without a query: the one it registered with, if any.
+    const linked = credentials ? [credentials.provider] : [];
+    const answer = async (row: UserRow, token: IssuedToken): Promise<SignedIn> => ({
+      user: { ...(await this.views.view(row, linked)), api_token: token.token },
+    });
+    const record: SignUpRecorder | undefined =
+      recordAnswer && (async (trx, row, token) => recordAnswer(trx, row.id, await answer(row, token)));
     return this.images.withStoredPicture(upload, async (picture) => {
       const { row, token, mail } = await this.withFreeSlug(input, (slugs) => {
         const account = this.accountOf(input, passwordHash, picture, emailVerified);
         return credentials === undefined
-          ? this.writeEmailSignUp(account, slugs, client)
-          : this.writeProviderSignUp(account, slugs, client, credentials);
+          ? this.writeEmailSignUp(account, slugs, client, record)
+          : this.writeProviderSignUp(account, slugs, client, credentials, record);
       });
       this.verification.send(mail);
-      // A new account's providers are known without a query: the one it registered with, if any.
-      const linked = credentials ? [credentials.provider] : [];
-      return { user: { ...(await this.views.view(row, linked)), api_token: token.token } };
+      return answer(row, token);
     });
+  }
+
+  /**
+   * Looks for the account on the primary when a sign-up's answer was lost: its id was made here, so its row
+   * says whether the write committed (all of it: one statement, or one transaction).
+   */
+  private lostAnswerLookup(userId: string): LostAnswerLookup<UserRow> {
+    return { check: this.outcomes, find: (db) => this.users.with(db).findById(userId) };
   }
 
   private accountOf(
@@ -151,20 +196,26 @@ export class SignUp {
     account: AccountToWrite,
     slugs: string[],
     client: ClientInfo,
+    record: SignUpRecorder | undefined,
   ): Promise<Written> {
     const token = this.tokens.prepareIssue(account.id, client.userAgent);
     const { token: verificationToken, mail } = this.verification.prepare(account, client.locale ?? 'en');
-    const row = await writeStatement(
-      () =>
-        writeEmailSignUp(this.db, {
-          account,
-          slugs,
-          token: token.row,
-          verification: verificationToken,
-          mail,
-        }),
-      fieldOfUsersIndex,
-    );
+    const rows = { account, slugs, token: token.row, verification: verificationToken, mail };
+    const lookup = this.lostAnswerLookup(account.id);
+    const row =
+      record === undefined
+        ? await writeStatement(() => writeEmailSignUp(this.db, rows), fieldOfUsersIndex, lookup)
+        : // With an Idempotency-Key, the same statement and the key's record, in one transaction.
+          await writeTransaction(
+            this.db,
+            async (trx) => {
+              const written = await writeEmailSignUp(trx, rows);
+              await record(trx, written, token.issued);
+              return written;
+            },
+            fieldOfUsersIndex,
+            lookup,
+          );
     return { row, token: token.issued, mail: mail.queued };
   }
 
@@ -177,6 +228,7 @@ export class SignUp {
     slugs: string[],
     client: ClientInfo,
     credentials: ProviderCredentials,
+    record: SignUpRecorder | undefined,
   ): Promise<Written> {
     const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFreeOf(slugs);
     return writeTransaction(
@@ -189,10 +241,12 @@ export class SignUp {
         const mail = account.email_verified
           ? undefined
           : await this.verification.queueWithin(trx, row, client.locale ?? 'en', true);
+        await record?.(trx, row, token);
         return { row, token, mail };
       },
       (constraint) =>
         fieldOfUsersIndex(constraint) ?? this.providers.fieldOfIndex(credentials.provider, constraint),
+      this.lostAnswerLookup(account.id),
     );
   }
 }
