@@ -30,6 +30,10 @@ import { createMailTransport } from './mail/transport.js';
 import { serveMetricsRoute } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { recordRequests } from './metrics/request-metrics.js';
+import {
+  PRUNE_INTERVAL_MS,
+  prunePeriodically as pruneKeysPeriodically,
+} from './modules/idempotency/prune.js';
 import { OrphanMediaSweeper, sweepPeriodically } from './modules/images/orphan-sweep.js';
 import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
 import { prunePeriodically } from './modules/security-events/prune.js';
@@ -171,6 +175,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     dataExportJobs,
     securityEvents,
     dueDeletions,
+    idempotency,
   } = buildEndpoints(config, {
     ...deps,
     storage,
@@ -215,6 +220,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     });
     app.addHook('onClose', async () => stopErasing?.());
   }
+  // Idempotency-Key answers past their day: removed at start and then hourly, stopped before the database closes.
+  let stopPruningKeys: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopPruningKeys = pruneKeysPeriodically(idempotency, PRUNE_INTERVAL_MS, app.log);
+  });
+  app.addHook('onClose', async () => stopPruningKeys?.());
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';

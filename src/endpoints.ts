@@ -46,6 +46,8 @@ export function buildEndpoints(
   securityEvents: SecurityEventsService;
   /** Erases the accounts whose deletion is due (the server runs it periodically). */
   dueDeletions: DueDeletions;
+  /** The Idempotency-Key records, for their periodic prune. */
+  idempotency: { prune(): Promise<number> };
 } {
   const { limits } = deps;
   const {
@@ -76,6 +78,7 @@ export function buildEndpoints(
     dataExportJobs,
     scheduledDeletions,
     eraser,
+    idempotency,
     mediaReferences,
     securityEvents,
     activityCursors,
@@ -147,6 +150,7 @@ export function buildEndpoints(
     dataExportJobs,
     securityEvents,
     dueDeletions: eraser,
+    idempotency,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
   };
 }

@@ -38,6 +38,17 @@ export class ValidationError extends ServiceError {
   }
 }
 
+/**
+ * An Idempotency-Key sent again with other parameters: a 422 on the header alone. It says nothing about the
+ * parameters, so the uniqueness checks a refused write would add (http/endpoint.ts) are not made for it.
+ */
+export class IdempotencyKeyReusedError extends ValidationError {
+  constructor() {
+    super({ 'Idempotency-Key': [{ rule: 'idempotency_reused' }] });
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
 /** Email login with wrong credentials, or a provider that rejects the token. */
 export class InvalidCredentialsError extends ServiceError {
   constructor() {

@@ -39,6 +39,8 @@ import { ConsentsRepo } from './modules/consents/repo.js';
 import { ConsentsService } from './modules/consents/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
 import { DevicesService } from './modules/devices/service.js';
+import { IdempotencyRepo } from './modules/idempotency/repo.js';
+import { IdempotencyService } from './modules/idempotency/service.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
 import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
@@ -166,7 +168,10 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   );
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));
-  const posts = new PostsService(db, postsRepo, images, feedCursors, reads);
+  // Idempotency-Key answers, read and written on the primary only; outcomes: a lost answer's check.
+  const idempotency = new IdempotencyService(new IdempotencyRepo(db));
+  const { outcomes } = deps.database;
+  const posts = new PostsService(db, postsRepo, images, feedCursors, reads, idempotency, outcomes);
 
   // The account layer: use cases that span entities.
   const signUp = new SignUp(
@@ -180,6 +185,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     verification,
     activity,
     consents,
+    idempotency,
+    outcomes,
   );
   // The second factor: secrets sealed with SECRETS_KEY (without it, its routes answer 503); a sign-in whose
   // first factor proved right is handed to it. Wrong codes count per account like failed logins.
@@ -367,6 +374,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     dataExportJobs,
     scheduledDeletions,
     eraser,
+    idempotency,
     mediaReferences,
     securityEvents,
     activityCursors,

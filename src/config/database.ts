@@ -13,6 +13,11 @@ export interface DatabaseTimeouts {
   lockTimeoutMs: number;
   /** A transaction left idle by a client (PostgreSQL's idle_in_transaction_session_timeout). */
   idleInTransactionTimeoutMs: number;
+  /**
+   * The whole look, on a fresh connection, at whether a write whose answer was lost committed
+   * (db/write-outcome.ts); past it the write's outcome is unknown (503).
+   */
+  outcomeCheckTimeoutMs: number;
 }
 
 export function parseDatabaseTimeouts(env: Env): DatabaseTimeouts {
@@ -21,5 +26,6 @@ export function parseDatabaseTimeouts(env: Env): DatabaseTimeouts {
     statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 1, 600_000),
     lockTimeoutMs: integer(env, 'DATABASE_LOCK_TIMEOUT_MS', 5_000, 1, 600_000),
     idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 1, 600_000),
+    outcomeCheckTimeoutMs: integer(env, 'DATABASE_OUTCOME_CHECK_TIMEOUT_MS', 3_000, 1, 600_000),
   };
 }

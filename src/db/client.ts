@@ -10,6 +10,7 @@ import { PGliteThread } from './pglite-thread.js';
 import { ReplicaSet } from './replicas.js';
 import type { Database } from './schema.js';
 import { boundedServerPool, serverKysely } from './server-pool.js';
+import { type OutcomeCheck, PrimaryOutcomeCheck } from './write-outcome.js';
 
 /** A raw session on one connection, for what the query builder is not for: migration scripts and locks. */
 export interface RawSession {
@@ -35,6 +36,11 @@ export interface DatabaseHandle {
   withSession<T>(work: (session: RawSession) => Promise<T>): Promise<T>;
   /** The read replicas of a PostgreSQL primary (DATABASE_REPLICA_URLS); never on the embedded database. */
   replicas?: ReplicaSet;
+  /**
+   * Whether a write whose answer was lost committed, asked of the primary (db/write-outcome.ts); never on
+   * the embedded database, whose one in-process connection cannot lose an answer.
+   */
+  outcomes?: OutcomeCheck;
   close(): Promise<void>;
 }
 
@@ -66,6 +72,7 @@ const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
   statementTimeoutMs: 10_000,
   lockTimeoutMs: 5_000,
   idleInTransactionTimeoutMs: 30_000,
+  outcomeCheckTimeoutMs: 3_000,
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -152,6 +159,7 @@ async function openServer(
     kind: 'postgres',
     db,
     replicas,
+    outcomes: new PrimaryOutcomeCheck(url, timeouts.outcomeCheckTimeoutMs),
     poolStats: () => ({
       total: pool.totalCount,
       inUse: pool.totalCount - pool.idleCount,

@@ -54,3 +54,38 @@ export function isRetryableConflict(error: unknown): boolean {
   const code = (error as PgError | undefined)?.code;
   return code === '40P01' || code === '40001';
 }
+
+/**
+ * The statement (or COMMIT) was sent, or may have been, and no answer came: the client gave up waiting
+ * (node-postgres' query_timeout), or the connection broke while it waited. Unlike a refused connection, a
+ * pool that had no free client, or a statement the server cancelled itself (57014, 55P03), the server may
+ * still have committed it, or may commit it later: its outcome is unknown until someone looks.
+ */
+export function isLostAnswer(error: unknown): boolean {
+  if ((error as LostAnswer | undefined)?.lostAnswer === true) return true;
+  const code = (error as PgError | undefined)?.code;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT') return true;
+  // The server process was terminated (57P01) or crashed (57P02) while it ran the statement.
+  if (code === '57P01' || code === '57P02') return true;
+  const message = error instanceof Error ? error.message : '';
+  return /^(Query read timeout|Connection terminated)/.test(message);
+}
+
+interface LostAnswer {
+  lostAnswer?: boolean;
+  /** The PostgreSQL process that received the statement, when known. */
+  backendPid?: number;
+}
+
+/** Marks `error` as a lost answer of the server process `pid` (db/prepared-statements.ts). */
+export function markedLostAnswer(error: unknown, pid: number | undefined): unknown {
+  if (error !== null && typeof error === 'object')
+    Object.assign(error, { lostAnswer: true, backendPid: pid });
+  return error;
+}
+
+/** The server process a lost answer came from, when the connection knew it. */
+export function lostAnswerBackend(error: unknown): number | undefined {
+  const pid = (error as LostAnswer | undefined)?.backendPid;
+  return typeof pid === 'number' ? pid : undefined;
+}

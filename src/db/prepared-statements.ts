@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { isLostAnswer, markedLostAnswer } from './errors.js';
 
 /**
  * Named (server-side prepared) statements for the hottest queries on a PostgreSQL server, and (through the
@@ -51,13 +52,17 @@ export class PreparingPool implements PostgresPool {
    */
   private readonly wrappers = new WeakMap<pg.PoolClient, PreparingClient>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** False for a pooler that cannot keep named statements: everything runs unnamed. */
+    private readonly prepare = true,
+  ) {}
 
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.pool.connect();
     let wrapper = this.wrappers.get(client);
     if (wrapper === undefined) {
-      wrapper = new PreparingClient(client, this.generations);
+      wrapper = new PreparingClient(client, this.generations, this.prepare);
       this.wrappers.set(client, wrapper);
     }
     return wrapper;
@@ -68,10 +73,19 @@ export class PreparingPool implements PostgresPool {
   }
 }
 
+/**
+ * A pooled connection. When a statement's answer is lost (the client gave up waiting, or the socket broke),
+ * the statement may still be on its way to the server or running there: the connection is never used again
+ * (a later statement would queue behind the lost one), and every error that comes of it names its server
+ * process, so that db/write-outcome.ts can end that process before it looks for what was committed.
+ */
 class PreparingClient implements PostgresPoolClient {
+  #answerLost = false;
+
   constructor(
     private readonly client: pg.PoolClient,
     private readonly generations: Map<string, number>,
+    private readonly prepare: boolean,
   ) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
@@ -83,13 +97,20 @@ class PreparingClient implements PostgresPoolClient {
     // Kysely passes a cursor only to stream, which needs a `cursor` in the dialect's config: we configure none.
     if (typeof sqlOrCursor !== 'string') throw new Error('streaming queries are not configured');
     const values = parameters ? [...parameters] : [];
-    const name = namesBySql.get(sqlOrCursor);
+    const name = this.prepare ? namesBySql.get(sqlOrCursor) : undefined;
     if (name === undefined) return this.run<R>({ text: sqlOrCursor, values });
     return this.runNamed<R>(name, sqlOrCursor, values);
   }
 
   release(): void {
-    this.client.release();
+    // `true` destroys the connection instead of pooling it again.
+    this.client.release(this.#answerLost);
+  }
+
+  /** The server process of this connection (from the handshake's BackendKeyData). */
+  private get pid(): number | undefined {
+    const pid = (this.client as { processID?: unknown }).processID;
+    return typeof pid === 'number' ? pid : undefined;
   }
 
   private async runNamed<R>(name: string, text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
@@ -105,7 +126,16 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   private async run<R>(config: pg.QueryConfig): Promise<PostgresQueryResult<R>> {
-    const result = await this.client.query(config);
+    if (this.#answerLost)
+      throw markedLostAnswer(new Error('Connection terminated: an answer was lost'), this.pid);
+    let result: pg.QueryResult;
+    try {
+      result = await this.client.query(config);
+    } catch (error) {
+      if (!isLostAnswer(error)) throw error;
+      this.#answerLost = true;
+      throw markedLostAnswer(error, this.pid);
+    }
     return {
       command: result.command as PostgresQueryResult<R>['command'],
       rowCount: result.rowCount ?? 0,

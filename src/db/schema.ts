@@ -192,8 +192,18 @@ export interface SchemaMigrationsTable {
 }
 
 /** The database as Kysely sees it; each issue's migrations add their tables here. */
+/** The first answer of a write sent with an Idempotency-Key (migration 0021, modules/idempotency). */
+export interface IdempotencyKeysTable {
+  key_hash: Uint8Array;
+  fingerprint: Uint8Array;
+  user_id: string;
+  answer: Uint8Array;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
+  idempotency_keys: IdempotencyKeysTable;
   api_tokens: ApiTokensTable;
   provider_accounts: ProviderAccountsTable;
   devices: DevicesTable;

@@ -43,6 +43,7 @@ export function boundedServerPool(url: string, max: number, timeouts: DatabaseTi
  */
 export function serverKysely(pool: pg.Pool, preparedStatements: boolean): Kysely<Database> {
   return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparedStatements ? new PreparingPool(pool) : pool }),
+    // Always through PreparingPool, named statements or not: it also retires a connection whose answer was lost.
+    dialect: new PostgresDialect({ pool: new PreparingPool(pool, preparedStatements) }),
   });
 }

@@ -2,8 +2,18 @@ import type { Kysely } from 'kysely';
 import { CommitFailedError, ServiceError, ServiceUnavailableError, ValidationError } from '../errors.js';
 import { isConnectionError, isRetryableConflict, isUniqueViolation, violatedConstraint } from './errors.js';
 import type { Database } from './schema.js';
+import type { OutcomeCheck } from './write-outcome.js';
 
 export type Executor = Kysely<Database>;
+
+/**
+ * How a write whose answer was lost learns whether it committed after all: `find` looks, on the primary,
+ * for what it made (by the ids the process chose), through `check` (none on the embedded database).
+ */
+export interface LostAnswerLookup<T> {
+  check: OutcomeCheck | undefined;
+  find: (db: Executor) => Promise<T | undefined>;
+}
 
 /** How many times a transaction runs at most when PostgreSQL aborts it for a deadlock or serialisation. */
 export const TRANSACTION_ATTEMPTS = 4;
@@ -37,31 +47,55 @@ async function withRetries<T>(db: Executor, work: (trx: Executor) => Promise<T>)
  *   `uniqueField` knows the index (two clients racing for one email, say);
  * - the database being unreachable is a 503;
  * - anything else (a failed COMMIT included) is CommitFailedError, the contract's 500 envelope (`Failed to commit transaction.`).
- * Whatever happened, PostgreSQL has rolled the transaction back: nothing is half-written.
+ * Whatever happened, PostgreSQL has rolled the transaction back: nothing is half-written — except when the
+ * COMMIT was sent and its answer lost: then `lookup` asks the primary, and the work's result is returned if
+ * the transaction did commit (an unknown outcome stays a 503).
  */
 export async function writeTransaction<T>(
   db: Executor,
   work: (trx: Executor) => Promise<T>,
   uniqueField: (constraint: string | undefined) => string | undefined = () => undefined,
+  lookup?: LostAnswerLookup<unknown>,
 ): Promise<T> {
+  if (lookup?.check === undefined) {
+    try {
+      return await withRetries(db, work);
+    } catch (error) {
+      throw classifiedWriteFailure(error, uniqueField);
+    }
+  }
+  // Set once the work is done: a failure after that came from the COMMIT.
+  let done: { result: T } | undefined;
   try {
-    return await withRetries(db, work);
+    return await withRetries(db, async (trx) => {
+      done = undefined;
+      const result = await work(trx);
+      done = { result };
+      return result;
+    });
   } catch (error) {
+    if (done !== undefined && (await lookup.check.committed(error, lookup.find)) !== undefined) {
+      return done.result;
+    }
     throw classifiedWriteFailure(error, uniqueField);
   }
 }
 
 /**
  * One write statement outside a transaction (it is atomic on its own), its failure classified as
- * writeTransaction classifies one: the same envelopes whichever way a write is made.
+ * writeTransaction classifies one: the same envelopes whichever way a write is made. When its answer was
+ * lost, `lookup` finds what it wrote if it committed, and that is the result.
  */
 export async function writeStatement<T>(
   work: () => Promise<T>,
   uniqueField: (constraint: string | undefined) => string | undefined = () => undefined,
+  lookup?: LostAnswerLookup<T>,
 ): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    const found = lookup?.check && (await lookup.check.committed(error, lookup.find));
+    if (found !== undefined) return found;
     throw classifiedWriteFailure(error, uniqueField);
   }
 }

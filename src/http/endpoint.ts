@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { UnauthenticatedError, ValidationError } from '../errors.js';
+import { IdempotencyKeyReusedError, UnauthenticatedError, ValidationError } from '../errors.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
@@ -263,7 +263,7 @@ async function handleValidated<L extends RuleList, M extends AuthMode, S extends
   try {
     return await definition.handle({ params, auth, request });
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(error instanceof ValidationError) || error instanceof IdempotencyKeyReusedError) throw error;
     throw await explainRefusal(definition.rules, params, error, bag, options);
   }
 }

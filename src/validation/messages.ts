@@ -50,6 +50,7 @@ const EN: Record<string, string> = {
   after: 'The :attribute must be a date after :date.',
   consent_required:
     'The :attribute consent is required and cannot be withdrawn; to withdraw it, delete the account.',
+  idempotency_reused: 'The :attribute was already used for a different request.',
 };
 
 /**
@@ -104,6 +105,7 @@ const KO: Record<string, string> = {
   date: ':attribute은(는) 올바른 날짜가 아닙니다.',
   after: ':attribute은(는) :date 이후 날짜여야 합니다.',
   consent_required: ':attribute 동의는 필수 항목이라 철회할 수 없습니다. 철회하려면 계정을 삭제하세요.',
+  idempotency_reused: ':attribute은(는) 이미 다른 요청에 사용되었습니다.',
 };
 
 const KO_ATTRIBUTES: Record<string, string> = {

@@ -15,6 +15,7 @@ describe('timeout configuration', () => {
       statementTimeoutMs: 10_000,
       lockTimeoutMs: 5_000,
       idleInTransactionTimeoutMs: 30_000,
+      outcomeCheckTimeoutMs: 3_000,
     });
     expect(config.rateLimits.redisCommandTimeoutMs).toBe(100);
   });
@@ -28,6 +29,7 @@ describe('timeout configuration', () => {
       DATABASE_STATEMENT_TIMEOUT_MS: '3000',
       DATABASE_LOCK_TIMEOUT_MS: '400',
       DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '9000',
+      DATABASE_OUTCOME_CHECK_TIMEOUT_MS: '1200',
       REDIS_COMMAND_TIMEOUT_MS: '20',
       S3_BUCKET: 'profile-media',
       S3_TIMEOUT_MS: '1500',
@@ -38,6 +40,7 @@ describe('timeout configuration', () => {
       statementTimeoutMs: 3000,
       lockTimeoutMs: 400,
       idleInTransactionTimeoutMs: 9000,
+      outcomeCheckTimeoutMs: 1200,
     });
     expect(config.rateLimits.redisCommandTimeoutMs).toBe(20);
     expect(config.media).toMatchObject({ driver: 's3', timeoutMs: 1500 });

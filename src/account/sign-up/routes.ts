@@ -1,6 +1,7 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { signUpConsentFields } from '../../modules/consents/rules.js';
+import { idempotencyKeyOf } from '../../modules/idempotency/key.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { clientInfo } from '../request-client.js';
 import { type RegisterRuleOptions, registerRules } from './rules.js';
@@ -17,6 +18,9 @@ export function signUpEndpoints(
       method: 'POST',
       path: '/auth/register',
       summary: 'Register by email and password, or through an identity provider',
+      description:
+        'An optional `Idempotency-Key` header (16–255 characters of `A-Z a-z 0-9 _ -`) makes a retry with the ' +
+        'same key, email and parameters answer what the first request answered, token included.',
       tag: 'auth',
       auth: 'none',
       limit: registerLimit,
@@ -25,7 +29,10 @@ export function signUpEndpoints(
       response: signedInResponse,
       example: signedInExample,
       handle: ({ params, request }) =>
-        signUp.register(params, clientInfo(request), signUpConsentFields(request.query, request.body)),
+        signUp.register(params, clientInfo(request), {
+          consentFields: signUpConsentFields(request.query, request.body),
+          idempotencyKey: idempotencyKeyOf(request.headers),
+        }),
     }),
   ];
 }

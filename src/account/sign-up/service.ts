@@ -1,12 +1,23 @@
 import type { ProfilePicture, UserRow } from '../../db/schema.js';
-import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
+import {
+  type Executor,
+  type LostAnswerLookup,
+  writeStatement,
+  writeTransaction,
+} from '../../db/transaction.js';
 import { fieldOfUsersIndex } from '../../db/users-indexes.js';
+import type { OutcomeCheck } from '../../db/write-outcome.js';
 import { ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import type { QueuedMail } from '../../mail/mailer.js';
 import type { SignUpConsents } from '../../modules/consents/repo.js';
 import type { ConsentsService } from '../../modules/consents/service.js';
+import {
+  type AnswerRecorder,
+  IdempotentRequest,
+  type IdempotentWrites,
+} from '../../modules/idempotency/key.js';
 import type { ValidatedImage } from '../../modules/images/probe.js';
 import type { ImagesService } from '../../modules/images/service.js';
 import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
@@ -51,8 +62,19 @@ interface Written {
   mail: QueuedMail | undefined;
 }
 
+/** Records a keyed sign-up's answer inside its write, from the row and the token it made. */
+type SignUpRecorder = (trx: Executor, row: UserRow, token: IssuedToken) => Promise<void>;
+
 /** How many times a derived slug is derived again after losing a race to another sign-up. */
 const SLUG_ATTEMPTS = 3;
+
+/** What a sign-up takes besides its parameters. */
+export interface SignUpOptions {
+  /** The request's `consent_<key>` parameters. */
+  consentFields?: Readonly<Record<string, unknown>>;
+  /** The request's Idempotency-Key header, when it sent one. */
+  idempotencyKey?: string | undefined;
+}
 
 /**
  * Sign-up, by email and password or through an identity provider: one flow, top to bottom (`register`).
@@ -71,6 +93,9 @@ export class SignUp {
     /** The account's first security event (`account_created`): its device is then one the account knows. */
     private readonly activity: SecurityActivity,
     private readonly consents: ConsentsService,
+    private readonly idempotency: IdempotentWrites,
+    /** Whether a write whose answer was lost committed (none on the embedded database). */
+    private readonly outcomes: OutcomeCheck | undefined,
   ) {}
 
   /** The slugs to try for an email, in order (slugs.ts); a method so that a test can choose them. */
@@ -89,15 +114,31 @@ export class SignUp {
 
   /**
    * `consentFields`: the request's `consent_<key>` parameters (optional documents ticked); with
-   * `user_agreement` the account agrees to every required document's current version.
+   * `user_agreement` the account agrees to every required document's current version. With an
+   * `idempotencyKey`, a retry of a sign-up (the same key, email and parameters) gets the first answer, token
+   * included, instead of "already taken"; the key is scoped by the lower-cased email.
    */
   async register(
     input: RegisterInput,
     client: ClientInfo,
-    consentFields: Readonly<Record<string, unknown>> = {},
+    { consentFields = {}, idempotencyKey }: SignUpOptions = {},
   ): Promise<SignedIn> {
     // A consent field naming no optional document is refused before anything costly (no query without any).
     const optionalConsents = await this.consents.signUpChoices(consentFields);
+    // Without a key, exactly the path of every sign-up (register is a bench target).
+    if (idempotencyKey === undefined) return this.registerOnce(input, client, optionalConsents, undefined);
+    const request = new IdempotentRequest('register', input.email.toLowerCase(), idempotencyKey, input);
+    return this.idempotency.once(request, (record) =>
+      this.registerOnce(input, client, optionalConsents, record),
+    );
+  }
+
+  private async registerOnce(
+    input: RegisterInput,
+    client: ClientInfo,
+    optionalConsents: string[],
+    recordAnswer: AnswerRecorder<SignedIn> | undefined,
+  ): Promise<SignedIn> {
     const credentials = providerCredentials(input);
     // The provider's word first, before anything is written (and before the slow hash): no account without
     // it, and whether an identity is registered is told only to someone who holds a token for it.
@@ -109,19 +150,32 @@ export class SignUp {
     const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
     // The picture's files are written before the account and removed again if its write fails.
     const upload = input.profile_picture && { field: 'profile_picture', ...input.profile_picture };
+    // A new account's providers are known without a query: the one it registered with, if any.
+    const linked = credentials ? [credentials.provider] : [];
+    const answer = async (row: UserRow, token: IssuedToken): Promise<SignedIn> => ({
+      user: { ...(await this.views.view(row, linked)), api_token: token.token },
+    });
+    const record: SignUpRecorder | undefined =
+      recordAnswer && (async (trx, row, token) => recordAnswer(trx, row.id, await answer(row, token)));
     return this.images.withStoredPicture(upload, async (picture) => {
       const { row, token, mail } = await this.withFreeSlug(input, (slugs) => {
         const account = this.accountOf(input, passwordHash, picture, emailVerified);
         const consents = this.consents.signUpConsents(account.id, optionalConsents, client.ip);
         return credentials === undefined
-          ? this.writeEmailSignUp(account, slugs, client, consents)
-          : this.writeProviderSignUp(account, slugs, client, credentials, consents);
+          ? this.writeEmailSignUp(account, slugs, client, consents, record)
+          : this.writeProviderSignUp(account, slugs, client, credentials, consents, record);
       });
       this.verification.send(mail);
-      // A new account's providers are known without a query: the one it registered with, if any.
-      const linked = credentials ? [credentials.provider] : [];
-      return { user: { ...(await this.views.view(row, linked)), api_token: token.token } };
+      return answer(row, token);
     });
+  }
+
+  /**
+   * Looks for the account on the primary when a sign-up's answer was lost: its id was made here, so its row
+   * says whether the write committed (all of it: one statement, or one transaction).
+   */
+  private lostAnswerLookup(userId: string): LostAnswerLookup<UserRow> {
+    return { check: this.outcomes, find: (db) => this.users.with(db).findById(userId) };
   }
 
   private accountOf(
@@ -169,22 +223,34 @@ export class SignUp {
     slugs: string[],
     client: ClientInfo,
     consents: SignUpConsents,
+    record: SignUpRecorder | undefined,
   ): Promise<Written> {
     const token = this.tokens.prepareIssue(account.id, client.userAgent);
     const { token: verificationToken, mail } = this.verification.prepare(account, client.locale ?? 'en');
-    const row = await writeStatement(
-      () =>
-        writeEmailSignUp(this.db, {
-          account,
-          slugs,
-          token: token.row,
-          verification: verificationToken,
-          mail,
-          event: this.activity.prepareRegistration(account.id, client),
-          consents,
-        }),
-      fieldOfUsersIndex,
-    );
+    const rows = {
+      account,
+      slugs,
+      token: token.row,
+      verification: verificationToken,
+      mail,
+      event: this.activity.prepareRegistration(account.id, client),
+      consents,
+    };
+    const lookup = this.lostAnswerLookup(account.id);
+    const row =
+      record === undefined
+        ? await writeStatement(() => writeEmailSignUp(this.db, rows), fieldOfUsersIndex, lookup)
+        : // With an Idempotency-Key, the same statement and the key's record, in one transaction.
+          await writeTransaction(
+            this.db,
+            async (trx) => {
+              const written = await writeEmailSignUp(trx, rows);
+              await record(trx, written, token.issued);
+              return written;
+            },
+            fieldOfUsersIndex,
+            lookup,
+          );
     return { row, token: token.issued, mail: mail.queued };
   }
 
@@ -199,6 +265,7 @@ export class SignUp {
     client: ClientInfo,
     credentials: ProviderCredentials,
     consents: SignUpConsents,
+    record: SignUpRecorder | undefined,
   ): Promise<Written> {
     const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFreeOf(slugs);
     return writeTransaction(
@@ -214,10 +281,12 @@ export class SignUp {
         const mail = account.email_verified
           ? undefined
           : await this.verification.queueWithin(trx, row, client.locale ?? 'en', true);
+        await record?.(trx, row, token);
         return { row, token, mail };
       },
       (constraint) =>
         fieldOfUsersIndex(constraint) ?? this.providers.fieldOfIndex(credentials.provider, constraint),
+      this.lostAnswerLookup(account.id),
     );
   }
 }

@@ -115,6 +115,12 @@ export class PostsRepo {
       .executeTakeFirstOrThrow();
   }
 
+  /** True when the post exists (on the primary key); undefined otherwise, as a lookup's "not found". */
+  async exists(id: string): Promise<true | undefined> {
+    const row = await this.db.selectFrom('posts').select('id').where('id', '=', id).executeTakeFirst();
+    return row ? true : undefined;
+  }
+
   /** The post's owner and images, its row locked until the transaction ends (a delete follows). */
   lockForDelete(id: string): Promise<Pick<PostRow, 'user_id' | 'images'> | undefined> {
     return this.db

@@ -1,6 +1,7 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
+import { idempotencyKeyOf } from '../idempotency/key.js';
 import type { ImageLimits } from '../images/rules.js';
 import type { FeedCursorCodec } from './cursor.js';
 import { createPostRules, feedRules, postIdRules } from './rules.js';
@@ -56,7 +57,9 @@ export function postEndpoints(
       path: '/post/create',
       summary: 'Publish a post',
       description:
-        'multipart/form-data when it carries `images[]` (up to 4, re-encoded like profile pictures).',
+        'multipart/form-data when it carries `images[]` (up to 4, re-encoded like profile pictures). An ' +
+        'optional `Idempotency-Key` header (16–255 characters of `A-Z a-z 0-9 _ -`) makes a retry with the ' +
+        'same key and parameters answer with the post the first request made, not a second one.',
       tag: 'post',
       auth: 'required',
       errors: [413],
@@ -64,8 +67,12 @@ export function postEndpoints(
       rules: createPostRules(limits),
       response: postResponse,
       example: { post: postExample },
-      handle: async ({ params, auth }) => ({
-        post: await posts.create(auth, { text: params.text, images: params.images ?? [] }),
+      handle: async ({ params, auth, request }) => ({
+        post: await posts.create(
+          auth,
+          { text: params.text, images: params.images ?? [] },
+          idempotencyKeyOf(request.headers),
+        ),
       }),
     }),
     endpoint({

@@ -1,10 +1,12 @@
 import { primaryReads, type RoutedReads } from '../../db/read-routing.js';
 import type { PostImage, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
+import type { OutcomeCheck } from '../../db/write-outcome.js';
 import { CommitFailedError, ForbiddenError, NotFoundError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
 import type { Static } from '../../http/response-schema.js';
 import { newId } from '../../lib/ids.js';
+import { type AnswerRecorder, IdempotentRequest, type IdempotentWrites } from '../idempotency/key.js';
 import type { ValidatedImage } from '../images/probe.js';
 import type { FeedCursor, FeedCursorCodec, FeedOrder } from './cursor.js';
 import type { PostsRepo } from './repo.js';
@@ -56,6 +58,10 @@ export class PostsService {
     private readonly cursors: FeedCursorCodec,
     /** Where the feed and single-post reads run: a replica unless the viewer just wrote (db/read-routing.ts). */
     private readonly reads: RoutedReads = primaryReads(db),
+    /** Idempotency-Key on create: the idempotency module's service, handed in. */
+    private readonly idempotency?: IdempotentWrites,
+    /** Whether a create whose answer was lost committed (none on the embedded database). */
+    private readonly outcomes?: OutcomeCheck,
   ) {}
 
   /** For the orphan media sweep: which of these keys posts still use. */
@@ -67,17 +73,40 @@ export class PostsService {
    * Stores every image (one after the other: each decode may hold a 40-megapixel bitmap), then inserts the
    * post. Whatever fails — an image that cannot be decoded, the storage, the transaction — no file stays.
    */
-  async create(auth: AuthContext, input: NewPostInput): Promise<PostView> {
+  async create(auth: AuthContext, input: NewPostInput, idempotencyKey?: string): Promise<PostView> {
+    if (idempotencyKey === undefined || this.idempotency === undefined) return this.createOnce(auth, input);
+    // Scoped by the signed-in user: another user's identical key is another key.
+    const request = new IdempotentRequest('post/create', auth.user.id, idempotencyKey, input);
+    return this.idempotency.once(request, (record) => this.createOnce(auth, input, record));
+  }
+
+  private async createOnce(
+    auth: AuthContext,
+    input: NewPostInput,
+    record?: AnswerRecorder<PostView>,
+  ): Promise<PostView> {
     const author = auth.user;
     const stored: PostImage[] = [];
+    const id = newId();
     try {
       for (const image of input.images) {
         stored.push(await this.images.store('images', image.file, image.probe, POST_IMAGES_FOLDER));
       }
-      const row = await writeTransaction(this.db, (trx) =>
-        this.posts.with(trx).insert({ id: newId(), userId: author.id, text: input.text, images: stored }),
+      // The post's id is made here: when the COMMIT's answer is lost, its row says whether it committed.
+      const lookup = { check: this.outcomes, find: (db: Executor) => this.posts.with(db).exists(id) };
+      return await writeTransaction(
+        this.db,
+        async (trx) => {
+          const row = await this.posts
+            .with(trx)
+            .insert({ id, userId: author.id, text: input.text, images: stored });
+          const view = postView({ ...row, author, liked_by_me: false });
+          await record?.(trx, author.id, view);
+          return view;
+        },
+        undefined,
+        lookup,
       );
-      return postView({ ...row, author, liked_by_me: false });
     } catch (error) {
       await this.removeImageFiles(stored);
       throw error;
