@@ -106,7 +106,12 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     },
   );
   const consentsRepo = new ConsentsRepo(db);
-  const consents = new ConsentsService(db, consentsRepo);
+  // A consent change is logged in its transaction (it has no alert).
+  const consents = new ConsentsService(db, consentsRepo, {
+    consentChanged: async (trx, user, client, change) => {
+      await activity.record({ user, type: 'consent_changed', client, details: change }, trx);
+    },
+  });
   // Re-confirmation happens on the web profile page.
   const consentReminders = new ConsentReminders(db, consentsRepo, deps.mailer, {
     link: `${config.mail.publicUrl}/profile`,
@@ -215,6 +220,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     oneTimeTokens,
     reauth,
     signIn,
+    activity,
   });
   const { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion } = privacy;
   // Every table that references stored media: files none of them references are swept.

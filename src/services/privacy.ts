@@ -8,6 +8,7 @@ import { AccountEraser } from '../account/deletion/eraser.js';
 import { ScheduledDeletions } from '../account/deletion/scheduled.js';
 import { AccountDeletion } from '../account/deletion/service.js';
 import type { Reauthentication } from '../account/reauth/service.js';
+import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import type { SignIn } from '../account/sign-in/service.js';
 import type { Config } from '../config.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
@@ -38,6 +39,7 @@ export interface PrivacyParts {
   oneTimeTokens: OneTimeTokensRepo;
   reauth: Reauthentication;
   signIn: SignIn;
+  activity: SecurityActivity;
 }
 
 /** The data export (built in the background, kept beside the media) and the account's deletion. */
@@ -79,6 +81,7 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
     exportStore,
     exportLinks,
     deps.limits.dataExport,
+    parts.activity,
   );
   const eraser = new AccountEraser(
     db,
@@ -100,6 +103,7 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
     deps.mailer,
     parts.signIn,
     { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
+    parts.activity,
   );
   const deletion = new AccountDeletion(eraser, scheduledDeletions, reauth);
   return { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion };
