@@ -16,7 +16,7 @@ const layers = [
     path: '^src/endpoints\\.ts$',
     what: 'endpoints.ts: every endpoint built from the services, in the API document’s order',
   },
-  { name: 'services', path: '^src/services\\.ts$', what: 'services.ts: the composition root' },
+  { name: 'services', path: '^src/(services\\.ts$|services/)', what: 'services.ts: the composition root' },
   { name: 'web', path: '^src/web/', what: 'web/: the pages; sets and clears the session cookie' },
   { name: 'account', path: '^src/account/', what: 'account/: use cases spanning entities, their routes' },
   { name: 'modules', path: '^src/modules/', what: 'modules/<entity>/: routes, service, repo, rules' },

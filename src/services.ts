@@ -1,39 +1,15 @@
-import { userExportFiles } from './account/data-export/erasure.js';
-import { DataExportJobs } from './account/data-export/jobs.js';
-import { ExportLinks } from './account/data-export/links.js';
-import { DataExportsRepo } from './account/data-export/repo.js';
-import { accountSections } from './account/data-export/sections.js';
-import { DataExports } from './account/data-export/service.js';
-import { AccountEraser } from './account/deletion/eraser.js';
-import { ScheduledDeletions } from './account/deletion/scheduled.js';
-import { AccountDeletion } from './account/deletion/service.js';
-import { PasskeyAssertions } from './account/passkeys/assertions.js';
-import { WebAuthnCeremonies } from './account/passkeys/ceremonies.js';
-import { PasskeyManagement } from './account/passkeys/management.js';
-import { PasskeySignIn } from './account/passkeys/sign-in.js';
 import { PasswordResetService } from './account/password-reset/service.js';
 import { ProfilePictureService } from './account/profile/picture.js';
 import { ProfileService } from './account/profile/service.js';
 import { ProviderLinks } from './account/provider-links/service.js';
 import { Reauthentication } from './account/reauth/service.js';
-import { SecondFactorCodes } from './account/second-factor/codes.js';
-import { SecondFactorSettings } from './account/second-factor/settings.js';
-import { SecondFactorSignIn } from './account/second-factor/sign-in.js';
 import { resetPageUrl, SecurityActivity } from './account/security-activity/recorder.js';
 import { SignIn } from './account/sign-in/service.js';
-import { SignInTokens } from './account/sign-in/tokens.js';
 import { SignInMethodsReader } from './account/sign-in-methods.js';
 import { SignUp } from './account/sign-up/service.js';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/client.js';
 import { ReadRouting } from './db/read-routing.js';
-import type { HashingPool } from './lib/hashing-pool.js';
 import { PasswordHasher } from './lib/passwords.js';
-import { SecretBox } from './lib/secret-box.js';
-import type { RateLimits } from './limits/rate-counter.js';
-import type { Mailer } from './mail/mailer.js';
-import { OutboxRepo } from './mail/outbox-repo.js';
-import type { AppMetrics } from './metrics/metrics.js';
 import { ConsentReminders } from './modules/consents/reminders.js';
 import { ConsentsRepo } from './modules/consents/repo.js';
 import { ConsentsService } from './modules/consents/service.js';
@@ -42,13 +18,11 @@ import { DevicesService } from './modules/devices/service.js';
 import { IdempotencyRepo } from './modules/idempotency/repo.js';
 import { IdempotencyService } from './modules/idempotency/service.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
-import { type CleanupFailureReporter, ImagesService } from './modules/images/service.js';
+import { ImagesService } from './modules/images/service.js';
 import { OneTimeTokensRepo } from './modules/lifecycle/repo.js';
 import { EmailVerificationService } from './modules/lifecycle/verification-service.js';
 import { NotificationOutboxRepo } from './modules/notifications/repo.js';
 import { NotificationsService } from './modules/notifications/service.js';
-import { WebAuthnChallengesRepo } from './modules/passkeys/challenges-repo.js';
-import { PasskeysRepo } from './modules/passkeys/repo.js';
 import { FeedCursorCodec } from './modules/posts/cursor.js';
 import { PostsRepo } from './modules/posts/repo.js';
 import { PostsService } from './modules/posts/service.js';
@@ -56,8 +30,6 @@ import { BannersRepo, InspirersRepo } from './modules/promotions/repo.js';
 import { PromotionsService } from './modules/promotions/service.js';
 import { ProviderAccountsRepo } from './modules/providers/repo.js';
 import { ProvidersService } from './modules/providers/service.js';
-import { ChallengesRepo } from './modules/second-factor/challenges-repo.js';
-import { SecondFactorRepo } from './modules/second-factor/repo.js';
 import { ActivityCursorCodec } from './modules/security-events/cursor.js';
 import { SecurityEventsRepo } from './modules/security-events/repo.js';
 import { SecurityEventsService } from './modules/security-events/service.js';
@@ -68,24 +40,11 @@ import { UsersRepo } from './modules/users/repo.js';
 import { UsersService } from './modules/users/service.js';
 import { buildVerifiers } from './providers/index.js';
 import { createPushTransport } from './push/create-transport.js';
-import type { PushLogger } from './push/transport.js';
-import { createExportStore } from './storage/export-store.js';
-import type { MediaStorage } from './storage/media-storage.js';
+import type { ServiceDeps } from './services/deps.js';
+import { buildFactorProofs, buildFactorSettings } from './services/factors.js';
+import { buildPrivacy } from './services/privacy.js';
 
-/** What the services need besides the config: made by buildApp (or by a test) once per instance. */
-export interface ServiceDeps {
-  database: DatabaseHandle;
-  storage: MediaStorage;
-  reportCleanupFailure?: CleanupFailureReporter;
-  limits: RateLimits;
-  log: PushLogger;
-  metrics: AppMetrics;
-  mailer: Mailer;
-  /** The config's argon2 hasher unless given (a test may hand in one that interleaves work with a verify). */
-  hasher?: PasswordHasher;
-  /** The processes the default hasher runs argon2 in; without one it hashes on this process's thread pool. */
-  hashing?: HashingPool;
-}
+export type { ServiceDeps } from './services/deps.js';
 
 /** Every service of one instance, built from real repositories: what endpoints and tests are made from. */
 export type Services = ReturnType<typeof buildServices>;
@@ -147,7 +106,12 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     },
   );
   const consentsRepo = new ConsentsRepo(db);
-  const consents = new ConsentsService(db, consentsRepo);
+  // A consent change is logged in its transaction (it has no alert).
+  const consents = new ConsentsService(db, consentsRepo, {
+    consentChanged: async (trx, user, client, change) => {
+      await activity.record({ user, type: 'consent_changed', client, details: change }, trx);
+    },
+  });
   // Re-confirmation happens on the web profile page.
   const consentReminders = new ConsentReminders(db, consentsRepo, deps.mailer, {
     link: `${config.mail.publicUrl}/profile`,
@@ -188,21 +152,9 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     idempotency,
     outcomes,
   );
-  // The second factor: secrets sealed with SECRETS_KEY (without it, its routes answer 503); a sign-in whose
-  // first factor proved right is handed to it. Wrong codes count per account like failed logins.
-  const { secretsKey } = config.secondFactor;
-  const secondFactorCodes = new SecondFactorCodes(secretsKey ? SecretBox.withKey(secretsKey) : undefined);
-  const secondFactorRepo = new SecondFactorRepo(db);
-  const secondFactorSignIn = new SecondFactorSignIn(
-    db,
-    secondFactorRepo,
-    new ChallengesRepo(db),
-    secondFactorCodes,
-    new SignInTokens(db, usersRepo, tokens, hasher),
-    usersRepo,
-    users,
-    limits.loginAccount,
-  );
+  const factorParts = { usersRepo, users, tokens, hasher };
+  const proofs = buildFactorProofs(config, deps, factorParts);
+  const { secondFactorSignIn, passkeyAssertions } = proofs;
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
   const signIn = new SignIn(
     db,
@@ -215,11 +167,6 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
     secondFactorSignIn,
   );
-  // Passkeys: the ceremonies of this relying party, and the assertions sign-in and re-authentication check.
-  const passkeysRepo = new PasskeysRepo(db);
-  const webauthnChallenges = new WebAuthnChallengesRepo(db);
-  const ceremonies = new WebAuthnCeremonies(config.webauthn);
-  const passkeyAssertions = new PasskeyAssertions(webauthnChallenges, passkeysRepo, ceremonies);
   // Wrong re-authentication proofs (a password, a provider token, a passkey) count per account on the
   // login-failure limit.
   const reauth = new Reauthentication(
@@ -229,15 +176,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     limits.loginFailures,
     passkeyAssertions,
   );
-  const secondFactor = new SecondFactorSettings(
-    db,
-    secondFactorRepo,
-    secondFactorCodes,
-    reauth,
-    limits.loginFailures,
-    config.secondFactor.issuer,
-  );
-  const signInMethods = new SignInMethodsReader(usersRepo, providerAccounts, passkeysRepo);
+  const signInMethods = new SignInMethodsReader(usersRepo, providerAccounts, proofs.passkeysRepo);
   const providerLinks = new ProviderLinks(
     db,
     providerAccounts,
@@ -247,22 +186,11 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
     signInMethods,
   );
-  const passkeySignIn = new PasskeySignIn(
-    passkeyAssertions,
-    passkeysRepo,
-    usersRepo,
-    users,
-    new SignInTokens(db, usersRepo, tokens, hasher),
-    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
-  );
-  const passkeys = new PasskeyManagement(
-    db,
-    passkeysRepo,
-    webauthnChallenges,
-    ceremonies,
-    passkeyAssertions,
-    reauth,
-    signInMethods,
+  const { secondFactor, passkeySignIn, passkeys } = buildFactorSettings(
+    config,
+    deps,
+    { ...factorParts, reauth, signInMethods },
+    proofs,
   );
   const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification, activity);
   const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
@@ -279,65 +207,22 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
     secondFactorSignIn,
   );
-  // Data exports: built in the background from the entities' repos, kept beside the media.
-  const exportsRepo = new DataExportsRepo(db);
-  const exportStore = createExportStore(deps.storage, config.dataExport.dir);
-  const exportLinks = new ExportLinks(
-    () => exportsRepo.linkSecret(),
-    `${config.mail.publicUrl}/${config.apiVersions[0] ?? 'v1'}`,
-  );
-  const dataExportJobs = new DataExportJobs(
-    db,
-    exportsRepo,
-    (id) => usersRepo.findById(id),
-    {
-      sections: accountSections({
-        users,
-        devices: devicesRepo,
-        tokens: tokensRepo,
-        providers: providerAccounts,
-      }),
-      postsPage: (userId, after, limit) => postsRepo.authoredPage(userId, after, limit),
-      likesPage: (userId, after, limit) => postsRepo.likesPage(userId, after, limit),
-      media: deps.storage,
-    },
-    exportStore,
-    exportLinks,
-    deps.mailer,
-    config.dataExport,
-    deps.log,
-  );
-  const dataExports = new DataExports(
-    db,
-    exportsRepo,
-    reauth,
-    dataExportJobs,
-    exportStore,
-    exportLinks,
-    limits.dataExport,
-  );
-  const eraser = new AccountEraser(
-    db,
-    usersRepo,
-    posts,
-    images,
-    new OutboxRepo(db),
-    userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
-  );
-  // A deletion waits DELETION_GRACE_DAYS (the user can take it back); the cancel's password check is the
-  // login's, under its counters.
-  const scheduledDeletions = new ScheduledDeletions(
-    db,
+  const privacy = buildPrivacy(config, deps, {
     usersRepo,
     users,
+    devicesRepo,
+    tokensRepo,
     tokens,
+    providerAccounts,
+    postsRepo,
     posts,
+    images,
     oneTimeTokens,
-    deps.mailer,
+    reauth,
     signIn,
-    { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
-  );
-  const deletion = new AccountDeletion(eraser, scheduledDeletions, reauth);
+    activity,
+  });
+  const { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion } = privacy;
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
@@ -356,7 +241,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     signIn,
     secondFactor,
     secondFactorSignIn,
-    secondFactorConfigured: secondFactorCodes.configured,
+    secondFactorConfigured: proofs.secondFactorCodes.configured,
     profile,
     profilePictures,
     verification,

@@ -2,6 +2,7 @@ import { userExportFiles } from '../account/data-export/erasure.js';
 import { DataExportsRepo } from '../account/data-export/repo.js';
 import { AccountEraser } from '../account/deletion/eraser.js';
 import { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import { resetPageUrl, SecurityActivity } from '../account/security-activity/recorder.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
@@ -25,6 +26,9 @@ import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import { SecondFactorRepo } from '../modules/second-factor/repo.js';
 import { SecondFactorOperations } from '../modules/second-factor/service.js';
+import { ActivityCursorCodec } from '../modules/security-events/cursor.js';
+import { SecurityEventsRepo } from '../modules/security-events/repo.js';
+import { SecurityEventsService } from '../modules/security-events/service.js';
 import { TokensRepo } from '../modules/tokens/repo.js';
 import { TokensService } from '../modules/tokens/service.js';
 import { UserImportRepo } from '../modules/users/import-repo.js';
@@ -113,6 +117,11 @@ function buildOperatorServices(
       mailer,
       { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
       { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
+      // The deletion an operator schedules is logged and alerted like the user's own.
+      new SecurityActivity(db, securityEvents(db), mailer, {
+        alerts: config.securityEvents.alerts,
+        resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
+      }),
     ),
     importer: new UserImportService(db, new UserImportRepo(db)),
     consents: new ConsentsService(db, new ConsentsRepo(db)),
@@ -173,4 +182,10 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
   } finally {
     await database.close();
   }
+}
+
+/** The security log's service, for the events an operator's command writes (it reads no list). */
+function securityEvents(db: Executor): SecurityEventsService {
+  const repo = new SecurityEventsRepo(db);
+  return new SecurityEventsService(repo, new ActivityCursorCodec(() => repo.cursorKey()));
 }

@@ -6,6 +6,7 @@ import { bearer, type RegisteredUser, registerUser } from '../helpers/factories.
 import { expectError, expectOk, expectValidationError, postForm, UNAUTHENTICATED } from '../helpers/http.js';
 import { outboxFor, tokenFromText } from '../helpers/mail.js';
 import { createdPost, postAction, walkFeed } from '../helpers/posts.js';
+import { eventCounts, eventsOf } from '../helpers/security-events.js';
 
 const DAY_MS = 86_400_000;
 const INVALID_TOKEN = { token: ['The selected token is invalid.'] };
@@ -200,6 +201,35 @@ describe.each(backends)('%s: user/delete with a grace period', (backend) => {
     const statuses = responses.map((res) => res.statusCode).sort();
     expect(statuses).toEqual([200, 401]);
     expect((await deletionMail(user.email)).count).toBe(1);
+  });
+
+  it('logs the request once with its alert mail, and the cancel once; a refused cancel logs none', async () => {
+    const user = await registerUser(ctx.app);
+    const raced = await Promise.all([deleteAccount(user), deleteAccount(user)]);
+    expect(raced.map((res) => res.statusCode).sort()).toEqual([200, 401]);
+    expect(await eventCounts(ctx.database.handle, user.id)).toEqual({
+      account_created: 1,
+      deletion_requested: 1,
+    });
+    const alerts = (await outboxFor(ctx.database.handle, user.email)).filter(
+      (mail) => mail.kind === 'alert_deletion_requested',
+    );
+    expect(alerts).toHaveLength(1);
+    const { token } = await deletionMail(user.email);
+    expectValidationError(await cancel({ token: 'x'.repeat(43) }), INVALID_TOKEN);
+    expectError(
+      await cancel({ email: user.email, password: `${user.password}x` }),
+      401,
+      ...INVALID_CREDENTIALS,
+    );
+    expect(await eventCounts(ctx.database.handle, user.id)).not.toHaveProperty('deletion_cancelled');
+    expectOk(await cancel({ token }));
+    expectValidationError(await cancel({ token }), INVALID_TOKEN);
+    const events = await eventsOf(ctx.database.handle, user.id);
+    expect(events.filter((event) => event.type === 'deletion_cancelled')).toHaveLength(1);
+    expect(events.find((event) => event.type === 'deletion_requested')?.details).toMatchObject({
+      by: 'user',
+    });
   });
 
   it('sends no password-reset mail to a scheduled account, and answers the same', async () => {

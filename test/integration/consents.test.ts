@@ -3,6 +3,7 @@ import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, registrationForm } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm, UNAUTHENTICATED } from '../helpers/http.js';
+import { eventsOf } from '../helpers/security-events.js';
 import { buildTestServices } from '../helpers/services.js';
 
 interface UserConsent {
@@ -174,6 +175,20 @@ describe.each(backends)('%s: consent documents and records', (backend) => {
     expect((await recordsOf(me.id)).slice(2)).toEqual([
       { key: 'marketing_push', version: 1, agreed: true, channel: 'update', client_address: '127.0.0.1' },
       { key: 'marketing_push', version: 1, agreed: false, channel: 'web', client_address: '127.0.0.1' },
+    ]);
+  });
+
+  it('logs each consent change once with its keys and channel; a refused or empty change logs none', async () => {
+    const me = await registerUser(ctx.app);
+    const changes = async () =>
+      (await eventsOf(ctx.database.handle, me.id)).filter((event) => event.type === 'consent_changed');
+    expectOk(await update(me.token, { marketing_push: 'on', marketing_sms: 'off' }));
+    expectOk(await update(me.token, { marketing_email: 'off' }));
+    expect((await update(me.token, { terms: 'off', marketing_push: 'off' })).statusCode).toBe(422);
+    expectOk(await update(me.token, { marketing_push: 'off', channel: 'web' }));
+    expect((await changes()).map((event) => event.details)).toEqual([
+      { channel: 'update', marketing_push: true },
+      { channel: 'web', marketing_push: false },
     ]);
   });
 

@@ -10,6 +10,7 @@ import { jpegFixture, pngFixture } from '../helpers/images.js';
 import { outboxFor } from '../helpers/mail.js';
 import { updatePicture } from '../helpers/media.js';
 import { createPost, type Post, postAction } from '../helpers/posts.js';
+import { eventCounts, eventsOf } from '../helpers/security-events.js';
 import { readZip } from '../helpers/zip.js';
 
 describe.each(backends)('%s: user/export', (backend) => {
@@ -29,6 +30,7 @@ describe.each(backends)('%s: user/export', (backend) => {
       .where('user_id', '=', user.id)
       .execute();
     expect(rows).toEqual([]);
+    expect(await eventCounts(ctx.database.handle, user.id)).toEqual({ account_created: 1 });
   });
 
   it('builds one zip of the account, its posts, likes and images, downloadable without the API token', async () => {
@@ -165,6 +167,8 @@ describe.each(backends)('%s: user/export', (backend) => {
       .where('user_id', '=', user.id)
       .execute();
     expect(rows.map((row) => row.id)).toEqual([held]);
+    // Answered with the export another request started: none of them started one to log.
+    expect(await eventCounts(ctx.database.handle, user.id)).toEqual({ account_created: 1 });
   });
 
   it('lets racing requests make at most one pending export', async () => {
@@ -180,5 +184,11 @@ describe.each(backends)('%s: user/export', (backend) => {
     // Each export any request made was answered; none was left pending twice.
     expect(new Set(rows.map((row) => row.id))).toEqual(new Set(ids));
     expect(rows.every((row) => row.status === 'ready')).toBe(true);
+    // One `export_requested` per export started, with the request's address.
+    const logged = (await eventsOf(ctx.database.handle, user.id)).filter(
+      (e) => e.type === 'export_requested',
+    );
+    expect(logged).toHaveLength(rows.length);
+    expect(logged[0]?.ip).toBe('127.0.0.1');
   });
 });

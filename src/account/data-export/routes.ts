@@ -5,6 +5,7 @@ import { string } from '../../validation/field-kinds.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
+import { clientInfo } from '../request-client.js';
 import type { DataExports } from './service.js';
 
 const exportShape = t.object({
@@ -43,6 +44,7 @@ export function dataExportEndpoints(exports: DataExports, providers: readonly st
           auth,
           reauthProof(params, providers),
           preferredLocale(request.headers['accept-language']),
+          clientInfo(request),
         ),
       }),
     }),

@@ -8,7 +8,9 @@ import { iso } from '../../lib/time.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { ExportStore } from '../../storage/export-store.js';
 import type { Locale } from '../../validation/messages.js';
+import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 import type { DataExportJobs } from './jobs.js';
 import type { ExportLinks } from './links.js';
 import type { DataExportsRepo } from './repo.js';
@@ -47,6 +49,7 @@ export class DataExports {
     private readonly links: ExportLinks,
     /** Exports started per user (RATE_LIMIT_DATA_EXPORT). */
     private readonly perUser: RateCounter,
+    private readonly activity: SecurityActivity,
   ) {}
 
   /**
@@ -55,7 +58,12 @@ export class DataExports {
    * the partial unique index lets one insert through and the others find it. Only a new export counts on
    * the per-user limit, inside the transaction, so a 429 writes nothing.
    */
-  async request(auth: AuthContext, proof: ReauthProof, locale: Locale): Promise<DataExportView> {
+  async request(
+    auth: AuthContext,
+    proof: ReauthProof,
+    locale: Locale,
+    client: ClientInfo,
+  ): Promise<DataExportView> {
     const { user } = auth;
     await this.reauth.confirm(user, proof);
     const { row, created } = await writeTransaction(this.db, async (trx) => {
@@ -64,6 +72,8 @@ export class DataExports {
         const inserted = await exports.insertPending({ id: newId(), userId: user.id, locale });
         if (inserted) {
           await this.perUser.consume(`user:${user.id}`);
+          // Logged once per export started: a request answered with the pending one started nothing.
+          await this.activity.record({ user, type: 'export_requested', client }, trx);
           return { row: inserted, created: true };
         }
         const pending = await exports.findPendingOf(user.id);
@@ -74,7 +84,6 @@ export class DataExports {
         }
       }
     });
-    // TODO(security events): record `export_requested` here once the event log exists (built in parallel).
     if (created) this.jobs.kick();
     return this.view(row);
   }

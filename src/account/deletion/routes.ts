@@ -71,6 +71,7 @@ export function accountDeletionEndpoints(
           auth,
           reauthProof(params, providers),
           preferredLocale(request.headers['accept-language']),
+          clientInfo(request),
         ),
     }),
     endpoint({

@@ -2,6 +2,7 @@ import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { AccountDisabledError, type FieldFailures, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { linkWithToken } from '../../modules/lifecycle/links.js';
@@ -13,7 +14,11 @@ import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { Locale } from '../../validation/messages.js';
 import type { ClientInfo } from '../client.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 import type { CancelProof } from './rules.js';
+
+/** An operator's deletion (the command line): no request, so no address or user agent to log. */
+const OPERATOR: ClientInfo = { ip: '', userAgent: undefined };
 
 export interface GracePeriodSettings {
   /** DELETION_GRACE_DAYS: 0 means no grace period (the deletion is immediate, nothing is scheduled). */
@@ -54,6 +59,7 @@ export class ScheduledDeletions {
     private readonly mailer: Mailer,
     private readonly passwords: PasswordProof,
     private readonly settings: GracePeriodSettings,
+    private readonly activity: SecurityActivity,
   ) {}
 
   /** Whether deletions wait for a grace period at all (DELETION_GRACE_DAYS > 0). */
@@ -66,7 +72,11 @@ export class ScheduledDeletions {
    * sends the mail after commit. The due time, or undefined when the account was scheduled already (a
    * second request racing this one) or is gone.
    */
-  async schedule(user: Pick<UserRow, 'id'>, locale: Locale): Promise<Date | undefined> {
+  async schedule(
+    user: Pick<UserRow, 'id'>,
+    locale: Locale,
+    client: ClientInfo = OPERATOR,
+  ): Promise<Date | undefined> {
     const cancelToken = newApiToken();
     const done = await writeTransaction(this.db, async (trx) => {
       const row = await this.users.with(trx).scheduleDeletion(user.id, this.settings.graceDays);
@@ -87,10 +97,20 @@ export class ScheduledDeletions {
         link: linkWithToken(this.settings.cancelUrlTemplate, cancelToken),
         validForMs: this.settings.graceDays * DAY_MS,
       });
-      return { dueAt: row.deletion_due_at, mail };
+      const alert = await this.activity.record(
+        {
+          user: row,
+          type: 'deletion_requested',
+          client: { ...client, locale },
+          details: { by: client === OPERATOR ? 'operator' : 'user', due_at: iso(row.deletion_due_at) },
+        },
+        trx,
+      );
+      return { dueAt: row.deletion_due_at, mail, alert };
     });
     if (!done) return undefined;
     this.mailer.sendSoon(done.mail);
+    this.activity.send(done.alert);
     return done.dueAt;
   }
 
@@ -145,7 +165,7 @@ export class ScheduledDeletions {
     refused: () => ValidationError,
     useProof: (trx: Executor) => Promise<void>,
   ): Promise<SignedIn> {
-    const { row, issued } = await writeTransaction(this.db, async (trx) => {
+    const { row, issued, alert } = await writeTransaction(this.db, async (trx) => {
       const users = this.users.with(trx);
       if (!(await users.lockForDelete(userId))) throw refused();
       await useProof(trx);
@@ -154,8 +174,10 @@ export class ScheduledDeletions {
       // An operator disabled the account meanwhile: their lock is not undone here (rolled back).
       if (row.disabled_at !== null) throw new AccountDisabledError();
       await this.posts.setAuthorHidden(trx, userId, false);
-      return { row, issued: await this.tokens.issue(trx, userId, client.userAgent) };
+      const alert = await this.activity.record({ user: row, type: 'deletion_cancelled', client }, trx);
+      return { row, issued: await this.tokens.issue(trx, userId, client.userAgent), alert };
     });
+    this.activity.send(alert);
     return { user: { ...(await this.views.view(row)), api_token: issued.token } };
   }
 }

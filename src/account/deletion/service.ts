@@ -2,6 +2,7 @@ import { UnauthenticatedError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
 import { iso } from '../../lib/time.js';
 import type { Locale } from '../../validation/messages.js';
+import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 import type { AccountEraser } from './eraser.js';
 import type { ScheduledDeletions } from './scheduled.js';
@@ -22,7 +23,12 @@ export class AccountDeletion {
    * has): a missing or wrong proof is a 422 and changes nothing. `locale`: the language of the mail that
    * comes with a scheduled deletion.
    */
-  async deleteOwn(auth: AuthContext, proof: ReauthProof, locale: Locale): Promise<DeletionOutcome> {
+  async deleteOwn(
+    auth: AuthContext,
+    proof: ReauthProof,
+    locale: Locale,
+    client: ClientInfo,
+  ): Promise<DeletionOutcome> {
     const { user } = auth;
     await this.reauth.confirm(user, proof);
     if (!this.scheduled.enabled) {
@@ -30,7 +36,7 @@ export class AccountDeletion {
       if (!(await this.eraser.erase(user))) throw new UnauthenticatedError();
       return { deleted: true };
     }
-    const dueAt = await this.scheduled.schedule(user, locale);
+    const dueAt = await this.scheduled.schedule(user, locale, client);
     // Scheduled meanwhile (a second tap of the button): that request revoked this session with the others.
     if (!dueAt) throw new UnauthenticatedError();
     return { deleted: false, scheduled_for: iso(dueAt) };

@@ -62,7 +62,7 @@ export function consentEndpoints(consents: ConsentsService): AnyEndpoint[] {
           auth,
           parameterBag(request.query, request.body),
           params.channel === 'web' ? 'web' : 'update',
-          request.ip,
+          { ip: request.ip, userAgent: request.headers['user-agent'] },
         ),
     }),
   ];

@@ -1,4 +1,4 @@
-import type { ConsentText } from '../../db/schema.js';
+import type { ConsentText, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { type FieldFailures, ValidationError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
@@ -18,6 +18,20 @@ export type UserChannel = 'update' | 'web';
 
 /** A document's key: lower-case letters, digits and underscores. */
 export const DOCUMENT_KEY = /^[a-z0-9_]{1,64}$/;
+
+/** Who changed consents: the address and user agent of the request, as the security log keeps them. */
+export interface ConsentClient {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** One consent change as the security log records it: the keys turned on or off, and through which channel. */
+export type ConsentChange = Record<string, string | boolean>;
+
+/** Where a consent change is logged (the security activity log), in the change's transaction. */
+export interface ConsentLog {
+  consentChanged(trx: Executor, user: UserRow, client: ConsentClient, change: ConsentChange): Promise<void>;
+}
 
 /** A new version of a document, as an operator publishes it. */
 export interface PublishInput {
@@ -50,6 +64,7 @@ export class ConsentsService {
   constructor(
     private readonly db: Executor,
     private readonly consents: ConsentsRepo,
+    private readonly log?: ConsentLog,
   ) {}
 
   /** Every document at its current version, in `locale` (else English, else any language published). */
@@ -148,7 +163,7 @@ export class ConsentsService {
     auth: AuthContext,
     fields: Readonly<Record<string, unknown>>,
     channel: UserChannel,
-    clientAddress: string,
+    client: ConsentClient,
   ): Promise<UserConsents> {
     const userId = auth.user.id;
     const documents = await this.consents.currentDocuments();
@@ -177,11 +192,15 @@ export class ConsentsService {
             version: document.version,
             agreed,
             channel,
-            clientAddress,
+            clientAddress: client.ip,
           }));
         await repo.insert(records);
+        // Withdrawing what was never agreed to records nothing, and logs nothing.
+        if (records.length === 0) return;
+        const change: ConsentChange = { channel };
+        for (const record of records) change[record.key] = record.agreed;
+        await this.log?.consentChanged(trx, auth.user, client, change);
       });
-      // A security event of the consent change belongs here, once that log exists.
     }
     return this.consentsOf(userId);
   }

@@ -20,7 +20,8 @@ function rowOf(event: NewSecurityEvent): SecurityEventInsert {
     id: newId(),
     userId: event.userId,
     type: event.type,
-    ip: event.client.ip,
+    // An operator's command has no request: no address rather than an empty one.
+    ip: event.client.ip === '' ? null : event.client.ip,
     userAgent,
     deviceKey: describeDevice(userAgent).key,
     details: JSON.stringify(event.details ?? {}),

@@ -1,0 +1,110 @@
+import { userExportFiles } from '../account/data-export/erasure.js';
+import { DataExportJobs } from '../account/data-export/jobs.js';
+import { ExportLinks } from '../account/data-export/links.js';
+import { DataExportsRepo } from '../account/data-export/repo.js';
+import { accountSections } from '../account/data-export/sections.js';
+import { DataExports } from '../account/data-export/service.js';
+import { AccountEraser } from '../account/deletion/eraser.js';
+import { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import { AccountDeletion } from '../account/deletion/service.js';
+import type { Reauthentication } from '../account/reauth/service.js';
+import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import type { SignIn } from '../account/sign-in/service.js';
+import type { Config } from '../config.js';
+import { OutboxRepo } from '../mail/outbox-repo.js';
+import type { DevicesRepo } from '../modules/devices/repo.js';
+import type { ImagesService } from '../modules/images/service.js';
+import type { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
+import type { PostsRepo } from '../modules/posts/repo.js';
+import type { PostsService } from '../modules/posts/service.js';
+import type { ProviderAccountsRepo } from '../modules/providers/repo.js';
+import type { TokensRepo } from '../modules/tokens/repo.js';
+import type { TokensService } from '../modules/tokens/service.js';
+import type { UsersRepo } from '../modules/users/repo.js';
+import type { UsersService } from '../modules/users/service.js';
+import { createExportStore } from '../storage/export-store.js';
+import type { ServiceDeps } from './deps.js';
+
+/** What the export and the deletion are made from: the entities built before them. */
+export interface PrivacyParts {
+  usersRepo: UsersRepo;
+  users: UsersService;
+  devicesRepo: DevicesRepo;
+  tokensRepo: TokensRepo;
+  tokens: TokensService;
+  providerAccounts: ProviderAccountsRepo;
+  postsRepo: PostsRepo;
+  posts: PostsService;
+  images: ImagesService;
+  oneTimeTokens: OneTimeTokensRepo;
+  reauth: Reauthentication;
+  signIn: SignIn;
+  activity: SecurityActivity;
+}
+
+/** The data export (built in the background, kept beside the media) and the account's deletion. */
+export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyParts) {
+  const db = deps.database.db;
+  const { usersRepo, users, tokens, posts, images, reauth } = parts;
+  const exportsRepo = new DataExportsRepo(db);
+  const exportStore = createExportStore(deps.storage, config.dataExport.dir);
+  const exportLinks = new ExportLinks(
+    () => exportsRepo.linkSecret(),
+    `${config.mail.publicUrl}/${config.apiVersions[0] ?? 'v1'}`,
+  );
+  const dataExportJobs = new DataExportJobs(
+    db,
+    exportsRepo,
+    (id) => usersRepo.findById(id),
+    {
+      sections: accountSections({
+        users,
+        devices: parts.devicesRepo,
+        tokens: parts.tokensRepo,
+        providers: parts.providerAccounts,
+      }),
+      postsPage: (userId, after, limit) => parts.postsRepo.authoredPage(userId, after, limit),
+      likesPage: (userId, after, limit) => parts.postsRepo.likesPage(userId, after, limit),
+      media: deps.storage,
+    },
+    exportStore,
+    exportLinks,
+    deps.mailer,
+    config.dataExport,
+    deps.log,
+  );
+  const dataExports = new DataExports(
+    db,
+    exportsRepo,
+    reauth,
+    dataExportJobs,
+    exportStore,
+    exportLinks,
+    deps.limits.dataExport,
+    parts.activity,
+  );
+  const eraser = new AccountEraser(
+    db,
+    usersRepo,
+    posts,
+    images,
+    new OutboxRepo(db),
+    userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
+  );
+  // A deletion waits DELETION_GRACE_DAYS (the user can take it back); the cancel's password check is the
+  // login's, under its counters.
+  const scheduledDeletions = new ScheduledDeletions(
+    db,
+    usersRepo,
+    users,
+    tokens,
+    posts,
+    parts.oneTimeTokens,
+    deps.mailer,
+    parts.signIn,
+    { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
+    parts.activity,
+  );
+  const deletion = new AccountDeletion(eraser, scheduledDeletions, reauth);
+  return { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion };
+}
