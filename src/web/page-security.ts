@@ -20,7 +20,7 @@ ${submitButton(t, 'action.add_passkey')}
 ${sectionStatus}
 </form>
 <h3 id="two-factor-heading">${escapeHtml(t('security.two_factor'))}</h3>
-<p id="totp-state" class="status"></p>
+<p id="totp-state" class="totp-state" role="status"></p>
 <form id="totp-setup" novalidate hidden>
 ${password('totp_password')}
 ${submitButton(t, 'action.totp_setup')}
