@@ -7,7 +7,7 @@ import { card, escapeHtml, field, sectionStatus, submitButton, type Translate } 
  */
 export function securitySection(t: Translate): string {
   const password = (name: string) =>
-    field(t, name, 'field.current_password', { type: 'password', autocomplete: 'current-password' });
+    field(t, name, 'field.confirm_password', { type: 'password', autocomplete: 'current-password' });
   return card(
     `<p class="hint">${escapeHtml(t('security.reauth_hint'))}</p>
 <h3 id="passkeys-heading">${escapeHtml(t('security.passkeys'))}</h3>
