@@ -43,8 +43,8 @@ async function readStylesheet(dir: string): Promise<Asset> {
 
 /**
  * Every file the pages may load, by URL path, read once at start: the browser modules compiled by
- * `npm run build` (web/tsconfig.json → dist/public/assets), the stylesheet (one file from its parts), and Swagger UI's bundle from its npm
- * package. A fixed map means no request path ever reaches the file system. `missing` names what was not built.
+ * `npm run build` (web/tsconfig.json → dist/public/assets), the stylesheet (one file from its parts), the WebAuthn browser library and Swagger UI's
+ * bundle from their npm packages. A fixed map means no request path ever reaches the file system. `missing` names what was not built.
  */
 export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; missing: string[] }> {
   const assets = new Map<string, Asset>();
@@ -59,6 +59,14 @@ export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; mis
     (stylesheet) => assets.set('/assets/styles.css', stylesheet),
     () => missing.push(parts),
   );
+  // @simplewebauthn/browser's ESM build (relative imports only), served as is under /assets/vendor/: the page
+  // modules are compiled by tsc without a bundler, and an import map would be an inline script the CSP forbids,
+  // so they import it by path (web/src/vendor/simplewebauthn/index.d.ts gives tsc its types).
+  const webauthn = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')),
+    '../esm',
+  );
+  await readDirectory(webauthn, '/assets/vendor/simplewebauthn', assets).catch(() => missing.push(webauthn));
   const swagger = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
     const type = TYPES[path.extname(name)] ?? 'application/octet-stream';

@@ -5,6 +5,7 @@ import {
   formStatus,
   genderField,
   pictureField,
+  sectionStatus,
   submitButton,
   type Translate,
 } from './html.js';
@@ -45,6 +46,18 @@ ${field(t, 'password', 'field.password', { type: 'password', autocomplete: 'curr
 <p class="form-link"><a href="/forgot-password">${escapeHtml(t('login.forgot'))}</a></p>
 ${submitButton(t, 'action.login')}
 ${formStatus}
+</form>
+<div id="passkey-login" class="alternative">
+<p class="or">${escapeHtml(t('login.or'))}</p>
+<button type="button" id="passkey-login-button">${escapeHtml(t('login.passkey'))}</button>
+${sectionStatus}
+</div>
+<form id="second-factor" novalidate hidden>
+<p class="lead">${escapeHtml(t('login.second_factor'))}</p>
+${field(t, 'code', 'field.second_factor_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="text" spellcheck="false"' })}
+${submitButton(t, 'action.verify_code')}
+<button type="button" id="start-over" hidden>${escapeHtml(t('login.start_over'))}</button>
+${sectionStatus}
 </form>`)}
 <p class="aside">${escapeHtml(t('login.no_account'))} <a href="/signup">${escapeHtml(t('nav.signup'))}</a></p>`;
 }

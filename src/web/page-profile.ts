@@ -10,6 +10,7 @@ import {
   type Translate,
   textareaField,
 } from './html.js';
+import { securitySection } from './page-security.js';
 
 /**
  * The profile page: one card per section, in this order. Each section's behaviour is one browser module of
@@ -66,6 +67,7 @@ const PROFILE_SECTIONS: ReadonlyArray<(t: Translate) => string> = [
   pictureSection,
   detailsSection,
   sessionsSection,
+  securitySection,
   signOutSection,
 ];
 

@@ -24,7 +24,11 @@ export interface WebSuite {
  * a server an earlier beforeAll started) and one Chromium for a browser test file, both closed after it. The
  * pages' modules are compiled first, as `npm run build` does.
  */
-export function useWebSuite(env: () => Record<string, string> = () => ({})): WebSuite {
+export function useWebSuite(
+  env: () => Record<string, string> = () => ({}),
+  /** Where to listen, when the app must know its own origin up front (WebAuthn's origins); default 127.0.0.1:0. */
+  origin?: () => string,
+): WebSuite {
   let browser: Browser | undefined;
   let base = '';
   const suite = {} as WebSuite;
@@ -32,8 +36,9 @@ export function useWebSuite(env: () => Record<string, string> = () => ({})): Web
   beforeAll(async () => {
     await buildDist();
     suite.ctx = await createTestApp('pglite', env());
-    await suite.ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    base = baseUrl(suite.ctx.app.server.address());
+    const fixed = origin ? new URL(origin()) : undefined;
+    await suite.ctx.app.listen({ port: fixed ? Number(fixed.port) : 0, host: '127.0.0.1' });
+    base = fixed ? fixed.origin : baseUrl(suite.ctx.app.server.address());
     browser = await launchChromium();
     // Compiling src/ and web/ is most of it: minutes on two cores that other suites share.
   }, 300_000);

@@ -43,4 +43,22 @@ describe('web pages: the stylesheet and the forgotten-password page', () => {
     expect(page.body).toContain('<h1>비밀번호를 잊으셨나요?</h1>');
     expect(page.body).not.toMatch(/ style=|<style/);
   });
+
+  it('serves the WebAuthn browser library from its package, as JavaScript, with its relative imports', async () => {
+    const index = await ctx.app.inject({ method: 'GET', url: '/assets/vendor/simplewebauthn/index.js' });
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(index.headers['x-content-type-options']).toBe('nosniff');
+    const imported = [...index.body.matchAll(/from '\.\/([^']+)'/g)].map((match) => match[1]);
+    expect(imported).toContain('methods/startAuthentication.js');
+    for (const file of imported) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/assets/vendor/simplewebauthn/${file}` });
+      expect(res.statusCode, file).toBe(200);
+    }
+    // Only the built modules: not the package's other files.
+    for (const url of ['package.json', 'index.d.ts', 'index.d.ts.map']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/assets/vendor/simplewebauthn/${url}` });
+      expect(res.statusCode, url).toBe(404);
+    }
+  });
 });

@@ -2,14 +2,18 @@ import { api } from '../lib/api.js';
 import { errorText, onSubmit, setError } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { detailsSection } from '../profile/details.js';
+import { passkeysSection } from '../profile/passkeys.js';
 import { pictureSection } from '../profile/picture.js';
 import { sessionsSection } from '../profile/sessions.js';
+import { twoFactorSection } from '../profile/two-factor.js';
 import { showUser, toLogin, type User } from '../profile/user.js';
 
 // One module per card of the page (src/web/page-profile.ts builds their HTML, in the same order).
 pictureSection();
 detailsSection();
 const sessions = sessionsSection();
+const passkeys = passkeysSection();
+const twoFactor = twoFactorSection();
 
 const profileForm = document.getElementById('profile') as HTMLFormElement;
 
@@ -18,7 +22,7 @@ async function load(): Promise<void> {
   if (answer.status === 401) return toLogin();
   if (answer.status !== 200) return setError(profileForm, errorText(answer.body));
   showUser(answer.body.data.user);
-  await sessions.load();
+  await Promise.all([sessions.load(), passkeys.load(), twoFactor.load()]);
 }
 
 const signOut = document.getElementById('signout') as HTMLFormElement;

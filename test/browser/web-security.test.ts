@@ -1,0 +1,206 @@
+import { createServer } from 'node:net';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, screenshot } from '../helpers/browser.js';
+import { registerUser } from '../helpers/factories.js';
+import { awayFromStepEdge, enableTotp } from '../helpers/second-factor.js';
+import { currentCode } from '../helpers/totp.js';
+import { useWebSuite } from '../helpers/web-suite.js';
+
+const SUITE = 'web-security';
+
+/** A port free right now: the app must know its origin before it listens (WebAuthn checks the origin). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Elements whose right edge passes the viewport (as web-look.test.ts checks): no sideways scrolling. */
+function overflowing(page: Page): Promise<{ scrollWidth: number; innerWidth: number; elements: string[] }> {
+  return page.evaluate(`(() => {
+    const width = window.innerWidth;
+    const elements = [...document.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > width + 0.5)
+      .map((element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : ''));
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: width, elements };
+  })()`);
+}
+
+/** Screenshots at a phone's and a desktop's width, each without horizontal overflow. */
+async function lookAt(page: Page, step: string): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, SUITE, `${width}-${step}`);
+    const layout = await overflowing(page);
+    expect(layout, `${step} at ${width} px`).toMatchObject({ elements: [] });
+    expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+  }
+}
+
+describe.runIf(!chromiumInstalled && process.env.CI === 'true')('web security pages in Chromium (CI)', () => {
+  it('needs Chromium in CI', () => {
+    throw new Error(CHROMIUM_MISSING);
+  });
+});
+
+describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the second factor', () => {
+  // localhost, not 127.0.0.1: a secure context whose host is a domain, as a WebAuthn RP ID must be.
+  let origin = '';
+  beforeAll(async () => {
+    origin = `http://localhost:${await freePort()}`;
+  });
+  const suite = useWebSuite(
+    () => ({ PUBLIC_URL: origin }),
+    () => origin,
+  );
+
+  it('adds a passkey on /profile, renames it, signs out and signs in with it on /login', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems, context } = await suite.openSignedIn(me.token);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+    await page.goto('/profile');
+    await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await expect.poll(() => page.locator('#no-passkeys').isVisible()).toBe(true);
+
+    // The API re-authenticates first: a wrong password is a message under the card's own field.
+    await page.locator('#passkey_password').fill('not my password');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect.poll(() => page.locator('#passkey_password-message').textContent()).not.toBe('');
+
+    await page.locator('#passkey_password').fill(me.password);
+    await page.getByLabel('Name of the passkey (optional)').fill('Test laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    const status = page.locator('#passkey-add .status');
+    await expect.poll(() => status.textContent()).toBe('Passkey added.');
+    await expect.poll(() => page.locator('#passkeys .device').allTextContents()).toEqual(['Test laptop']);
+
+    await page.getByRole('button', { name: 'Rename: Test laptop' }).click();
+    await page.getByLabel('New name of the passkey').fill('<b>Work</b> laptop');
+    await page.getByLabel('New name of the passkey').press('Enter');
+    // textContent: a name with markup stays text.
+    await expect
+      .poll(() => page.locator('#passkeys .device').allTextContents())
+      .toEqual(['<b>Work</b> laptop']);
+    await lookAt(page, 'profile-passkey');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL('**/profile');
+    await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await expect
+      .poll(() => page.locator('#passkeys .meta').first().textContent())
+      .not.toMatch(/last used –$/);
+
+    await page.locator('#passkey_password').fill(me.password);
+    await page.getByRole('button', { name: 'Remove: <b>Work</b> laptop' }).click();
+    await expect.poll(() => status.textContent()).toBe('Passkey removed.');
+    await expect.poll(() => page.locator('#passkeys li').count()).toBe(0);
+    expectNoProblems(problems);
+  });
+
+  it('sets up the authenticator app on /profile, then a login asks for its code', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token);
+    await page.goto('/profile');
+    await expect.poll(() => page.locator('#totp-state').textContent()).toBe('Off.');
+    await page.locator('#totp_password').fill(me.password);
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const secret = page.locator('#totp-secret');
+    await expect.poll(() => secret.textContent()).toMatch(/^[A-Z2-7]{16,}$/);
+    // The QR code is the API's SVG as an image: loaded, and nothing of it in the document.
+    await expect
+      .poll(() => page.evaluate(`document.getElementById('totp-qr').naturalWidth`))
+      .toBeGreaterThan(0);
+    expect(await page.locator('#totp-enable svg').count()).toBe(0);
+    await lookAt(page, 'profile-totp-setup');
+
+    await page.getByLabel('Code from the app', { exact: true }).fill('000000');
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect.poll(() => page.locator('#totp_code-message').textContent()).not.toBe('');
+
+    await awayFromStepEdge();
+    // The previous step's code: this step's stays unused for the login below (each step works once).
+    const base32 = (await secret.textContent()) ?? '';
+    await page.getByLabel('Code from the app', { exact: true }).fill(currentCode(base32, -1));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect.poll(() => page.locator('#recovery-list li').count()).toBe(10);
+    await expect
+      .poll(() => page.locator('#totp-state').textContent())
+      .toMatch(/^On: .*Recovery codes left: 10$/);
+    expect(await page.locator('#recovery-download').getAttribute('href')).toMatch(/^blob:/);
+    await lookAt(page, 'profile-totp-on');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(me.email);
+    await page.getByLabel('Password').fill(me.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    const code = page.getByLabel('Code or recovery code');
+    await expect.poll(() => code.isVisible()).toBe(true);
+    expect(await page.locator('#login').isVisible()).toBe(false);
+    await lookAt(page, 'login-second-factor');
+
+    await code.fill('not-a-code');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.locator('#code-message').textContent()).not.toBe('');
+    await code.fill(currentCode(base32));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL('**/profile');
+    await expect.poll(() => page.locator('#totp-state').textContent()).toMatch(/Recovery codes left: 10$/);
+    expectNoProblems(problems);
+  });
+
+  it('signs in with a recovery code, and a dead challenge sends the user back to start over', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { recoveryCodes } = await enableTotp(suite.ctx.app, me);
+    const { page, problems } = await suite.openPage({ locale: 'ko-KR' });
+    await page.goto('/login');
+    await page.locator('#email').fill(me.email);
+    await page.locator('#password').fill(me.password);
+    await page.locator('#login button[type="submit"]').click();
+    const code = page.locator('#code');
+    await expect.poll(() => code.isVisible()).toBe(true);
+    // Five wrong codes kill the challenge: the sixth try is told to start over.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await code.fill(`wrong-${attempt}`);
+      await page.locator('#second-factor button[type="submit"]').click();
+      await expect.poll(() => page.locator('#code-message').textContent()).not.toBe('');
+      await code.fill('');
+    }
+    await code.fill(recoveryCodes[0] ?? '');
+    await page.locator('#second-factor button[type="submit"]').click();
+    await expect.poll(() => page.locator('#start-over').isVisible()).toBe(true);
+    expect(await page.locator('#second-factor .error').textContent()).toBe(
+      '이 단계가 만료되었습니다. 다시 로그인해 주세요.',
+    );
+    await lookAt(page, 'login-second-factor-expired-ko');
+    await page.locator('#start-over').click();
+    await expect.poll(() => page.locator('#login').isVisible()).toBe(true);
+    await page.locator('#email').fill(me.email);
+    await page.locator('#password').fill(me.password);
+    await page.locator('#login button[type="submit"]').click();
+    await expect.poll(() => code.isVisible()).toBe(true);
+    await code.fill(recoveryCodes[0] ?? '');
+    await page.locator('#second-factor button[type="submit"]').click();
+    await page.waitForURL('**/profile');
+    await expect.poll(() => page.locator('#totp-state').textContent()).toMatch(/9$/);
+    expectNoProblems(problems);
+  });
+});

@@ -1,0 +1,31 @@
+import { setError, showField } from '../lib/form.js';
+
+/**
+ * A 422 of the Security card's forms: the API names its fields (`current_password`, `code` …) while the
+ * card's inputs carry page-unique names (the details form has a `current_password` of its own), so
+ * `fields` maps API name → input name; anything else goes to the form's error line.
+ */
+export function showMappedErrors(
+  form: HTMLFormElement,
+  data: Record<string, unknown>,
+  fields: Record<string, string>,
+): void {
+  const loose: string[] = [];
+  let first: HTMLElement | null = null;
+  for (const [name, value] of Object.entries(data)) {
+    const messages = Array.isArray(value) ? value.map(String) : [String(value)];
+    const input = fields[name];
+    if (input) {
+      showField(input, messages, true);
+      first ??= document.getElementById(input);
+    } else loose.push(...messages);
+  }
+  setError(form, loose.join(' '));
+  first?.focus();
+}
+
+export const inputValue = (id: string): string => (document.getElementById(id) as HTMLInputElement).value;
+
+export function clearInputs(...ids: string[]): void {
+  for (const id of ids) (document.getElementById(id) as HTMLInputElement).value = '';
+}
