@@ -134,6 +134,8 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       ),
     );
     await check('GET /user/device/get', get('/user/device/get', minji.token));
+    // Newest first: the email login above, as the example shows it (before the consent change logs one).
+    await check('GET /user/activity', get('/user/activity', minji.token));
     // consents: the documents, the user's state, a change
     await check('GET /consents/documents', get('/consents/documents'));
     await check('GET /user/consents', get('/user/consents', minji.token));
@@ -142,8 +144,6 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       post('/user/consents/update', { marketing_email: 'on' }, minji.token),
     );
     await check('GET /user/tokens', get('/user/tokens', minji.token));
-    // Newest first: the email login above, as the example shows it.
-    await check('GET /user/activity', get('/user/activity', minji.token));
     await check('POST /test/notification', post('/test/notification', {}, minji.token));
     await check('GET /test/notification', get('/test/notification', minji.token));
 
