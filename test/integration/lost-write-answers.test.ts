@@ -17,12 +17,21 @@ interface Registered {
   user: { id: string; email: string; api_token: string };
 }
 
-/** A real PostgreSQL server is what loses answers: this file has nothing to show on PGlite. */
-if (!backends.includes('postgres')) {
-  describe('lost write answers', () => {
-    it.skip('needs PostgreSQL: set DATABASE_URL (required in CI, where global-setup fails without it)', () => {});
+/**
+ * A real PostgreSQL server is what loses answers (the suites below); the embedded database runs in-process
+ * and never does, so it has no outcome check at all. Without DATABASE_URL only that is shown here
+ * (global-setup names the skipped PostgreSQL suites; in CI it fails the run instead).
+ */
+describe('lost write answers on the embedded database', () => {
+  it('has no outcome check: nothing sent can be lost', async () => {
+    const embedded = await createTestDatabase('pglite', { migrate: false });
+    try {
+      expect(embedded.handle.outcomes).toBeUndefined();
+    } finally {
+      await embedded.drop();
+    }
   });
-}
+});
 
 /**
  * The app reaches PostgreSQL through a proxy that freezes at the exact chunk a test names (the sign-up's
