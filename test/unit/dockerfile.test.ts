@@ -28,8 +28,8 @@ describe('Dockerfile', () => {
   }, []);
   const runtime = stages.at(-1) ?? [];
 
-  it('builds in one stage and runs from a slim Node 20 image in another', () => {
-    expect(lines).toContain('ARG NODE_IMAGE=node:20-bookworm-slim');
+  it('builds in one stage and runs from a slim image of the current Node LTS (26) in another', () => {
+    expect(lines).toContain('ARG NODE_IMAGE=node:26-bookworm-slim');
     expect(stages.map((stage) => stage[0])).toEqual([
       `FROM \${NODE_IMAGE} AS build`,
       `FROM \${NODE_IMAGE} AS runtime`,
