@@ -1,3 +1,4 @@
+import { runPeriodically } from '../../lib/periodic.js';
 /** How often each instance removes the Idempotency-Key records past their day. */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1_000;
 
@@ -16,25 +17,14 @@ export function prunePeriodically(
   intervalMs: number,
   log: PruneLogger,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= records
-      .prune()
-      .then(
+  return runPeriodically(
+    () =>
+      records.prune().then(
         (removed) => {
           if (removed > 0) log.info({ removed }, 'expired idempotency keys removed');
         },
         (error: unknown) => log.warn({ err: error }, 'idempotency key prune failed'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+      ),
+    intervalMs,
+  );
 }

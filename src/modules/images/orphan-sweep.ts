@@ -1,3 +1,4 @@
+import { runPeriodically } from '../../lib/periodic.js';
 import type { SweepableStorage } from '../../storage/media-storage.js';
 
 /**
@@ -80,28 +81,16 @@ export function sweepPeriodically(
   intervalMs: number,
   log: SweepLogger,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= sweeper
-      .sweep()
-      .then(
+  return runPeriodically(
+    () =>
+      sweeper.sweep().then(
         (result) => {
           if (result.orphans.length > 0 || result.partials > 0) {
             log.info({ orphans: result.orphans.length, partials: result.partials }, 'orphan media removed');
           }
         },
         (error: unknown) => log.warn({ err: error }, 'orphan media sweep failed'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  // Stopping waits for a sweep in progress, so it never runs on after the database is closed.
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+      ),
+    intervalMs,
+  );
 }

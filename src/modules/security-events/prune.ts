@@ -1,3 +1,4 @@
+import { runPeriodically } from '../../lib/periodic.js';
 import type { SecurityEventsService } from './service.js';
 
 /** How often each instance prunes: old events are due by the day, so an hour's delay changes nothing. */
@@ -20,25 +21,14 @@ export function prunePeriodically(
   log: PruneLogger,
   intervalMs = PRUNE_INTERVAL_MS,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= events
-      .prune(days)
-      .then(
+  return runPeriodically(
+    () =>
+      events.prune(days).then(
         (removed) => {
           if (removed > 0) log.info({ removed, days }, 'old security events pruned');
         },
         (error: unknown) => log.warn({ err: error }, 'security events prune failed'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+      ),
+    intervalMs,
+  );
 }
