@@ -23,6 +23,7 @@ import {
   requestId,
 } from './http/server-setup.js';
 import { HashingPool } from './lib/hashing-pool.js';
+import type { PeriodicRun } from './lib/periodic.js';
 import { openRateLimits } from './limits/open-rate-limits.js';
 import { Mailer } from './mail/mailer.js';
 import { OutboxRepo } from './mail/outbox-repo.js';
@@ -53,6 +54,8 @@ declare module 'fastify' {
     dataExports: DataExportJobs;
     /** Erases the accounts whose deletion is due: run periodically, and by tests on demand. */
     dueDeletions: DueDeletions;
+    /** Resolves when no background pass (periodic jobs, export builds) is under way. */
+    backgroundIdle(): Promise<void>;
   }
 }
 
@@ -193,39 +196,36 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onReady', async () => dataExportJobs.start());
   app.addHook('onClose', async () => dataExportJobs.close());
   registerDownloads(app);
+  // Periodic jobs, each at start (once the app is ready) and then on its interval; stopped, and awaited,
+  // before the database closes. `backgroundIdle` waits for the passes under way (tests; shutdown).
+  const periodic: (() => PeriodicRun)[] = [];
   if (
     (storage instanceof LocalStorage || storage instanceof S3Storage) &&
     config.mediaSweepIntervalMinutes > 0
   ) {
-    // At start (once the app is ready) and then periodically; stopped, and awaited, before the database closes.
     const sweeper = new OrphanMediaSweeper(storage, mediaReferences);
-    let stopSweeping: (() => Promise<void>) | undefined;
-    app.addHook('onReady', async () => {
-      stopSweeping = sweepPeriodically(sweeper, config.mediaSweepIntervalMinutes * 60_000, app.log);
-    });
-    app.addHook('onClose', async () => stopSweeping?.());
+    periodic.push(() => sweepPeriodically(sweeper, config.mediaSweepIntervalMinutes * 60_000, app.log));
   }
-  // Security events older than SECURITY_EVENTS_DAYS: pruned at start (once ready) and hourly by every instance.
-  let stopPruning: (() => Promise<void>) | undefined;
-  app.addHook('onReady', async () => {
-    stopPruning = prunePeriodically(securityEvents, config.securityEvents.retentionDays, app.log);
-  });
-  app.addHook('onClose', async () => stopPruning?.());
-  app.decorate('dueDeletions', dueDeletions);
+  // Security events older than SECURITY_EVENTS_DAYS, by every instance.
+  periodic.push(() => prunePeriodically(securityEvents, config.securityEvents.retentionDays, app.log));
   if (config.deletion.graceDays > 0) {
-    // Like the media sweep: from ready on, stopped (and awaited) before the database closes.
-    let stopErasing: (() => Promise<void>) | undefined;
-    app.addHook('onReady', async () => {
-      stopErasing = sweepDueDeletionsPeriodically(dueDeletions, config.deletion.sweepIntervalMs, app.log);
-    });
-    app.addHook('onClose', async () => stopErasing?.());
+    periodic.push(() =>
+      sweepDueDeletionsPeriodically(dueDeletions, config.deletion.sweepIntervalMs, app.log),
+    );
   }
-  // Idempotency-Key answers past their day: removed at start and then hourly, stopped before the database closes.
-  let stopPruningKeys: (() => Promise<void>) | undefined;
+  // Idempotency-Key answers past their day.
+  periodic.push(() => pruneKeysPeriodically(idempotency, PRUNE_INTERVAL_MS, app.log));
+  let runs: PeriodicRun[] = [];
   app.addHook('onReady', async () => {
-    stopPruningKeys = pruneKeysPeriodically(idempotency, PRUNE_INTERVAL_MS, app.log);
+    runs = periodic.map((start) => start());
   });
-  app.addHook('onClose', async () => stopPruningKeys?.());
+  app.addHook('onClose', async () => {
+    await Promise.all(runs.map((run) => run.stop()));
+  });
+  app.decorate('backgroundIdle', async () => {
+    await Promise.all([...runs.map((run) => run.idle()), dataExportJobs.idle()]);
+  });
+  app.decorate('dueDeletions', dueDeletions);
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';

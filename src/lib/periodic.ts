@@ -1,13 +1,26 @@
+/** A task started by runPeriodically. */
+export interface PeriodicRun {
+  /** Resolves when no run is under way (a start-up pass included). */
+  idle(): Promise<void>;
+  /** Clears the timer, tells a run under way to stop early, and waits for it. */
+  stop(): Promise<void>;
+}
+
 /**
  * Runs `task` now and then every `intervalMs`, never two at once (a run still going when the next is due is
- * left to finish, and that tick skipped). The timer does not keep the process alive. The returned stop
- * clears the timer and waits for a run in progress, so nothing runs on after what it uses is closed. `task`
- * reports its own outcome: a rejection here is a bug in it, and is swallowed only so a tick cannot crash.
+ * left to finish, and that tick skipped). The timer does not keep the process alive. Stopping clears the
+ * timer, aborts the signal the task was given (a task working through batches ends after the one in hand)
+ * and waits for the run in progress, so nothing runs on after what it uses is closed. `task` reports its own
+ * outcome: a rejection here is a bug in it, and is swallowed only so a tick cannot crash.
  */
-export function runPeriodically(task: () => Promise<void>, intervalMs: number): () => Promise<void> {
+export function runPeriodically(
+  task: (signal: AbortSignal) => Promise<void>,
+  intervalMs: number,
+): PeriodicRun {
+  const stopping = new AbortController();
   let running: Promise<void> | undefined;
   const run = () => {
-    running ??= task()
+    running ??= task(stopping.signal)
       .catch(() => undefined)
       .finally(() => {
         running = undefined;
@@ -16,8 +29,14 @@ export function runPeriodically(task: () => Promise<void>, intervalMs: number): 
   run();
   const timer = setInterval(run, intervalMs);
   timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
+  return {
+    idle: async () => {
+      await running;
+    },
+    stop: async () => {
+      clearInterval(timer);
+      stopping.abort();
+      await running;
+    },
   };
 }

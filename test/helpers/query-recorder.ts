@@ -65,6 +65,8 @@ export function useRecordedApp(
     const counted = { ...ctx.database.handle, db: ctx.database.handle.db.withPlugin(ctx.recorder) };
     ctx.app = await buildApp(testConfig(env(), dataDir), { database: counted });
     await ctx.app.ready();
+    // The periodic jobs' start-up passes are not the test's statements.
+    await ctx.app.backgroundIdle();
   });
   afterAll(async () => {
     await ctx.app?.close();

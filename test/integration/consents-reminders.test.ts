@@ -7,7 +7,8 @@ import { expectOk, postForm } from '../helpers/http.js';
 import { buildTestServices } from '../helpers/services.js';
 
 describe.each(backends)('%s: marketing re-confirmation (accounts consent remind)', (backend) => {
-  const ctx = useTestApp(backend);
+  // Erased at once on user/delete: the last test checks the records go with the account.
+  const ctx = useTestApp(backend, { DELETION_GRACE_DAYS: '0' });
   const db = () => ctx.database.handle.db;
   const remind = () => buildTestServices(ctx).consentReminders.run();
 

@@ -100,6 +100,12 @@ describe.each(backends)('%s: user/export access, expiry and erasure', (backend) 
     expectOk(
       await postForm(ctx.app, '/v1/user/delete', { current_password: user.password }, bearer(user.token)),
     );
+    // Scheduled (the default grace period): the export stays until the erasure, which the sweep runs when due.
+    expect(await exportFiles(ctx)).toContain(row.file_key);
+    await sql`UPDATE users SET deletion_due_at = now() - interval '1 second' WHERE id = ${user.id}`.execute(
+      ctx.database.handle.db,
+    );
+    expect((await ctx.app.dueDeletions.eraseDue()).map((erased) => erased.id)).toEqual([user.id]);
     expect(await exportFiles(ctx)).not.toContain(row.file_key);
     const rows = await ctx.database.handle.db
       .selectFrom('data_exports')

@@ -1,4 +1,4 @@
-import { runPeriodically } from '../../lib/periodic.js';
+import { type PeriodicRun, runPeriodically } from '../../lib/periodic.js';
 /** How often each instance removes the Idempotency-Key records past their day. */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1_000;
 
@@ -8,7 +8,7 @@ export interface PruneLogger {
 }
 
 /**
- * Prunes once now and then every `intervalMs`, one prune at a time; returns the function that stops it (and
+ * Prunes once now and then every `intervalMs`, one prune at a time; returns its run (stopping it
  * waits for a prune in progress, so none runs on after the database is closed). A failed prune is logged and
  * tried again at the next interval: the records only take room meanwhile.
  */
@@ -16,7 +16,7 @@ export function prunePeriodically(
   records: { prune(): Promise<number> },
   intervalMs: number,
   log: PruneLogger,
-): () => Promise<void> {
+): PeriodicRun {
   return runPeriodically(
     () =>
       records.prune().then(

@@ -1,4 +1,4 @@
-import { runPeriodically } from '../../lib/periodic.js';
+import { type PeriodicRun, runPeriodically } from '../../lib/periodic.js';
 import type { SweepableStorage } from '../../storage/media-storage.js';
 
 /**
@@ -73,14 +73,14 @@ export interface SweepLogger {
 }
 
 /**
- * Sweeps once now and then every `intervalMs`, one sweep at a time; returns the function that stops it.
+ * Sweeps once now and then every `intervalMs`, one sweep at a time.
  * A failed sweep is logged and tried again at the next interval: nothing depends on it finishing.
  */
 export function sweepPeriodically(
   sweeper: OrphanMediaSweeper,
   intervalMs: number,
   log: SweepLogger,
-): () => Promise<void> {
+): PeriodicRun {
   return runPeriodically(
     () =>
       sweeper.sweep().then(

@@ -1,4 +1,4 @@
-import { runPeriodically } from '../../lib/periodic.js';
+import { type PeriodicRun, runPeriodically } from '../../lib/periodic.js';
 import type { SecurityEventsService } from './service.js';
 
 /** How often each instance prunes: old events are due by the day, so an hour's delay changes nothing. */
@@ -10,8 +10,8 @@ export interface PruneLogger {
 }
 
 /**
- * Prunes events older than `days` once now and then every `intervalMs`, one pass at a time; returns the
- * function that stops it (and waits for a pass under way, so none runs on after the database closed). Every
+ * Prunes events older than `days` once now and then every `intervalMs`, one pass at a time (stopping the
+ * returned run waits for a pass under way, so none runs on after the database closed). Every
  * instance runs it: the batches skip rows another instance is deleting, so they share the work. A failed
  * pass is logged and tried again at the next interval.
  */
@@ -20,7 +20,7 @@ export function prunePeriodically(
   days: number,
   log: PruneLogger,
   intervalMs = PRUNE_INTERVAL_MS,
-): () => Promise<void> {
+): PeriodicRun {
   return runPeriodically(
     () =>
       events.prune(days).then(
