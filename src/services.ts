@@ -152,7 +152,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     idempotency,
     outcomes,
   );
-  const factorParts = { usersRepo, users, tokens, hasher };
+  const factorParts = { usersRepo, users, tokens, hasher, activity };
   const proofs = buildFactorProofs(config, deps, factorParts);
   const { secondFactorSignIn, passkeyAssertions } = proofs;
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).

@@ -2,6 +2,7 @@ import { userExportFiles } from '../account/data-export/erasure.js';
 import { DataExportsRepo } from '../account/data-export/repo.js';
 import { AccountEraser } from '../account/deletion/eraser.js';
 import { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import { SecondFactorReset } from '../account/second-factor/operator-reset.js';
 import { resetPageUrl, SecurityActivity } from '../account/security-activity/recorder.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -25,7 +26,6 @@ import { BannersRepo, InspirersRepo } from '../modules/promotions/repo.js';
 import { PromotionsService } from '../modules/promotions/service.js';
 import { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import { SecondFactorRepo } from '../modules/second-factor/repo.js';
-import { SecondFactorOperations } from '../modules/second-factor/service.js';
 import { ActivityCursorCodec } from '../modules/security-events/cursor.js';
 import { SecurityEventsRepo } from '../modules/security-events/repo.js';
 import { SecurityEventsService } from '../modules/security-events/service.js';
@@ -54,7 +54,7 @@ export interface OperatorServices {
   importer: UserImportService;
   consents: ConsentsService;
   consentReminders: ConsentReminders;
-  secondFactor: SecondFactorOperations;
+  secondFactor: SecondFactorReset;
 }
 
 /** A command's mail log: what the server logs as lines, a command says only when something went wrong. */
@@ -84,6 +84,11 @@ function buildOperatorServices(
     new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
   );
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
+  // What an operator does to an account is logged and alerted like the user's own.
+  const activity = new SecurityActivity(db, securityEvents(db), mailer, {
+    alerts: config.securityEvents.alerts,
+    resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
+  });
   return {
     users,
     promotions: new PromotionsService(
@@ -117,18 +122,14 @@ function buildOperatorServices(
       mailer,
       { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
       { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
-      // The deletion an operator schedules is logged and alerted like the user's own.
-      new SecurityActivity(db, securityEvents(db), mailer, {
-        alerts: config.securityEvents.alerts,
-        resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
-      }),
+      activity,
     ),
     importer: new UserImportService(db, new UserImportRepo(db)),
     consents: new ConsentsService(db, new ConsentsRepo(db)),
     consentReminders: new ConsentReminders(db, new ConsentsRepo(db), mailer, {
       link: `${config.mail.publicUrl}/profile`,
     }),
-    secondFactor: new SecondFactorOperations(db, new SecondFactorRepo(db)),
+    secondFactor: new SecondFactorReset(db, new SecondFactorRepo(db), activity),
   };
 }
 

@@ -188,13 +188,16 @@ export function registerUserCommands(program: Command): void {
     )
     .argument(...USER_ARGUMENT)
     .option('--yes', 'confirm the reset (required: it weakens the account)')
-    .action(async (reference: string, options: { yes?: boolean }) => {
+    .addOption(
+      new Option('--lang <lang>', 'language of the security alert mailed to the user').choices(LANGS),
+    )
+    .action(async (reference: string, options: { yes?: boolean; lang?: (typeof LANGS)[number] }) => {
       if (!options.yes) {
         throw new OperatorError(`Not reset: add --yes to remove the second factor of "${reference}"`);
       }
       const { found, removed } = await withOperatorServices(async ({ users, secondFactor }) => {
         const found = await users.find(reference);
-        return { found, removed: await secondFactor.reset(found.id) };
+        return { found, removed: await secondFactor.reset(found, options.lang ?? 'en') };
       });
       console.log(
         removed

@@ -29,6 +29,10 @@ export interface SecondFactorChallengesTable {
   failures: Generated<number>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   created_at: Timestamp;
+  /** 0022: the first factor of the sign-in (`email`, a provider, `password_reset`), for its security event. */
+  method: Generated<string>;
+  /** 0022: the first step presented a token of the account (the new-device check's proof). */
+  known_device: Generated<boolean>;
 }
 
 /** 0019: the WebAuthn user handle of a user (random, stable; never the email or the id). */

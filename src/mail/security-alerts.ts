@@ -1,4 +1,8 @@
+export type { SecurityAlertValues } from './alert-wording.js';
+
 import type { Locale } from '../validation/messages.js';
+import type { AlertWording, SecurityAlertValues } from './alert-wording.js';
+import { FACTOR_WORDING, type FactorAlertKind } from './factor-alerts.js';
 import { escapeHtml, type MailContent } from './templates.js';
 
 /** The security alerts the service mails (SECURITY_ALERTS), each the mail kind of its outbox row. */
@@ -9,26 +13,8 @@ export type SecurityAlertKind =
   | 'alert_email_changed'
   | 'alert_provider_linked'
   | 'alert_provider_unlinked'
-  | 'alert_deletion_requested';
-
-export interface SecurityAlertValues {
-  /** The user's name (user-controlled: escaped in HTML). */
-  username: string;
-  at: Date;
-  /** A short device name ("Chrome on macOS"). */
-  device: string;
-  ip: string;
-  /** The provider linked or unlinked. */
-  provider?: string;
-  /** Where to go if it was not them: the password-reset page. */
-  resetLink: string;
-}
-
-interface AlertWording {
-  subject: string;
-  /** What happened, in one sentence. */
-  lead: (values: SecurityAlertValues) => string;
-}
+  | 'alert_deletion_requested'
+  | FactorAlertKind;
 
 const WORDING: Record<SecurityAlertKind, Record<Locale, AlertWording>> = {
   alert_new_device: {
@@ -89,6 +75,7 @@ const WORDING: Record<SecurityAlertKind, Record<Locale, AlertWording>> = {
     },
     ko: { subject: '계정 삭제가 요청되었습니다', lead: () => '계정 삭제 요청이 있었습니다.' },
   },
+  ...FACTOR_WORDING,
 };
 
 const LABELS: Record<

@@ -6,6 +6,7 @@ import type { Reauthentication } from '../account/reauth/service.js';
 import { SecondFactorCodes } from '../account/second-factor/codes.js';
 import { SecondFactorSettings } from '../account/second-factor/settings.js';
 import { SecondFactorSignIn } from '../account/second-factor/sign-in.js';
+import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import { SignInTokens } from '../account/sign-in/tokens.js';
 import type { SignInMethodsReader } from '../account/sign-in-methods.js';
 import type { Config } from '../config.js';
@@ -26,6 +27,8 @@ export interface FactorParts {
   users: UsersService;
   tokens: TokensService;
   hasher: PasswordHasher;
+  /** Sign-ins through either factor, and every change to one, go to the security log. */
+  activity: SecurityActivity;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface FactorParts {
  */
 export function buildFactorProofs(config: Config, deps: ServiceDeps, parts: FactorParts) {
   const db = deps.database.db;
-  const { usersRepo, users, tokens, hasher } = parts;
+  const { usersRepo, users, tokens, hasher, activity } = parts;
   // The second factor: secrets sealed with SECRETS_KEY (without it, its routes answer 503); a sign-in whose
   // first factor proved right is handed to it. Wrong codes count per account like failed logins.
   const { secretsKey } = config.secondFactor;
@@ -49,6 +52,7 @@ export function buildFactorProofs(config: Config, deps: ServiceDeps, parts: Fact
     usersRepo,
     users,
     deps.limits.loginAccount,
+    activity,
   );
   // Passkeys: the ceremonies of this relying party, and the assertions sign-in and re-authentication check.
   const passkeysRepo = new PasskeysRepo(db);
@@ -77,7 +81,7 @@ export function buildFactorSettings(
 ) {
   const db = deps.database.db;
   const { limits } = deps;
-  const { usersRepo, users, tokens, hasher, reauth } = parts;
+  const { usersRepo, users, tokens, hasher, reauth, activity } = parts;
   const secondFactor = new SecondFactorSettings(
     db,
     proofs.secondFactorRepo,
@@ -85,6 +89,7 @@ export function buildFactorSettings(
     reauth,
     limits.loginFailures,
     config.secondFactor.issuer,
+    activity,
   );
   const passkeySignIn = new PasskeySignIn(
     proofs.passkeyAssertions,
@@ -93,6 +98,7 @@ export function buildFactorSettings(
     users,
     new SignInTokens(db, usersRepo, tokens, hasher),
     { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+    activity,
   );
   const passkeys = new PasskeyManagement(
     db,
@@ -102,6 +108,7 @@ export function buildFactorSettings(
     proofs.passkeyAssertions,
     reauth,
     parts.signInMethods,
+    activity,
   );
   return { secondFactor, passkeySignIn, passkeys };
 }

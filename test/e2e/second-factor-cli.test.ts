@@ -13,6 +13,12 @@ beforeAll(async () => {
   await buildDist();
 });
 
+interface ActivityEvent {
+  type: string;
+  ip: string | null;
+  details: Record<string, unknown>;
+}
+
 /** A DATA_DIR, and for PostgreSQL a fresh database, migrated by the real command. */
 async function storage(backend: Backend) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-2fa-cli-'));
@@ -91,6 +97,17 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
     service = await startService(store.env);
     const plain = await call('/auth/login/email', login);
     expect(plain.status).toBe(200);
-    expect(typeof (plain.body.data.user as { api_token?: unknown }).api_token).toBe('string');
-  });
+    const token = (plain.body.data.user as { api_token?: unknown }).api_token;
+    expect(typeof token).toBe('string');
+    // The reset is in the user's own activity, by the operator (the command has no address to log).
+    const activity = await fetch(`${service.url}/v1/user/activity`, {
+      headers: { authorization: `Bearer ${token as string}` },
+    });
+    const { events } = ((await activity.json()) as { data: { events: ActivityEvent[] } }).data;
+    expect(events.filter((event) => event.type.startsWith('second_factor'))).toEqual([
+      expect.objectContaining({ type: 'second_factor_disabled', details: { by: 'operator' }, ip: null }),
+      expect.objectContaining({ type: 'second_factor_enabled', details: { factor: 'totp' } }),
+    ]);
+    // Two server starts and three commands, each opening the database: more than a request's worth of time.
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import {
   secondFactor,
   type TotpSetup,
 } from '../helpers/second-factor.js';
+import { eventsOf } from '../helpers/security-events.js';
 import { currentCode } from '../helpers/totp.js';
 
 type SignedIn = { user: { id: string; api_token: string; email: string } };
@@ -32,6 +33,10 @@ describe.each(backends)('%s: signing in with a second factor', (backend) => {
     if (fake) await fake.close();
   });
   const twoFactorUser = async () => enableTotp(ctx.app, await registerUser(ctx.app));
+  const signInDetails = async (userId: string) =>
+    (await eventsOf(ctx.database.handle, userId))
+      .filter((event) => event.type === 'sign_in')
+      .map((event) => event.details);
   const me = (token: string) =>
     ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(token) });
 
@@ -143,6 +148,10 @@ describe.each(backends)('%s: signing in with a second factor', (backend) => {
       await secondFactor(ctx.app, { challenge, code: currentCode(setup.secret, 1) }),
     );
     expect(signedIn.user.id).toBe(registered.user.id);
+    // Logged with the first factor's method, once the code completed it.
+    expect(await signInDetails(registered.user.id)).toEqual([
+      { method: 'alpha', second_factor: 'totp', new_device: false },
+    ]);
   });
 
   it('a password reset keeps the second factor', async () => {
@@ -158,5 +167,9 @@ describe.each(backends)('%s: signing in with a second factor', (backend) => {
       await loginByEmail(ctx.app, { email: user.email, password }),
     );
     expectOk(await secondFactor(ctx.app, { challenge, code: currentCode(user.secret) }));
+    // The reset's own challenge was never completed: only the login's sign-in is logged.
+    expect(await signInDetails(user.id)).toEqual([
+      { method: 'email', second_factor: 'totp', new_device: false },
+    ]);
   });
 });

@@ -10,7 +10,9 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { WebAuthnChallengesRepo } from '../../modules/passkeys/challenges-repo.js';
 import { CREDENTIAL_ID_INDEX, type PasskeySummary, type PasskeysRepo } from '../../modules/passkeys/repo.js';
+import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 import { keepsAWayIn, type SignInMethodsReader } from '../sign-in-methods.js';
 import type { AssertionOptions, PasskeyAssertions } from './assertions.js';
 import { storedCredential } from './assertions.js';
@@ -72,6 +74,8 @@ export class PasskeyManagement {
     private readonly assertions: PasskeyAssertions,
     private readonly reauth: Reauthentication,
     private readonly methods: SignInMethodsReader,
+    /** Adding, renaming and removing are logged in their transaction; adding and removing are alerted. */
+    private readonly activity: SecurityActivity,
   ) {}
 
   /** Options to make a passkey for this account, once the owner re-authenticated. */
@@ -106,7 +110,7 @@ export class PasskeyManagement {
     auth: AuthContext,
     response: RegistrationResponseJSON,
     name: string | undefined,
-    userAgent: string | undefined,
+    client: ClientInfo,
   ): Promise<{ passkey: PasskeyView }> {
     const { user } = auth;
     const challenge = challengeOf(response);
@@ -124,7 +128,7 @@ export class PasskeyManagement {
     if (await this.passkeys.findByCredentialId(credential.credentialId)) {
       throw new ValidationError({ response: [{ rule: 'passkey_registered' }] });
     }
-    const passkey = await writeTransaction(
+    const { passkey, alert } = await writeTransaction(
       this.db,
       async (trx) => {
         // The user's row locked: two adds in parallel cannot both pass the count.
@@ -132,16 +136,20 @@ export class PasskeyManagement {
         if (methods !== undefined && methods.passkeys >= MAX_PASSKEYS) {
           throw new ValidationError({ response: [{ rule: 'passkeys_max', params: { max: MAX_PASSKEYS } }] });
         }
-        return this.passkeys.with(trx).insert({
+        const passkey = await this.passkeys.with(trx).insert({
           id: newId(),
           userId: user.id,
           ...credential,
-          name: name ?? deviceName(userAgent),
+          name: name ?? deviceName(client.userAgent),
         });
+        const details = { passkey_id: passkey.id, passkey_name: passkey.name };
+        const alert = await this.activity.record({ user, type: 'passkey_added', client, details }, trx);
+        return { passkey, alert };
       },
       // A race of two adds of one credential: the unique index settles it.
       (constraint) => (constraint === CREDENTIAL_ID_INDEX ? 'response' : undefined),
     );
+    this.activity.send(alert);
     return { passkey: passkeyView(passkey) };
   }
 
@@ -149,9 +157,22 @@ export class PasskeyManagement {
     return { passkeys: (await this.passkeys.summariesFor(auth.user.id)).map(passkeyView) };
   }
 
-  /** Renames one of the user's own passkeys; any other id is a 404. */
-  async rename(auth: AuthContext, id: string, name: string): Promise<{ passkey: PasskeyView }> {
-    const passkey = UUID_PATTERN.test(id) ? await this.passkeys.rename(auth.user.id, id, name) : undefined;
+  /** Renames one of the user's own passkeys (logged, not alerted: no way in changes); any other id is a 404. */
+  async rename(
+    auth: AuthContext,
+    id: string,
+    name: string,
+    client: ClientInfo,
+  ): Promise<{ passkey: PasskeyView }> {
+    const { user } = auth;
+    if (!UUID_PATTERN.test(id)) throw new NotFoundError('passkey');
+    const passkey = await writeTransaction(this.db, async (trx) => {
+      const renamed = await this.passkeys.with(trx).rename(user.id, id, name);
+      if (renamed === undefined) return undefined;
+      const details = { passkey_id: renamed.id, passkey_name: renamed.name };
+      await this.activity.record({ user, type: 'passkey_renamed', client, details }, trx);
+      return renamed;
+    });
     if (passkey === undefined) throw new NotFoundError('passkey');
     return { passkey: passkeyView(passkey) };
   }
@@ -160,22 +181,30 @@ export class PasskeyManagement {
    * Removes one of the user's own passkeys (any other id is a 404) once the owner re-authenticated, unless it
    * is the last way to sign in: no password, no linked provider and no other passkey (a 422 on `passkey`).
    */
-  async remove(auth: AuthContext, id: string, proof: ReauthProof): Promise<{ removed: true }> {
+  async remove(
+    auth: AuthContext,
+    id: string,
+    proof: ReauthProof,
+    client: ClientInfo,
+  ): Promise<{ removed: true }> {
     const { user } = auth;
     await this.reauth.confirm(user, proof);
     if (!UUID_PATTERN.test(id)) throw new NotFoundError('passkey');
-    await writeTransaction(this.db, async (trx) => {
+    const alert = await writeTransaction(this.db, async (trx) => {
       const methods = await this.methods.lockedFor(trx, user.id);
       if (methods === undefined) throw new NotFoundError('passkey');
       const passkeys = this.passkeys.with(trx);
+      // Said only of the user's own passkey: another id stays a plain 404.
+      const removing = (await passkeys.summariesFor(user.id)).find((passkey) => passkey.id === id);
+      if (removing === undefined) throw new NotFoundError('passkey');
       if (!keepsAWayIn(methods, { passkeys: 1 })) {
-        // Said only of the user's own passkey: another id stays a plain 404.
-        if ((await passkeys.summariesFor(user.id)).some((passkey) => passkey.id === id)) {
-          throw new ValidationError({ passkey: [{ rule: 'last_passkey' }] });
-        }
+        throw new ValidationError({ passkey: [{ rule: 'last_passkey' }] });
       }
       if (!(await passkeys.delete(user.id, id))) throw new NotFoundError('passkey');
+      const details = { passkey_id: removing.id, passkey_name: removing.name };
+      return this.activity.record({ user, type: 'passkey_removed', client, details }, trx);
     });
+    this.activity.send(alert);
     return { removed: true };
   }
 

@@ -120,7 +120,7 @@ export function passkeyEndpoints(passkeys: PasskeyManagement, providers: readonl
       response: t.object({ passkey: passkeyShape }),
       example: { passkey: passkeyExample },
       handle: ({ params, auth, request }) =>
-        passkeys.add(auth, params.response, params.name, request.headers['user-agent']),
+        passkeys.add(auth, params.response, params.name, clientInfo(request)),
     }),
     endpoint({
       method: 'POST',
@@ -148,7 +148,8 @@ export function passkeyEndpoints(passkeys: PasskeyManagement, providers: readonl
       rules: rules({ id: idRule, name: passkeyNameField.required() }),
       response: t.object({ passkey: passkeyShape }),
       example: { passkey: { ...passkeyExample, name: '민지의 노트북' } },
-      handle: ({ params, auth }) => passkeys.rename(auth, params.id, params.name),
+      handle: ({ params, auth, request }) =>
+        passkeys.rename(auth, params.id, params.name, clientInfo(request)),
     }),
     endpoint({
       method: 'POST',
@@ -163,7 +164,8 @@ export function passkeyEndpoints(passkeys: PasskeyManagement, providers: readonl
       rules: rules({ id: idRule, ...reauthRules(providers) }),
       response: t.object({ removed: t.literal(true) }),
       example: { removed: true },
-      handle: ({ params, auth }) => passkeys.remove(auth, params.id, reauthProof(params, providers)),
+      handle: ({ params, auth, request }) =>
+        passkeys.remove(auth, params.id, reauthProof(params, providers), clientInfo(request)),
     }),
   ];
 }

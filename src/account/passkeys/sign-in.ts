@@ -13,6 +13,7 @@ import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
+import type { ActivityUser, SecurityActivity } from '../security-activity/recorder.js';
 import type { LoginLimits } from '../sign-in/service.js';
 import type { SignInTokens } from '../sign-in/tokens.js';
 import type { AssertionOptions, PasskeyAssertions, ProvenPasskey } from './assertions.js';
@@ -38,6 +39,8 @@ export class PasskeySignIn {
     private readonly views: UsersService,
     private readonly issuer: SignInTokens,
     limits: LoginLimits,
+    /** Every passkey sign-in, and every failed assertion of a known passkey, goes to the security log. */
+    private readonly activity: SecurityActivity,
   ) {
     this.loginFailures = limits.loginFailures;
     this.accountFailures = limits.accountFailures ?? unlimited;
@@ -64,7 +67,15 @@ export class PasskeySignIn {
         return throttledAttempt(
           this.accountFailures,
           accountKey(`email:${user.email.toLowerCase()}`),
-          () => this.signIn(challengeId, response, client),
+          async () => {
+            try {
+              return await this.signIn(user, challengeId, response, client);
+            } catch (error) {
+              // The credential is this account's: a failed assertion of it is a failed sign-in of the account.
+              if (isFailedLogin(error)) await this.activity.recordFailedSignIn(user.id, 'passkey', client);
+              throw error;
+            }
+          },
           isFailedLogin,
         );
       },
@@ -73,16 +84,23 @@ export class PasskeySignIn {
   }
 
   private async signIn(
+    owner: ActivityUser,
     challengeId: string,
     response: AuthenticationResponseJSON,
     client: ClientInfo,
   ): Promise<SignedIn> {
     const proven = await this.assertions.prove(challengeId, response, 'authentication');
     const userId = proven.passkey.user_id;
-    const issue = await this.issuer.afterPasskey(userId, client.userAgent, (trx) =>
-      this.recordUse(trx, proven),
+    const knownDevice = await this.issuer.isKnownDevice(client.deviceToken, userId);
+    // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
+    const issue = await this.issuer.afterPasskey(
+      userId,
+      client.userAgent,
+      (trx) => this.recordUse(trx, proven),
+      (trx) => this.activity.recordSignIn({ user: owner, method: 'passkey', client, knownDevice }, trx),
     );
     if (issue.kind !== 'issued') throw new InvalidCredentialsError();
+    this.activity.send(issue.alongside);
     const user = await this.users.findById(userId);
     if (user === undefined) throw new InvalidCredentialsError();
     return { user: { ...(await this.views.view(user)), api_token: issue.token.token } };

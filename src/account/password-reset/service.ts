@@ -125,7 +125,12 @@ export class PasswordResetService {
     this.activity.send(alert);
     if (!issued) {
       // The new password is set; the sign-in goes on with the second factor: this throws its 401 challenge.
-      await this.secondFactor?.demandIfEnabled(row.id, true);
+      // The reset link was the first factor; whoever holds it is on no device of record.
+      await this.secondFactor?.demandIfEnabled(
+        row.id,
+        { method: 'password_reset', knownDevice: false },
+        true,
+      );
       throw new AccountDisabledError(); // Not reached: a demand told `true` always throws.
     }
     return { user: { ...(await this.usersService.view(row)), api_token: issued.token } };

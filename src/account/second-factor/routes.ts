@@ -105,7 +105,7 @@ export function secondFactorEndpoints(
       rules: enableRules,
       response: recoveryCodesResponse,
       example: recoveryCodesExample,
-      handle: ({ params, auth }) => settings.enable(auth, params.code),
+      handle: ({ params, auth, request }) => settings.enable(auth, params.code, clientInfo(request)),
     }),
     endpoint({
       method: 'POST',
@@ -121,8 +121,13 @@ export function secondFactorEndpoints(
       rules: disableRules(providers),
       response: statusResponse,
       example: { totp: { enabled: false, created_at: null }, recovery_codes_left: 0 },
-      handle: ({ params, auth }) =>
-        settings.disable(auth, reauthProof(params, providers), secondFactorProof(params)),
+      handle: ({ params, auth, request }) =>
+        settings.disable(
+          auth,
+          reauthProof(params, providers),
+          secondFactorProof(params),
+          clientInfo(request),
+        ),
     }),
     endpoint({
       method: 'POST',
@@ -136,8 +141,13 @@ export function secondFactorEndpoints(
       rules: regenerateRules(providers),
       response: recoveryCodesResponse,
       example: recoveryCodesExample,
-      handle: ({ params, auth }) =>
-        settings.regenerateRecoveryCodes(auth, reauthProof(params, providers), secondFactorProof(params)),
+      handle: ({ params, auth, request }) =>
+        settings.regenerateRecoveryCodes(
+          auth,
+          reauthProof(params, providers),
+          secondFactorProof(params),
+          clientInfo(request),
+        ),
     }),
     endpoint({
       method: 'POST',

@@ -6,7 +6,9 @@ import { iso } from '../../lib/time.js';
 import { newTotpSecret, otpauthUrl, qrCodeSvg, totpSecretText } from '../../lib/totp.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { SecondFactorRepo, TotpCredential } from '../../modules/second-factor/repo.js';
+import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
+import type { SecurityActivity } from '../security-activity/recorder.js';
 import {
   chosenProof,
   freshRecoveryCodes,
@@ -46,6 +48,8 @@ export class SecondFactorSettings {
     private readonly guesses: RateCounter,
     /** The issuer an authenticator app shows (APP_NAME). */
     private readonly issuer: string,
+    /** Enabling, disabling and new recovery codes are logged, and alerted, in their transaction. */
+    private readonly activity: SecurityActivity,
   ) {}
 
   async status(auth: AuthContext): Promise<SecondFactorStatus> {
@@ -71,7 +75,7 @@ export class SecondFactorSettings {
   }
 
   /** The first code of the pending secret turns it on; the recovery codes are shown this once. */
-  async enable(auth: AuthContext, code: string): Promise<{ recovery_codes: string[] }> {
+  async enable(auth: AuthContext, code: string, client: ClientInfo): Promise<{ recovery_codes: string[] }> {
     const { user } = auth;
     const credential = await this.repo.findTotp(user.id);
     if (!credential) throw noSetup();
@@ -86,9 +90,13 @@ export class SecondFactorSettings {
         // Only the secret the code was checked against: a setup made meanwhile has replaced it.
         if (!(await repo.enable(user.id, credential.secret, step))) return false;
         await repo.replaceRecoveryCodes(user.id, recovery.hashes);
-        return true;
+        const details = { factor: 'totp' };
+        return {
+          alert: await this.activity.record({ user, type: 'second_factor_enabled', client, details }, trx),
+        };
       });
       if (!enabled) throw noSetup();
+      this.activity.send(enabled.alert);
       return { recovery_codes: recovery.shown };
     });
   }
@@ -98,6 +106,7 @@ export class SecondFactorSettings {
     auth: AuthContext,
     reauth: ReauthProof,
     offered: SecondFactorProof,
+    client: ClientInfo,
   ): Promise<SecondFactorStatus> {
     const { user } = auth;
     const credential = await this.enabledCredential(user.id);
@@ -107,9 +116,14 @@ export class SecondFactorSettings {
       const removed = await writeTransaction(this.db, async (trx) => {
         const repo = this.repo.with(trx);
         if (!(await this.codes.use(repo, user.id, credential, proof))) return false;
-        return repo.removeAll(user.id);
+        if (!(await repo.removeAll(user.id))) return false;
+        const details = { by: 'user' };
+        return {
+          alert: await this.activity.record({ user, type: 'second_factor_disabled', client, details }, trx),
+        };
       });
       if (!removed) throw wrongProof(proof);
+      this.activity.send(removed.alert);
     });
     return DISABLED;
   }
@@ -119,6 +133,7 @@ export class SecondFactorSettings {
     auth: AuthContext,
     reauth: ReauthProof,
     offered: SecondFactorProof,
+    client: ClientInfo,
   ): Promise<{ recovery_codes: string[] }> {
     const { user } = auth;
     const credential = await this.enabledCredential(user.id);
@@ -130,9 +145,12 @@ export class SecondFactorSettings {
         const repo = this.repo.with(trx);
         if (!(await this.codes.use(repo, user.id, credential, proof))) return false;
         await repo.replaceRecoveryCodes(user.id, recovery.hashes);
-        return true;
+        const details = { count: recovery.shown.length };
+        const type = 'recovery_codes_regenerated';
+        return { alert: await this.activity.record({ user, type, client, details }, trx) };
       });
       if (!replaced) throw wrongProof(proof);
+      this.activity.send(replaced.alert);
       return { recovery_codes: recovery.shown };
     });
   }

@@ -14,7 +14,8 @@ import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
-import type { SecondFactorGate } from '../sign-in/service.js';
+import type { PendingAlert, SecurityActivity } from '../security-activity/recorder.js';
+import type { FirstFactor, SecondFactorGate } from '../sign-in/service.js';
 import type { SignInTokens } from '../sign-in/tokens.js';
 import {
   type ChosenProof,
@@ -31,9 +32,12 @@ export const CHALLENGE_MAX_FAILURES = 5;
 
 type Outcome =
   | { kind: 'dead' }
-  | { kind: 'wrong' }
+  | { kind: 'wrong'; userId: string }
   | { kind: 'disabled' }
-  | { kind: 'issued'; token: string; userId: string };
+  | { kind: 'issued'; token: string; userId: string; alert: PendingAlert };
+
+/** The second factor a proof is, as the security log names it. */
+const factorOf = (proof: ChosenProof): string => (proof.kind === 'code' ? 'totp' : 'recovery_code');
 
 /**
  * The second step of a sign-in for an account with a second factor on. The first step (sign-in/service.ts)
@@ -51,13 +55,15 @@ export class SecondFactorSignIn implements SecondFactorGate {
     private readonly views: UsersService,
     /** Failed email logins per account (RATE_LIMIT_LOGIN_ACCOUNT): wrong codes count there too. */
     private readonly accountFailures: RateCounter,
+    /** The completed sign-in is logged (with its first factor's method); a wrong code as a failed one. */
+    private readonly activity: SecurityActivity,
   ) {}
 
   isEnabled(userId: string): Promise<boolean> {
     return this.repo.isEnabled(userId);
   }
 
-  async demandIfEnabled(userId: string, enabled?: boolean): Promise<void> {
+  async demandIfEnabled(userId: string, first: FirstFactor, enabled?: boolean): Promise<void> {
     if (!(enabled ?? (await this.repo.isEnabled(userId)))) return;
     const challenge = newApiToken();
     await writeTransaction(this.db, (trx) =>
@@ -66,6 +72,8 @@ export class SecondFactorSignIn implements SecondFactorGate {
         userId,
         challengeHash: hashApiToken(challenge),
         expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+        method: first.method,
+        knownDevice: first.knownDevice,
       }),
     );
     throw new SecondFactorRequiredError(challenge);
@@ -74,7 +82,8 @@ export class SecondFactorSignIn implements SecondFactorGate {
   /**
    * The token for a live challenge and a right code. A dead challenge (used, expired, unknown, or past its
    * wrong codes) is the login's 401 authentication_failed; a wrong code is a 422 on its field and counts on
-   * the challenge and on the account's failure counter.
+   * the challenge and on the account's failure counter, and is logged as a failed sign-in. Only this step
+   * logs the sign-in: the first one ended at the challenge.
    */
   async complete(challenge: string, offered: SecondFactorProof, client: ClientInfo): Promise<SignedIn> {
     const proof = chosenProof(offered, true);
@@ -86,7 +95,10 @@ export class SecondFactorSignIn implements SecondFactorGate {
       accountKey(`email:${pending.email.toLowerCase()}`),
       async () => {
         const result = await this.attempt(hash, proof, client);
-        if (result.kind === 'wrong') throw wrongProof(proof);
+        if (result.kind === 'wrong') {
+          await this.activity.recordFailedSignIn(result.userId, factorOf(proof), client);
+          throw wrongProof(proof);
+        }
         return result;
       },
       (error) => error instanceof ValidationError,
@@ -94,6 +106,7 @@ export class SecondFactorSignIn implements SecondFactorGate {
     if (outcome.kind === 'dead') throw new InvalidCredentialsError();
     if (outcome.kind === 'disabled') throw new AccountDisabledError();
     if (outcome.kind !== 'issued') throw new InvalidCredentialsError();
+    this.activity.send(outcome.alert);
     const user = await this.users.findById(outcome.userId);
     if (!user) throw new InvalidCredentialsError();
     return { user: { ...(await this.views.view(user)), api_token: outcome.token } };
@@ -113,12 +126,23 @@ export class SecondFactorSignIn implements SecondFactorGate {
       if (!credential?.enabled_at) return { kind: 'dead' };
       if (!(await this.codes.use(repo, live.user_id, credential, proof))) {
         await challenges.countFailure(live.id);
-        return { kind: 'wrong' };
+        return { kind: 'wrong', userId: live.user_id };
       }
       await challenges.delete(live.id);
       const issue = await this.issuer.afterSecondFactor(trx, live.user_id, client.userAgent);
       if (issue.kind === 'disabled') return issue;
-      return { kind: 'issued', token: issue.token.token, userId: live.user_id };
+      // The sign-in's event (and a new-device alert) commit with its token.
+      const alert = await this.activity.recordSignIn(
+        {
+          user: { id: live.user_id, email: live.email, username: live.username },
+          method: live.method,
+          client,
+          knownDevice: live.known_device,
+          secondFactor: factorOf(proof),
+        },
+        trx,
+      );
+      return { kind: 'issued', token: issue.token.token, userId: live.user_id, alert };
     });
   }
 }

@@ -1,6 +1,10 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import type { Mailer, QueuedMail } from '../../mail/mailer.js';
-import { renderSecurityAlert, type SecurityAlertKind } from '../../mail/security-alerts.js';
+import {
+  renderSecurityAlert,
+  type SecurityAlertKind,
+  type SecurityAlertValues,
+} from '../../mail/security-alerts.js';
 import { describeDevice } from '../../modules/security-events/device.js';
 import type { SecurityEventInsert } from '../../modules/security-events/repo.js';
 import type { SecurityEventsService } from '../../modules/security-events/service.js';
@@ -30,6 +34,8 @@ export interface SignInEvent {
   client: ClientInfo;
   /** The login presented a token of this account: a device it signed in on before, whatever its user agent. */
   knownDevice: boolean;
+  /** The second factor the sign-in was completed with (`totp` or `recovery_code`), if it needed one. */
+  secondFactor?: string;
 }
 
 /** An alert written in the caller's transaction: hand it to `send` once that committed. */
@@ -53,7 +59,23 @@ const ALERT_OF: Partial<Record<SecurityEventType, SecurityAlertKind>> = {
   provider_linked: 'alert_provider_linked',
   provider_unlinked: 'alert_provider_unlinked',
   deletion_requested: 'alert_deletion_requested',
+  passkey_added: 'alert_passkey_added',
+  passkey_removed: 'alert_passkey_removed',
+  second_factor_enabled: 'alert_second_factor_enabled',
+  second_factor_disabled: 'alert_second_factor_disabled',
+  recovery_codes_regenerated: 'alert_recovery_codes_regenerated',
 };
+
+/** What an alert names of its event's details: the provider, the passkey, whether an operator did it. */
+type AlertFacts = Pick<SecurityAlertValues, 'provider' | 'passkey' | 'byOperator'>;
+
+function alertFacts(details: EventDetails | undefined): AlertFacts {
+  const facts: AlertFacts = {};
+  if (typeof details?.provider === 'string') facts.provider = details.provider;
+  if (typeof details?.passkey_name === 'string') facts.passkey = details.passkey_name;
+  if (details?.by === 'operator') facts.byOperator = true;
+  return facts;
+}
 
 /** At most one new-device mail per account per this many minutes, however many sign-ins a burst makes. */
 export const NEW_DEVICE_ALERT_MINUTES = 10;
@@ -92,7 +114,11 @@ export class SecurityActivity {
    * then, and at most once per account per NEW_DEVICE_ALERT_MINUTES, an alert. With `trx`, as `record`.
    */
   async recordSignIn(signIn: SignInEvent, trx?: Executor): Promise<PendingAlert> {
-    const event = { userId: signIn.user.id, client: signIn.client, details: { method: signIn.method } };
+    const details = {
+      method: signIn.method,
+      ...(signIn.secondFactor ? { second_factor: signIn.secondFactor } : {}),
+    };
+    const event = { userId: signIn.user.id, client: signIn.client, details };
     const { newDevice } = await this.events.appendSignIn(event, signIn.knownDevice, trx);
     if (!newDevice || !this.settings.alerts) return undefined;
     if (trx) return this.newDeviceAlert(trx, signIn);
@@ -101,7 +127,8 @@ export class SecurityActivity {
   }
 
   /**
-   * A wrong password (or provider token) for an existing account: counted, one row per account per window.
+   * A wrong password, provider token, second-factor code or passkey assertion for an existing account:
+   * counted, one row per account per window.
    * Never fails the caller's 401: a failure to record is reported and the refusal stands.
    */
   async recordFailedSignIn(userId: string, method: string, client: ClientInfo): Promise<void> {
@@ -126,8 +153,7 @@ export class SecurityActivity {
     await this.events.append(this.eventOf(event), trx);
     const kind = this.alertOf(event.type);
     if (!kind) return undefined;
-    const provider = typeof event.details?.provider === 'string' ? event.details.provider : undefined;
-    return this.queueAlert(trx, kind, event.user, event.client, event.alertTo, provider);
+    return this.queueAlert(trx, kind, event.user, event.client, event.alertTo, alertFacts(event.details));
   }
 
   private async newDeviceAlert(trx: Executor, signIn: SignInEvent): Promise<PendingAlert> {
@@ -144,7 +170,7 @@ export class SecurityActivity {
     user: ActivityUser,
     client: ClientInfo,
     to = user.email,
-    provider?: string,
+    facts: AlertFacts = {},
   ): Promise<QueuedMail> {
     const locale = client.locale ?? 'en';
     const content = renderSecurityAlert(kind, locale, {
@@ -153,7 +179,7 @@ export class SecurityActivity {
       device: describeDevice(client.userAgent).name,
       ip: client.ip,
       resetLink: this.settings.resetPageUrl,
-      ...(provider === undefined ? {} : { provider }),
+      ...facts,
     });
     return this.mailer.queueRenderedWithin(trx, to, kind, locale, content);
   }

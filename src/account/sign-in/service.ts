@@ -39,9 +39,18 @@ export interface LoginLimits {
  * second-factor use case): it throws SecondFactorRequiredError with a challenge instead of a token.
  */
 export interface SecondFactorGate {
-  /** `enabled`: whether the account has a second factor on, when the caller read it with the account. */
-  demandIfEnabled(userId: string, enabled?: boolean): Promise<void>;
+  /**
+   * `first`: what the sign-in proved so far, for the event its completion logs; `enabled`: whether the
+   * account has a second factor on, when the caller read it with the account.
+   */
+  demandIfEnabled(userId: string, first: FirstFactor, enabled?: boolean): Promise<void>;
   isEnabled(userId: string): Promise<boolean>;
+}
+
+/** A sign-in's first factor: its method (`email`, a provider, `password_reset`) and whether the device is known. */
+export interface FirstFactor {
+  method: string;
+  knownDevice: boolean;
 }
 
 const NO_SECOND_FACTOR: SecondFactorGate = { demandIfEnabled: async () => {}, isEnabled: async () => false };
@@ -159,13 +168,13 @@ export class SignIn {
   ): Promise<SignedIn> {
     let user = await this.accountOf(email, account);
     try {
-      let issue = await this.checkAndIssue(user, password, client);
+      let issue = await this.checkAndIssue(user, password, client, knownDevice);
       if (issue.kind === 'password-changed') {
         // The hash changed since it was checked: a password change (this login proved the old password: no
         // token), or a parallel login's upgrade of the same password. One more check against the hash as it
         // is now tells the two apart.
         user = await this.accountOf(email);
-        issue = await this.checkAndIssue(user, password, client);
+        issue = await this.checkAndIssue(user, password, client, knownDevice);
       }
       if (issue.kind === 'disabled') throw new AccountDisabledError();
       if (issue.kind === 'deletion-scheduled') throw new AccountDeletionScheduledError(issue.scheduledFor);
@@ -198,13 +207,22 @@ export class SignIn {
     return user.password_hash;
   }
 
-  private async checkAndIssue(user: UserWithProviders, password: string, client: ClientInfo) {
+  private async checkAndIssue(
+    user: UserWithProviders,
+    password: string,
+    client: ClientInfo,
+    knownDevice: boolean,
+  ) {
     const hash = await this.checkPassword(user, password);
     // Said only now that the password proved right: a guesser never learns that an account is disabled, or
     // that its deletion is scheduled.
     if (user.disabled_at !== null) throw new AccountDisabledError();
     if (user.deletion_due_at !== null) throw new AccountDeletionScheduledError(user.deletion_due_at);
-    await this.secondFactor.demandIfEnabled(user.id, user.second_factor_enabled);
+    await this.secondFactor.demandIfEnabled(
+      user.id,
+      { method: 'email', knownDevice },
+      user.second_factor_enabled,
+    );
     return this.issuer.afterPassword(user.id, hash, password, client.userAgent);
   }
 
@@ -240,9 +258,9 @@ export class SignIn {
     // scheduled for deletion.
     if (user.disabled_at !== null) throw new AccountDisabledError();
     if (user.deletion_due_at !== null) throw new AccountDeletionScheduledError(user.deletion_due_at);
-    await this.secondFactor.demandIfEnabled(user.id);
     const knownDevice =
       client.deviceToken !== undefined && (await this.tokens.issuedTo(client.deviceToken)) === user.id;
+    await this.secondFactor.demandIfEnabled(user.id, { method, knownDevice });
     // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
     const { token, alert } = await this.issuer.afterProvider(user.id, client.userAgent, (trx) =>
       this.activity.recordSignIn({ user, method, client, knownDevice }, trx),

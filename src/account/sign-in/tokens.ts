@@ -14,9 +14,9 @@ export type PasswordSignInIssue =
   /** The account's deletion was scheduled after its row was read. */
   | { kind: 'deletion-scheduled'; scheduledFor: Date };
 
-/** What issuing a passkey sign-in's token came to. */
-export type PasskeySignInIssue =
-  | { kind: 'issued'; token: IssuedToken }
+/** What issuing a passkey sign-in's token came to (`alongside`: what the caller wrote with the token). */
+export type PasskeySignInIssue<T> =
+  | { kind: 'issued'; token: IssuedToken; alongside: T }
   /** Another use of the same passkey recorded its counter first (or the account is gone). */
   | { kind: 'replayed' };
 
@@ -87,21 +87,29 @@ export class SignInTokens {
   /**
    * After a passkey assertion proved the user: `recordUse` (the passkey's new counter, a statement only one
    * use of an assertion can win) and the token in one transaction, with the disabled flag re-read under a
-   * share lock, so a disable that commits meanwhile is not missed; `replayed` when `recordUse` lost.
+   * share lock, so a disable that commits meanwhile is not missed; `replayed` when `recordUse` lost. What
+   * `alongside` writes (the sign-in's event) commits with the token, and only with it.
    */
-  afterPasskey(
+  afterPasskey<T>(
     userId: string,
     name: string | undefined,
     recordUse: (trx: Executor) => Promise<boolean>,
-  ): Promise<PasskeySignInIssue> {
-    return writeTransaction(this.db, async (trx): Promise<PasskeySignInIssue> => {
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<PasskeySignInIssue<T>> {
+    return writeTransaction(this.db, async (trx): Promise<PasskeySignInIssue<T>> => {
       if (!(await recordUse(trx))) return { kind: 'replayed' };
       const current = await this.users.with(trx).signInState(userId, 'share');
       if (current === undefined) return { kind: 'replayed' };
       // Rolls the recorded use back with the rest: a disabled account's passkey is not "used".
       if (current.disabled_at !== null) throw new AccountDisabledError();
-      return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
+      const token = await this.tokens.issue(trx, userId, name);
+      return { kind: 'issued', token, alongside: await alongside(trx) };
     });
+  }
+
+  /** True when `deviceToken` (the token a login presented) was issued to `userId`: a device of record. */
+  async isKnownDevice(deviceToken: string | undefined, userId: string): Promise<boolean> {
+    return deviceToken !== undefined && (await this.tokens.issuedTo(deviceToken)) === userId;
   }
 
   /**

@@ -6,6 +6,10 @@ export interface NewChallenge {
   userId: string;
   challengeHash: Buffer;
   expiresAt: Date;
+  /** The first factor that proved right (`email`, a provider's name, `password_reset`). */
+  method: string;
+  /** The first step presented a token of this account. */
+  knownDevice: boolean;
 }
 
 /** A live challenge, as the sign-in's second step reads it. */
@@ -13,6 +17,9 @@ export interface LiveChallenge {
   id: string;
   user_id: string;
   email: string;
+  username: string;
+  method: string;
+  known_device: boolean;
 }
 
 /** The SQL of second_factor_challenges: sign-ins waiting for their second factor. */
@@ -37,20 +44,23 @@ export class ChallengesRepo {
         user_id: challenge.userId,
         challenge_hash: challenge.challengeHash,
         expires_at: challenge.expiresAt,
+        method: challenge.method,
+        known_device: challenge.knownDevice,
       })
       .execute();
   }
 
   /**
    * The challenge with this hash while it lives (unexpired, fewer than `maxFailures` wrong codes), with its
-   * user's email. `lock`: row-locked for the rest of the transaction, so that concurrent uses of one challenge
-   * queue here and each sees what the one before it did (used it up, or counted a failure).
+   * user's email and name and what its first step proved. `lock`: row-locked for the rest of the
+   * transaction, so that concurrent uses of one challenge queue here and each sees what the one before it
+   * did (used it up, or counted a failure).
    */
   findLive(hash: Buffer, maxFailures: number, lock = false): Promise<LiveChallenge | undefined> {
     const query = this.db
       .selectFrom('second_factor_challenges as c')
       .innerJoin('users', 'users.id', 'c.user_id')
-      .select(['c.id', 'c.user_id', 'users.email'])
+      .select(['c.id', 'c.user_id', 'users.email', 'users.username', 'c.method', 'c.known_device'])
       .where('c.challenge_hash', '=', hash)
       .where('c.expires_at', '>', sql<Date>`now()`)
       .where('c.failures', '<', maxFailures);

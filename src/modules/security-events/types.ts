@@ -18,6 +18,12 @@ export const SECURITY_EVENT_TYPES = {
   deletion_requested: { counted: false },
   deletion_cancelled: { counted: false },
   export_requested: { counted: false },
+  passkey_added: { counted: false },
+  passkey_removed: { counted: false },
+  passkey_renamed: { counted: false },
+  second_factor_enabled: { counted: false },
+  second_factor_disabled: { counted: false },
+  recovery_codes_regenerated: { counted: false },
 } as const satisfies Record<string, { counted: boolean }>;
 
 export type SecurityEventType = keyof typeof SECURITY_EVENT_TYPES;
