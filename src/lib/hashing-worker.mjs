@@ -1,26 +1,31 @@
 // @ts-check
 /**
- * The password hasher's child process (forked by hashing-pool.ts). Plain JavaScript, read from src/ in tests
- * and in the built service alike (like render-worker.mjs), because a forked Node 20 cannot run TypeScript.
+ * The password hasher's worker thread (started by hashing-pool.ts). Plain JavaScript, read from src/ in
+ * tests and in the built service alike (like render-worker.mjs), because a Node 20 worker cannot run
+ * TypeScript.
  *
- * Why a process: argon2id is ~15 ms of one core per call by design. On libuv's threadpool of the API's own
- * process, four hashes in flight on two cores compete with the event loop at the same priority, and every
- * cheap request waits behind them. Here the hashing runs at a lower CPU priority (nice 10): the kernel gives
- * the event loop the core first, and hashing takes what is left.
+ * Why a thread of the service's process, at a lower CPU priority: argon2id is ~15 ms of one core per call by
+ * design. On libuv's threadpool, four hashes in flight on two cores compete with the event loop at the same
+ * priority, and every cheap request waits behind them. Here the hashing thread runs at nice 10 (on Linux a
+ * nice value is a thread's): the kernel gives the event loop the core first, and hashing takes what is left.
+ * A thread rather than a forked process: it shares the process's Node runtime and native modules, where each
+ * hashing process held ~70 MB of its own (docs/performance.md, "Memory").
  *
- * Why synchronously, on this process's one thread: the process does nothing else, and the pool hands it its
- * next call before the last one is done (hashing-pool.ts, CALLS_PER_CHILD). So under load the thread goes
- * from one hash to the reply and straight into the next hash, never sleeping. Hashed on libuv's threadpool
- * instead, every call woke the main thread twice (to hand the call over, then to send the reply), each wake
- * preempting a hash on a busy core: 0.13–0.17 ms of CPU per call on the main thread, and about 1.4 % fewer
- * logins a second (docs/performance.md, "Warm-up"). A timeout still ends a hash at once: the pool kills
- * the process (SIGKILL), which needs no cooperation from a busy thread.
+ * Why synchronously, on this thread: it does nothing else, and the pool hands it its next call before the
+ * last one is done (hashing-pool.ts, CALLS_PER_CHILD). So under load the thread goes from one hash to the
+ * reply and straight into the next hash, never sleeping. A timeout or close() terminates the thread, which
+ * takes effect once the hash running then returns (native code cannot be interrupted): the caller is
+ * answered at once, and a fresh thread takes the calls behind it.
  */
+import { parentPort } from 'node:worker_threads';
 import { hashSync, verifySync } from '@node-rs/argon2';
-import { lowerPriority, WORKER_NICE } from './lower-priority.mjs';
+import { lowerThreadPriority, WORKER_NICE } from './lower-priority.mjs';
 
-// Below the API's event loop, every thread of this process (lower-priority.mjs says why every thread).
-lowerPriority(WORKER_NICE);
+const port = parentPort;
+if (!port) throw new Error('hashing-worker.mjs runs as a worker thread');
+
+// Below the API's event loop; the pool learns the thread's id from this first message (pool-children.ts).
+port.postMessage({ threadTid: lowerThreadPriority(WORKER_NICE) ?? null });
 
 /** `Algorithm.Argon2id` of @node-rs/argon2. */
 const ARGON2ID = 2;
@@ -48,7 +53,7 @@ function run(job) {
   }
 }
 
-process.on('message', (/** @type {HashJob | VerifyJob} */ job) => {
+port.on('message', (/** @type {HashJob | VerifyJob} */ job) => {
   let reply;
   try {
     reply = { id: job.id, ok: true, result: run(job) };
@@ -56,8 +61,5 @@ process.on('message', (/** @type {HashJob | VerifyJob} */ job) => {
     // Only the error's name: its message could in principle carry what was hashed.
     reply = { id: job.id, ok: false, message: error instanceof Error ? error.name : 'error' };
   }
-  // The parent may have gone while this call was hashing; then there is no one to answer.
-  if (process.connected) process.send?.(reply);
+  port.postMessage(reply);
 });
-// Told to stop, or the parent went away: nothing here is worth finishing.
-process.on('disconnect', () => process.exit(0));

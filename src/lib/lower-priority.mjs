@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * Lowers the CPU priority of the calling process's every thread: for the worker processes (password hashing,
- * image rendering), whose work must yield the cores to the API's event loop. Plain JavaScript, imported by
- * those workers' scripts (a forked Node 20 cannot run TypeScript).
+ * Lowers the CPU priority of the workers whose work must yield the cores to the API's event loop: every
+ * thread of a worker process (image rendering), or one worker thread (password hashing). Plain JavaScript,
+ * imported by those workers' scripts (a forked Node 20 or a worker thread cannot run TypeScript).
  *
  * On Linux a nice value belongs to a thread, not to the process: `setPriority(n)` alone changes only the main
  * thread, while work can run on other threads — libvips's in the renderer, and libuv's threadpool, which Node
@@ -10,7 +10,7 @@
  * /proc; threads started later inherit the value from the thread that starts them. Elsewhere (macOS) the
  * process-wide call is what there is.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** The nice value of the worker processes: positive = yields the CPU to the API's event loop (nice 0). */
@@ -34,4 +34,27 @@ export function lowerPriority(nice) {
       // others are still set, and the work still runs.
     }
   }
+}
+
+/**
+ * Lowers the CPU priority of the calling thread only: for a worker thread, which shares its process with the
+ * API's event loop (a process-wide change would slow the API too). On Linux /proc/thread-self is a link to
+ * `<pid>/task/<tid>`; the thread's id is what `setPriority` takes. Elsewhere nothing changes.
+ * @param {number} nice
+ * @returns {number | undefined} the thread's OS id, where there is one to read
+ */
+export function lowerThreadPriority(nice) {
+  let tid;
+  try {
+    tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+  } catch {
+    // No /proc/thread-self: not Linux (or a kernel before 3.17); the thread runs at the process's priority.
+    return undefined;
+  }
+  try {
+    setPriority(tid, nice);
+  } catch {
+    // Refused (no permission to change it): the work still runs, at the process's priority.
+  }
+  return tid;
 }
