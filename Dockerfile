@@ -37,8 +37,8 @@ COPY src/db/migrations ./src/db/migrations
 # The image renderer (a Node process), the password hasher and the embedded database (worker threads) run
 # from these plain-JavaScript files (they are not compiled), with the priority helper the first two import.
 COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs
-COPY src/lib/hashing-worker.mjs ./src/lib/hashing-worker.mjs
-COPY src/lib/lower-priority.mjs ./src/lib/lower-priority.mjs
+COPY src/lib/hashing-worker.cjs ./src/lib/hashing-worker.cjs
+COPY src/lib/lower-priority.cjs ./src/lib/lower-priority.cjs
 COPY src/db/pglite-worker.mjs ./src/db/pglite-worker.mjs
 # DATA_DIR (embedded PGlite and local media) must be writable by the service's user; with PostgreSQL and S3
 # nothing is written there.

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The embedded database's thread (started by pglite-thread.ts). Plain JavaScript, read from src/ in tests and
- * in the built service alike (like hashing-worker.mjs), because a Node 20 worker cannot run TypeScript.
+ * in the built service alike (like hashing-worker.cjs), because a Node 20 worker cannot run TypeScript.
  *
  * Why a thread: PGlite is PostgreSQL compiled to WebAssembly and runs wherever it is called. On the event
  * loop's thread every statement stalls every other request for as long as it runs, and its large working

@@ -7,7 +7,7 @@ import { startThread } from './pool-children.js';
  * The worker thread's script. This module runs from src/lib (tests) and dist/lib (the built service); both are two
  * levels below the package root, so one relative path finds the script from either.
  */
-const WORKER_SCRIPT = fileURLToPath(new URL('../../src/lib/hashing-worker.mjs', import.meta.url));
+const WORKER_SCRIPT = fileURLToPath(new URL('../../src/lib/hashing-worker.cjs', import.meta.url));
 
 export interface HashingPoolOptions {
   /** Worker threads hashing at once, one hash each (HASH_WORKERS; default one per core). */
@@ -24,7 +24,7 @@ export interface HashCost {
   parallelism: number;
 }
 
-/** A call as hashing-worker.mjs reads it (the pool adds its id). */
+/** A call as hashing-worker.cjs reads it (the pool adds its id). */
 type HashingJob =
   | { op: 'hash'; password: string; cost: HashCost }
   | { op: 'verify'; password: string; storedHash: string };
@@ -38,7 +38,7 @@ interface HashingReply {
 
 /**
  * Calls a thread holds at once: the one it hashes and the next, handed over before the first is done. The
- * thread, which hashes synchronously (hashing-worker.mjs), starts the next hash the moment it has posted the
+ * thread, which hashes synchronously (hashing-worker.cjs), starts the next hash the moment it has posted the
  * last reply, instead of idling for that reply to reach the event loop and the next call to come back
  * (measured with processes: 2.5–4.5 % of both cores idle under a login flood without it). Still one hash at
  * a time per thread. bench/hot-paths.ts keeps a copy (SERVICE_CALLS_PER_HASHING_PROCESS) for its raw argon2
@@ -53,7 +53,7 @@ function answer(reply: HashingReply): string | boolean {
 }
 
 /**
- * A bounded pool of argon2 worker threads at a lower CPU priority than the API (hashing-worker.mjs): at most
+ * A bounded pool of argon2 worker threads at a lower CPU priority than the API (hashing-worker.cjs): at most
  * `workers` hashes at once, at most `queueLimit` waiting (load shedding: the next gets a 503 with a
  * Retry-After at once, an OverloadedError, instead of a queue that grows until every request times out),
  * each call bounded in time from the moment it is made. A waiting call may be handed to a busy child in
@@ -67,7 +67,11 @@ export class HashingPool {
   constructor(options: HashingPoolOptions) {
     this.pool = new ChildPool({
       // Nothing of ours in the thread's process.env (no DATABASE_URL, no secrets): it only hashes.
-      start: () => startThread(WORKER_SCRIPT, { env: {} }),
+      start: () =>
+        startThread(WORKER_SCRIPT, {
+          env: {},
+          resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+        }),
       workers: options.workers,
       queueLimit: options.queueLimit,
       timeoutMs: options.timeoutMs,

@@ -58,8 +58,8 @@ export function forkChild(
 }
 
 /**
- * What a pooled thread's script posts first, before any reply: its OS thread id (threads.mjs,
- * `announceThread`), or null where there is none to read. Taken by the pool, never passed on as a reply.
+ * What a pooled thread's script posts first, before any reply: its OS thread id (lower-priority.cjs,
+ * `lowerThreadPriority`), or null where there is none to read. Taken here, never passed on as a reply.
  */
 interface ThreadAnnouncement {
   threadTid: number | null;

@@ -2,7 +2,9 @@
 /**
  * Lowers the CPU priority of the workers whose work must yield the cores to the API's event loop: every
  * thread of a worker process (image rendering), or one worker thread (password hashing). Plain JavaScript,
- * imported by those workers' scripts (a forked Node 20 or a worker thread cannot run TypeScript).
+ * loaded by those workers' scripts (a forked Node 20 or a worker thread cannot run TypeScript). CommonJS:
+ * the hashing thread loads no ES module, because Node's ES module loader costs a worker thread ~5 MB more
+ * (docs/performance.md, "Memory"); render-worker.mjs imports it all the same.
  *
  * On Linux a nice value belongs to a thread, not to the process: `setPriority(n)` alone changes only the main
  * thread, while work can run on other threads — libvips's in the renderer, and libuv's threadpool, which Node
@@ -10,14 +12,14 @@
  * /proc; threads started later inherit the value from the thread that starts them. Elsewhere (macOS) the
  * process-wide call is what there is.
  */
-import { readdirSync, readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+const { readdirSync, readlinkSync } = require('node:fs');
+const { setPriority } = require('node:os');
 
 /** The nice value of the worker processes: positive = yields the CPU to the API's event loop (nice 0). */
-export const WORKER_NICE = 10;
+const WORKER_NICE = 10;
 
 /** @param {number} nice */
-export function lowerPriority(nice) {
+function lowerPriority(nice) {
   // Linux: every thread by its id (the main thread's is the process id). Elsewhere 0, the calling process.
   /** @type {number[]} */
   let threads = [0];
@@ -43,7 +45,7 @@ export function lowerPriority(nice) {
  * @param {number} nice
  * @returns {number | undefined} the thread's OS id, where there is one to read
  */
-export function lowerThreadPriority(nice) {
+function lowerThreadPriority(nice) {
   let tid;
   try {
     tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
@@ -58,3 +60,5 @@ export function lowerThreadPriority(nice) {
   }
   return tid;
 }
+
+module.exports = { WORKER_NICE, lowerPriority, lowerThreadPriority };

@@ -2,7 +2,8 @@
 /**
  * The password hasher's worker thread (started by hashing-pool.ts). Plain JavaScript, read from src/ in
  * tests and in the built service alike (like render-worker.mjs), because a Node 20 worker cannot run
- * TypeScript.
+ * TypeScript. CommonJS: a thread that loads an ES module also starts Node's ES module loader, ~5 MB more per
+ * thread (docs/performance.md, "Memory").
  *
  * Why a thread of the service's process, at a lower CPU priority: argon2id is ~15 ms of one core per call by
  * design. On libuv's threadpool, four hashes in flight on two cores compete with the event loop at the same
@@ -17,12 +18,12 @@
  * takes effect once the hash running then returns (native code cannot be interrupted): the caller is
  * answered at once, and a fresh thread takes the calls behind it.
  */
-import { parentPort } from 'node:worker_threads';
-import { hashSync, verifySync } from '@node-rs/argon2';
-import { lowerThreadPriority, WORKER_NICE } from './lower-priority.mjs';
+const { parentPort } = require('node:worker_threads');
+const { hashSync, verifySync } = require('@node-rs/argon2');
+const { lowerThreadPriority, WORKER_NICE } = require('./lower-priority.cjs');
 
 const port = parentPort;
-if (!port) throw new Error('hashing-worker.mjs runs as a worker thread');
+if (!port) throw new Error('hashing-worker.cjs runs as a worker thread');
 
 // Below the API's event loop; the pool learns the thread's id from this first message (pool-children.ts).
 port.postMessage({ threadTid: lowerThreadPriority(WORKER_NICE) ?? null });
