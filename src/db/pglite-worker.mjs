@@ -11,6 +11,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { PGLITE_START_PARAMS } from './pglite-settings.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
@@ -33,7 +34,7 @@ function describe(error) {
 /** @type {PGlite} */
 let pglite;
 try {
-  pglite = await PGlite.create(workerData.dir);
+  pglite = await PGlite.create(workerData.dir, { startParams: PGLITE_START_PARAMS });
 } catch (error) {
   port.postMessage({ id: 0, ok: false, error: describe(error) });
   process.exit(1);
