@@ -10,7 +10,7 @@
  * priority, and every cheap request waits behind them. Here the hashing thread runs at nice 10 (on Linux a
  * nice value is a thread's): the kernel gives the event loop the core first, and hashing takes what is left.
  * A thread rather than a forked process: it shares the process's Node runtime and native modules, where each
- * hashing process held ~70 MB of its own (docs/performance.md, "Memory").
+ * hashing process held ~50 MB of its own besides the hash (docs/performance.md, "Memory").
  *
  * Why synchronously, on this thread: it does nothing else, and the pool hands it its next call before the
  * last one is done (hashing-pool.ts, CALLS_PER_CHILD). So under load the thread goes from one hash to the
