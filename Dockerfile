@@ -34,10 +34,15 @@ COPY --from=build /app/dist ./dist
 COPY web/static ./web/static
 # Read at run time: `accounts migrate` (and MIGRATE_ON_START) apply these files.
 COPY src/db/migrations ./src/db/migrations
-# The image renderer and the password hasher run as separate Node processes from these plain-JavaScript files
-# (they are not compiled).
+# The image renderer (a Node process), the password hasher and the embedded database (worker threads, and its
+# first start's initdb process) run from these plain-JavaScript files (they are not compiled), with the
+# helpers they import.
 COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs
-COPY src/lib/hashing-worker.mjs ./src/lib/hashing-worker.mjs
+COPY src/lib/hashing-worker.cjs ./src/lib/hashing-worker.cjs
+COPY src/lib/lower-priority.cjs ./src/lib/lower-priority.cjs
+COPY src/db/pglite-worker.mjs ./src/db/pglite-worker.mjs
+COPY src/db/pglite-settings.mjs ./src/db/pglite-settings.mjs
+COPY src/db/pglite-initdb.mjs ./src/db/pglite-initdb.mjs
 # DATA_DIR (embedded PGlite and local media) must be writable by the service's user; with PostgreSQL and S3
 # nothing is written there.
 RUN mkdir -p /app/data && chown node:node /app/data

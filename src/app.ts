@@ -139,7 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Image decoding runs in its own bounded pool of processes, never beside password hashing.
   configureImageRendering(config.imageRendering);
   app.addHook('onClose', async () => closeImageRendering());
-  // Password hashing in its own bounded pool of processes at a lower CPU priority than request handling.
+  // Password hashing in its own bounded pool of threads at a lower CPU priority than request handling.
   const hashing = new HashingPool(config.hashing);
   app.addHook('onClose', async () => hashing.close());
   const storage = createStorage(config.media);

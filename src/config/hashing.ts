@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { type Env, integer } from './env.js';
 
-/** The password hashing processes (src/lib/hashing-pool.ts): how many hash at once, how many wait, how long. */
+/** The password hashing threads (src/lib/hashing-pool.ts): how many hash at once, how many wait, how long. */
 export interface HashingConfig {
   workers: number;
   queueLimit: number;

@@ -1,8 +1,31 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 
 /** The worker's script: two levels below the package root from src/db (tests) and dist/db (the service). */
 const WORKER_SCRIPT = fileURLToPath(new URL('../../src/db/pglite-worker.mjs', import.meta.url));
+/** The first start's initdb, run as a process of its own (pglite-initdb.mjs says why). */
+const INITDB_SCRIPT = fileURLToPath(new URL('../../src/db/pglite-initdb.mjs', import.meta.url));
+
+/**
+ * Creates the database files of a data directory that has none, in a short-lived process: initdb's ~0.9 GB
+ * peak of WebAssembly memory ends with it instead of staying in this one. An in-memory database has no
+ * files to share with another process; its thread runs initdb itself.
+ */
+async function initDataDir(dir: string): Promise<void> {
+  if (dir.startsWith('memory://') || existsSync(path.join(dir, 'PG_VERSION'))) return;
+  try {
+    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, dir], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`the embedded database could not be created in ${dir}${stderr ? `: ${stderr}` : ''}`);
+  }
+}
 
 /** What one statement returns, as PGlite's `query` gives it. */
 export interface EmbeddedResult<R> {
@@ -58,6 +81,7 @@ export class PGliteThread {
 
   /** Starts the thread and opens the database in `dir` (a data directory, or `memory://`). */
   static async open(dir: string): Promise<PGliteThread> {
+    await initDataDir(dir);
     const worker = new Worker(WORKER_SCRIPT, { workerData: { dir } });
     const exited = (code: number) => new Error(`the embedded database thread exited with ${code}`);
     let settle: { onMessage(reply: Reply): void; onError(error: Error): void; onExit(code: number): void };

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The embedded database's thread (started by pglite-thread.ts). Plain JavaScript, read from src/ in tests and
- * in the built service alike (like hashing-worker.mjs), because a Node 20 worker cannot run TypeScript.
+ * in the built service alike (like hashing-worker.cjs), because a Node 20 worker cannot run TypeScript.
  *
  * Why a thread: PGlite is PostgreSQL compiled to WebAssembly and runs wherever it is called. On the event
  * loop's thread every statement stalls every other request for as long as it runs, and its large working
@@ -11,6 +11,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { PGLITE_START_PARAMS } from './pglite-settings.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
@@ -33,7 +34,7 @@ function describe(error) {
 /** @type {PGlite} */
 let pglite;
 try {
-  pglite = await PGlite.create(workerData.dir);
+  pglite = await PGlite.create(workerData.dir, { startParams: PGLITE_START_PARAMS });
 } catch (error) {
   port.postMessage({ id: 0, ok: false, error: describe(error) });
   process.exit(1);

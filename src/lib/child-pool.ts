@@ -1,5 +1,4 @@
-import { type ChildProcess, type ForkOptions, fork } from 'node:child_process';
-import { holdProcessOpen, killAndWait } from './child-processes.js';
+import type { PoolChild } from './pool-children.js';
 
 /** What every reply of a pooled child carries: the id of the call it answers. */
 export interface ChildReply {
@@ -21,17 +20,15 @@ export interface ChildPoolErrors {
   timedOut(): unknown;
   /** The call a child was working on when the child exited (a crash, a kill from outside). */
   exited(): unknown;
-  /** The call a child was working on when the child process failed (could not be spawned or signalled). */
+  /** The call a child was working on when the child failed (could not be started or signalled, or threw). */
   failed(): unknown;
   /** The call that could not be sent to its child. */
   sendFailed(cause: Error): unknown;
 }
 
 export interface ChildPoolOptions<Result, Reply extends ChildReply> {
-  /** The child's script: plain JavaScript, because a forked Node 20 cannot run TypeScript. */
-  script: string;
-  /** How each child is forked (environment, heap limit, serialisation); stdio is the pool's. */
-  fork: Pick<ForkOptions, 'env' | 'execArgv' | 'serialization'>;
+  /** Starts one child: a process (`forkChild`) or a thread (`startThread`) of pool-children.ts. */
+  start(): PoolChild;
   /** Children working at once, at most. */
   workers: number;
   /** Calls waiting for a child, at most; one more is refused at once (`errors.queueFull`). */
@@ -39,7 +36,7 @@ export interface ChildPoolOptions<Result, Reply extends ChildReply> {
   timeoutMs: number;
   /**
    * Where a call's time starts: when it is made (the wait for a child counts) or when a child starts it.
-   * Either way a child still working on a call at its timeout is killed, and a fresh one takes the calls behind.
+   * Either way a child still working on a call at its timeout is stopped, and a fresh one takes the calls behind.
    */
   timeoutFrom: 'call' | 'start';
   /**
@@ -62,16 +59,16 @@ interface Call<Result> {
 
 /** One child and its calls: the first is the one it works on, any behind it were handed over in advance. */
 interface Slot<Result> {
-  child: ChildProcess;
+  child: PoolChild;
   calls: Call<Result>[];
 }
 
 /**
- * A bounded pool of child processes, each running `script` and answering the calls sent to it by id: at most
+ * A bounded pool of children (processes or threads, `start`), each answering the calls sent to it by id: at most
  * `workers` calls worked on at once, at most `queueLimit` waiting (load shedding: the next is refused at once
  * instead of a queue that grows until every call times out), each call bounded in time. A child that dies is
- * replaced on the next call. Children start on first use and are unref'd while idle, so an idle pool never
- * holds the process open.
+ * replaced on the next call. Children start on first use and let go of the process while idle, so an idle
+ * pool never holds the process open.
  */
 export class ChildPool<Job extends object, Result, Reply extends ChildReply = ChildReply> {
   private readonly slots: Slot<Result>[] = [];
@@ -105,9 +102,12 @@ export class ChildPool<Job extends object, Result, Reply extends ChildReply = Ch
     });
   }
 
-  /** The pids of the running children. */
-  pids(): number[] {
-    return this.slots.flatMap((slot) => (slot.child.pid === undefined ? [] : [slot.child.pid]));
+  /** The ids of the running children (PoolChild.id: pids of processes, OS thread ids of threads). */
+  ids(): number[] {
+    return this.slots.flatMap((slot) => {
+      const id = slot.child.id();
+      return id === undefined ? [] : [id];
+    });
   }
 
   /** Stops every child; calls waiting fail with `errors.closing`, calls in a child with `errors.closed`. */
@@ -175,28 +175,23 @@ export class ChildPool<Job extends object, Result, Reply extends ChildReply = Ch
   }
 
   private spawnSlot(): Slot<Result> {
-    const child = fork(this.options.script, [], {
-      ...this.options.fork,
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    holdProcessOpen(child, false);
+    const child = this.options.start();
+    child.hold(false);
     const slot: Slot<Result> = { child, calls: [] };
     this.slots.push(slot);
-    child.on('message', (reply: Reply) => this.finish(slot, reply));
+    child.onMessage((reply) => this.finish(slot, reply as Reply));
     // A dead child fails the call it was working on; the calls behind it get a fresh child.
-    child.on('exit', () => this.remove(slot, this.options.errors.exited()));
-    child.on('error', () => this.remove(slot, this.options.errors.failed()));
+    child.onExit(() => this.remove(slot, this.options.errors.exited()));
+    child.onError(() => this.remove(slot, this.options.errors.failed()));
     return slot;
   }
 
   private start(slot: Slot<Result>, call: Call<Result>): void {
     slot.calls.push(call);
     call.slot = slot;
-    holdProcessOpen(slot.child, true);
+    slot.child.hold(true);
     if (call.timer === undefined) this.startTimer(call);
-    slot.child.send(call.message, (error) => {
-      if (error) void this.stop(slot, this.options.errors.sendFailed(error));
-    });
+    slot.child.send(call.message, (error) => void this.stop(slot, this.options.errors.sendFailed(error)));
   }
 
   private finish(slot: Slot<Result>, reply: Reply): void {
@@ -204,7 +199,7 @@ export class ChildPool<Job extends object, Result, Reply extends ChildReply = Ch
     if (index === -1) return;
     const [call] = slot.calls.splice(index, 1) as [Call<Result>];
     call.slot = undefined;
-    if (slot.calls.length === 0) holdProcessOpen(slot.child, false);
+    if (slot.calls.length === 0) slot.child.hold(false);
     clearTimeout(call.timer);
     try {
       call.resolve(this.options.answer(reply));
@@ -214,10 +209,10 @@ export class ChildPool<Job extends object, Result, Reply extends ChildReply = Ch
     this.dispatch();
   }
 
-  /** Kills the child (its calls are failed or requeued, see remove). */
+  /** Ends the child (its calls are failed or requeued, see remove). */
   private async stop(slot: Slot<Result>, error: unknown): Promise<void> {
     this.remove(slot, error);
-    await killAndWait(slot.child);
+    await slot.child.stop();
   }
 
   /**
@@ -230,7 +225,7 @@ export class ChildPool<Job extends object, Result, Reply extends ChildReply = Ch
     if (index === -1) return;
     this.slots.splice(index, 1);
     const [working, ...behind] = slot.calls.splice(0);
-    holdProcessOpen(slot.child, false);
+    slot.child.hold(false);
     if (working) {
       working.slot = undefined;
       this.fail(working, error);

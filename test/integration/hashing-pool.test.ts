@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OverloadedError, ServiceUnavailableError } from '../../src/errors.js';
 import { HashingPool } from '../../src/lib/hashing-pool.js';
 import { PasswordHasher } from '../../src/lib/passwords.js';
@@ -7,11 +9,33 @@ import { closeTestApp, createTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { postForm } from '../helpers/http.js';
-import { threadPriorities } from '../helpers/threads.js';
+
+/**
+ * Every worker thread this file's code starts, the hashing pool's among them: a thread cannot be killed from
+ * outside as a process could, so a test that ends one mid-hash terminates it through its Worker.
+ */
+const { startedWorkers } = vi.hoisted(() => ({ startedWorkers: [] as Worker[] }));
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:worker_threads')>();
+  class RecordedWorker extends actual.Worker {
+    constructor(...args: ConstructorParameters<typeof actual.Worker>) {
+      super(...args);
+      startedWorkers.push(this);
+    }
+  }
+  return { ...actual, Worker: RecordedWorker };
+});
 
 const CHEAP = { memoryKib: 1024, timeCost: 1, parallelism: 1 };
-/** Seconds of work: long enough that calls made together are all still in flight when the last is made. */
-const SLOW = { memoryKib: 262_144, timeCost: 20, parallelism: 1 };
+/**
+ * A second or more of work: long enough that calls made together are all still in flight when the last is
+ * made, and short enough to wait out (a thread ends only once the hash it runs has returned).
+ */
+const SLOW = { memoryKib: 65_536, timeCost: 16, parallelism: 1 };
+/** Several seconds of work, well past STUCK_TIMEOUT_MS even on a fast machine. */
+const STUCK = { memoryKib: 131_072, timeCost: 24, parallelism: 1 };
+/** Past the start of a fresh thread on a loaded machine: the call after a timeout waits for one. */
+const STUCK_TIMEOUT_MS = 2_000;
 
 describe('HashingPool', () => {
   const pools: HashingPool[] = [];
@@ -24,7 +48,7 @@ describe('HashingPool', () => {
     await Promise.all(pools.splice(0).map((made) => made.close()));
   });
 
-  it('hashes and verifies in child processes running at a lower CPU priority', async () => {
+  it('hashes and verifies on worker threads running at a lower CPU priority', async () => {
     const hashing = pool({ workers: 2, queueLimit: 8, timeoutMs: 10_000 });
     const hasher = new PasswordHasher(CHEAP, undefined, hashing);
     const stored = await hasher.hash('correct horse');
@@ -33,19 +57,19 @@ describe('HashingPool', () => {
     expect(await hasher.verify(stored, 'wrong horse')).toBe(false);
     // A malformed stored hash verifies nothing (it is not a 503).
     expect(await hasher.verify('$argon2id$garbage', 'correct horse')).toBe(false);
-    const pids = hashing.workerPids();
-    expect(pids.length).toBeGreaterThan(0);
-    expect(pids).not.toContain(process.pid);
-    // On Linux a nice value is a thread's: every thread of the child must have it, whichever one hashes (until
-    // 2026-11-24 libuv's thread hashed, and only the main thread had it).
-    for (const pid of pids) {
-      const priorities = threadPriorities(pid);
-      expect(priorities.length).toBeGreaterThan(0);
-      for (const priority of priorities) expect(priority).toBeGreaterThan(getPriority());
+    const threads = hashing.workerThreadIds();
+    expect(threads.length).toBeGreaterThan(0);
+    // Threads of this process, none of them its main thread (whose id is the pid).
+    expect(threads).not.toContain(process.pid);
+    for (const tid of threads) {
+      expect(existsSync(`/proc/${process.pid}/task/${tid}`)).toBe(true);
+      // On Linux a nice value is a thread's: the hashing thread's is lower than the event loop's.
+      expect(getPriority(tid)).toBeGreaterThan(getPriority());
     }
+    expect(getPriority(process.pid)).toBe(getPriority());
   });
 
-  it('sheds a call at once when every process is busy and the queue is full', async () => {
+  it('sheds a call at once when every thread is busy and the queue is full', async () => {
     const hashing = pool({ workers: 1, queueLimit: 1, timeoutMs: 60_000 });
     // Both settle when the pool closes; their outcomes are read once the shed call has been seen.
     const inFlight = Promise.allSettled([hashing.hash('one', SLOW), hashing.hash('two', SLOW)]);
@@ -57,30 +81,37 @@ describe('HashingPool', () => {
     }
   });
 
-  it('fails a call past its timeout, kills the stuck process, and hashes again with a fresh one', async () => {
-    const hashing = pool({ workers: 1, queueLimit: 1, timeoutMs: 300 });
+  it('fails a call past its timeout, ends the stuck thread, and hashes again with a fresh one', async () => {
+    const hashing = pool({ workers: 1, queueLimit: 1, timeoutMs: STUCK_TIMEOUT_MS });
     await hashing.hash('warm', CHEAP);
-    const stuck = hashing.workerPids();
+    const stuck = hashing.workerThreadIds();
     expect(stuck).toHaveLength(1);
-    await expect(hashing.hash('slow', SLOW)).rejects.toBeInstanceOf(ServiceUnavailableError);
-    expect(hashing.workerPids()).toEqual([]);
+    await expect(hashing.hash('stuck', STUCK)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(hashing.workerThreadIds()).toEqual([]);
     expect(await hashing.hash('after', CHEAP)).toMatch(/^\$argon2id\$/);
-    expect(hashing.workerPids()).not.toEqual(stuck);
-  });
+    expect(hashing.workerThreadIds()).not.toEqual(stuck);
+    // The stuck thread ends once its hash returns (native code cannot be interrupted).
+    const [stuckTid] = stuck as [number];
+    await vi.waitFor(() => expect(existsSync(`/proc/${process.pid}/task/${stuckTid}`)).toBe(false), {
+      timeout: 50_000,
+    });
+  }, 60_000);
 
-  it('counts a call behind a busy child as waiting, and hashes it in a fresh child when that one dies', async () => {
+  it('counts a call behind a busy thread as waiting, and hashes it in a fresh thread when that one dies', async () => {
     const hashing = pool({ workers: 1, queueLimit: 1, timeoutMs: 60_000 });
+    const before = startedWorkers.length;
     await hashing.hash('warm', CHEAP);
-    const [first] = hashing.workerPids();
+    const [first] = hashing.workerThreadIds();
+    const [worker] = startedWorkers.slice(before) as [Worker];
     const slow = hashing.hash('slow', SLOW);
     const behind = hashing.hash('behind', CHEAP);
     // Handed over in advance, it still counts as waiting: the queue (1) is full.
     await expect(hashing.hash('shed', CHEAP)).rejects.toBeInstanceOf(OverloadedError);
-    process.kill(first as number, 'SIGKILL');
+    void worker.terminate();
     await expect(slow).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(await behind).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
-    expect(hashing.workerPids()).toHaveLength(1);
-    expect(hashing.workerPids()).not.toContain(first);
+    expect(hashing.workerThreadIds()).toHaveLength(1);
+    expect(hashing.workerThreadIds()).not.toContain(first);
   });
 });
 

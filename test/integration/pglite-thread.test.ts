@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isConnectionError, isUniqueViolation, violatedConstraint } from '../../src/db/errors.js';
 import { PGliteThread } from '../../src/db/pglite-thread.js';
@@ -102,6 +106,42 @@ describe('the embedded database on its own thread', () => {
     await db.close();
     const afterClose = await db.query('SELECT 1').catch((caught: unknown) => caught);
     expect(isConnectionError(afterClose)).toBe(true);
-    await expect(PGliteThread.open('/proc/no-such-directory/pglite')).rejects.toBeInstanceOf(Error);
+    await expect(PGliteThread.open('/proc/no-such-directory/pglite')).rejects.toThrow(
+      /the embedded database could not be created in \/proc\/no-such-directory\/pglite/,
+    );
+  });
+
+  it('creates a new data directory, keeps what was written across a reopen, and runs with small buffers', async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), 'pglite-thread-'));
+    const dir = path.join(parent, 'pglite');
+    try {
+      const first = await PGliteThread.open(dir);
+      expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(true);
+      await first.exec('CREATE TABLE kept (value text); INSERT INTO kept VALUES ($$written$$)');
+      await first.close();
+      const again = await PGliteThread.open(dir);
+      try {
+        expect((await again.query('SELECT value FROM kept')).rows).toEqual([{ value: 'written' }]);
+        const settings = await again.query<{ name: string; setting: string; unit: string }>(
+          `SELECT name, setting, unit FROM pg_settings
+            WHERE name IN ('shared_buffers', 'wal_buffers', 'min_wal_size', 'max_wal_size', 'work_mem')
+            ORDER BY name`,
+        );
+        // shared_buffers and wal_buffers count 8 kB pages.
+        expect(settings.rows).toEqual([
+          { name: 'max_wal_size', setting: '64', unit: 'MB' },
+          { name: 'min_wal_size', setting: '32', unit: 'MB' },
+          { name: 'shared_buffers', setting: '2048', unit: '8kB' },
+          { name: 'wal_buffers', setting: '128', unit: '8kB' },
+          { name: 'work_mem', setting: '2048', unit: 'kB' },
+        ]);
+        // PGlite's own settings are kept beside ours.
+        expect((await again.query('SHOW search_path')).rows).toEqual([{ search_path: 'public' }]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
   });
 });

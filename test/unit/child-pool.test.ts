@@ -1,10 +1,16 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChildPool, type ChildPoolOptions } from '../../src/lib/child-pool.js';
+import { forkChild, startThread } from '../../src/lib/pool-children.js';
 
 const SCRIPT = fileURLToPath(new URL('../helpers/child-pool-worker.mjs', import.meta.url));
 
-type TestCall = { op: 'echo'; value: string; delayMs?: number } | { op: 'refuse' } | { op: 'hang' };
+type TestCall =
+  | { op: 'echo'; value: string; delayMs?: number }
+  | { op: 'refuse' }
+  | { op: 'hang' }
+  | { op: 'exit' };
 
 interface TestReply {
   id: number;
@@ -32,23 +38,34 @@ class PoolError extends Error {
 
 const failedWith = (kind: string) => expect.objectContaining({ kind });
 
-function isAlive(pid: number): boolean {
+type Kind = 'process' | 'thread';
+
+/** A process by its pid; a thread of this process by its OS thread id (Linux: /proc/<pid>/task/<tid>). */
+function isAlive(kind: Kind, id: number): boolean {
+  if (kind === 'thread') return existsSync(`/proc/${process.pid}/task/${id}`);
   try {
-    process.kill(pid, 0);
+    process.kill(id, 0);
     return true;
   } catch {
     return false;
   }
 }
 
-describe('ChildPool', () => {
+const start: Record<Kind, () => ReturnType<typeof forkChild>> = {
+  process: () => forkChild(SCRIPT, { env: { PATH: process.env.PATH ?? '' } }),
+  thread: () => startThread(SCRIPT, {}),
+};
+
+// A thread's id is read from /proc/thread-self (Linux); without it a thread pool reports no ids to check.
+const kinds: Kind[] = existsSync('/proc/thread-self') ? ['process', 'thread'] : ['process'];
+
+describe.each(kinds)('ChildPool of %s children', (kind) => {
   const pools: ChildPool<TestCall, Answered, TestReply>[] = [];
   const pool = (
     options: Partial<ChildPoolOptions<Answered, TestReply>> & { workers: number; queueLimit: number },
   ) => {
     const made = new ChildPool<TestCall, Answered, TestReply>({
-      script: SCRIPT,
-      fork: { env: { PATH: process.env.PATH ?? '' } },
+      start: start[kind],
       timeoutMs: 30_000,
       timeoutFrom: 'start',
       answer: (reply) => {
@@ -85,7 +102,7 @@ describe('ChildPool', () => {
     // Overlapping: each started before the other ended.
     expect(first?.startedAt).toBeLessThan(second?.endedAt as number);
     expect(second?.startedAt).toBeLessThan(first?.endedAt as number);
-    expect(children.pids().sort()).toEqual([first?.pid, second?.pid].sort());
+    expect(children.ids().sort()).toEqual([first?.pid, second?.pid].sort());
   });
 
   it('queues calls beyond the bound and runs them, in order, on the children it has', async () => {
@@ -93,8 +110,8 @@ describe('ChildPool', () => {
     const calls = ['one', 'two', 'three', 'four'].map((value) =>
       children.run({ op: 'echo', value, delayMs: 300 }),
     );
-    // Two children, however many calls.
-    expect(children.pids()).toHaveLength(2);
+    // Two children, however many calls (a thread's id is known once it has said it).
+    await vi.waitFor(() => expect(children.ids()).toHaveLength(2));
     const answers = await Promise.all(calls);
     expect(answers.map((answer) => answer.value)).toEqual(['one', 'two', 'three', 'four']);
     expect(new Set(answers.map((answer) => answer.pid)).size).toBe(2);
@@ -111,7 +128,7 @@ describe('ChildPool', () => {
     const queued = children.run({ op: 'hang' });
     const outcomes = Promise.allSettled([working, queued]);
     await expect(children.run({ op: 'echo', value: 'shed' })).rejects.toEqual(failedWith('queueFull'));
-    expect(children.pids()).toHaveLength(1);
+    await vi.waitFor(() => expect(children.ids()).toHaveLength(1));
     await children.close();
     const [first, second] = await outcomes;
     expect(first).toMatchObject({ status: 'rejected', reason: failedWith('closed') });
@@ -135,7 +152,7 @@ describe('ChildPool', () => {
     const children = pool({ workers: 1, queueLimit: 1, timeoutMs: 1_000 });
     const { pid: stuck } = await children.run({ op: 'echo', value: 'warm' });
     await expect(children.run({ op: 'hang' })).rejects.toEqual(failedWith('timedOut'));
-    await vi.waitFor(() => expect(isAlive(stuck)).toBe(false));
+    await vi.waitFor(() => expect(isAlive(kind, stuck)).toBe(false));
     const after = await children.run({ op: 'echo', value: 'after' });
     expect(after.value).toBe('after');
     expect(after.pid).not.toBe(stuck);
@@ -157,17 +174,16 @@ describe('ChildPool', () => {
     await expect(behind).rejects.toEqual(failedWith('timedOut'));
   });
 
-  it('fails the call of a child killed mid-call with the pool error, and replaces the child', async () => {
-    const children = pool({ workers: 1, queueLimit: 1 });
-    const working = children.run({ op: 'hang' });
+  it('fails the call of a child that ends mid-call with the pool error, and replaces the child', async () => {
+    const children = pool({ workers: 1, queueLimit: 1, callsPerChild: 2 });
+    const { pid: ended } = await children.run({ op: 'echo', value: 'warm' });
+    const working = children.run({ op: 'exit' });
     const queued = children.run({ op: 'echo', value: 'queued' });
-    const [killed] = children.pids() as [number];
-    process.kill(killed, 'SIGKILL');
     await expect(working).rejects.toEqual(failedWith('exited'));
     const answered = await queued;
     expect(answered.value).toBe('queued');
-    expect(answered.pid).not.toBe(killed);
-    expect(children.pids()).toEqual([answered.pid]);
+    expect(answered.pid).not.toBe(ended);
+    expect(children.ids()).toEqual([answered.pid]);
   });
 
   it('fails a call whose reply the owner refuses, and keeps the child', async () => {
@@ -184,11 +200,11 @@ describe('ChildPool', () => {
       children.run({ op: 'hang' }),
       children.run({ op: 'echo', value: 'slow', delayMs: 10_000 }),
     ]);
-    const pids = children.pids();
-    expect(pids).toHaveLength(3);
+    await vi.waitFor(() => expect(children.ids()).toHaveLength(3));
+    const pids = children.ids();
     await children.close();
-    for (const pid of pids) expect(isAlive(pid)).toBe(false);
-    expect(children.pids()).toEqual([]);
+    for (const pid of pids) expect(isAlive(kind, pid)).toBe(false);
+    expect(children.ids()).toEqual([]);
     for (const outcome of await held)
       expect(outcome).toMatchObject({ status: 'rejected', reason: failedWith('closed') });
     await expect(children.run({ op: 'echo', value: 'late' })).rejects.toEqual(failedWith('closed'));

@@ -65,7 +65,11 @@ describe('Dockerfile', () => {
     expect(runtime).toContain(
       'COPY src/modules/images/render-worker.mjs ./src/modules/images/render-worker.mjs',
     );
-    expect(runtime).toContain('COPY src/lib/hashing-worker.mjs ./src/lib/hashing-worker.mjs');
+    expect(runtime).toContain('COPY src/lib/hashing-worker.cjs ./src/lib/hashing-worker.cjs');
+    expect(runtime).toContain('COPY src/lib/lower-priority.cjs ./src/lib/lower-priority.cjs');
+    expect(runtime).toContain('COPY src/db/pglite-worker.mjs ./src/db/pglite-worker.mjs');
+    expect(runtime).toContain('COPY src/db/pglite-settings.mjs ./src/db/pglite-settings.mjs');
+    expect(runtime).toContain('COPY src/db/pglite-initdb.mjs ./src/db/pglite-initdb.mjs');
     // The web pages' stylesheet is read from web/static (their modules are in dist/public).
     expect(runtime).toContain('COPY web/static ./web/static');
   });

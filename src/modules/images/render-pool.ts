@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { OverloadedError, ServiceUnavailableError } from '../../errors.js';
 import { ChildPool } from '../../lib/child-pool.js';
+import { forkChild } from '../../lib/pool-children.js';
 
 /**
  * The child's script. This module runs from src/modules/images (tests) and dist/modules/images (the built
@@ -63,14 +64,15 @@ export class RenderPool {
 
   constructor(options: RenderPoolOptions) {
     this.pool = new ChildPool({
-      script: WORKER_SCRIPT,
-      fork: {
-        // v8 serialisation carries the image bytes as binary, not as a JSON array of numbers.
-        serialization: 'advanced',
-        execArgv: [`--max-old-space-size=${options.heapMb}`],
-        // Nothing of ours but what libvips reads: no DATABASE_URL, no secrets in the child's environment.
-        env: { PATH: process.env.PATH ?? '', UV_THREADPOOL_SIZE: '2', VIPS_CONCURRENCY: '1' },
-      },
+      // A process, not a thread: a native decoder that crashes on a hostile image takes down only its child.
+      start: () =>
+        forkChild(WORKER_SCRIPT, {
+          // v8 serialisation carries the image bytes as binary, not as a JSON array of numbers.
+          serialization: 'advanced',
+          execArgv: [`--max-old-space-size=${options.heapMb}`],
+          // Nothing of ours but what libvips reads: no DATABASE_URL, no secrets in the child's environment.
+          env: { PATH: process.env.PATH ?? '', UV_THREADPOOL_SIZE: '2', VIPS_CONCURRENCY: '1' },
+        }),
       workers: options.workers,
       queueLimit: options.queueLimit,
       timeoutMs: options.timeoutMs,
@@ -98,7 +100,7 @@ export class RenderPool {
 
   /** The pids of the running renderer children. */
   pids(): number[] {
-    return this.pool.pids();
+    return this.pool.ids();
   }
 
   /** Stops every child; renders in flight or waiting fail with a 503. */

@@ -9,7 +9,7 @@
  * image can slow nothing of the API's but the CPU it is given.
  */
 import sharp from 'sharp';
-import { lowerPriority, WORKER_NICE } from '../../lib/lower-priority.mjs';
+import { lowerPriority, WORKER_NICE } from '../../lib/lower-priority.cjs';
 
 // Decoding yields the cores to the API's event loop, as hashing does, and neither outranks the other: at
 // nice 0 a burst of uploads would hold the cores the logins' hashing needs (test/integration/image-isolation).
