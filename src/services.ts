@@ -221,6 +221,9 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     reauth,
     signIn,
     activity,
+    securityEventsRepo,
+    passkeysRepo: proofs.passkeysRepo,
+    secondFactorRepo: proofs.secondFactorRepo,
   });
   const { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion } = privacy;
   // Every table that references stored media: files none of them references are swept.
