@@ -14,6 +14,7 @@ import { Mailer } from '../mail/mailer.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
 import { createMailTransport, type MailLogger } from '../mail/transport.js';
 import { ConsentReminders } from '../modules/consents/reminders.js';
+import { ConsentRemindersRepo } from '../modules/consents/reminders-repo.js';
 import { ConsentsRepo } from '../modules/consents/repo.js';
 import { ConsentsService } from '../modules/consents/service.js';
 import { ImagesService } from '../modules/images/service.js';
@@ -84,6 +85,10 @@ function buildOperatorServices(
     new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
   );
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
+  const activity = new SecurityActivity(db, securityEvents(db), mailer, {
+    alerts: config.securityEvents.alerts,
+    resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
+  });
   return {
     users,
     promotions: new PromotionsService(
@@ -118,16 +123,22 @@ function buildOperatorServices(
       { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
       { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
       // The deletion an operator schedules is logged and alerted like the user's own.
-      new SecurityActivity(db, securityEvents(db), mailer, {
-        alerts: config.securityEvents.alerts,
-        resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
-      }),
+      activity,
     ),
     importer: new UserImportService(db, new UserImportRepo(db)),
     consents: new ConsentsService(db, new ConsentsRepo(db)),
-    consentReminders: new ConsentReminders(db, new ConsentsRepo(db), mailer, {
-      link: `${config.mail.publicUrl}/profile`,
-    }),
+    consentReminders: new ConsentReminders(
+      db,
+      new ConsentsRepo(db),
+      new ConsentRemindersRepo(db),
+      mailer,
+      { link: `${config.mail.publicUrl}/profile` },
+      // A withdrawal by expiry is logged in its transaction, as the server's own run logs it.
+      {
+        consentChanged: (trx, userId, details) =>
+          activity.recordUnattended(trx, userId, 'consent_changed', details),
+      },
+    ),
     secondFactor: new SecondFactorOperations(db, new SecondFactorRepo(db)),
   };
 }

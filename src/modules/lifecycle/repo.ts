@@ -52,9 +52,7 @@ export class OneTimeTokensRepo {
    * The user's one-time links as the data export shows them: what each was for, the address it went to and
    * its dates, never its hash (on the (user_id, purpose) index).
    */
-  linksOf(
-    userId: string,
-  ): Promise<
+  linksOf(userId: string): Promise<
     {
       purpose: OneTimeTokenPurpose;
       email: string;
