@@ -156,7 +156,16 @@ describe.each(backends)('%s: what the data export holds', (backend) => {
         jsonb_build_object('method', 'email', 'n', n)
       FROM generate_series(1, 430) AS n`.execute(ctx.database.handle.db);
 
+    // Pushes microseconds apart: a page may end inside a millisecond, and none is read twice or lost.
+    await sql`INSERT INTO notification_outbox (id, user_id, device_id, payload, status, created_at)
+      SELECT gen_random_uuid(), ${user.id}::uuid, 'phone-' || n,
+        jsonb_build_object('title', 'T', 'body', 'B' || n, 'data', '{}'::jsonb), 'sent',
+        date_trunc('milliseconds', now()) + make_interval(secs => n * 0.000003)
+      FROM generate_series(1, 250) AS n`.execute(ctx.database.handle.db);
+
     const { json } = await exportOf(user);
+    const pushes: { body: string }[] = await json('notifications.json');
+    expect(pushes.map((push) => push.body)).toEqual(Array.from({ length: 250 }, (_, i) => `B${i + 1}`));
     const consents: { key: string; client_address: string }[] = await json('consents.json');
     expect(consents).toHaveLength(452);
     const keys = consents.map((c) => c.key);

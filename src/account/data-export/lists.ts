@@ -1,6 +1,7 @@
-import type { NotificationOutboxRow, SecurityEventRow, UserRow } from '../../db/schema.js';
+import type { SecurityEventRow, UserRow } from '../../db/schema.js';
 import { iso } from '../../lib/time.js';
 import type { ConsentHistoryCursor, ConsentHistoryRecord } from '../../modules/consents/history-repo.js';
+import type { PushCursor, PushPageRow } from '../../modules/notifications/repo.js';
 import type { ActivityCursor } from '../../modules/security-events/cursor.js';
 import { keysetPages } from './paging.js';
 
@@ -11,12 +12,6 @@ import { keysetPages } from './paging.js';
 export interface ExportList {
   file: string;
   rows(user: UserRow): AsyncIterable<unknown[]>;
-}
-
-/** Where a page of recorded pushes ends: their order is (created_at, id). */
-interface PushCursor {
-  created_at: Date;
-  id: string;
 }
 
 export interface ListSources {
@@ -30,11 +25,7 @@ export interface ListSources {
     after: ActivityCursor | undefined,
     limit: number,
   ): Promise<SecurityEventRow[]>;
-  notifications(
-    userId: string,
-    after: PushCursor | undefined,
-    limit: number,
-  ): Promise<NotificationOutboxRow[]>;
+  notifications(userId: string, after: PushCursor | undefined, limit: number): Promise<PushPageRow[]>;
 }
 
 async function* mapped<T>(pages: AsyncIterable<T[]>, toJson: (row: T) => unknown): AsyncGenerator<unknown[]> {
@@ -91,7 +82,7 @@ export function exportLists(sources: ListSources): ExportList[] {
         mapped(
           keysetPages(
             (after: PushCursor | undefined, limit) => sources.notifications(user.id, after, limit),
-            (push) => ({ created_at: push.created_at, id: push.id }),
+            (push) => ({ sort_at: push.sort_at, id: push.id }),
           ),
           (push) => ({
             device_id: push.device_id,
