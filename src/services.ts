@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { ReadRouting } from './db/read-routing.js';
 import { PasswordHasher } from './lib/passwords.js';
 import { ConsentReminders } from './modules/consents/reminders.js';
+import { ConsentRemindersRepo } from './modules/consents/reminders-repo.js';
 import { ConsentsRepo } from './modules/consents/repo.js';
 import { ConsentsService } from './modules/consents/service.js';
 import { DevicesRepo } from './modules/devices/repo.js';
@@ -112,10 +113,18 @@ export function buildServices(config: Config, deps: ServiceDeps) {
       await activity.record({ user, type: 'consent_changed', client, details: change }, trx);
     },
   });
-  // Re-confirmation happens on the web profile page.
-  const consentReminders = new ConsentReminders(db, consentsRepo, deps.mailer, {
-    link: `${config.mail.publicUrl}/profile`,
-  });
+  // Re-confirmation happens on the web profile page; a withdrawal by expiry is logged like the user's own.
+  const consentReminders = new ConsentReminders(
+    db,
+    consentsRepo,
+    new ConsentRemindersRepo(db),
+    deps.mailer,
+    { link: `${config.mail.publicUrl}/profile` },
+    {
+      consentChanged: (trx, userId, details) =>
+        activity.recordUnattended(trx, userId, 'consent_changed', details),
+    },
+  );
   const devicesRepo = new DevicesRepo(db);
   const devices = new DevicesService(db, devicesRepo);
   const operations = new UserOperationsService(usersRepo, users);
@@ -221,6 +230,9 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     reauth,
     signIn,
     activity,
+    securityEventsRepo,
+    passkeysRepo: proofs.passkeysRepo,
+    secondFactorRepo: proofs.secondFactorRepo,
   });
   const { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion } = privacy;
   // Every table that references stored media: files none of them references are swept.

@@ -15,6 +15,7 @@ import { Mailer } from '../mail/mailer.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
 import { createMailTransport, type MailLogger } from '../mail/transport.js';
 import { ConsentReminders } from '../modules/consents/reminders.js';
+import { ConsentRemindersRepo } from '../modules/consents/reminders-repo.js';
 import { ConsentsRepo } from '../modules/consents/repo.js';
 import { ConsentsService } from '../modules/consents/service.js';
 import { ImagesService } from '../modules/images/service.js';
@@ -126,9 +127,18 @@ function buildOperatorServices(
     ),
     importer: new UserImportService(db, new UserImportRepo(db)),
     consents: new ConsentsService(db, new ConsentsRepo(db)),
-    consentReminders: new ConsentReminders(db, new ConsentsRepo(db), mailer, {
-      link: `${config.mail.publicUrl}/profile`,
-    }),
+    consentReminders: new ConsentReminders(
+      db,
+      new ConsentsRepo(db),
+      new ConsentRemindersRepo(db),
+      mailer,
+      { link: `${config.mail.publicUrl}/profile` },
+      // A withdrawal by expiry is logged in its transaction, as the server's own run logs it.
+      {
+        consentChanged: (trx, userId, details) =>
+          activity.recordUnattended(trx, userId, 'consent_changed', details),
+      },
+    ),
     secondFactor: new SecondFactorReset(db, new SecondFactorRepo(db), activity),
   };
 }

@@ -1,6 +1,7 @@
 import { userExportFiles } from '../account/data-export/erasure.js';
 import { DataExportJobs } from '../account/data-export/jobs.js';
 import { ExportLinks } from '../account/data-export/links.js';
+import { exportLists } from '../account/data-export/lists.js';
 import { DataExportsRepo } from '../account/data-export/repo.js';
 import { accountSections } from '../account/data-export/sections.js';
 import { DataExports } from '../account/data-export/service.js';
@@ -12,12 +13,17 @@ import type { SecurityActivity } from '../account/security-activity/recorder.js'
 import type { SignIn } from '../account/sign-in/service.js';
 import type { Config } from '../config.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
+import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import type { DevicesRepo } from '../modules/devices/repo.js';
 import type { ImagesService } from '../modules/images/service.js';
 import type { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
+import { NotificationOutboxRepo } from '../modules/notifications/repo.js';
+import type { PasskeysRepo } from '../modules/passkeys/repo.js';
 import type { PostsRepo } from '../modules/posts/repo.js';
 import type { PostsService } from '../modules/posts/service.js';
 import type { ProviderAccountsRepo } from '../modules/providers/repo.js';
+import type { SecondFactorRepo } from '../modules/second-factor/repo.js';
+import type { SecurityEventsRepo } from '../modules/security-events/repo.js';
 import type { TokensRepo } from '../modules/tokens/repo.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UsersRepo } from '../modules/users/repo.js';
@@ -40,6 +46,9 @@ export interface PrivacyParts {
   reauth: Reauthentication;
   signIn: SignIn;
   activity: SecurityActivity;
+  securityEventsRepo: SecurityEventsRepo;
+  passkeysRepo: PasskeysRepo;
+  secondFactorRepo: SecondFactorRepo;
 }
 
 /** The data export (built in the background, kept beside the media) and the account's deletion. */
@@ -47,6 +56,8 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
   const db = deps.database.db;
   const { usersRepo, users, tokens, posts, images, reauth } = parts;
   const exportsRepo = new DataExportsRepo(db);
+  const consentHistory = new ConsentHistoryRepo(db);
+  const pushOutbox = new NotificationOutboxRepo(db);
   const exportStore = createExportStore(deps.storage, config.dataExport.dir);
   const exportLinks = new ExportLinks(
     () => exportsRepo.linkSecret(),
@@ -62,6 +73,15 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
         devices: parts.devicesRepo,
         tokens: parts.tokensRepo,
         providers: parts.providerAccounts,
+        passkeys: parts.passkeysRepo,
+        secondFactor: parts.secondFactorRepo,
+        oneTimeLinks: parts.oneTimeTokens,
+        exports: exportsRepo,
+      }),
+      lists: exportLists({
+        consentHistory: (userId, after, limit) => consentHistory.page(userId, after, limit),
+        securityEvents: (userId, after, limit) => parts.securityEventsRepo.page(userId, after, limit),
+        notifications: (userId, after, limit) => pushOutbox.page(userId, after, limit),
       }),
       postsPage: (userId, after, limit) => parts.postsRepo.authoredPage(userId, after, limit),
       likesPage: (userId, after, limit) => parts.postsRepo.likesPage(userId, after, limit),

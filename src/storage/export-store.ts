@@ -16,6 +16,11 @@ export interface ExportStore {
   putFile(key: string, file: string): Promise<void>;
   /** The zip and its size, or undefined when it is gone. */
   open(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /**
+   * A short-lived URL the client fetches the zip from directly, named `filename`; undefined when the zip is
+   * gone, or when this store has none (local disk: the service streams the zip itself).
+   */
+  directUrl(key: string, filename: string, expiresInSeconds: number): Promise<string | undefined>;
   /** Removes zips; one already gone is not an error. */
   delete(keys: readonly string[]): Promise<void>;
 }
@@ -51,6 +56,10 @@ export class LocalExportStore implements ExportStore {
     }
   }
 
+  async directUrl(): Promise<undefined> {
+    return undefined;
+  }
+
   async delete(keys: readonly string[]): Promise<void> {
     await Promise.all(keys.map((key) => rm(path.join(this.dir, checkedKey(key)), { force: true })));
   }
@@ -75,6 +84,19 @@ export class S3ExportStore implements ExportStore {
   async open(key: string): Promise<{ stream: Readable; size: number } | undefined> {
     if (!EXPORT_KEY_PATTERN.test(key)) return undefined;
     return this.storage.readWithSize(`exports/${key}`);
+  }
+
+  /**
+   * A presigned GET of the zip: the download goes from the bucket to the client and never through the
+   * service. Checked first (a HEAD), so a zip removed meanwhile is the service's 404, not the store's.
+   */
+  async directUrl(key: string, filename: string, expiresInSeconds: number): Promise<string | undefined> {
+    if (!EXPORT_KEY_PATTERN.test(key) || !(await this.storage.exists(`exports/${key}`))) return undefined;
+    return this.storage.presignedGetUrl(`exports/${key}`, {
+      expiresInSeconds,
+      filename,
+      contentType: 'application/zip',
+    });
   }
 
   async delete(keys: readonly string[]): Promise<void> {

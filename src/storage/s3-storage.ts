@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
+import type * as Presigner from '@aws-sdk/s3-request-presigner';
 import type { MediaConfig } from '../config.js';
 import {
   MEDIA_CACHE_CONTROL,
@@ -22,6 +23,20 @@ let sdk: typeof S3 | undefined;
 function loadSdk(): typeof S3 {
   sdk ??= createRequire(import.meta.url)('@aws-sdk/client-s3') as typeof S3;
   return sdk;
+}
+
+/** The presigner, loaded the first time a link is signed (as the SDK: only a service on S3 pays for it). */
+let presigner: typeof Presigner | undefined;
+function loadPresigner(): typeof Presigner {
+  presigner ??= createRequire(import.meta.url)('@aws-sdk/s3-request-presigner') as typeof Presigner;
+  return presigner;
+}
+
+/** How a presigned download is answered: the file name and type the store sends with the object. */
+export interface PresignedDownload {
+  expiresInSeconds: number;
+  filename: string;
+  contentType: string;
 }
 
 /** S3 or any S3-compatible store (MinIO, R2, …) through the official AWS SDK. */
@@ -98,6 +113,33 @@ export class S3Storage implements MediaStorage {
       if ((error as { name?: unknown }).name === 'NoSuchKey') return undefined;
       throw error;
     }
+  }
+
+  /** Whether the object exists (a HEAD request). */
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      const { name, $metadata } = error as { name?: unknown; $metadata?: { httpStatusCode?: number } };
+      if (name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * A URL that GETs the object without credentials until it expires (SigV4 query signing, computed locally:
+   * no request to the store). The store answers it with `download`'s file name and type.
+   */
+  async presignedGetUrl(key: string, download: PresignedDownload): Promise<string> {
+    const command = new this.sdk.GetObjectCommand({
+      Bucket: this.options.bucket,
+      Key: key,
+      ResponseContentDisposition: `attachment; filename="${download.filename}"`,
+      ResponseContentType: download.contentType,
+      ResponseCacheControl: 'private, no-store',
+    });
+    return loadPresigner().getSignedUrl(this.client, command, { expiresIn: download.expiresInSeconds });
   }
 
   async delete(keys: readonly string[]): Promise<void> {

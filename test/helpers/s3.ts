@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 export interface FakeS3 {
@@ -11,6 +11,8 @@ export interface FakeS3 {
   env: Record<string, string>;
   keys(): Promise<string[]>;
   get(key: string): Promise<Buffer>;
+  /** Removes an object behind the service's back. */
+  delete(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,9 @@ export async function startFakeS3(bucket = 'profile-media'): Promise<FakeS3> {
       return Buffer.from(
         await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
       );
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
     async close() {
       client.destroy();

@@ -4,6 +4,7 @@ import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectOk, postForm } from '../helpers/http.js';
+import { eventsOf } from '../helpers/security-events.js';
 import { buildTestServices } from '../helpers/services.js';
 
 describe.each(backends)('%s: marketing re-confirmation (accounts consent remind)', (backend) => {
@@ -82,6 +83,19 @@ describe.each(backends)('%s: marketing re-confirmation (accounts consent remind)
       channel: 'expiry',
       client_address: null,
     });
+    // Each withdrawal is in the security log, made by nobody: no address, no user agent.
+    const expired = (await eventsOf(ctx.database.handle, me.id))
+      .filter((e) => e.type === 'consent_changed')
+      // Written in one transaction: their order among themselves is not the point.
+      .sort((a, b) => String(a.details.key).localeCompare(String(b.details.key)));
+    expect(expired).toEqual(
+      ['marketing_email', 'night_push'].map((key) => ({
+        type: 'consent_changed',
+        ip: null,
+        user_agent: null,
+        details: { key, version: 1, agreed: false, by: 'automatic_expiry' },
+      })),
+    );
     expect(await remind()).toEqual({ reminded: 0, withdrawn: 0 });
     const consents = expectOk<{ consents: { key: string; agreed: boolean }[] }>(
       await ctx.app.inject({ method: 'GET', url: '/v1/user/consents', headers: bearer(me.token) }),
@@ -123,6 +137,42 @@ describe.each(backends)('%s: marketing re-confirmation (accounts consent remind)
     expect(res.statusCode, res.body).toBe(200);
     const left = await db().selectFrom('consent_records').select('id').where('user_id', '=', me.id).execute();
     expect(left).toEqual([]);
+  });
+
+  it('withdraws nothing when its security event cannot be written: one transaction', async () => {
+    const me = await registerUser(ctx.app, { consent_marketing_email: 'on' } as never);
+    await age(me.id, 2 * 366, 'consent_records');
+    await remind();
+    await age(me.id, 31, 'consent_reminders');
+    // The log refuses this user's expiry events (as a full disk or a lost connection would).
+    const refuse = `refuse_${me.id.replaceAll('-', '')}`;
+    // One statement each: the embedded database prepares every statement, and takes one at a time.
+    await sql
+      .raw(
+        `CREATE FUNCTION ${refuse}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+           RAISE EXCEPTION 'log unavailable'; END $$`,
+      )
+      .execute(db());
+    await sql
+      .raw(
+        `CREATE TRIGGER ${refuse} BEFORE INSERT ON security_events FOR EACH ROW
+           WHEN (NEW.user_id = '${me.id}' AND NEW.type = 'consent_changed') EXECUTE FUNCTION ${refuse}()`,
+      )
+      .execute(db());
+    try {
+      await expect(remind()).rejects.toThrow();
+      expect(await latest(me.id, 'marketing_email')).toMatchObject({ agreed: true, channel: 'register' });
+    } finally {
+      await sql.raw(`DROP TRIGGER ${refuse} ON security_events`).execute(db());
+      await sql.raw(`DROP FUNCTION ${refuse}()`).execute(db());
+    }
+    // The reminder stayed unsettled: the next run withdraws, and logs it.
+    expect((await remind()).withdrawn).toBe(1);
+    expect(await latest(me.id, 'marketing_email')).toMatchObject({ agreed: false, channel: 'expiry' });
+    const logged = (await eventsOf(ctx.database.handle, me.id)).filter((e) => e.type === 'consent_changed');
+    expect(logged.map((e) => e.details)).toEqual([
+      { key: 'marketing_email', version: 1, agreed: false, by: 'automatic_expiry' },
+    ]);
   });
 
   it('sends one mail and withdraws once when two runs meet', async () => {

@@ -5,14 +5,17 @@ import { ZipFile } from 'yazl';
 import type { PostImage, PostRow, UserRow } from '../../db/schema.js';
 import { iso } from '../../lib/time.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
+import type { ExportList } from './lists.js';
+import { keysetPages } from './paging.js';
 import type { AccountSection } from './sections.js';
 
-/** Posts and likes are read this many rows at a time: a big account is never held in memory whole. */
-const PAGE = 200;
-
-/** What the archive reads besides the account sections: the user's posts and likes, a page at a time. */
+/**
+ * What the archive reads: the account sections, the history lists, and the user's posts and likes, a page at
+ * a time.
+ */
 export interface ArchiveSources {
   sections: readonly AccountSection[];
+  lists: readonly ExportList[];
   postsPage(userId: string, afterId: string | undefined, limit: number): Promise<PostRow[]>;
   likesPage(
     userId: string,
@@ -44,24 +47,9 @@ async function* jsonArray<T>(pages: AsyncIterable<T[]>, toJson: (row: T) => unkn
   yield first ? ']\n' : '\n]\n';
 }
 
-/** Keyset pages until one comes back short. */
-async function* pages<T>(
-  read: (after: string | undefined) => Promise<T[]>,
-  keyOf: (row: T) => string,
-): AsyncGenerator<T[]> {
-  let after: string | undefined;
-  for (;;) {
-    const page = await read(after);
-    if (page.length > 0) yield page;
-    const last = page.at(-1);
-    if (page.length < PAGE || last === undefined) return;
-    after = keyOf(last);
-  }
-}
-
 /**
- * Writes the user's export to `file` as one zip, streamed (yazl): `account.json` (the sections),
- * `posts.json`, `likes.json`, and the image files under `images/profile/` and `images/posts/<post id>/`. Each
+ * Writes the user's export to `file` as one zip, streamed (yazl): `account.json` (the sections), the
+ * history lists (`consents.json`, `security_events.json`, …), `posts.json`, `likes.json`, and the image files under `images/profile/` and `images/posts/<post id>/`. Each
  * image is opened only when the zip reaches it, so one file is read at a time.
  */
 export async function writeArchive(sources: ArchiveSources, user: UserRow, file: string): Promise<void> {
@@ -109,12 +97,17 @@ async function addEntries(
   const account: Record<string, unknown> = {};
   for (const section of sources.sections) account[section.name] = await section.read(user);
   zip.addBuffer(Buffer.from(`${JSON.stringify(account, null, 2)}\n`), 'account.json');
+  for (const list of sources.lists) {
+    const rows = Readable.from(jsonArray(list.rows(user), (row) => row));
+    rows.on('error', fail);
+    zip.addReadStream(rows, list.file);
+  }
   for (const key of imageKeys(user.profile_picture)) addImage(imagePath('images/profile', key), key);
 
   const likes = Readable.from(
     jsonArray(
-      pages(
-        (after) => sources.likesPage(user.id, after, PAGE),
+      keysetPages(
+        (after: string | undefined, limit) => sources.likesPage(user.id, after, limit),
         (like) => like.post_id,
       ),
       (like) => ({ post_id: like.post_id, liked_at: iso(like.created_at) }),
@@ -129,8 +122,8 @@ async function addEntries(
     listed = resolve;
   });
   async function* postPages(): AsyncGenerator<PostRow[]> {
-    for await (const page of pages(
-      (after) => sources.postsPage(user.id, after, PAGE),
+    for await (const page of keysetPages(
+      (after: string | undefined, limit) => sources.postsPage(user.id, after, limit),
       (post) => post.id,
     )) {
       for (const post of page) {

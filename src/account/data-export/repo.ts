@@ -130,6 +130,17 @@ export class DataExportsRepo {
       .execute();
   }
 
+  /** The user's exports, oldest first (the data export lists them), on the (user_id, created_at) index. */
+  listOf(userId: string): Promise<DataExportRow[]> {
+    return this.db
+      .selectFrom('data_exports')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
   /** The zips a user's exports hold (removed with the account), on the (user_id, created_at) index. */
   async fileKeysOf(userId: string): Promise<string[]> {
     const rows = await this.db

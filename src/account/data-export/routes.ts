@@ -76,8 +76,8 @@ export function dataExportEndpoints(exports: DataExports, providers: readonly st
 }
 
 /**
- * `GET /{version}/export/download/{id}?token=…`: the zip itself, not an envelope, and without the API
- * token (the link is mailed). The token stays out of the access log: it logs query keys, never values
+ * `GET /{version}/export/download/{id}?token=…`: the zip itself (or, on S3, a 302 to a short-lived
+ * presigned URL of it), not an envelope, and without the API token (the link is mailed). The token stays out of the access log: it logs query keys, never values
  * (http/logging.ts). A refusal is the 404 envelope.
  */
 export function registerExportDownload(
@@ -90,6 +90,15 @@ export function registerExportDownload(
       const { id } = request.params as { id: string };
       const token = (request.query as Record<string, unknown> | undefined)?.token;
       const file = await exports.download(id, typeof token === 'string' ? token : undefined);
+      if (file.kind === 'redirect') {
+        // The presigned URL carries its own signature: it stays out of caches and of the next page's Referer.
+        return reply
+          .code(302)
+          .header('location', file.url)
+          .header('cache-control', 'private, no-store')
+          .header('referrer-policy', 'no-referrer')
+          .send();
+      }
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename="${file.filename}"`)

@@ -1,14 +1,19 @@
 import type { UserRow } from '../../db/schema.js';
 import { iso } from '../../lib/time.js';
 import type { DevicesRepo } from '../../modules/devices/repo.js';
+import type { OneTimeTokensRepo } from '../../modules/lifecycle/repo.js';
+import type { PasskeysRepo } from '../../modules/passkeys/repo.js';
 import type { ProviderAccountsRepo } from '../../modules/providers/repo.js';
+import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
 import type { TokensRepo } from '../../modules/tokens/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
+import type { DataExportsRepo } from './repo.js';
 
 /**
  * One part of `account.json`: a key and a function reading one entity of the user. What the export holds
  * is the list of these (`accountSections`): a new kind of data is one more entry. A section never returns
- * a secret — no password hash, token, token hash or push token.
+ * a secret — no password hash, token, token hash, push token, second-factor secret or recovery code. What
+ * grows without bound (consents, security events, pushes) is a file of its own instead (lists.ts).
  */
 export interface AccountSection {
   name: string;
@@ -19,8 +24,14 @@ export interface SectionSources {
   users: UsersService;
   devices: DevicesRepo;
   tokens: TokensRepo;
-  providers: ProviderAccountsRepo;
+  providers: Pick<ProviderAccountsRepo, 'linksOf'>;
+  passkeys: Pick<PasskeysRepo, 'summariesFor'>;
+  secondFactor: Pick<SecondFactorRepo, 'findTotp' | 'recoveryCodesLeft'>;
+  oneTimeLinks: Pick<OneTimeTokensRepo, 'linksOf'>;
+  exports: Pick<DataExportsRepo, 'listOf'>;
 }
+
+const isoOrNull = (date: Date | null) => (date === null ? null : iso(date));
 
 /** The sections of `account.json`, in the order they appear. */
 export function accountSections(sources: SectionSources): AccountSection[] {
@@ -55,10 +66,73 @@ export function accountSections(sources: SectionSources): AccountSection[] {
           id: token.id,
           name: token.name,
           created_at: iso(token.created_at),
-          last_used_at: token.last_used_at === null ? null : iso(token.last_used_at),
-          expires_at: token.expires_at === null ? null : iso(token.expires_at),
+          last_used_at: isoOrNull(token.last_used_at),
+          expires_at: isoOrNull(token.expires_at),
         })),
     },
-    { name: 'linked_providers', read: (user) => sources.providers.namesFor(user.id) },
+    {
+      // The identity each provider named the user by: it is data about them, and no credential.
+      name: 'linked_providers',
+      read: async (user) =>
+        (await sources.providers.linksOf(user.id)).map((link) => ({
+          provider: link.provider,
+          provider_user_id: link.provider_user_id,
+          linked_at: iso(link.created_at),
+        })),
+    },
+    {
+      // Names and dates only: the credential ids and public keys identify the authenticator, not the user.
+      name: 'passkeys',
+      read: async (user) =>
+        (await sources.passkeys.summariesFor(user.id)).map((passkey) => ({
+          name: passkey.name,
+          created_at: iso(passkey.created_at),
+          last_used_at: isoOrNull(passkey.last_used_at),
+        })),
+    },
+    {
+      // Whether it is on, never the secret or the recovery codes' hashes.
+      name: 'second_factor',
+      read: async (user) => {
+        const totp = await sources.secondFactor.findTotp(user.id);
+        const enabledAt = totp?.enabled_at ?? null;
+        return {
+          enabled: enabledAt !== null,
+          enabled_at: isoOrNull(enabledAt),
+          recovery_codes_left: enabledAt === null ? 0 : await sources.secondFactor.recoveryCodesLeft(user.id),
+        };
+      },
+    },
+    {
+      name: 'deletion',
+      read: async (user) => ({
+        scheduled: user.deletion_scheduled_at !== null,
+        scheduled_at: isoOrNull(user.deletion_scheduled_at),
+        due_at: isoOrNull(user.deletion_due_at),
+      }),
+    },
+    {
+      // The verification, reset and deletion-cancel links mailed to the user: where and when, never the token.
+      name: 'one_time_links',
+      read: async (user) =>
+        (await sources.oneTimeLinks.linksOf(user.id)).map((link) => ({
+          purpose: link.purpose,
+          email: link.email,
+          created_at: iso(link.created_at),
+          expires_at: iso(link.expires_at),
+          used_at: isoOrNull(link.used_at),
+        })),
+    },
+    {
+      name: 'data_exports',
+      read: async (user) =>
+        (await sources.exports.listOf(user.id)).map((entry) => ({
+          id: entry.id,
+          status: entry.status,
+          created_at: iso(entry.created_at),
+          ready_at: isoOrNull(entry.ready_at),
+          expires_at: isoOrNull(entry.expires_at),
+        })),
+    },
   ];
 }

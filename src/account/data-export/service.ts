@@ -23,12 +23,16 @@ export interface DataExportView {
   expires_at: string | null;
 }
 
-/** A zip on its way to the client. */
-export interface ExportDownload {
-  stream: Readable;
-  size: number;
-  filename: string;
-}
+/** A zip on its way to the client: streamed by the service, or fetched by the client from the store. */
+export type ExportDownload =
+  | { kind: 'stream'; stream: Readable; size: number; filename: string }
+  | { kind: 'redirect'; url: string };
+
+/**
+ * How long a presigned link to the zip works: long enough to follow the redirect, short enough that a link
+ * leaked from a browser history or a proxy log is dead. The download link itself is what lives until expiry.
+ */
+export const DIRECT_URL_SECONDS = 300;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -97,17 +101,30 @@ export class DataExports {
 
   /**
    * The zip behind a download link. A wrong token, another export's token, an export not ready or past its
-   * time, and an unknown id are all the same 404: the answer never says which ids exist.
+   * time, and an unknown id are all the same 404: the answer never says which ids exist. On object storage
+   * the answer is a presigned URL of the zip (the bytes never pass through the service); on local disk the
+   * zip itself.
    */
   async download(id: string, token: string | undefined): Promise<ExportDownload> {
     const row = UUID_PATTERN.test(id) && token ? await this.exports.find(id) : undefined;
     if (!row || token === undefined || !(await this.links.matches(row.id, token))) {
       throw new NotFoundError('export');
     }
-    if (!isDownloadable(row) || row.file_key === null) throw new NotFoundError('export');
+    if (!isDownloadable(row) || row.file_key === null || row.expires_at === null) {
+      throw new NotFoundError('export');
+    }
+    const filename = `accounts-export-${row.id}.zip`;
+    // Never beyond the export's own expiry (at least a second: a presigned URL needs one).
+    const secondsLeft = Math.floor((row.expires_at.getTime() - Date.now()) / 1000);
+    const url = await this.store.directUrl(
+      row.file_key,
+      filename,
+      Math.max(1, Math.min(DIRECT_URL_SECONDS, secondsLeft)),
+    );
+    if (url) return { kind: 'redirect', url };
     const file = await this.store.open(row.file_key);
     if (!file) throw new NotFoundError('export');
-    return { ...file, filename: `accounts-export-${row.id}.zip` };
+    return { kind: 'stream', ...file, filename };
   }
 
   private async view(row: DataExportRow): Promise<DataExportView> {

@@ -139,6 +139,14 @@ export class SecurityActivity {
     }
   }
 
+  /**
+   * An event no request made (a command or the server's own schedule, e.g. a consent withdrawn by expiry):
+   * no address or user agent, and no alert. Written with `trx`, so it exists exactly when the change does.
+   */
+  async recordUnattended(trx: Executor, userId: string, type: SecurityEventType, details: EventDetails) {
+    await this.events.append({ userId, type, client: { ip: '', userAgent: undefined }, details }, trx);
+  }
+
   /** The `account_created` event's row, for an email sign-up's one statement (it has no alert). */
   prepareRegistration(userId: string, client: ClientInfo): SecurityEventInsert {
     return this.events.prepare({ userId, type: 'account_created', client, details: { method: 'email' } });

@@ -1,6 +1,8 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import type { Mailer, QueuedMail } from '../../mail/mailer.js';
-import type { ConsentsRepo, DueReminder } from './repo.js';
+import { type Locale, preferredLocale } from '../../validation/messages.js';
+import type { ConsentRemindersRepo, DueReminder, ExpiredConsent } from './reminders-repo.js';
+import type { ConsentsRepo } from './repo.js';
 import { textIn } from './view.js';
 
 /** An agreement to marketing is re-confirmed every two years (Network Act art. 50(8)). */
@@ -13,6 +15,24 @@ const BATCH = 200;
 export interface ReminderSettings {
   /** Where the user re-confirms (the web profile page). */
   link: string;
+}
+
+/** Where an automatic withdrawal is logged (the security activity log), in the withdrawal's transaction. */
+export interface ExpiryLog {
+  consentChanged(
+    trx: Executor,
+    userId: string,
+    details: Record<string, string | number | boolean>,
+  ): Promise<void>;
+}
+
+/**
+ * The language of a user's reminder. The users table keeps none, so the locale of their most recently updated
+ * device decides, read as an Accept-Language tag (`ko`, `ko-KR`, `ko_KR` → Korean): the same rule that picks
+ * every other mail's language from its request, English when nothing says Korean (no device either).
+ */
+export function reminderLocale(deviceLocale: string | null): Locale {
+  return preferredLocale(deviceLocale?.replaceAll('_', '-') ?? undefined);
 }
 
 /** What one run did. */
@@ -46,8 +66,10 @@ export class ConsentReminders {
   constructor(
     private readonly db: Executor,
     private readonly consents: ConsentsRepo,
+    private readonly reminders: ConsentRemindersRepo,
     private readonly mailer: Mailer,
     private readonly settings: ReminderSettings,
+    private readonly log: ExpiryLog,
   ) {}
 
   async run(now = new Date()): Promise<ReminderRun> {
@@ -61,10 +83,10 @@ export class ConsentReminders {
     const titles = new Map((await this.consents.currentDocuments()).map((doc) => [doc.key, doc.texts]));
     let mails = 0;
     for (;;) {
-      const due = await this.consents.dueReminders(cutoff, BATCH);
+      const due = await this.reminders.dueReminders(cutoff, BATCH);
       if (due.length === 0) return mails;
       const queued = await writeTransaction(this.db, async (trx) => {
-        const repo = this.consents.with(trx);
+        const repo = this.reminders.with(trx);
         const sent: QueuedMail[] = [];
         for (const [, reminders] of byUser(due)) {
           // Only the agreements this run marked: another run at the same time mails the rest, never twice.
@@ -72,13 +94,13 @@ export class ConsentReminders {
           const mine = reminders.filter((reminder) => marked.has(reminder.record_id));
           const user = mine[0];
           if (!user) continue;
-          // The users table keeps no language, so the mail is in English.
+          const locale = reminderLocale(user.device_locale);
           const items = mine.map((r) => {
             const texts = titles.get(r.key);
-            return texts ? textIn(texts, 'en').title : r.key;
+            return texts ? textIn(texts, locale).title : r.key;
           });
           sent.push(
-            await this.mailer.queueWithin(trx, user.email, 'consent_reconfirm', 'en', {
+            await this.mailer.queueWithin(trx, user.email, 'consent_reconfirm', locale, {
               username: user.username,
               link: this.settings.link,
               validForMs: ANSWER_WITHIN_MS,
@@ -94,20 +116,31 @@ export class ConsentReminders {
     }
   }
 
-  /** Withdraws the agreements whose reminder is older than `cutoff` and still unanswered. */
+  /**
+   * Withdraws the agreements whose reminder is older than `cutoff` and still unanswered, logging a
+   * `consent_changed` event for each in the same transaction (the log shows the change exactly when it
+   * happened).
+   */
   private async withdrawUnanswered(cutoff: Date): Promise<number> {
     let withdrawn = 0;
     for (;;) {
       const batch = await writeTransaction(this.db, async (trx) => {
-        const repo = this.consents.with(trx);
+        const repo = this.reminders.with(trx);
         const reminders = await repo.settleDue(cutoff, BATCH);
         // The users' consent locks, then a fresh look: an answer that committed meanwhile is seen.
-        await repo.lockUsers(reminders.map((reminder) => reminder.user_id));
-        const count = await repo.withdrawUnanswered(reminders.map((reminder) => reminder.record_id));
-        return { settled: reminders.length, withdrawn: count };
+        await this.consents.with(trx).lockUsers(reminders.map((reminder) => reminder.user_id));
+        const expired = await repo.withdrawUnanswered(reminders.map((reminder) => reminder.record_id));
+        for (const consent of expired)
+          await this.log.consentChanged(trx, consent.user_id, expiryDetails(consent));
+        return { settled: reminders.length, withdrawn: expired.length };
       });
       withdrawn += batch.withdrawn;
       if (batch.settled === 0) return withdrawn;
     }
   }
+}
+
+/** What the log says of an automatic withdrawal: which agreement, and that nobody made it. */
+function expiryDetails(consent: ExpiredConsent): Record<string, string | number | boolean> {
+  return { key: consent.key, version: consent.version, agreed: false, by: 'automatic_expiry' };
 }

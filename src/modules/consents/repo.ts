@@ -45,16 +45,6 @@ export interface SignUpConsents {
   clientAddress: string;
 }
 
-/** An agreement due for its re-confirmation reminder, with whom to mail. */
-export interface DueReminder {
-  record_id: string;
-  user_id: string;
-  key: string;
-  recorded_at: Date;
-  email: string;
-  username: string;
-}
-
 /**
  * The INSERT of a sign-up's consent records, one per required document (its current version) and one per
  * chosen optional document: a statement of its own in a provider sign-up's transaction, and a CTE of an
@@ -84,9 +74,6 @@ export function insertSignUpConsentsQuery(db: QueryCreator<Database>, consents: 
 const INSERT_SIGN_UP_CONSENTS = Precompiled.named((db: Executor, consents: SignUpConsents) =>
   insertSignUpConsentsQuery(db, consents),
 );
-
-/** The keys whose agreements must be re-confirmed every two years (the partial index of migration 0015). */
-const reconfirmed = sql<boolean>`r.agreed AND (r.key LIKE 'marketing\\_%' OR r.key = 'night_push')`;
 
 /**
  * user/get's one consent query (see ConsentsRepo.pendingRequired): on the hot path, so compiled (and on a
@@ -228,71 +215,5 @@ export class ConsentsRepo {
    */
   async pendingRequired(userId: string): Promise<CurrentDocument[]> {
     return PENDING_REQUIRED.execute(this.db, userId);
-  }
-
-  /**
-   * Up to `limit` agreements to re-confirm: recorded at or before `cutoff`, still the user's latest record of
-   * their document, of an optional document, never reminded. Oldest first, on the partial reconfirm index.
-   */
-  async dueReminders(cutoff: Date, limit: number): Promise<DueReminder[]> {
-    const { rows } = await sql<DueReminder>`
-      SELECT r.id::text AS record_id, r.user_id, r.key, r.recorded_at, u.email, u.username
-      FROM consent_records r
-      JOIN users u ON u.id = r.user_id
-      JOIN consent_documents d ON d.key = r.key AND NOT d.required
-      WHERE ${reconfirmed} AND r.recorded_at <= ${cutoff}
-        AND NOT EXISTS (SELECT 1 FROM consent_reminders m WHERE m.record_id = r.id)
-        AND NOT EXISTS (SELECT 1 FROM consent_records n
-                        WHERE n.user_id = r.user_id AND n.key = r.key AND n.id > r.id)
-      ORDER BY r.recorded_at, r.id
-      LIMIT ${limit}`.execute(this.db);
-    return rows;
-  }
-
-  /** Marks these agreements reminded; returns those no other run had marked (a second run gets none). */
-  async markReminded(recordIds: readonly string[]): Promise<string[]> {
-    const { rows } = await sql<{ record_id: string }>`
-      INSERT INTO consent_reminders (record_id)
-      SELECT unnest(${[...recordIds]}::bigint[])
-      ON CONFLICT (record_id) DO NOTHING
-      RETURNING record_id::text AS record_id`.execute(this.db);
-    return rows.map((row) => row.record_id);
-  }
-
-  /**
-   * Settles up to `limit` reminders sent at or before `cutoff` (marks them resolved; a reminder is settled
-   * once, its row's lock orders two runs) and returns their agreements with whose they are.
-   */
-  async settleDue(cutoff: Date, limit: number): Promise<{ record_id: string; user_id: string }[]> {
-    const { rows } = await sql<{ record_id: string; user_id: string }>`
-      WITH settled AS (
-        UPDATE consent_reminders SET resolved_at = now()
-        WHERE record_id IN (
-          SELECT record_id FROM consent_reminders
-          WHERE resolved_at IS NULL AND reminded_at <= ${cutoff}
-          ORDER BY reminded_at LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-        AND resolved_at IS NULL
-        RETURNING record_id)
-      SELECT r.id::text AS record_id, r.user_id FROM settled s JOIN consent_records r ON r.id = s.record_id
-      `.execute(this.db);
-    return rows;
-  }
-
-  /**
-   * Appends a withdrawal (channel `expiry`) of each of these agreements that is still its user's latest
-   * record of its document (an answer since then settled it). Returns how many were withdrawn.
-   */
-  async withdrawUnanswered(recordIds: readonly string[]): Promise<number> {
-    if (recordIds.length === 0) return 0;
-    const { rows } = await sql<{ id: string }>`
-      INSERT INTO consent_records (user_id, key, version, agreed, channel, client_address)
-      SELECT r.user_id, r.key, r.version, false, 'expiry', NULL
-      FROM consent_records r
-      WHERE r.id = ANY(${[...recordIds]}::bigint[])
-        AND NOT EXISTS (SELECT 1 FROM consent_records n
-                        WHERE n.user_id = r.user_id AND n.key = r.key AND n.id > r.id)
-      RETURNING id::text AS id`.execute(this.db);
-    return rows.length;
   }
 }

@@ -48,6 +48,27 @@ export class OneTimeTokensRepo {
     await INSERT_TOKEN.execute(this.db, token);
   }
 
+  /**
+   * The user's one-time links as the data export shows them: what each was for, the address it went to and
+   * its dates, never its hash (on the (user_id, purpose) index).
+   */
+  linksOf(userId: string): Promise<
+    {
+      purpose: OneTimeTokenPurpose;
+      email: string;
+      created_at: Date;
+      expires_at: Date;
+      used_at: Date | null;
+    }[]
+  > {
+    return this.db
+      .selectFrom('one_time_tokens')
+      .select(['purpose', 'email', 'created_at', 'expires_at', 'used_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
+  }
+
   /** Every token of the user of this purpose (on the (user_id, purpose) index). */
   async deleteFor(userId: string, purpose: OneTimeTokenPurpose): Promise<void> {
     await this.db

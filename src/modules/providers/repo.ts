@@ -30,6 +30,16 @@ export class ProviderAccountsRepo {
     return rows.map((row) => row.provider);
   }
 
+  /** The user's links as they are stored (the data export), on the primary key. */
+  linksOf(userId: string): Promise<{ provider: string; provider_user_id: string; created_at: Date }[]> {
+    return this.db
+      .selectFrom('provider_accounts')
+      .select(['provider', 'provider_user_id', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('provider')
+      .execute();
+  }
+
   /** The user's linked identities as (provider, provider user id) pairs, on the primary key. */
   async identitiesOf(userId: string): Promise<[string, string][]> {
     const rows = await this.db
