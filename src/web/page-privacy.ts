@@ -62,7 +62,7 @@ export function deletionSection(t: Translate, options: ProfileOptions): string {
       : `<p>${escapeHtml(t('delete.lead_now'))}</p>`;
   return card(
     `${lead}
-<form id="delete-account" novalidate data-grace-days="${days}">
+<form id="delete-account" novalidate>
 ${password(t, 'delete_password')}
 <button type="submit" class="danger">${escapeHtml(t('action.delete'))}</button>
 ${sectionStatus}

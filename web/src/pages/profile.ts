@@ -18,9 +18,9 @@ detailsSection();
 const sessions = sessionsSection();
 const passkeys = passkeysSection();
 const twoFactor = twoFactorSection();
-const privacy = privacySection();
 const activity = activitySection();
-dataExportSection();
+const privacy = privacySection(activity.refresh);
+dataExportSection(activity.refresh);
 deletionSection();
 
 const profileForm = document.getElementById('profile') as HTMLFormElement;

@@ -43,8 +43,11 @@ function eventItem(event: ActivityEvent): HTMLLIElement {
   return item;
 }
 
-/** The account's security activity, newest first; "more" fetches the next page with the API's cursor. */
-export function activitySection(): { load(): Promise<void> } {
+/**
+ * The account's security activity, newest first; "more" fetches the next page with the API's cursor.
+ * `refresh` starts again from the newest, after another card did something that is an event.
+ */
+export function activitySection(): { load(): Promise<void>; refresh(): void } {
   const list = document.getElementById('activity') as HTMLOListElement;
   const empty = document.getElementById('no-activity') as HTMLElement;
   const form = document.getElementById('activity-more') as HTMLFormElement;
@@ -72,5 +75,10 @@ export function activitySection(): { load(): Promise<void> } {
     await page(cursor);
   });
 
-  return { load: () => page(null) };
+  return {
+    load: () => page(null),
+    refresh: () => {
+      page(null).catch(() => setError(form, t('error.network')));
+    },
+  };
 }

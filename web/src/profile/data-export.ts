@@ -19,9 +19,10 @@ const POLL_LIMIT = 100;
 
 /**
  * "Download my data": the current password starts an export (as user/delete, the API re-authenticates), the
- * card then follows its status until the download link is there, and shows it.
+ * card then follows its status until the download link is there, and shows it. `onRequested`: the
+ * request is now an event of the Activity card.
  */
-export function dataExportSection(): void {
+export function dataExportSection(onRequested: () => void): void {
   const form = document.getElementById('data-export') as HTMLFormElement;
   const ready = document.getElementById('export-ready') as HTMLElement;
   const link = document.getElementById('export-download') as HTMLAnchorElement;
@@ -79,6 +80,7 @@ export function dataExportSection(): void {
       return showMappedErrors(form, answer.body.data, { current_password: 'export_password' });
     if (answer.status !== 202) return setError(form, errorText(answer.body));
     clearInputs('export_password');
+    onRequested();
     const exported = answer.body.data.export;
     if (show(exported)) follow(exported.id, 0);
   });

@@ -35,8 +35,9 @@ function describe(consent: Consent): string {
  * The Privacy card: each document with the version agreed to and when (or when withdrawn). An optional one is
  * a checkbox that agrees or withdraws at once; a required one is shown as agreed and cannot be withdrawn here
  * (that is deleting the account), but a new version of it is prompted with a button that agrees to it.
+ * `onChanged`: a change is an event of the Activity card.
  */
-export function privacySection(): { load(): Promise<void> } {
+export function privacySection(onChanged: () => void): { load(): Promise<void> } {
   const list = document.getElementById('consents') as HTMLUListElement;
   const pendingNotice = document.getElementById('consents-pending') as HTMLElement;
   const form = document.getElementById('consents-form') as HTMLFormElement;
@@ -112,6 +113,7 @@ export function privacySection(): { load(): Promise<void> } {
         return await load();
       }
       show(answer.body.data.consents);
+      onChanged();
       const title = titleOf(key);
       setStatus(form, t(agree ? 'status.consent_on' : 'status.consent_off').replace('{title}', title));
     } catch {
