@@ -54,12 +54,15 @@ export const PRIVACY_ENGLISH = {
   'delete.lead_grace':
     'Your account is erased {days} days after you ask. Until then nobody can find your profile or posts, and signing in is refused.',
   'delete.cancel_hint':
-    'Changed your mind? We mail you a link to the “Keep your account” page: open it before the {days} days are over.',
+    'Changed your mind? Before the {days} days are over, open the link we mail you, or enter your email and password on {link}.',
+  'delete.cancel_link': 'the “Keep your account” page',
   'delete.lead_now': 'Your account and everything in it are erased at once. This cannot be undone.',
   'action.delete': 'Delete my account',
   'status.deletion_scheduled':
-    'Your account will be erased on {date}. You are signed out, and signing in is refused until then. To keep your account, open the link in the mail we sent you.',
+    'Your account will be erased on {date}. You are signed out, and signing in is refused until then. To keep your account, open the link in the mail we sent you, or use the “Keep your account” page.',
   'status.deleted': 'Your account has been deleted.',
+  'cancel.credentials_lead':
+    'No link at hand? Enter the email and password of the account whose deletion is scheduled.',
 } as const;
 
 export type PrivacyMessageKey = keyof typeof PRIVACY_ENGLISH;
@@ -116,10 +119,12 @@ export const PRIVACY_KOREAN: Record<PrivacyMessageKey, string> = {
   'delete.lead_grace':
     '요청하고 {days}일 뒤에 계정이 지워집니다. 그때까지 아무도 프로필이나 게시물을 찾을 수 없고, 로그인도 거부됩니다.',
   'delete.cancel_hint':
-    '마음이 바뀌셨나요? “계정 유지하기” 페이지로 가는 링크를 메일로 보내 드립니다. {days}일이 지나기 전에 열어 주세요.',
+    '마음이 바뀌셨나요? {days}일이 지나기 전에 메일로 보내 드리는 링크를 열거나, {link}에서 이메일과 비밀번호를 입력하세요.',
+  'delete.cancel_link': '“계정 유지하기” 페이지',
   'delete.lead_now': '계정과 그 안의 모든 것이 바로 지워집니다. 되돌릴 수 없습니다.',
   'action.delete': '계정 삭제하기',
   'status.deletion_scheduled':
-    '계정이 {date}에 지워집니다. 로그아웃되었으며, 그때까지 로그인은 거부됩니다. 계정을 유지하려면 보내 드린 메일의 링크를 열어 주세요.',
+    '계정이 {date}에 지워집니다. 로그아웃되었으며, 그때까지 로그인은 거부됩니다. 계정을 유지하려면 보내 드린 메일의 링크를 열거나 “계정 유지하기” 페이지를 이용하세요.',
   'status.deleted': '계정이 삭제되었습니다.',
+  'cancel.credentials_lead': '링크가 없으신가요? 삭제가 예약된 계정의 이메일과 비밀번호를 입력하세요.',
 };

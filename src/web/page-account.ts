@@ -94,9 +94,15 @@ ${formStatus}
 </form>`);
 }
 
+/** With the mailed link's token, one button; without one, the account's email and password instead. */
 export function cancelDeletionBody(t: Translate): string {
   return card(`<form id="cancel-deletion" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
+<div id="cancel-credentials" hidden>
+<p class="hint">${escapeHtml(t('cancel.credentials_lead'))}</p>
+${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
+${field(t, 'password', 'field.password', { type: 'password', autocomplete: 'current-password', required: true })}
+</div>
 ${submitButton(t, 'action.cancel_deletion')}
 ${formStatus}
 </form>`);

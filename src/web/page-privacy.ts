@@ -52,13 +52,20 @@ ${sectionStatus}
   );
 }
 
+/** Where to take a deletion back: the mailed link, or the cancel page with the email and password. */
+function cancelHint(t: Translate, days: string): string {
+  const [before = '', after = ''] = t('delete.cancel_hint').replace('{days}', days).split('{link}');
+  const link = `<a href="/cancel-deletion">${escapeHtml(t('delete.cancel_link'))}</a>`;
+  return `${escapeHtml(before)}${link}${escapeHtml(after)}`;
+}
+
 /** The grace period is the server's (DELETION_GRACE_DAYS): the card says it before anything is asked. */
 export function deletionSection(t: Translate, options: ProfileOptions): string {
   const days = String(options.deletionGraceDays);
   const lead =
     options.deletionGraceDays > 0
       ? `<p>${escapeHtml(t('delete.lead_grace').replace('{days}', days))}</p>
-<p class="hint">${escapeHtml(t('delete.cancel_hint').replace('{days}', days))}</p>`
+<p class="hint">${cancelHint(t, days)}</p>`
       : `<p>${escapeHtml(t('delete.lead_now'))}</p>`;
   return card(
     `${lead}

@@ -7,6 +7,9 @@ import { useWebSuite } from '../helpers/web-suite.js';
 
 const SUITE = 'web-consents';
 
+/** A page's first answers come after its modules load and its calls return: slow on a busy machine. */
+const LOADED = { timeout: 10_000 };
+
 interface Consent {
   key: string;
   version: number | null;
@@ -46,11 +49,11 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     await page.goto('/signup');
     const required = page.locator('#required-documents li a');
     await expect
-      .poll(() => required.allTextContents())
+      .poll(() => required.allTextContents(), LOADED)
       .toEqual(['Collection and use of personal information', 'Terms of Service']);
     expect(await required.first().getAttribute('href')).toBe('/legal/privacy/1/en');
     const optional = page.locator('#optional-consents input[type="checkbox"]');
-    await expect.poll(() => optional.count()).toBe(4);
+    await expect.poll(() => optional.count(), LOADED).toBe(4);
     // Nothing is ticked in advance, the required box included.
     expect(await page.locator('#signup input[type="checkbox"]:checked').count()).toBe(0);
     await lookAt(page, SUITE, 'signup');
@@ -76,7 +79,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     await page.getByLabel('Username').fill(username);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/profile');
-    await expect.poll(() => page.locator('#username').inputValue()).toBe(username);
+    await expect.poll(() => page.locator('#username').inputValue(), LOADED).toBe(username);
     const consents = await consentsOf(await tokenOf(`${username}@example.com`, password));
     expect(consents.terms).toMatchObject({ agreed: true, version: 1 });
     expect(consents.privacy).toMatchObject({ agreed: true, version: 1 });
@@ -91,7 +94,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     const { page, problems } = await suite.openPage({ locale: 'ko-KR' });
     await page.goto('/signup');
     await expect
-      .poll(() => page.locator('#required-documents li').allTextContents())
+      .poll(() => page.locator('#required-documents li').allTextContents(), LOADED)
       .toEqual(['개인정보 수집·이용 동의', '서비스 이용약관']);
     await expect
       .poll(() => page.locator('#optional-consents label').first().textContent())
@@ -126,7 +129,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     const { page, problems } = await suite.openSignedIn(me.token);
     await page.goto('/profile');
     const rows = page.locator('#consents li');
-    await expect.poll(() => rows.count()).toBe(6);
+    await expect.poll(() => rows.count(), LOADED).toBe(6);
     const terms = rows.filter({ hasText: 'Terms of Service' });
     expect(await terms.locator('.meta').textContent()).toMatch(/^version 1 · agreed /);
     expect(await terms.locator('.badge').textContent()).toBe('Required, agreed');
@@ -168,7 +171,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     });
     const { page, problems } = await suite.openSignedIn(me.token, { locale: 'ko-KR' });
     await page.goto('/profile');
-    await expect.poll(() => page.locator('#consents-pending').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('#consents-pending').isVisible(), LOADED).toBe(true);
     const terms = page.locator('#consents li').filter({ hasText: '서비스 이용약관' });
     expect(await terms.locator('.pending').textContent()).toBe('버전 2에 동의가 필요합니다.');
     await lookAt(page, SUITE, 'profile-privacy-pending-ko');

@@ -3,9 +3,13 @@ import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '.
 import { download } from '../helpers/data-export.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectOk, postForm } from '../helpers/http.js';
+import { latestToken } from '../helpers/mail.js';
 import { useWebSuite } from '../helpers/web-suite.js';
 
 const SUITE = 'web-privacy';
+
+/** A page's first answers come after its modules load and its calls return: slow on a busy machine. */
+const LOADED = { timeout: 10_000 };
 
 describe.runIf(!chromiumInstalled && process.env.CI === 'true')('web privacy in Chromium (CI)', () => {
   it('needs Chromium in CI', () => {
@@ -33,7 +37,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     const { page, problems } = await suite.openSignedIn(me.token);
     await page.goto('/profile');
     const items = page.locator('#activity li');
-    await expect.poll(() => items.count()).toBe(10);
+    await expect.poll(() => items.count(), LOADED).toBe(10);
     expect(await items.locator('.device').first().textContent()).toBe('Consents changed');
     expect(await items.locator('.meta').first().textContent()).toMatch(/^.+ · 127\.0\.0\.1 · .+/);
     const more = page.getByRole('button', { name: 'Show more' });
@@ -61,7 +65,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openSignedIn(me.token);
     await page.goto('/profile');
-    await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await expect.poll(() => page.locator('#email').inputValue(), LOADED).toBe(me.email);
     const password = page.locator('#export_password');
     const button = page.getByRole('button', { name: 'Prepare my data' });
 
@@ -102,12 +106,14 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     const me = await registerUser(suite.ctx.app);
     const { page, problems, context } = await suite.openSignedIn(me.token);
     await page.goto('/profile');
-    await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await expect.poll(() => page.locator('#email').inputValue(), LOADED).toBe(me.email);
     const card = page.locator('section[aria-labelledby="delete-heading"]');
     expect(await card.textContent()).toContain(
       'Your account is erased 14 days after you ask. Until then nobody can find your profile or posts, and signing in is refused.',
     );
-    expect(await card.textContent()).toContain('“Keep your account” page');
+    expect(await card.textContent()).toContain(
+      'enter your email and password on the “Keep your account” page.',
+    );
 
     await page.locator('#delete_password').fill('not my password');
     await page.getByRole('button', { name: 'Delete my account' }).click();
@@ -137,6 +143,49 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     });
     expect(login.statusCode).toBe(409);
     expect(login.json()).toMatchObject({ data: { status: 'deletion_scheduled' } });
+
+    // Where to take it back: the card's link, then the account's email and password (no mailed token).
+    await card.getByRole('link', { name: 'the “Keep your account” page' }).click();
+    await page.waitForURL('**/cancel-deletion');
+    await page.getByLabel('Email').fill(me.email);
+    await page.getByLabel('Password').fill('not my password');
+    await page.getByRole('button', { name: 'Keep my account' }).click();
+    const error = page.locator('#form-error');
+    await expect.poll(() => error.textContent()).not.toBe('');
+    await page.getByLabel('Password').fill(me.password);
+    await page.getByRole('button', { name: 'Keep my account' }).click();
+    await expect.poll(() => page.locator('#form-status').textContent()).toMatch(/^Your account is kept/);
+    expect(await error.textContent()).toBe('');
+    await lookAt(page, SUITE, 'cancel-deletion-by-password');
+    const again = await postForm(suite.ctx.app, '/dev/auth/login/email', {
+      email: me.email,
+      password: me.password,
+    });
+    expect(again.statusCode).toBe(200);
+    expectNoProblems(problems);
+  });
+
+  it('keeps the account with the mailed link in Korean: one button, no password asked', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const scheduled = await postForm(
+      suite.ctx.app,
+      '/dev/user/delete',
+      { current_password: me.password },
+      bearer(me.token),
+    );
+    expect(expectOk<{ deleted: boolean }>(scheduled).deleted).toBe(false);
+    const token = await latestToken(suite.ctx.database.handle, me.email, 'deletion_scheduled');
+    const { page, problems } = await suite.openPage({ locale: 'ko-KR' });
+    await page.goto(`/cancel-deletion?token=${token}`);
+    expect(await page.locator('#cancel-credentials').isVisible()).toBe(false);
+    await page.getByRole('button', { name: '계정 유지하기' }).click();
+    await expect.poll(() => page.locator('#form-status').textContent()).toMatch(/^계정이 유지되며/);
+    expect(await page.getByRole('button', { name: '계정 유지하기' }).isVisible()).toBe(false);
+    const login = await postForm(suite.ctx.app, '/dev/auth/login/email', {
+      email: me.email,
+      password: me.password,
+    });
+    expect(login.statusCode).toBe(200);
     expectNoProblems(problems);
   });
 });
