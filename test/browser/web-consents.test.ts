@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
@@ -154,6 +155,31 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     expect(stored).toMatchObject({ agreed: false, agreed_at: null });
     expect(stored?.withdrawn_at).toEqual(expect.any(String));
     await lookAt(page, SUITE, 'profile-privacy');
+    expectNoProblems(problems);
+  });
+
+  it('offers to confirm a marketing agreement again once it nears two years, and records it', async () => {
+    const me = await registerUser(suite.ctx.app);
+    expectOk(
+      await postForm(suite.ctx.app, '/dev/user/consents/update', { marketing_email: 'on' }, bearer(me.token)),
+    );
+    // As if agreed two years ago: the reminder's mail links here.
+    await sql`UPDATE consent_records SET recorded_at = now() - interval '730 days'
+      WHERE user_id = ${me.id} AND key = 'marketing_email'`.execute(suite.ctx.database.handle.db);
+    const before = (await consentsOf(me.token)).marketing_email?.agreed_at ?? '';
+    const { page, problems } = await suite.openSignedIn(me.token);
+    await page.goto('/profile');
+    const again = page.getByRole('button', { name: 'Confirm again: Marketing by email' });
+    await expect.poll(() => again.isVisible(), LOADED).toBe(true);
+    // Only the old agreement offers it.
+    expect(await page.getByRole('button', { name: /^Confirm again/ }).count()).toBe(1);
+    await lookAt(page, SUITE, 'profile-privacy-reconfirm');
+    await again.click();
+    await expect.poll(() => again.isVisible()).toBe(false);
+    const after = (await consentsOf(me.token)).marketing_email;
+    expect(after).toMatchObject({ agreed: true, version: 1 });
+    expect(Date.parse(after?.agreed_at ?? '')).toBeGreaterThan(Date.parse(before));
+    expect(await page.getByLabel('Marketing by email', { exact: true }).isChecked()).toBe(true);
     expectNoProblems(problems);
   });
 

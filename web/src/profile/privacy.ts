@@ -16,6 +16,17 @@ interface Consent {
   current_version: number;
 }
 
+/**
+ * Marketing agreements are re-confirmed every two years (`accounts consent remind` mails a link to this page
+ * then): from 23 months on, an agreed optional document offers "confirm again", which records a new agreement.
+ */
+const RECONFIRM_AFTER_MS = 700 * 24 * 60 * 60 * 1000;
+const isDueForReconfirmation = (consent: Consent) =>
+  !consent.required &&
+  consent.agreed &&
+  consent.agreed_at !== null &&
+  Date.now() - Date.parse(consent.agreed_at) >= RECONFIRM_AFTER_MS;
+
 /** A required document asks again when the agreement in force is not to its current version. */
 const isPending = (consent: Consent) =>
   consent.required && (!consent.agreed || consent.version !== consent.current_version);
@@ -85,6 +96,15 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
       toggle.setAttribute('aria-describedby', `${id}-details`);
       details.id = `${id}-details`;
       toggle.addEventListener('change', () => void change(consent.key, toggle.checked, toggle));
+      if (isDueForReconfirmation(consent)) {
+        const again = document.createElement('button');
+        again.type = 'button';
+        again.className = 'small';
+        again.textContent = t('action.reconfirm');
+        again.setAttribute('aria-label', `${t('action.reconfirm')}: ${titleOf(consent.key)}`);
+        again.addEventListener('click', () => void change(consent.key, true, again));
+        row.append(again);
+      }
       row.append(toggle);
     }
     const document_ = documents.get(consent.key);
