@@ -247,6 +247,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     apiVersion: config.apiVersions[0] ?? 'v1',
     mediaOrigin: mediaOrigin(config.media),
     docs: config.docsEnabled,
+    deletionGraceDays: config.deletion.graceDays,
   });
 
   for (const version of config.apiVersions) {

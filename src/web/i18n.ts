@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
+import { PRIVACY_ENGLISH, PRIVACY_KOREAN } from './i18n-privacy.js';
 
 /** The language switch remembers the choice in this (readable, harmless) cookie. */
 export const LANG_COOKIE = 'accounts_lang';
 
-const english = {
+const englishBase = {
   'site.name': 'Accounts',
   'nav.home': 'Home',
   'nav.signup': 'Sign up',
@@ -33,7 +34,7 @@ const english = {
   'field.password': 'Password',
   'field.new_password': 'New password',
   'field.current_password': 'Current password',
-  'field.user_agreement': 'I accept the terms of use',
+  'field.user_agreement': 'I agree to the required terms',
   'field.profile_picture': 'Profile picture (JPEG, PNG or GIF)',
   'field.bio': 'About you',
   'field.preview': 'Preview of the chosen picture',
@@ -117,9 +118,11 @@ const english = {
   'error.passkey_cancelled': 'The passkey was not created: the browser cancelled or refused it.',
 } as const;
 
+const english = { ...englishBase, ...PRIVACY_ENGLISH };
+
 export type MessageKey = keyof typeof english;
 
-const korean: Record<MessageKey, string> = {
+const koreanBase: Record<keyof typeof englishBase, string> = {
   'site.name': '계정',
   'nav.home': '홈',
   'nav.signup': '회원가입',
@@ -147,7 +150,7 @@ const korean: Record<MessageKey, string> = {
   'field.password': '비밀번호',
   'field.new_password': '새 비밀번호',
   'field.current_password': '현재 비밀번호',
-  'field.user_agreement': '이용약관에 동의합니다',
+  'field.user_agreement': '필수 약관에 모두 동의합니다',
   'field.profile_picture': '프로필 사진 (JPEG, PNG, GIF)',
   'field.bio': '자기소개',
   'field.preview': '선택한 사진 미리보기',
@@ -231,6 +234,8 @@ const korean: Record<MessageKey, string> = {
   'status.copied': '복사되었습니다.',
   'error.passkey_cancelled': '패스키가 만들어지지 않았습니다: 브라우저가 취소하거나 거부했습니다.',
 };
+
+const korean: Record<MessageKey, string> = { ...koreanBase, ...PRIVACY_KOREAN };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };
 

@@ -27,16 +27,29 @@ ${field(t, 'username', 'field.username', { autocomplete: 'username', required: t
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
 ${genderField(t)}
 ${field(t, 'password', 'field.password', { type: 'password', autocomplete: 'new-password', required: true })}
-<div class="field checkbox">
-  <input id="user_agreement" name="user_agreement" type="checkbox" value="on" aria-describedby="user_agreement-message">
-  <label for="user_agreement">${escapeHtml(t('field.user_agreement'))}</label>
-  <p id="user_agreement-message" class="message" aria-live="polite"></p>
-</div>
+${consentFields(t)}
 ${pictureField(t)}
 ${submitButton(t, 'action.signup')}
 ${formStatus}
 </form>`)}
 <p class="aside">${escapeHtml(t('signup.have_account'))} <a href="/login">${escapeHtml(t('nav.login'))}</a></p>`;
+}
+
+/**
+ * The sign-up's consents: one box for every required document (listed under it by web/src/pages/signup.ts
+ * from consents/documents, in the page's language), then one unticked box per optional document.
+ */
+function consentFields(t: Translate): string {
+  return `<div class="field checkbox">
+  <input id="user_agreement" name="user_agreement" type="checkbox" value="on" aria-describedby="required-documents user_agreement-message">
+  <label for="user_agreement">${escapeHtml(t('field.user_agreement'))}</label>
+  <ul id="required-documents" class="documents" aria-label="${escapeHtml(t('consent.required_lead'))}"></ul>
+  <p id="user_agreement-message" class="message" aria-live="polite"></p>
+</div>
+<div id="optional-consents" class="optional-consents" hidden>
+  <p class="hint">${escapeHtml(t('consent.optional_lead'))}</p>
+</div>
+<p id="consents-error" class="message error" role="alert"></p>`;
 }
 
 export function loginBody(t: Translate): string {
@@ -81,9 +94,15 @@ ${formStatus}
 </form>`);
 }
 
+/** With the mailed link's token, one button; without one, the account's email and password instead. */
 export function cancelDeletionBody(t: Translate): string {
   return card(`<form id="cancel-deletion" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
+<div id="cancel-credentials" hidden>
+<p class="hint">${escapeHtml(t('cancel.credentials_lead'))}</p>
+${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
+${field(t, 'password', 'field.password', { type: 'password', autocomplete: 'current-password', required: true })}
+</div>
 ${submitButton(t, 'action.cancel_deletion')}
 ${formStatus}
 </form>`);

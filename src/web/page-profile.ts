@@ -10,6 +10,13 @@ import {
   type Translate,
   textareaField,
 } from './html.js';
+import {
+  activitySection,
+  dataExportSection,
+  deletionSection,
+  type ProfileOptions,
+  privacySection,
+} from './page-privacy.js';
 import { securitySection } from './page-security.js';
 
 /**
@@ -63,14 +70,18 @@ function signOutSection(t: Translate): string {
   return `<form id="signout" class="signout"><button type="submit">${escapeHtml(t('action.signout'))}</button></form>`;
 }
 
-const PROFILE_SECTIONS: ReadonlyArray<(t: Translate) => string> = [
+const PROFILE_SECTIONS: ReadonlyArray<(t: Translate, options: ProfileOptions) => string> = [
   pictureSection,
   detailsSection,
   sessionsSection,
   securitySection,
+  privacySection,
+  activitySection,
+  dataExportSection,
+  deletionSection,
   signOutSection,
 ];
 
-export function profileBody(t: Translate): string {
-  return PROFILE_SECTIONS.map((section) => section(t)).join('\n');
+export function profileBody(t: Translate, options: ProfileOptions): string {
+  return PROFILE_SECTIONS.map((section) => section(t, options)).join('\n');
 }

@@ -37,10 +37,10 @@ const TITLES: Record<PageName, MessageKey> = {
   'cancel-deletion': 'cancel.title',
 };
 
-function body(page: PageName, t: Translate, docs: boolean): string {
-  switch (page) {
+function body(context: PageContext, t: Translate): string {
+  switch (context.page) {
     case 'home':
-      return homeBody(t, docs);
+      return homeBody(t, context.docs);
     case 'signup':
       return signupBody(t);
     case 'login':
@@ -48,7 +48,7 @@ function body(page: PageName, t: Translate, docs: boolean): string {
     case 'forgot-password':
       return forgotPasswordBody(t);
     case 'profile':
-      return profileBody(t);
+      return profileBody(t, { deletionGraceDays: context.deletionGraceDays });
     case 'verify-email':
       return verifyEmailBody(t);
     case 'cancel-deletion':
@@ -67,6 +67,8 @@ export interface PageContext {
   query: URLSearchParams;
   /** Whether /docs is served (DOCS_ENABLED): the home page links to it only then. */
   docs: boolean;
+  /** DELETION_GRACE_DAYS: the profile's deletion card says how long the account can still be kept. */
+  deletionGraceDays: number;
 }
 
 function switchLink(context: PageContext, locale: Locale, label: string): string {
@@ -109,7 +111,7 @@ export function renderPage(context: PageContext): string {
 </header>
 <main class="page page-${context.page}">
 <h1>${escapeHtml(t(TITLES[context.page]))}</h1>
-${body(context.page, t, context.docs)}
+${body(context, t)}
 </main>
 <script type="application/json" id="messages">${json}</script>
 </body>

@@ -24,6 +24,8 @@ export interface WebOptions {
   mediaOrigin: string | undefined;
   /** Serve the API docs at /docs (DOCS_ENABLED); off, /docs is the 404 envelope and no page links to it. */
   docs: boolean;
+  /** DELETION_GRACE_DAYS, which the profile's deletion card states. */
+  deletionGraceDays: number;
 }
 
 const DOCS_HTML = `<!doctype html>
@@ -77,7 +79,14 @@ export async function registerWeb(
       reply.header('cache-control', 'no-store');
       reply.header('vary', 'accept-language, cookie');
       reply.type('text/html; charset=utf-8');
-      return renderPage({ page, locale, apiBase, query: queryWithoutLang(request), docs: options.docs });
+      return renderPage({
+        page,
+        locale,
+        apiBase,
+        query: queryWithoutLang(request),
+        docs: options.docs,
+        deletionGraceDays: options.deletionGraceDays,
+      });
     });
   }
 

@@ -83,7 +83,7 @@ describe.skipIf(!chromiumInstalled)(
       await expect.poll(() => page.locator('h1').textContent()).toBe('회원가입');
       await screenshot(page, SUITE, '01-signup-korean');
 
-      await page.getByLabel('이메일').fill(signup.email);
+      await page.getByLabel('이메일', { exact: true }).fill(signup.email);
       await page.getByLabel('사용자 이름').pressSequentially(taken.username, { delay: 20 });
       const takenMessages = await apiMessages('username', taken.username, 'ko');
       expect(takenMessages.join(' ')).toMatch(/[가-힣]/);
@@ -97,7 +97,7 @@ describe.skipIf(!chromiumInstalled)(
       await expect.poll(() => page.locator('#email-message').textContent()).toBe('사용할 수 있습니다.');
       await page.getByLabel('여성').check();
       await page.getByLabel('비밀번호').fill(signup.password);
-      await page.getByLabel('이용약관에 동의합니다').check();
+      await page.getByLabel('필수 약관에 모두 동의합니다').check();
       await page.getByLabel('프로필 사진 (JPEG, PNG, GIF)').setInputFiles({
         name: 'me.png',
         mimeType: 'image/png',

@@ -92,3 +92,26 @@ export async function screenshot(page: Page, suite: string, step: string): Promi
   await mkdir(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${step}.png`), fullPage: true });
 }
+
+/** Elements whose right edge passes the viewport, and the page's scroll width: nothing may scroll sideways. */
+function overflowing(page: Page): Promise<{ scrollWidth: number; innerWidth: number; elements: string[] }> {
+  // A string, not a function: this file is compiled without the DOM library.
+  return page.evaluate(`(() => {
+    const width = window.innerWidth;
+    const elements = [...document.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > width + 0.5)
+      .map((element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : ''));
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: width, elements };
+  })()`);
+}
+
+/** Screenshots at a phone's (390 px) and a desktop's (1280 px) width, each without horizontal overflow. */
+export async function lookAt(page: Page, suite: string, step: string): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, suite, `${width}-${step}`);
+    const layout = await overflowing(page);
+    expect(layout, `${step} at ${width} px`).toMatchObject({ elements: [] });
+    expect(layout.scrollWidth, `${step} at ${width} px`).toBeLessThanOrEqual(layout.innerWidth);
+  }
+}

@@ -62,3 +62,22 @@ describe('web pages: the stylesheet and the forgotten-password page', () => {
     }
   });
 });
+
+describe('web pages: the deletion card states the configured grace period', () => {
+  const immediate = useTestApp('pglite', { DELETION_GRACE_DAYS: '0' });
+  const graced = useTestApp('pglite', { DELETION_GRACE_DAYS: '30' });
+
+  /** The card's own HTML: the page's JSON block carries every string of the language, both variants too. */
+  const deletionCard = (html: string) =>
+    /<section class="card" aria-labelledby="delete-heading">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+
+  it('says the account is erased at once without a grace period, and after the days with one', async () => {
+    const now = deletionCard((await immediate.app.inject({ method: 'GET', url: '/profile?lang=en' })).body);
+    expect(now).toContain('Your account and everything in it are erased at once.');
+    expect(now).not.toContain('days');
+    const later = deletionCard((await graced.app.inject({ method: 'GET', url: '/profile?lang=ko' })).body);
+    expect(later).toContain('요청하고 30일 뒤에 계정이 지워집니다.');
+    expect(later).toContain('30일이 지나기 전에 메일로 보내 드리는 링크를 열거나, <a href="/cancel-deletion">');
+    expect(later).not.toContain('바로 지워집니다');
+  });
+});

@@ -1,9 +1,13 @@
 import { api } from '../lib/api.js';
 import { errorText, onSubmit, setError } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { activitySection } from '../profile/activity.js';
+import { dataExportSection } from '../profile/data-export.js';
+import { deletionSection } from '../profile/deletion.js';
 import { detailsSection } from '../profile/details.js';
 import { passkeysSection } from '../profile/passkeys.js';
 import { pictureSection } from '../profile/picture.js';
+import { privacySection } from '../profile/privacy.js';
 import { sessionsSection } from '../profile/sessions.js';
 import { twoFactorSection } from '../profile/two-factor.js';
 import { showUser, toLogin, type User } from '../profile/user.js';
@@ -14,6 +18,10 @@ detailsSection();
 const sessions = sessionsSection();
 const passkeys = passkeysSection();
 const twoFactor = twoFactorSection();
+const activity = activitySection();
+const privacy = privacySection(activity.refresh);
+dataExportSection(activity.refresh);
+deletionSection();
 
 const profileForm = document.getElementById('profile') as HTMLFormElement;
 
@@ -22,7 +30,7 @@ async function load(): Promise<void> {
   if (answer.status === 401) return toLogin();
   if (answer.status !== 200) return setError(profileForm, errorText(answer.body));
   showUser(answer.body.data.user);
-  await Promise.all([sessions.load(), passkeys.load(), twoFactor.load()]);
+  await Promise.all([sessions.load(), passkeys.load(), twoFactor.load(), privacy.load(), activity.load()]);
 }
 
 const signOut = document.getElementById('signout') as HTMLFormElement;

@@ -1,5 +1,6 @@
 import { api, startSession } from '../lib/api.js';
 import { checkAvailabilityWhileTyping } from '../lib/availability.js';
+import { type ConsentDocument, consentDocuments, documentLink } from '../lib/consent-documents.js';
 import {
   clearMessages,
   errorText,
@@ -16,6 +17,57 @@ const picture = document.getElementById('profile_picture') as HTMLInputElement;
 previewPicture(picture, document.getElementById('preview') as HTMLImageElement);
 for (const field of ['email', 'username', 'slug'] as const) checkAvailabilityWhileTyping(field);
 
+/** A required document under the one required box: its title, a link to its text. */
+function requiredItem(document_: ConsentDocument): HTMLLIElement {
+  const item = document.createElement('li');
+  item.append(documentLink(document_, document_.title));
+  return item;
+}
+
+/** An optional document: its own box, never ticked in advance (refusing it never blocks the sign-up). */
+function optionalBox(document_: ConsentDocument): HTMLDivElement {
+  const name = `consent_${document_.key}`;
+  const box = document.createElement('div');
+  box.className = 'field checkbox';
+  const input = document.createElement('input');
+  input.type = 'checkbox';
+  input.id = name;
+  input.name = name;
+  input.value = 'on';
+  input.setAttribute('aria-describedby', `${name}-message`);
+  const label = document.createElement('label');
+  label.htmlFor = name;
+  label.textContent = `${document_.title} (${t('consent.optional')})`;
+  const link = documentLink(document_, t('consent.read'));
+  link.className = 'document-link';
+  const message = document.createElement('p');
+  message.id = `${name}-message`;
+  message.className = 'message';
+  message.setAttribute('aria-live', 'polite');
+  box.append(input, label, link, message);
+  return box;
+}
+
+async function showDocuments(): Promise<void> {
+  const documents = await consentDocuments();
+  if (!documents) throw new Error('consents/documents');
+  const required = documents.filter((document_) => document_.required);
+  const optional = documents.filter((document_) => !document_.required);
+  document.getElementById('required-documents')?.replaceChildren(...required.map(requiredItem));
+  const optionalBlock = document.getElementById('optional-consents') as HTMLElement;
+  optionalBlock.append(...optional.map(optionalBox));
+  optionalBlock.hidden = optional.length === 0;
+}
+
+showDocuments().catch(() => {
+  // The required box still works without the list: the API agrees to whatever is required now.
+  (document.getElementById('consents-error') as HTMLElement).textContent = t('consent.load_failed');
+});
+
+/**
+ * Every submission is built from the form as it is now (no state is kept from an attempt the API refused),
+ * so fixing a refused field and sending again is a sign-up like the first.
+ */
 onSubmit(form, async () => {
   clearMessages(form);
   setStatus(form, t('status.working'));

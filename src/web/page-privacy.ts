@@ -1,0 +1,79 @@
+import { card, escapeHtml, field, sectionStatus, type Translate } from './html.js';
+
+/**
+ * The profile's Privacy, Activity, data download and deletion cards. Their behaviour is web/src/profile/
+ * privacy.ts, activity.ts, data-export.ts and deletion.ts. As in the Security card, each password field has a
+ * page-unique name, sent under the API's `current_password` by its module.
+ */
+
+/** What the profile's cards need from the server's configuration. */
+export interface ProfileOptions {
+  /** DELETION_GRACE_DAYS: days between asking and the erasure; 0 = erased at once. */
+  deletionGraceDays: number;
+}
+
+const password = (t: Translate, name: string) =>
+  field(t, name, 'field.confirm_password', { type: 'password', autocomplete: 'current-password' });
+
+export function privacySection(t: Translate): string {
+  return card(
+    `<p class="hint">${escapeHtml(t('privacy.lead'))}</p>
+<p id="consents-pending" class="notice" role="status" hidden>${escapeHtml(t('privacy.pending_lead'))}</p>
+<ul id="consents" class="sessions consents" aria-labelledby="privacy-heading"></ul>
+<form id="consents-form" novalidate>
+${sectionStatus}
+</form>`,
+    { id: 'privacy-heading', text: t('privacy.title') },
+  );
+}
+
+export function activitySection(t: Translate): string {
+  return card(
+    `<ol id="activity" class="sessions activity" aria-labelledby="activity-heading"></ol>
+<p id="no-activity" class="meta" hidden>${escapeHtml(t('activity.empty'))}</p>
+<form id="activity-more" novalidate>
+<button type="submit" hidden>${escapeHtml(t('activity.more'))}</button>
+${sectionStatus}
+</form>`,
+    { id: 'activity-heading', text: t('activity.title') },
+  );
+}
+
+export function dataExportSection(t: Translate): string {
+  return card(
+    `<p class="hint">${escapeHtml(t('export.lead'))}</p>
+<form id="data-export" novalidate>
+${password(t, 'export_password')}
+<button type="submit">${escapeHtml(t('action.export'))}</button>
+${sectionStatus}
+<p id="export-ready" class="export-ready" hidden><a id="export-download" class="button primary" href="#">${escapeHtml(t('export.download'))}</a> <span id="export-expires" class="meta"></span></p>
+</form>`,
+    { id: 'export-heading', text: t('export.title') },
+  );
+}
+
+/** Where to take a deletion back: the mailed link, or the cancel page with the email and password. */
+function cancelHint(t: Translate, days: string): string {
+  const [before = '', after = ''] = t('delete.cancel_hint').replace('{days}', days).split('{link}');
+  const link = `<a href="/cancel-deletion">${escapeHtml(t('delete.cancel_link'))}</a>`;
+  return `${escapeHtml(before)}${link}${escapeHtml(after)}`;
+}
+
+/** The grace period is the server's (DELETION_GRACE_DAYS): the card says it before anything is asked. */
+export function deletionSection(t: Translate, options: ProfileOptions): string {
+  const days = String(options.deletionGraceDays);
+  const lead =
+    options.deletionGraceDays > 0
+      ? `<p>${escapeHtml(t('delete.lead_grace').replace('{days}', days))}</p>
+<p class="hint">${cancelHint(t, days)}</p>`
+      : `<p>${escapeHtml(t('delete.lead_now'))}</p>`;
+  return card(
+    `${lead}
+<form id="delete-account" novalidate>
+${password(t, 'delete_password')}
+<button type="submit" class="danger">${escapeHtml(t('action.delete'))}</button>
+${sectionStatus}
+</form>`,
+    { id: 'delete-heading', text: t('delete.title') },
+  );
+}

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
+import { download } from '../helpers/data-export.js';
+import { bearer, registerUser } from '../helpers/factories.js';
+import { expectOk, postForm } from '../helpers/http.js';
+import { latestToken } from '../helpers/mail.js';
+import { useWebSuite } from '../helpers/web-suite.js';
+
+const SUITE = 'web-privacy';
+
+/** A page's first answers come after its modules load and its calls return: slow on a busy machine. */
+const LOADED = { timeout: 10_000 };
+
+describe.runIf(!chromiumInstalled && process.env.CI === 'true')('web privacy in Chromium (CI)', () => {
+  it('needs Chromium in CI', () => {
+    throw new Error(CHROMIUM_MISSING);
+  });
+});
+
+describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data download, deletion', () => {
+  const suite = useWebSuite();
+
+  it('lists the activity newest first and shows more through the next cursor', async () => {
+    const me = await registerUser(suite.ctx.app);
+    // Eleven consent changes after the account's creation: twelve events, more than the card's page of ten.
+    for (let change = 0; change < 11; change += 1) {
+      const value = change % 2 === 0 ? 'on' : 'off';
+      expectOk(
+        await postForm(
+          suite.ctx.app,
+          '/dev/user/consents/update',
+          { marketing_sms: value },
+          bearer(me.token),
+        ),
+      );
+    }
+    const { page, problems } = await suite.openSignedIn(me.token);
+    await page.goto('/profile');
+    const items = page.locator('#activity li');
+    await expect.poll(() => items.count(), LOADED).toBe(10);
+    expect(await items.locator('.device').first().textContent()).toBe('Consents changed');
+    expect(await items.locator('.meta').first().textContent()).toMatch(/^.+ · 127\.0\.0\.1 · .+/);
+    const more = page.getByRole('button', { name: 'Show more' });
+    expect(await more.isVisible()).toBe(true);
+    await lookAt(page, SUITE, 'profile-activity');
+
+    await more.click();
+    await expect.poll(() => items.count()).toBe(12);
+    expect(await items.locator('.device').last().textContent()).toBe('Account created');
+    expect(await more.isVisible()).toBe(false);
+    // Newest first across both pages: each event's time is not later than the one above it.
+    const ids = await suite.ctx.app.inject({
+      method: 'GET',
+      url: '/dev/user/activity?limit=100',
+      headers: bearer(me.token),
+    });
+    const events = expectOk<{ events: Array<{ type: string }> }>(ids).events;
+    expect(await items.locator('.device').allTextContents()).toEqual(
+      events.map((event) => (event.type === 'account_created' ? 'Account created' : 'Consents changed')),
+    );
+    expectNoProblems(problems);
+  });
+
+  it('prepares the data download with the current password and shows its link when ready', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token);
+    await page.goto('/profile');
+    await expect.poll(() => page.locator('#email').inputValue(), LOADED).toBe(me.email);
+    const password = page.locator('#export_password');
+    const button = page.getByRole('button', { name: 'Prepare my data' });
+
+    await password.fill('not my password');
+    await button.click();
+    const message = page.locator('#export_password-message');
+    await expect.poll(() => message.textContent()).toBe('The current password is incorrect.');
+    await password.press('End');
+    await password.press('Backspace');
+    expect(await message.textContent()).toBe('');
+
+    await password.fill(me.password);
+    const started = page.waitForResponse((response) => response.url().endsWith('/user/export'));
+    await button.click();
+    expect((await started).status()).toBe(202);
+    const status = page.locator('#data-export .status');
+    await expect.poll(() => status.textContent()).toMatch(/^(Preparing your data…|Your data is ready\.)$/);
+    // The request is an event: the Activity card shows it on top.
+    await expect
+      .poll(() => page.locator('#activity .device').first().textContent())
+      .toBe('Data download requested');
+    await suite.ctx.app.dataExports.idle();
+    // The card asks for the status every few seconds while the page is open.
+    const link = page.getByRole('link', { name: 'Download the zip' });
+    await expect.poll(() => link.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await status.textContent()).toBe('Your data is ready.');
+    expect(await page.locator('#export-expires').textContent()).toMatch(/^The link works until .+\.$/);
+    const href = (await link.getAttribute('href')) ?? '';
+    expect(href).toMatch(/\/export\/download\/[^?]+\?token=/);
+    const zip = await download(suite.ctx, href);
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    await lookAt(page, SUITE, 'profile-export-ready');
+    expectNoProblems(problems);
+  });
+
+  it('states the grace period, schedules the deletion with the password and signs the page out', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems, context } = await suite.openSignedIn(me.token);
+    await page.goto('/profile');
+    await expect.poll(() => page.locator('#email').inputValue(), LOADED).toBe(me.email);
+    const card = page.locator('section[aria-labelledby="delete-heading"]');
+    expect(await card.textContent()).toContain(
+      'Your account is erased 14 days after you ask. Until then nobody can find your profile or posts, and signing in is refused.',
+    );
+    expect(await card.textContent()).toContain(
+      'enter your email and password on the “Keep your account” page.',
+    );
+
+    await page.locator('#delete_password').fill('not my password');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await expect
+      .poll(() => page.locator('#delete_password-message').textContent())
+      .toBe('The current password is incorrect.');
+
+    await page.locator('#delete_password').fill(me.password);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    const status = page.locator('#delete-account .status');
+    await expect
+      .poll(() => status.textContent())
+      .toMatch(/^Your account will be erased on .+ signing in is refused/);
+    await lookAt(page, SUITE, 'profile-deletion-scheduled');
+
+    // Every session ended, this page's cookie included; signing in is the 409 until the date.
+    expect((await context.cookies()).find((cookie) => cookie.name === 'accounts_session')).toBeUndefined();
+    const get = await suite.ctx.app.inject({
+      method: 'GET',
+      url: '/dev/user/get',
+      headers: bearer(me.token),
+    });
+    expect(get.statusCode).toBe(401);
+    const login = await postForm(suite.ctx.app, '/dev/auth/login/email', {
+      email: me.email,
+      password: me.password,
+    });
+    expect(login.statusCode).toBe(409);
+    expect(login.json()).toMatchObject({ data: { status: 'deletion_scheduled' } });
+
+    // Where to take it back: the card's link, then the account's email and password (no mailed token).
+    await card.getByRole('link', { name: 'the “Keep your account” page' }).click();
+    await page.waitForURL('**/cancel-deletion');
+    await page.getByLabel('Email').fill(me.email);
+    await page.getByLabel('Password').fill('not my password');
+    await page.getByRole('button', { name: 'Keep my account' }).click();
+    const error = page.locator('#form-error');
+    await expect.poll(() => error.textContent()).not.toBe('');
+    await page.getByLabel('Password').fill(me.password);
+    await page.getByRole('button', { name: 'Keep my account' }).click();
+    await expect.poll(() => page.locator('#form-status').textContent()).toMatch(/^Your account is kept/);
+    expect(await error.textContent()).toBe('');
+    await lookAt(page, SUITE, 'cancel-deletion-by-password');
+    const again = await postForm(suite.ctx.app, '/dev/auth/login/email', {
+      email: me.email,
+      password: me.password,
+    });
+    expect(again.statusCode).toBe(200);
+    expectNoProblems(problems);
+  });
+
+  it('keeps the account with the mailed link in Korean: one button, no password asked', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const scheduled = await postForm(
+      suite.ctx.app,
+      '/dev/user/delete',
+      { current_password: me.password },
+      bearer(me.token),
+    );
+    expect(expectOk<{ deleted: boolean }>(scheduled).deleted).toBe(false);
+    const token = await latestToken(suite.ctx.database.handle, me.email, 'deletion_scheduled');
+    const { page, problems } = await suite.openPage({ locale: 'ko-KR' });
+    await page.goto(`/cancel-deletion?token=${token}`);
+    expect(await page.locator('#cancel-credentials').isVisible()).toBe(false);
+    await page.getByRole('button', { name: '계정 유지하기' }).click();
+    await expect.poll(() => page.locator('#form-status').textContent()).toMatch(/^계정이 유지되며/);
+    expect(await page.getByRole('button', { name: '계정 유지하기' }).isVisible()).toBe(false);
+    const login = await postForm(suite.ctx.app, '/dev/auth/login/email', {
+      email: me.email,
+      password: me.password,
+    });
+    expect(login.statusCode).toBe(200);
+    expectNoProblems(problems);
+  });
+});
