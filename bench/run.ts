@@ -11,7 +11,8 @@ import { hugePageSetting } from './proc.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, SCENARIO_GROUPS, type Settings } from './settings.js';
-import { benchTrafficMix, mixSettings, type TrafficMixResult, trafficMixReport } from './traffic-mix.js';
+import { benchTrafficMix, mixSettings, type TrafficMixResult } from './traffic-mix.js';
+import { trafficMixReport } from './traffic-mix-report.js';
 import { type Verdict, verdictTable } from './verdicts.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -85,6 +85,11 @@ export interface EndpointComparison {
   aloneRate: number;
   p50Ratio: number;
   p99Ratio: number;
+  /**
+   * CPU ms per request of the endpoint alone: the service with its hashing and image processes, and the
+   * PostgreSQL backends of its pool. CPU time, unlike latency, barely moves when others share the machine.
+   */
+  cpu: { service: number; database: number };
 }
 
 export interface TrafficMixResult {
@@ -222,7 +227,13 @@ export async function benchTrafficMix(
     for (const kind of MIX_KINDS) {
       const aloneRate = Math.max(mix.aloneMinRate, Math.round((halfRate * MIX[kind]) / 100));
       await pause(2000);
+      const serviceBefore = treeCpuMs(service.pid);
+      const backendBefore = backendCpuMs(mix.database);
       const alone = (await run(aloneRate, mix.aloneSeconds, kind)).all;
+      const cpu = {
+        service: (treeCpuMs(service.pid) - serviceBefore) / alone.count,
+        database: (backendCpuMs(mix.database) - backendBefore) / alone.count,
+      };
       const inMix = half.byKind[kind];
       if (inMix === undefined) continue;
       endpoints.push({
@@ -232,6 +243,7 @@ export async function benchTrafficMix(
         aloneRate,
         p50Ratio: inMix.p50 / alone.p50,
         p99Ratio: inMix.p99 / alone.p99,
+        cpu,
       });
     }
     const images = await directoryBytes(dataDir);
@@ -254,41 +266,4 @@ export async function benchTrafficMix(
     await restoreSeed(seed.url).catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** The scenario's report: the search, the half-rate comparison as a Markdown table, the sizes. */
-export function trafficMixReport(result: TrafficMixResult, p99TargetMs: number): string {
-  const trials = result.search.trials
-    .map((trial) => `${trial.rate}/s ${trial.pass ? 'pass' : 'fail'}`)
-    .join(', ');
-  const rows = result.endpoints.map(
-    (row) =>
-      `| ${row.kind} | ${row.mix.count} | ${row.mix.p50.toFixed(1)} | ${row.mix.p99.toFixed(1)} | ${row.aloneRate} | ` +
-      `${row.alone.p50.toFixed(1)} | ${row.alone.p99.toFixed(1)} | ${row.p50Ratio.toFixed(2)}× | ${row.p99Ratio.toFixed(2)}× | ` +
-      `${row.mix.failures + row.alone.failures} |`,
-  );
-  const sizes = result.sizes.map(
-    (size) =>
-      `| ${size.table} | ${size.rows.toLocaleString('en')} | ${(size.tableBytes / 2 ** 20).toFixed(1)} | ` +
-      `${(size.indexBytes / 2 ** 20).toFixed(1)} | ${(size.totalBytes / 2 ** 20).toFixed(1)} | ` +
-      `${size.rows > 0 ? (size.totalBytes / size.rows).toFixed(0) : '—'} |`,
-  );
-  const worst = Math.max(...result.endpoints.map((row) => Math.max(row.p50Ratio, row.p99Ratio)));
-  return [
-    `traffic-mix: rate search (p99 ≤ ${p99TargetMs} ms from the due time, no failure): ${trials}`,
-    `VERDICT traffic-mix: highest passing rate ${result.search.best}/s = ${result.perCore.toFixed(0)}/s per core (${availableParallelism()} cores)`,
-    `half rate ${result.half.rate}/s: machine ${result.machineBusyPercent.toFixed(0)} % busy, CPU per request: service and its children ${result.serviceCpuMsPerRequest.toFixed(2)} ms, PostgreSQL ${result.databaseCpuMsPerRequest.toFixed(2)} ms`,
-    '',
-    '| endpoint | in mix, requests | mix p50 ms | mix p99 ms | alone req/s | alone p50 ms | alone p99 ms | p50 ratio | p99 ratio | failed |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows,
-    '',
-    `worst ratio (target ≤ 3×): ${worst.toFixed(2)}×${worst <= 3 ? '' : ' (over 3×)'}`,
-    '',
-    '| table | rows | heap MiB | indexes MiB | total MiB | bytes per row |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...sizes,
-    '',
-    `post image storage: ${result.imageBytesPerPost === undefined ? 'no post created' : `${(result.imageBytesPerPost / 1024).toFixed(0)} KiB per post of one image (all its sizes)`}`,
-  ].join('\n');
 }
