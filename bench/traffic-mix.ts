@@ -40,7 +40,7 @@ export function mixSettings(env: NodeJS.ProcessEnv) {
     p99TargetMs: whole(env, 'BENCH_MIX_P99_MS', 100, 1),
     halfSeconds: whole(env, 'BENCH_MIX_HALF_SECONDS', 30, 1),
     aloneSeconds: whole(env, 'BENCH_MIX_ALONE_SECONDS', 20, 1),
-    aloneMinRate: whole(env, 'BENCH_MIX_ALONE_MIN_RATE', 10, 1),
+    aloneMinRate: whole(env, 'BENCH_MIX_ALONE_MIN_RATE', 2, 1),
     signedIn: whole(env, 'BENCH_MIX_SIGNED_IN', 50, 1),
   };
 }
@@ -224,15 +224,34 @@ export async function benchTrafficMix(
     log(`  half rate ${halfRate}/s: ${line('all', half.all)}`);
 
     const endpoints: EndpointComparison[] = [];
+    // What the service and its pool's backends spend with no request at all (timers, periodic jobs, pool
+    // keep-alive), per ms of wall time: taken off each light window below, where it would weigh heavily.
+    await pause(2000);
+    const idleStarted = Date.now();
+    const idleBefore = { service: treeCpuMs(service.pid), database: backendCpuMs(mix.database) };
+    await pause(mix.aloneSeconds * 1000);
+    const idleWall = Date.now() - idleStarted;
+    const idlePerMs = {
+      service: (treeCpuMs(service.pid) - idleBefore.service) / idleWall,
+      database: (backendCpuMs(mix.database) - idleBefore.database) / idleWall,
+    };
+    log(
+      `  idle: service ${(idlePerMs.service * 1000).toFixed(0)} ms CPU a second, PostgreSQL ${(idlePerMs.database * 1000).toFixed(0)}`,
+    );
     for (const kind of MIX_KINDS) {
       const aloneRate = Math.max(mix.aloneMinRate, Math.round((halfRate * MIX[kind]) / 100));
       await pause(2000);
+      const started = Date.now();
       const serviceBefore = treeCpuMs(service.pid);
       const backendBefore = backendCpuMs(mix.database);
-      const alone = (await run(aloneRate, mix.aloneSeconds, kind)).all;
+      const aloneRun = await run(aloneRate, mix.aloneSeconds, kind);
+      const wall = Date.now() - started;
+      const alone = aloneRun.all;
+      log(`  ${kind} alone at ${aloneRate}/s: ${line(kind, alone)}`);
+      for (const sample of aloneRun.failureSamples.slice(0, 3)) log(`    failed: ${sample}`);
       const cpu = {
-        service: (treeCpuMs(service.pid) - serviceBefore) / alone.count,
-        database: (backendCpuMs(mix.database) - backendBefore) / alone.count,
+        service: (treeCpuMs(service.pid) - serviceBefore - idlePerMs.service * wall) / alone.count,
+        database: (backendCpuMs(mix.database) - backendBefore - idlePerMs.database * wall) / alone.count,
       };
       const inMix = half.byKind[kind];
       if (inMix === undefined) continue;
