@@ -108,7 +108,8 @@ function multipart(text: string, image: Buffer): { headers: Record<string, strin
 
 /**
  * The request for each slot of a run: what it asks for drawn with the mix's weights (`only` narrows it to
- * one kind), from a seeded generator. `tag` keeps fresh addresses and usernames unique across runs.
+ * one kind), from a seeded generator. `tag` keeps fresh addresses and usernames unique across runs; the `x`
+ * between it and the counter keeps run 1's 81st name apart from run 18's first.
  */
 export function mixRequests(
   context: MixContext,
@@ -148,7 +149,7 @@ export function mixRequests(
       const n = taken ? seededUser() : ++fresh;
       const values = taken
         ? { email: seededEmail(n).toUpperCase(), username: `mix${n}`, slug: `mix-${n}` }
-        : { email: `free-${tag}-${n}@bench.example`, username: `free${tag}${n}`, slug: `free-${tag}-${n}` };
+        : { email: `free-${tag}-${n}@bench.example`, username: `free${tag}x${n}`, slug: `free-${tag}-${n}` };
       return {
         kind: 'validate',
         method: 'POST',
@@ -207,7 +208,7 @@ export function mixRequests(
         body: new URLSearchParams({
           type: 'email',
           email: `reg-${tag}-${n}@bench.example`,
-          username: `reg${tag}${n}`,
+          username: `reg${tag}x${n}`,
           gender: String(n % 2),
           user_agreement: 'on',
           password: SEEDED_PASSWORD,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import {
 } from './mix-seed.js';
 import { type OpenResult, runOpen } from './open-load.js';
 import { type RateSearchResult, searchRate } from './open-model.js';
-import { cpuMs, processTree } from './proc.js';
+import { cpuMeter } from './proc.js';
 import { startService } from './service.js';
 import { type Settings, whole } from './settings.js';
 
@@ -56,26 +56,6 @@ function machineTicks(): { busy: number; total: number } {
   const total = fields.reduce((sum, value) => sum + value, 0);
   const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
   return { busy: total - idle, total };
-}
-
-/** CPU time of the PostgreSQL backends serving `database` (their process titles name it), in ms. */
-function backendCpuMs(database: string): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (title.startsWith('postgres: ') && title.includes(` ${database} `))
-        total += cpuMs(Number(entry)) ?? 0;
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return total;
-}
-
-function treeCpuMs(pid: number): number {
-  return processTree(pid).reduce((sum, member) => sum + (cpuMs(member) ?? 0), 0);
 }
 
 export interface EndpointComparison {
@@ -215,11 +195,10 @@ export async function benchTrafficMix(
     const halfRate = Math.max(1, Math.round(search.best / 2));
     await pause(2000);
     const ticksBefore = machineTicks();
-    const cpuBefore = treeCpuMs(service.pid);
-    const databaseBefore = backendCpuMs(mix.database);
+    const meter = cpuMeter(service.pid, mix.database);
+    const halfBefore = meter.snapshot();
     const half = await run(halfRate, mix.halfSeconds);
-    const databaseAfter = backendCpuMs(mix.database);
-    const cpuAfter = treeCpuMs(service.pid);
+    const halfCpu = meter.since(halfBefore);
     const ticksAfter = machineTicks();
     log(`  half rate ${halfRate}/s: ${line('all', half.all)}`);
 
@@ -228,13 +207,11 @@ export async function benchTrafficMix(
     // keep-alive), per ms of wall time: taken off each light window below, where it would weigh heavily.
     await pause(2000);
     const idleStarted = Date.now();
-    const idleBefore = { service: treeCpuMs(service.pid), database: backendCpuMs(mix.database) };
+    const idleBefore = meter.snapshot();
     await pause(mix.aloneSeconds * 1000);
+    const idleCpu = meter.since(idleBefore);
     const idleWall = Date.now() - idleStarted;
-    const idlePerMs = {
-      service: (treeCpuMs(service.pid) - idleBefore.service) / idleWall,
-      database: (backendCpuMs(mix.database) - idleBefore.database) / idleWall,
-    };
+    const idlePerMs = { service: idleCpu.service / idleWall, database: idleCpu.database / idleWall };
     log(
       `  idle: service ${(idlePerMs.service * 1000).toFixed(0)} ms CPU a second, PostgreSQL ${(idlePerMs.database * 1000).toFixed(0)}`,
     );
@@ -242,16 +219,18 @@ export async function benchTrafficMix(
       const aloneRate = Math.max(mix.aloneMinRate, Math.round((halfRate * MIX[kind]) / 100));
       await pause(2000);
       const started = Date.now();
-      const serviceBefore = treeCpuMs(service.pid);
-      const backendBefore = backendCpuMs(mix.database);
+      const aloneBefore = meter.snapshot();
       const aloneRun = await run(aloneRate, mix.aloneSeconds, kind);
       const wall = Date.now() - started;
+      const aloneCpu = meter.since(aloneBefore);
       const alone = aloneRun.all;
       log(`  ${kind} alone at ${aloneRate}/s: ${line(kind, alone)}`);
       for (const sample of aloneRun.failureSamples.slice(0, 3)) log(`    failed: ${sample}`);
+      // Per answered request: a request shed with a 503 under load costs next to nothing.
+      const answered = Math.max(1, alone.count - alone.failures);
       const cpu = {
-        service: (treeCpuMs(service.pid) - serviceBefore - idlePerMs.service * wall) / alone.count,
-        database: (backendCpuMs(mix.database) - backendBefore - idlePerMs.database * wall) / alone.count,
+        service: (aloneCpu.service - idlePerMs.service * wall) / answered,
+        database: (aloneCpu.database - idlePerMs.database * wall) / answered,
       };
       const inMix = half.byKind[kind];
       if (inMix === undefined) continue;
@@ -274,8 +253,8 @@ export async function benchTrafficMix(
       half,
       machineBusyPercent:
         (100 * (ticksAfter.busy - ticksBefore.busy)) / (ticksAfter.total - ticksBefore.total),
-      serviceCpuMsPerRequest: (cpuAfter - cpuBefore) / half.all.count,
-      databaseCpuMsPerRequest: (databaseAfter - databaseBefore) / half.all.count,
+      serviceCpuMsPerRequest: halfCpu.service / half.all.count,
+      databaseCpuMsPerRequest: halfCpu.database / half.all.count,
       endpoints,
       sizes: await restoreSeed(seed.url).then(() => relationSizes(seed.url)),
       imageBytesPerPost: created > 0 && images.files > 0 ? images.bytes / created : undefined,
