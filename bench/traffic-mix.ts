@@ -232,8 +232,14 @@ export async function benchTrafficMix(
         service: (aloneCpu.service - idlePerMs.service * wall) / answered,
         database: (aloneCpu.database - idlePerMs.database * wall) / answered,
       };
-      const inMix = half.byKind[kind];
-      if (inMix === undefined) continue;
+      // A kind the half-rate window happened not to send still has its figures alone (CPU included).
+      const inMix = half.byKind[kind] ?? {
+        count: 0,
+        p50: Number.NaN,
+        p99: Number.NaN,
+        max: Number.NaN,
+        failures: 0,
+      };
       endpoints.push({
         kind,
         mix: inMix,
