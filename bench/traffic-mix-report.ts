@@ -2,6 +2,11 @@ import { availableParallelism } from 'node:os';
 import { MIX } from './mix-requests.js';
 import type { TrafficMixResult } from './traffic-mix.js';
 
+/** A figure, or a dash where there is none (an endpoint the half-rate window did not send). */
+function figure(value: number, digits: number, unit = ''): string {
+  return Number.isFinite(value) ? `${value.toFixed(digits)}${unit}` : '—';
+}
+
 /** The scenario's report: the search, the half-rate comparison as a Markdown table, the sizes. */
 export function trafficMixReport(result: TrafficMixResult, p99TargetMs: number): string {
   const trials = result.search.trials
@@ -9,8 +14,8 @@ export function trafficMixReport(result: TrafficMixResult, p99TargetMs: number):
     .join(', ');
   const rows = result.endpoints.map(
     (row) =>
-      `| ${row.kind} | ${row.mix.count} | ${row.mix.p50.toFixed(1)} | ${row.mix.p99.toFixed(1)} | ${row.aloneRate} | ` +
-      `${row.alone.p50.toFixed(1)} | ${row.alone.p99.toFixed(1)} | ${row.p50Ratio.toFixed(2)}× | ${row.p99Ratio.toFixed(2)}× | ` +
+      `| ${row.kind} | ${row.mix.count} | ${figure(row.mix.p50, 1)} | ${figure(row.mix.p99, 1)} | ${row.aloneRate} | ` +
+      `${row.alone.p50.toFixed(1)} | ${row.alone.p99.toFixed(1)} | ${figure(row.p50Ratio, 2, '×')} | ${figure(row.p99Ratio, 2, '×')} | ` +
       `${row.mix.failures + row.alone.failures} | ${row.cpu.service.toFixed(2)} | ${row.cpu.database.toFixed(2)} |`,
   );
   const sizes = result.sizes.map(
@@ -23,7 +28,9 @@ export function trafficMixReport(result: TrafficMixResult, p99TargetMs: number):
     (sum, row) => sum + (MIX[row.kind] / 100) * (row.cpu.service + row.cpu.database),
     0,
   );
-  const worst = Math.max(...result.endpoints.map((row) => Math.max(row.p50Ratio, row.p99Ratio)));
+  // Only endpoints the half-rate window sent have a ratio; the others are still in the CPU figure.
+  const sent = result.endpoints.filter((row) => row.mix.count > 0);
+  const worst = Math.max(...sent.map((row) => Math.max(row.p50Ratio, row.p99Ratio)));
   return [
     `traffic-mix: rate search (p99 ≤ ${p99TargetMs} ms from the due time, no failure): ${trials}`,
     `VERDICT traffic-mix: highest passing rate ${result.search.best}/s = ${result.perCore.toFixed(0)}/s per core (${availableParallelism()} cores)`,
@@ -33,7 +40,9 @@ export function trafficMixReport(result: TrafficMixResult, p99TargetMs: number):
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
-    `worst ratio (target ≤ 3×): ${worst.toFixed(2)}×${worst <= 3 ? '' : ' (over 3×)'}`,
+    sent.length === 0
+      ? 'worst ratio: no endpoint was sent in the half-rate window'
+      : `worst ratio (target ≤ 3×): ${worst.toFixed(2)}×${worst <= 3 ? '' : ' (over 3×)'}`,
     `CPU per mix request (endpoints alone, weighted by the mix; service + PostgreSQL): ${weighted.toFixed(2)} ms = ` +
       `at most ${(1000 / weighted).toFixed(0)} mix requests a second per fully busy core`,
     '',
