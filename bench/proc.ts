@@ -93,3 +93,50 @@ export function cpuMs(pid: number): number | undefined {
 export function hugePageSetting(): string {
   return read('/sys/kernel/mm/transparent_hugepage/enabled')?.trim() ?? 'unknown';
 }
+
+/** CPU ms so far of each process: the PostgreSQL backends serving `database` (their titles name it). */
+export function backendCpu(database: string): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) {
+        cpu.set(Number(entry), cpuMs(Number(entry)) ?? 0);
+      }
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return cpu;
+}
+
+export function treeCpu(pid: number): Map<number, number> {
+  return new Map(processTree(pid).map((member) => [member, cpuMs(member) ?? 0]));
+}
+
+/**
+ * CPU ms spent between two snapshots by the processes alive at the second: a process that started since
+ * counts whole, one that ended (a pool connection closed when idle, a retired child) drops out rather than
+ * taking its whole past off the sum.
+ */
+export function spentSince(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
+}
+
+/** The service's process tree and its database backends, measured together. */
+export function cpuMeter(pid: number, database: string) {
+  const snapshot = () => ({ service: treeCpu(pid), database: backendCpu(database) });
+  return {
+    snapshot,
+    since: (before: ReturnType<typeof snapshot>) => {
+      const after = snapshot();
+      return {
+        service: spentSince(before.service, after.service),
+        database: spentSince(before.database, after.database),
+      };
+    },
+  };
+}

@@ -3,13 +3,16 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
 import { benchFeed } from './feed.js';
+import { benchFlat } from './flat.js';
 import { benchHotPaths } from './hot-paths.js';
 import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
 import { hugePageSetting } from './proc.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
-import { loadSettings, type Settings } from './settings.js';
+import { loadSettings, SCENARIO_GROUPS, type Settings } from './settings.js';
+import { benchTrafficMix, mixSettings, type TrafficMixResult } from './traffic-mix.js';
+import { trafficMixReport } from './traffic-mix-report.js';
 import { type Verdict, verdictTable } from './verdicts.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -103,10 +106,20 @@ async function main(): Promise<number> {
     console.log('DATABASE_URL is not set: PostgreSQL is skipped, only the embedded PGlite is measured.');
   }
   const backends: Array<() => Promise<BenchDatabase>> = [];
-  if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
   const { databaseUrl } = settings;
-  if (settings.backends.has('postgres') && databaseUrl !== undefined) {
-    backends.push(() => serverDatabase(databaseUrl));
+  // The traffic mix and the flat comparison run on PostgreSQL alone, after the per-backend groups (if any).
+  const serverOnly = {
+    trafficMix: settings.scenarios.has('traffic-mix'),
+    flat: settings.scenarios.has('flat'),
+  };
+  if ((serverOnly.trafficMix || serverOnly.flat) && databaseUrl === undefined) {
+    throw new Error('--scenarios=traffic-mix and flat need DATABASE_URL (a PostgreSQL server)');
+  }
+  if (SCENARIO_GROUPS.some((group) => settings.scenarios.has(group))) {
+    if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
+    if (settings.backends.has('postgres') && databaseUrl !== undefined) {
+      backends.push(() => serverDatabase(databaseUrl));
+    }
   }
 
   const reports: BackendReport[] = [];
@@ -130,9 +143,26 @@ async function main(): Promise<number> {
     }
   }
 
+  let trafficMix: TrafficMixResult | undefined;
+  if (serverOnly.trafficMix && databaseUrl !== undefined) {
+    trafficMix = await benchTrafficMix(databaseUrl, settings, console.log);
+    console.log(`\n${trafficMixReport(trafficMix, mixSettings(process.env).p99TargetMs)}\n`);
+  }
+  if (serverOnly.flat && databaseUrl !== undefined) {
+    const flat = await benchFlat(databaseUrl, settings, console.log);
+    reports.push({ backend: 'postgres (flat)', rows: flat.rows, verdicts: [], summaries: [flat.summary] });
+    console.log(`\npostgres, flat parts\n\n${table(flat.rows)}\n\n${flat.summary}`);
+  }
+
   const spoiled = reports.flatMap((report) =>
     report.rows.filter((row) => row.result.failures > 0).map((row) => `${report.backend} ${row.scenario}`),
   );
+  if (trafficMix) {
+    // Trials of the rate search fail by design; the half-rate mix and the endpoints alone must not.
+    const failed =
+      trafficMix.half.all.failures + trafficMix.endpoints.reduce((sum, row) => sum + row.alone.failures, 0);
+    if (failed > 0) spoiled.push('traffic-mix at half rate or an endpoint alone');
+  }
   for (const name of spoiled) console.error(`${name}: failed requests (unexpected status, error or timeout)`);
   const judged = reports.flatMap((report) => report.verdicts.filter((verdict) => verdict.judged));
   const passed = judged.length > 0 && judged.every((verdict) => verdict.pass) && spoiled.length === 0;
@@ -146,7 +176,7 @@ async function main(): Promise<number> {
   await mkdir(path.dirname(jsonPath), { recursive: true });
   await writeFile(
     jsonPath,
-    `${JSON.stringify({ cores: cpu.length, node: process.version, settings: { ...settings, scenarios: [...settings.scenarios], backends: [...settings.backends], databaseUrl: settings.databaseUrl ? 'set' : undefined }, reports, passed }, null, 2)}\n`,
+    `${JSON.stringify({ cores: cpu.length, node: process.version, settings: { ...settings, scenarios: [...settings.scenarios], backends: [...settings.backends], databaseUrl: settings.databaseUrl ? 'set' : undefined }, reports, trafficMix, passed }, null, 2)}\n`,
   );
   console.log(`results as JSON: ${jsonPath}`);
   if (spoiled.length > 0) return 1;

@@ -74,6 +74,9 @@ export function startBareServer(
   return startProcess([`${ROOT}dist-bench/bare-server.js`], bare);
 }
 
+/** How long a process may take to answer /healthz: minutes, not seconds, on a machine shared with other work. */
+const STARTUP_MS = 90_000;
+
 async function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Service> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -96,7 +99,7 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Ser
     child.kill('SIGTERM');
     await exited;
   };
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + STARTUP_MS; Date.now() < deadline; ) {
     if (child.exitCode !== null)
       throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
     const up = await fetch(`${url}/healthz`).then(
@@ -107,5 +110,5 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Ser
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();
-  throw new Error(`${args.join(' ')} did not answer /healthz within 30 s: ${stderr}`);
+  throw new Error(`${args.join(' ')} did not answer /healthz within ${STARTUP_MS / 1000} s: ${stderr}`);
 }

@@ -1,0 +1,273 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import {
+  firstCursors,
+  MIX,
+  MIX_KINDS,
+  type MixContext,
+  type MixKind,
+  mixRequests,
+  sampleImage,
+  signIn,
+} from './mix-requests.js';
+import {
+  type RelationSize,
+  relationSizes,
+  type SeededDatabase,
+  SIGNED_IN_USERS,
+  seededDatabase,
+} from './mix-seed.js';
+import { type OpenResult, runOpen } from './open-load.js';
+import { type RateSearchResult, searchRate } from './open-model.js';
+import { cpuMeter } from './proc.js';
+import { startService } from './service.js';
+import { type Settings, whole } from './settings.js';
+
+/** The traffic-mix scenario's knobs (BENCH_MIX_*), so a short check and a full measurement need no edit. */
+export function mixSettings(env: NodeJS.ProcessEnv) {
+  return {
+    database: env.BENCH_MIX_DATABASE?.trim() || 'accounts_bench_mix',
+    users: whole(env, 'BENCH_MIX_USERS', 100_000, SIGNED_IN_USERS + 1000),
+    posts: whole(env, 'BENCH_MIX_POSTS', 1_000_000, 1000),
+    likesPerPost: whole(env, 'BENCH_MIX_LIKES_PER_POST', 5, 0),
+    trialSeconds: whole(env, 'BENCH_MIX_TRIAL_SECONDS', 20, 1),
+    startRate: whole(env, 'BENCH_MIX_START_RATE', 50, 1),
+    warmupRate: whole(env, 'BENCH_MIX_WARMUP_RATE', 20, 1),
+    maxTrials: whole(env, 'BENCH_MIX_MAX_TRIALS', 9, 1),
+    p99TargetMs: whole(env, 'BENCH_MIX_P99_MS', 100, 1),
+    halfSeconds: whole(env, 'BENCH_MIX_HALF_SECONDS', 30, 1),
+    aloneSeconds: whole(env, 'BENCH_MIX_ALONE_SECONDS', 20, 1),
+    aloneMinRate: whole(env, 'BENCH_MIX_ALONE_MIN_RATE', 2, 1),
+    signedIn: whole(env, 'BENCH_MIX_SIGNED_IN', 50, 1),
+  };
+}
+export type MixSettings = ReturnType<typeof mixSettings>;
+
+/** Busy and total jiffies of the whole machine (/proc/stat): how much of both cores a window used. */
+function machineTicks(): { busy: number; total: number } {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+export interface EndpointComparison {
+  kind: MixKind;
+  mix: OpenResult['all'];
+  alone: OpenResult['all'];
+  aloneRate: number;
+  p50Ratio: number;
+  p99Ratio: number;
+  /**
+   * CPU ms per request of the endpoint alone: the service with its hashing and image processes, and the
+   * PostgreSQL backends of its pool. CPU time, unlike latency, barely moves when others share the machine.
+   */
+  cpu: { service: number; database: number };
+}
+
+export interface TrafficMixResult {
+  seed: SeededDatabase;
+  search: RateSearchResult & { trialResults: OpenResult[] };
+  perCore: number;
+  half: OpenResult;
+  /** Of the half-rate window: the machine's busy share of all cores, and the service tree's CPU per request. */
+  machineBusyPercent: number;
+  serviceCpuMsPerRequest: number;
+  /** PostgreSQL's backends for the service's pool, CPU per request of the half-rate window. */
+  databaseCpuMsPerRequest: number;
+  endpoints: EndpointComparison[];
+  sizes: RelationSize[];
+  /** Bytes the service stored per uploaded post image (the original re-encoded plus its thumbnails). */
+  imageBytesPerPost: number | undefined;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function directoryBytes(directory: string): Promise<{ bytes: number; files: number }> {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of await readdir(directory, { withFileTypes: true, recursive: true }).catch(() => [])) {
+    if (!entry.isFile()) continue;
+    bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
+    files++;
+  }
+  return { bytes, files };
+}
+
+/** Leaves the seed as it was: the run's sign-ups, posts, tokens and the likes of the signed-in users go. */
+async function restoreSeed(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `WITH gone AS (
+         DELETE FROM post_likes WHERE user_id IN (SELECT md5('user' || n)::uuid FROM generate_series(1, $1::int) AS n)
+         RETURNING post_id)
+       UPDATE posts SET like_count = posts.like_count - g.likes
+       FROM (SELECT post_id, count(*)::int AS likes FROM gone GROUP BY post_id) AS g WHERE posts.id = g.post_id`,
+      [SIGNED_IN_USERS],
+    );
+    await client.query("DELETE FROM posts WHERE text LIKE 'bench mix post %'");
+    await client.query("DELETE FROM users WHERE email LIKE 'reg-%@bench.example'");
+    await client.query('DELETE FROM api_tokens');
+  } finally {
+    await client.end();
+  }
+}
+
+async function countCreatedPosts(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*) AS n FROM posts WHERE text LIKE 'bench mix post %'",
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+function line(kind: string, result: OpenResult['all']): string {
+  return `${kind} p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.count} requests, ${result.failures} failed`;
+}
+
+/**
+ * The app's traffic mix (MIX) as an open-model load on one seeded PostgreSQL database: the highest fixed
+ * arrival rate whose p99 (from each request's due time) stays within the target with no failure, found by
+ * stepping up and bisecting; then, at half that rate, each endpoint's p50 and p99 in the mix against the
+ * same endpoint alone on the otherwise idle service. Ends by measuring the tables' sizes.
+ */
+export async function benchTrafficMix(
+  serverUrl: string,
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<TrafficMixResult> {
+  const mix = mixSettings(process.env);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-bench-mix-'));
+  log(
+    `traffic-mix: database ${mix.database} (${mix.users.toLocaleString('en')} users, ${mix.posts.toLocaleString('en')} posts, ${mix.likesPerPost} likes a post)`,
+  );
+  const seed = await seededDatabase(serverUrl, mix.database, mix, { DATA_DIR: dataDir }, log);
+  log(
+    seed.seededNow
+      ? `  seeded in ${seed.seedSeconds.toFixed(0)} s`
+      : '  reused the complete seed (its bench_seed marker)',
+  );
+  await restoreSeed(seed.url);
+  const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: seed.url });
+  const tag = Date.now().toString(36);
+  let runs = 0;
+  try {
+    const tokens = await signIn(service.url, mix.signedIn);
+    const context: MixContext = {
+      users: mix.users,
+      posts: mix.posts,
+      tokens,
+      image: await sampleImage(),
+      cursors: await firstCursors(service.url, tokens[0] as string),
+    };
+    const run = (rate: number, seconds: number, only?: MixKind) =>
+      runOpen(service.url, rate, seconds, mixRequests(context, `${tag}r${++runs}`, runs, only));
+    // Warmed at a gentle rate: an overloaded warm-up would leave a backlog (hashing queue) to the first trial.
+    if (settings.warmupSeconds > 0) await run(mix.warmupRate, settings.warmupSeconds);
+
+    const trialResults: OpenResult[] = [];
+    const search = await searchRate(
+      async (rate) => {
+        await pause(2000);
+        const result = await run(rate, mix.trialSeconds);
+        trialResults.push(result);
+        const pass = result.all.failures === 0 && result.all.p99 <= mix.p99TargetMs;
+        log(`  trial ${rate}/s: ${line('all', result.all)} → ${pass ? 'pass' : 'fail'}`);
+        for (const sample of result.failureSamples.slice(0, 3)) log(`    failed: ${sample}`);
+        return pass;
+      },
+      { start: mix.startRate, factor: 2, precision: 0.1, maxRate: 100_000, maxTrials: mix.maxTrials },
+    );
+    const halfRate = Math.max(1, Math.round(search.best / 2));
+    await pause(2000);
+    const ticksBefore = machineTicks();
+    const meter = cpuMeter(service.pid, mix.database);
+    const halfBefore = meter.snapshot();
+    const half = await run(halfRate, mix.halfSeconds);
+    const halfCpu = meter.since(halfBefore);
+    const ticksAfter = machineTicks();
+    log(`  half rate ${halfRate}/s: ${line('all', half.all)}`);
+
+    const endpoints: EndpointComparison[] = [];
+    // What the service and its pool's backends spend with no request at all (timers, periodic jobs, pool
+    // keep-alive), per ms of wall time: taken off each light window below, where it would weigh heavily.
+    await pause(2000);
+    const idleStarted = Date.now();
+    const idleBefore = meter.snapshot();
+    await pause(mix.aloneSeconds * 1000);
+    const idleCpu = meter.since(idleBefore);
+    const idleWall = Date.now() - idleStarted;
+    const idlePerMs = { service: idleCpu.service / idleWall, database: idleCpu.database / idleWall };
+    log(
+      `  idle: service ${(idlePerMs.service * 1000).toFixed(0)} ms CPU a second, PostgreSQL ${(idlePerMs.database * 1000).toFixed(0)}`,
+    );
+    for (const kind of MIX_KINDS) {
+      const aloneRate = Math.max(mix.aloneMinRate, Math.round((halfRate * MIX[kind]) / 100));
+      await pause(2000);
+      const started = Date.now();
+      const aloneBefore = meter.snapshot();
+      const aloneRun = await run(aloneRate, mix.aloneSeconds, kind);
+      const wall = Date.now() - started;
+      const aloneCpu = meter.since(aloneBefore);
+      const alone = aloneRun.all;
+      log(`  ${kind} alone at ${aloneRate}/s: ${line(kind, alone)}`);
+      for (const sample of aloneRun.failureSamples.slice(0, 3)) log(`    failed: ${sample}`);
+      // Per answered request: a request shed with a 503 under load costs next to nothing.
+      const answered = Math.max(1, alone.count - alone.failures);
+      const cpu = {
+        service: (aloneCpu.service - idlePerMs.service * wall) / answered,
+        database: (aloneCpu.database - idlePerMs.database * wall) / answered,
+      };
+      // A kind the half-rate window happened not to send still has its figures alone (CPU included).
+      const inMix = half.byKind[kind] ?? {
+        count: 0,
+        p50: Number.NaN,
+        p99: Number.NaN,
+        max: Number.NaN,
+        failures: 0,
+      };
+      endpoints.push({
+        kind,
+        mix: inMix,
+        alone,
+        aloneRate,
+        p50Ratio: inMix.p50 / alone.p50,
+        p99Ratio: inMix.p99 / alone.p99,
+        cpu,
+      });
+    }
+    const images = await directoryBytes(dataDir);
+    const created = await countCreatedPosts(seed.url);
+    return {
+      seed,
+      search: { ...search, trialResults },
+      perCore: search.best / availableParallelism(),
+      half,
+      machineBusyPercent:
+        (100 * (ticksAfter.busy - ticksBefore.busy)) / (ticksAfter.total - ticksBefore.total),
+      serviceCpuMsPerRequest: halfCpu.service / half.all.count,
+      databaseCpuMsPerRequest: halfCpu.database / half.all.count,
+      endpoints,
+      sizes: await restoreSeed(seed.url).then(() => relationSizes(seed.url)),
+      imageBytesPerPost: created > 0 && images.files > 0 ? images.bytes / created : undefined,
+    };
+  } finally {
+    await service.stop();
+    await restoreSeed(seed.url).catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
