@@ -77,7 +77,9 @@ describe('web pages: the deletion card states the configured grace period', () =
     expect(now).not.toContain('days');
     const later = deletionCard((await graced.app.inject({ method: 'GET', url: '/profile?lang=ko' })).body);
     expect(later).toContain('요청하고 30일 뒤에 계정이 지워집니다.');
-    expect(later).toContain('30일이 지나기 전에 메일로 보내 드리는 링크를 열거나, <a href="/cancel-deletion">');
+    expect(later).toContain(
+      '30일이 지나기 전에 메일로 보내 드리는 링크를 열거나, <a href="/cancel-deletion">',
+    );
     expect(later).not.toContain('바로 지워집니다');
   });
 });
