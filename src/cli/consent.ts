@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ConsentText } from '../db/schema.js';
+import type { ConsentHistoryEntry } from '../modules/consents/history.js';
 import type { CurrentDocument } from '../modules/consents/repo.js';
 import { DOCUMENT_KEY } from '../modules/consents/service.js';
 import { withOperatorServices } from './context.js';
@@ -68,7 +69,19 @@ function describeDocument(document: CurrentDocument): string[] {
   ];
 }
 
-/** `accounts consent publish|list|remind`. */
+function describeEntry(entry: ConsentHistoryEntry): string[] {
+  return [
+    entry.key,
+    String(entry.version),
+    entry.agreed ? 'agreed' : 'withdrawn',
+    entry.at,
+    entry.channel,
+    entry.client_address ?? '-',
+    entry.reminded_at ?? '-',
+  ];
+}
+
+/** `accounts consent publish|list|history|remind`. */
 export function registerConsentCommands(program: Command): void {
   const consent = program
     .command('consent')
@@ -112,6 +125,29 @@ export function registerConsentCommands(program: Command): void {
       else if (documents.length === 0) console.log('No documents.');
       else
         printColumns([['KEY', 'VERSION', 'KIND', 'LANGUAGES', 'TITLE'], ...documents.map(describeDocument)]);
+    });
+
+  consent
+    .command('history')
+    .description(
+      'Show every consent record of a user, agreements and withdrawals, with when, where from and how',
+    )
+    .argument('<user>', 'the user: an id, an email or a username')
+    .option('--json', 'print the records as JSON')
+    .action(async (reference: string, options: { json?: boolean }) => {
+      const entries = await withOperatorServices(async ({ users, consentHistory }) => {
+        const user = await users.find(reference);
+        const all: ConsentHistoryEntry[] = [];
+        for await (const entry of consentHistory.entries(user.id)) all.push(entry);
+        return all;
+      });
+      if (options.json) printJson(entries);
+      else if (entries.length === 0) console.log('No consent records.');
+      else
+        printColumns([
+          ['KEY', 'VERSION', 'ANSWER', 'AT', 'CHANNEL', 'ADDRESS', 'REMINDED'],
+          ...entries.map(describeEntry),
+        ]);
     });
 
   consent

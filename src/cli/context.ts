@@ -14,6 +14,8 @@ import type { Executor } from '../db/transaction.js';
 import { Mailer } from '../mail/mailer.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
 import { createMailTransport, type MailLogger } from '../mail/transport.js';
+import { ConsentHistory } from '../modules/consents/history.js';
+import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import { ConsentReminders } from '../modules/consents/reminders.js';
 import { ConsentRemindersRepo } from '../modules/consents/reminders-repo.js';
 import { ConsentsRepo } from '../modules/consents/repo.js';
@@ -55,6 +57,7 @@ export interface OperatorServices {
   importer: UserImportService;
   consents: ConsentsService;
   consentReminders: ConsentReminders;
+  consentHistory: ConsentHistory;
   secondFactor: SecondFactorReset;
 }
 
@@ -139,6 +142,7 @@ function buildOperatorServices(
           activity.recordUnattended(trx, userId, 'consent_changed', details),
       },
     ),
+    consentHistory: new ConsentHistory(new ConsentHistoryRepo(db)),
     secondFactor: new SecondFactorReset(db, new SecondFactorRepo(db), activity),
   };
 }

@@ -37,7 +37,7 @@ describe.each(backends)('%s: accounts consent', (backend) => {
 
   const cli = (args: string[]) => runCli(args, env);
 
-  it.each(['publish', 'list', 'remind'])(
+  it.each(['publish', 'list', 'history', 'remind'])(
     'accounts consent %s --help describes the command',
     async (command) => {
       const result = await cli(['consent', command, '--help']);

@@ -1,0 +1,104 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { registrationForm } from '../helpers/factories.js';
+import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
+
+beforeAll(async () => {
+  await buildDist();
+});
+
+interface Entry {
+  key: string;
+  version: number;
+  agreed: boolean;
+  at: string;
+  channel: string;
+  client_address: string | null;
+  reminded_at: string | null;
+}
+
+/**
+ * What an operator shows to prove what a user agreed to and when: the records the service wrote through the
+ * API, read back by `accounts consent history` from the same database.
+ */
+describe.each(backends)('%s: accounts consent history', (backend) => {
+  const env: Record<string, string> = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
+  let dataDir: string;
+  let database: TestDatabase | undefined;
+  let service: RunningService | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-consent-history-'));
+    env.DATA_DIR = dataDir;
+    if (backend === 'postgres') {
+      database = await createTestDatabase('postgres', { migrate: false });
+      await database.handle.close();
+      env.DATABASE_URL = database.url as string;
+    }
+    expect((await runCli(['migrate'], env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+    if (database) await database.drop();
+  });
+
+  const post = async (url: string, fields: Record<string, string>, token?: string) => {
+    const res = await fetch(`${service?.url}${url}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+    return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+  };
+
+  it('lists every agreement and withdrawal of the user, with time, address and channel', async () => {
+    service = await startService(env);
+    const fields = { ...registrationForm(), consent_marketing_email: 'on' };
+    const registered = await post('/v1/auth/register', fields);
+    expect(registered.status).toBe(200);
+    const token = (registered.body.data.user as { api_token: string }).api_token;
+    const withdrawn = await post('/v1/user/consents/update', { marketing_email: 'off' }, token);
+    expect(withdrawn.status).toBe(200);
+    // The embedded database belongs to the server while it runs.
+    expect(await service.stop()).toBe(0);
+    service = undefined;
+
+    const json = await runCli(['consent', 'history', fields.email, '--json'], env);
+    expect(json.code, json.stderr).toBe(0);
+    const entries = JSON.parse(json.stdout) as Entry[];
+    expect(entries.map(({ key, agreed, channel }) => [key, agreed, channel])).toEqual([
+      ['marketing_email', true, 'register'],
+      ['marketing_email', false, 'update'],
+      ['privacy', true, 'register'],
+      ['terms', true, 'register'],
+    ]);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({ version: 1, client_address: '127.0.0.1', reminded_at: null });
+      expect(new Date(entry.at).toISOString()).toBe(entry.at);
+    }
+    expect(Date.parse(entries[1]?.at ?? '')).toBeGreaterThanOrEqual(Date.parse(entries[0]?.at ?? ''));
+
+    const table = await runCli(['consent', 'history', fields.username], env);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^KEY\s+VERSION\s+ANSWER\s+AT\s+CHANNEL\s+ADDRESS\s+REMINDED$/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/).slice(0, 3))).toEqual([
+      ['marketing_email', '1', 'agreed'],
+      ['marketing_email', '1', 'withdrawn'],
+      ['privacy', '1', 'agreed'],
+      ['terms', '1', 'agreed'],
+    ]);
+  });
+
+  it('names a user it does not know in one line, and exits 1', async () => {
+    const result = await runCli(['consent', 'history', 'nobody@example.com'], env);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'User "nobody@example.com" not found\n' });
+  });
+});
