@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, screenshot } from '../helpers/browser.js';
+import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
 import { registerUser } from '../helpers/factories.js';
 import { awayFromStepEdge, enableTotp } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
@@ -19,28 +18,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-}
-
-/** Elements whose right edge passes the viewport (as web-look.test.ts checks): no sideways scrolling. */
-function overflowing(page: Page): Promise<{ scrollWidth: number; innerWidth: number; elements: string[] }> {
-  return page.evaluate(`(() => {
-    const width = window.innerWidth;
-    const elements = [...document.querySelectorAll('body *')]
-      .filter((element) => element.getBoundingClientRect().right > width + 0.5)
-      .map((element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : ''));
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: width, elements };
-  })()`);
-}
-
-/** Screenshots at a phone's and a desktop's width, each without horizontal overflow. */
-async function lookAt(page: Page, step: string): Promise<void> {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await screenshot(page, SUITE, `${width}-${step}`);
-    const layout = await overflowing(page);
-    expect(layout, `${step} at ${width} px`).toMatchObject({ elements: [] });
-    expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
-  }
 }
 
 describe.runIf(!chromiumInstalled && process.env.CI === 'true')('web security pages in Chromium (CI)', () => {
@@ -97,7 +74,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await expect
       .poll(() => page.locator('#passkeys .device').allTextContents())
       .toEqual(['<b>Work</b> laptop']);
-    await lookAt(page, 'profile-passkey');
+    await lookAt(page, SUITE, 'profile-passkey');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/login');
@@ -129,7 +106,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
       .poll(() => page.evaluate(`document.getElementById('totp-qr').naturalWidth`))
       .toBeGreaterThan(0);
     expect(await page.locator('#totp-enable svg').count()).toBe(0);
-    await lookAt(page, 'profile-totp-setup');
+    await lookAt(page, SUITE, 'profile-totp-setup');
 
     await page.getByLabel('Code from the app', { exact: true }).fill('000000');
     await page.getByRole('button', { name: 'Turn on' }).click();
@@ -145,7 +122,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
       .poll(() => page.locator('#totp-state').textContent())
       .toMatch(/^On: .*Recovery codes left: 10$/);
     expect(await page.locator('#recovery-download').getAttribute('href')).toMatch(/^blob:/);
-    await lookAt(page, 'profile-totp-on');
+    await lookAt(page, SUITE, 'profile-totp-on');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/login');
@@ -155,7 +132,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     const code = page.getByLabel('Code or recovery code');
     await expect.poll(() => code.isVisible()).toBe(true);
     expect(await page.locator('#login').isVisible()).toBe(false);
-    await lookAt(page, 'login-second-factor');
+    await lookAt(page, SUITE, 'login-second-factor');
 
     await code.fill('not-a-code');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -190,7 +167,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     expect(await page.locator('#second-factor .error').textContent()).toBe(
       '이 단계가 만료되었습니다. 다시 로그인해 주세요.',
     );
-    await lookAt(page, 'login-second-factor-expired-ko');
+    await lookAt(page, SUITE, 'login-second-factor-expired-ko');
     await page.locator('#start-over').click();
     await expect.poll(() => page.locator('#login').isVisible()).toBe(true);
     await page.locator('#email').fill(me.email);

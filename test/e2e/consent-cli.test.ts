@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { backends } from '../helpers/database.js';
 import { buildDist, type CliResult, runCli } from '../helpers/process.js';
+import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 beforeAll(async () => {
   await buildDist();
@@ -15,27 +13,20 @@ function expectOneLineFailure(result: CliResult, line: string): void {
   expect(result.stderr).toBe(`${line}\n`);
 }
 
-describe.each(backends)('%s: accounts consent', (backend) => {
-  let dataDir: string;
-  let database: TestDatabase | undefined;
-  const env: Record<string, string> = {};
+// Each command is a process of its own, and on the embedded database a PGlite start: on a busy two-core
+// machine one takes several seconds, so these get more room than unit tests.
+describe.each(backends)('%s: accounts consent', { timeout: 120_000 }, (backend) => {
+  let store: ProcessStore;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-consent-cli-'));
-    env.DATA_DIR = dataDir;
-    if (backend === 'postgres') {
-      database = await createTestDatabase('postgres', { migrate: false });
-      await database.handle.close();
-      env.DATABASE_URL = database.url as string;
-    }
-    expect((await runCli(['migrate'], env)).code).toBe(0);
+    store = await processStore(backend);
+    expect((await runCli(['migrate'], store.env)).code).toBe(0);
   });
   afterAll(async () => {
-    await rm(dataDir, { recursive: true, force: true });
-    if (database) await database.drop();
+    await store?.cleanup();
   });
 
-  const cli = (args: string[]) => runCli(args, env);
+  const cli = (args: string[]) => runCli(args, store.env);
 
   it.each(['publish', 'list', 'history', 'remind'])(
     'accounts consent %s --help describes the command',

@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
+import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 beforeAll(async () => {
   await buildDist();
@@ -24,26 +22,19 @@ interface Entry {
  * What an operator shows to prove what a user agreed to and when: the records the service wrote through the
  * API, read back by `accounts consent history` from the same database.
  */
-describe.each(backends)('%s: accounts consent history', (backend) => {
-  const env: Record<string, string> = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
-  let dataDir: string;
-  let database: TestDatabase | undefined;
+// Each command is a process of its own, and on the embedded database a PGlite start: on a busy two-core
+// machine one takes several seconds, so these get more room than unit tests.
+describe.each(backends)('%s: accounts consent history', { timeout: 120_000 }, (backend) => {
+  let store: ProcessStore;
   let service: RunningService | undefined;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-consent-history-'));
-    env.DATA_DIR = dataDir;
-    if (backend === 'postgres') {
-      database = await createTestDatabase('postgres', { migrate: false });
-      await database.handle.close();
-      env.DATABASE_URL = database.url as string;
-    }
-    expect((await runCli(['migrate'], env)).code).toBe(0);
+    store = await processStore(backend, { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' });
+    expect((await runCli(['migrate'], store.env)).code).toBe(0);
   });
   afterAll(async () => {
     await service?.stop('SIGKILL');
-    await rm(dataDir, { recursive: true, force: true });
-    if (database) await database.drop();
+    await store?.cleanup();
   });
 
   const post = async (url: string, fields: Record<string, string>, token?: string) => {
@@ -59,7 +50,7 @@ describe.each(backends)('%s: accounts consent history', (backend) => {
   };
 
   it('lists every agreement and withdrawal of the user, with time, address and channel', async () => {
-    service = await startService(env);
+    service = await startService(store.env);
     const fields = { ...registrationForm(), consent_marketing_email: 'on' };
     const registered = await post('/v1/auth/register', fields);
     expect(registered.status).toBe(200);
@@ -70,7 +61,7 @@ describe.each(backends)('%s: accounts consent history', (backend) => {
     expect(await service.stop()).toBe(0);
     service = undefined;
 
-    const json = await runCli(['consent', 'history', fields.email, '--json'], env);
+    const json = await runCli(['consent', 'history', fields.email, '--json'], store.env);
     expect(json.code, json.stderr).toBe(0);
     const entries = JSON.parse(json.stdout) as Entry[];
     expect(entries.map(({ key, agreed, channel }) => [key, agreed, channel])).toEqual([
@@ -85,7 +76,7 @@ describe.each(backends)('%s: accounts consent history', (backend) => {
     }
     expect(Date.parse(entries[1]?.at ?? '')).toBeGreaterThanOrEqual(Date.parse(entries[0]?.at ?? ''));
 
-    const table = await runCli(['consent', 'history', fields.username], env);
+    const table = await runCli(['consent', 'history', fields.username], store.env);
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^KEY\s+VERSION\s+ANSWER\s+AT\s+CHANNEL\s+ADDRESS\s+REMINDED$/);
@@ -98,7 +89,7 @@ describe.each(backends)('%s: accounts consent history', (backend) => {
   });
 
   it('names a user it does not know in one line, and exits 1', async () => {
-    const result = await runCli(['consent', 'history', 'nobody@example.com'], env);
+    const result = await runCli(['consent', 'history', 'nobody@example.com'], store.env);
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'User "nobody@example.com" not found\n' });
   });
 });

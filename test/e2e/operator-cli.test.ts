@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { buildDist, type CliResult, type RunningService, runCli, startService } from '../helpers/process.js';
+import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
 
@@ -89,25 +90,6 @@ describe('accounts operator commands: help and bad arguments', () => {
   });
 });
 
-/** A DATA_DIR, and for PostgreSQL a fresh database, migrated by the real command. */
-async function storage(backend: Backend) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-cli-'));
-  let database: TestDatabase | undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, BANNER_LINK_SCHEMES: 'app', ...CHEAP_ARGON2 };
-  if (backend === 'postgres') {
-    database = await createTestDatabase('postgres', { migrate: false });
-    await database.handle.close();
-    env.DATABASE_URL = database.url as string;
-  }
-  return {
-    env,
-    cleanup: async () => {
-      await rm(dataDir, { recursive: true, force: true });
-      if (database) await database.drop();
-    },
-  };
-}
-
 interface Account {
   id: string;
   email: string;
@@ -118,11 +100,11 @@ interface Account {
 }
 
 describe.each(backends)('%s: accounts operator commands end to end', (backend) => {
-  let store: Awaited<ReturnType<typeof storage>>;
+  let store: ProcessStore;
   let service: RunningService | undefined;
 
   beforeAll(async () => {
-    store = await storage(backend);
+    store = await processStore(backend, { BANNER_LINK_SCHEMES: 'app', ...CHEAP_ARGON2 });
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
   });
   afterAll(async () => {

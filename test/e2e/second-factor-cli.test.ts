@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
-import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
+import { type ProcessStore, processStore } from '../helpers/process-store.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
 
@@ -19,36 +17,16 @@ interface ActivityEvent {
   details: Record<string, unknown>;
 }
 
-/** A DATA_DIR, and for PostgreSQL a fresh database, migrated by the real command. */
-async function storage(backend: Backend) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-2fa-cli-'));
-  let database: TestDatabase | undefined;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    ARGON2_MEMORY_KIB: '1024',
-    ARGON2_TIME_COST: '1',
-    SECRETS_KEY: TEST_SECRETS_KEY,
-  };
-  if (backend === 'postgres') {
-    database = await createTestDatabase('postgres', { migrate: false });
-    await database.handle.close();
-    env.DATABASE_URL = database.url as string;
-  }
-  return {
-    env,
-    cleanup: async () => {
-      await rm(dataDir, { recursive: true, force: true });
-      if (database) await database.drop();
-    },
-  };
-}
-
 describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
-  let store: Awaited<ReturnType<typeof storage>>;
+  let store: ProcessStore;
   let service: RunningService | undefined;
 
   beforeAll(async () => {
-    store = await storage(backend);
+    store = await processStore(backend, {
+      ARGON2_MEMORY_KIB: '1024',
+      ARGON2_TIME_COST: '1',
+      SECRETS_KEY: TEST_SECRETS_KEY,
+    });
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
   });
   afterAll(async () => {
