@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsentHistoryEntry } from '../../src/modules/consents/history.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
@@ -7,16 +8,6 @@ import { type ProcessStore, processStore } from '../helpers/process-store.js';
 beforeAll(async () => {
   await buildDist();
 });
-
-interface Entry {
-  key: string;
-  version: number;
-  agreed: boolean;
-  at: string;
-  channel: string;
-  client_address: string | null;
-  reminded_at: string | null;
-}
 
 /**
  * What an operator shows to prove what a user agreed to and when: the records the service wrote through the
@@ -63,7 +54,7 @@ describe.each(backends)('%s: accounts consent history', { timeout: 120_000 }, (b
 
     const json = await runCli(['consent', 'history', fields.email, '--json'], store.env);
     expect(json.code, json.stderr).toBe(0);
-    const entries = JSON.parse(json.stdout) as Entry[];
+    const entries = JSON.parse(json.stdout) as ConsentHistoryEntry[];
     expect(entries.map(({ key, agreed, channel }) => [key, agreed, channel])).toEqual([
       ['marketing_email', true, 'register'],
       ['marketing_email', false, 'update'],
