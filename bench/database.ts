@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -20,6 +20,12 @@ export interface BenchDatabase {
    * slug matter to the scenarios that read them.
    */
   seedUsers(from: number, to: number): Promise<void>;
+  /**
+   * The environment of a second process reading the same rows beside the service. A PostgreSQL server takes
+   * both; PGlite's files belong to one process, so the second one gets a copy of them, taken while no process
+   * has them open (the rows, pages and indexes the service reads).
+   */
+  besideService(): Promise<Record<string, string>>;
   drop(): Promise<void>;
 }
 
@@ -33,6 +39,7 @@ const ANALYZE_SQL = 'ANALYZE users';
 
 export async function embeddedDatabase(): Promise<BenchDatabase> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-bench-'));
+  const copies: string[] = [];
   return {
     name: 'pglite',
     env: { DATA_DIR: dataDir },
@@ -45,7 +52,15 @@ export async function embeddedDatabase(): Promise<BenchDatabase> {
         await pglite.close();
       }
     },
-    drop: () => rm(dataDir, { recursive: true, force: true }),
+    async besideService() {
+      const copy = await mkdtemp(path.join(tmpdir(), 'accounts-bench-copy-'));
+      copies.push(copy);
+      await cp(path.join(dataDir, 'pglite'), path.join(copy, 'pglite'), { recursive: true });
+      return { DATA_DIR: copy };
+    },
+    async drop() {
+      for (const dir of [dataDir, ...copies]) await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -70,6 +85,7 @@ export async function serverDatabase(serverUrl: string): Promise<BenchDatabase> 
   return {
     name: 'postgres',
     env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
+    besideService: async () => ({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }),
     async seedUsers(from, to) {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();

@@ -67,7 +67,7 @@ function withCurveOf(
 /**
  * The hot-path scenarios, each beside the limit it is judged against, so that drift in what else the machine
  * is doing lands on both: the service's validate and user/get beside bare Fastify running the same SELECT as
- * a prepared statement (`benchReads`: alternated windows on PostgreSQL, before and after on PGlite); the
+ * a prepared statement (`benchReads`: alternated windows, on PGlite over a copy of the files); the
  * service's logins in windows alternated with raw argon2 verify, its registrations alternated with raw argon2
  * hash (`alternated`). Then, for information, the bare route with its SELECT unprepared, raw argon2 with as
  * many calls in flight as the service hands its hashing processes, and the bare Fastify login and sign-up. The database

@@ -1,4 +1,4 @@
-import { alternated, alternationLine, medianOf, withProcess } from './alternation.js';
+import { alternated, alternationLine, withProcess } from './alternation.js';
 import type { BenchDatabase } from './database.js';
 import { type LoadOptions, type LoadResult, runLoad, warmThenRun } from './load.js';
 import type { Row } from './report.js';
@@ -83,22 +83,19 @@ async function readLoads(settings: Settings, service: Service) {
   };
 }
 
-/** The judged limit: the bare route running its SELECT as a named statement, as the service does. */
-const startPreparedBare = (database: BenchDatabase) => startBareServer(database.env, { prepared: true });
-
 /**
- * validate/email and user/get beside their limit. On a PostgreSQL server both processes stay up, warmed, and
- * their windows alternate (`alternatedReads`); on PGlite one process owns the data directory, so the bare
- * route runs in a process of its own before and after the service (`readsBetweenBare`).
+ * validate/email and user/get beside their limit, the bare route running its SELECT as a named statement as
+ * the service does. Both processes stay up, each warmed on its own load, and their windows alternate
+ * (`alternatedReads`); on PGlite the bare route reads a copy of the service's files (`besideService`).
  */
 export async function benchReads(
   database: BenchDatabase,
   settings: Settings,
   peaks: PeakRss[],
 ): Promise<Reads> {
-  if (database.name !== 'postgres') return readsBetweenBare(database, settings, peaks);
+  const bareEnv = await database.besideService();
   return withProcess(
-    () => startPreparedBare(database),
+    () => startBareServer(bareEnv, { prepared: true }),
     (bare) =>
       withProcess(
         () => startService(database.env),
@@ -138,43 +135,6 @@ async function alternatedReads(settings: Settings, bare: Service, service: Servi
       { scenario: `LIMIT bare Fastify + prepared SELECT, ${settings.rounds + 1} windows`, result: limit },
     ],
     notes: [line('validate/email', validate), line('user/get', userGet)],
-  };
-}
-
-/** The bare route in a process of its own before and after the service's reads; the limit is their median (mean). */
-async function readsBetweenBare(
-  database: BenchDatabase,
-  settings: Settings,
-  peaks: PeakRss[],
-): Promise<Reads> {
-  const warm = (options: LoadOptions) => warmThenRun(options, settings.warmupSeconds);
-  const bare = () =>
-    withProcess(
-      () => startPreparedBare(database),
-      (server) => warm(validateTaken(settings, server)),
-    );
-  const before = await bare();
-  const service = await withProcess(
-    () => startService(database.env),
-    async (service) => {
-      const loads = await readLoads(settings, service);
-      return {
-        healthz: await warm(loads.healthz),
-        validate: await warm(loads.validate),
-        userGet: await warm(loads.userGet),
-      };
-    },
-    peaks,
-  );
-  const after = await bare();
-  return {
-    ...service,
-    limit: medianOf([before, after]),
-    limitRows: [
-      { scenario: 'LIMIT bare Fastify + prepared SELECT, before', result: before },
-      { scenario: 'LIMIT bare Fastify + prepared SELECT, after', result: after },
-    ],
-    notes: [],
   };
 }
 
