@@ -28,6 +28,8 @@ export interface OpenResult {
   answeredPerSecond: number;
   all: KindResult;
   byKind: Record<string, KindResult>;
+  /** Every request's latency, ms, by kind: what a summary over some of the kinds is taken from. */
+  latencies: Record<string, number[]>;
   /** The first few failures as `kind status` (0: a connection error or timeout), to say what went wrong. */
   failureSamples: string[];
 }
@@ -115,6 +117,16 @@ export async function runOpen(
     answeredPerSecond: count / elapsed,
     all: { ...summarize(Object.values(latencies).flat()), failures: allFailures },
     byKind,
+    latencies,
     failureSamples,
+  };
+}
+
+/** The latency and failures of the requests of every kind but `excluded`. */
+export function summaryExcept(result: OpenResult, excluded: ReadonlySet<string>): KindResult {
+  const kinds = Object.keys(result.latencies).filter((kind) => !excluded.has(kind));
+  return {
+    ...summarize(kinds.flatMap((kind) => result.latencies[kind] ?? [])),
+    failures: kinds.reduce((sum, kind) => sum + (result.byKind[kind]?.failures ?? 0), 0),
   };
 }

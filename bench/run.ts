@@ -146,7 +146,7 @@ async function main(): Promise<number> {
   let trafficMix: TrafficMixResult | undefined;
   if (serverOnly.trafficMix && databaseUrl !== undefined) {
     trafficMix = await benchTrafficMix(databaseUrl, settings, console.log);
-    console.log(`\n${trafficMixReport(trafficMix, mixSettings(process.env).p99TargetMs)}\n`);
+    console.log(`\n${trafficMixReport(trafficMix, mixSettings(process.env))}\n`);
   }
   if (serverOnly.flat && databaseUrl !== undefined) {
     const flat = await benchFlat(databaseUrl, settings, console.log);

