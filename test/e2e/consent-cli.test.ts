@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
-import { buildDist, type CliResult, runCli } from '../helpers/process.js';
+import { buildDist, expectOneLineFailure, runCli } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 beforeAll(async () => {
   await buildDist();
 });
-
-function expectOneLineFailure(result: CliResult, line: string): void {
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stdout).toBe('');
-  expect(result.stderr).toBe(`${line}\n`);
-}
 
 // Each command is a process of its own, and on the embedded database a PGlite start: on a busy two-core
 // machine one takes several seconds, so these get more room than unit tests.

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
-import { buildDist, type CliResult, type RunningService, runCli, startService } from '../helpers/process.js';
+import {
+  buildDist,
+  expectOneLineFailure,
+  type RunningService,
+  runCli,
+  startService,
+} from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
@@ -12,17 +18,6 @@ const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
 beforeAll(async () => {
   await buildDist();
 });
-
-/** Exit 1 with exactly one line on stderr (never a stack trace) and nothing on stdout. */
-function expectOneLineFailure(result: CliResult, line: string | RegExp): void {
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stdout).toBe('');
-  expect(result.stderr.endsWith('\n')).toBe(true);
-  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-  if (typeof line === 'string') expect(result.stderr).toBe(`${line}\n`);
-  else expect(result.stderr).toMatch(line);
-}
 
 describe('accounts operator commands: help and bad arguments', () => {
   let dataDir: string;
@@ -287,9 +282,9 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     expect((banners.body.data.banners as Array<{ id: string }>).map((b) => b.id)).toEqual([kept.id]);
     const inspirers = await api('/v1/promotions/inspirers?limit=100');
     expect((inspirers.body.data.inspirers as Array<{ id: string }>).map((u) => u.id)).toEqual([kim.id]);
-    expect((await api('/v1/user/get', asUser(kim.token))).status).toBe(401);
-    expect((await api('/v1/user/get', asUser(lee.token))).status).toBe(401);
-    expect((await api('/v1/user/get', asUser(park.token))).status).toBe(401);
+    for (const revoked of [kim, lee, park]) {
+      expect((await api('/v1/user/get', asUser(revoked.token))).status).toBe(401);
+    }
     expect(
       (await api('/v1/auth/login/email', form({ email: kim.email, password: kim.password }))).status,
     ).toBe(200);

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import sharp from 'sharp';
+import { expect } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { type RegisteredUser, registerUser, unique } from './factories.js';
 import { expectOk, postMultipart } from './http.js';
@@ -143,4 +145,16 @@ export async function failWritesOfUsernames(db: Kysely<Database>, prefix: string
   await sql
     .raw(`CREATE TRIGGER ${fn} BEFORE INSERT OR UPDATE ON users FOR EACH ROW EXECUTE FUNCTION ${fn}()`)
     .execute(db);
+}
+
+/** Fetches a picture's three files through the app and decodes them. */
+export async function servedPicture(app: FastifyInstance, picture: Picture) {
+  return Promise.all(
+    pictureUrls(picture).map(async (url) => {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      const body = res.rawPayload;
+      return { res, body, metadata: await sharp(body).metadata() };
+    }),
+  );
 }

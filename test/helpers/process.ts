@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = `${ROOT}dist/main.js`;
@@ -72,4 +73,15 @@ export async function startService(env: Record<string, string>): Promise<Running
       return code;
     },
   };
+}
+
+/** Exit 1 with exactly one line on stderr (never a stack trace) and nothing on stdout. */
+export function expectOneLineFailure(result: CliResult, line: string | RegExp): void {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.endsWith('\n')).toBe(true);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  if (typeof line === 'string') expect(result.stderr).toBe(`${line}\n`);
+  else expect(result.stderr).toMatch(line);
 }

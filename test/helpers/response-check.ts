@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { JsonSchema } from '../../src/validation/types.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -67,4 +68,51 @@ export function checkResponsesAgainstSchemas(app: FastifyInstance): ResponseMism
     return payload;
   });
   return mismatches;
+}
+
+export type Success = { content: { 'application/json': { schema: object; example: unknown } } };
+/** A success is a 200, or a 202 where the request only starts the work (user/export). */
+export type SuccessOperation = { responses: { '200'?: Success; '202'?: Success } };
+export type SuccessDocument = { paths: Record<string, Record<string, SuccessOperation>> };
+
+/** The shape of a JSON value: what an example must share with a real response. */
+export function shapeOf(value: unknown): unknown {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
+  if (typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, inner]) => [key, shapeOf(inner)]),
+    );
+  }
+  return typeof value;
+}
+
+export type Call = () => Promise<LightMyRequestResponse>;
+
+/**
+ * Calls `operation` (`POST /path/{id}`), checks its real success against `document` (schema, and the example's
+ * shape) and adds it to `exercised`; returns the response's data.
+ */
+export async function checkDocumentedResponse(
+  document: SuccessDocument,
+  exercised: Set<string>,
+  operation: string,
+  call: Call,
+  status = 200,
+): Promise<Record<string, unknown>> {
+  const [method, path] = operation.split(' ') as [string, string];
+  const responses = document.paths[path]?.[method.toLowerCase()]?.responses;
+  const declared = responses?.[String(status) as '200' | '202']?.content['application/json'];
+  expect(declared, `${operation} is documented`).toBeDefined();
+  const res = await call();
+  const body = res.json() as { data: Record<string, unknown> };
+  expect(res.statusCode, `${operation}: ${res.body}`).toBe(status);
+  const { schema, example } = declared as { schema: object; example: unknown };
+  expect(schemaMismatches(schema, body), `${operation} matches its schema`).toEqual([]);
+  expect(schemaMismatches(schema, example), `${operation}'s example matches its schema`).toEqual([]);
+  expect(shapeOf(example), `${operation}'s example has the real response's shape`).toEqual(shapeOf(body));
+  exercised.add(operation);
+  return body.data;
 }

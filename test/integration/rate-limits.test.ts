@@ -1,63 +1,20 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
-import { expectError, expectOk, expectValidationError } from '../helpers/http.js';
+import { expectOk, expectValidationError } from '../helpers/http.js';
 import { expectAuthenticationFailed, expectNotRegistered } from '../helpers/providers.js';
-import { closedRedisUrl, deleteKeys, limitsEnv, newKeyPrefix, type Store, stores } from '../helpers/redis.js';
-
-let lastIp = 0;
-/** A fresh client address per use, so tests sharing an app never share a per-IP counter. */
-function newIp(): string {
-  lastIp += 1;
-  return `10.${(lastIp >> 16) & 255}.${(lastIp >> 8) & 255}.${lastIp & 255}`;
-}
-
-function post(app: FastifyInstance, url: string, body: Record<string, string>, ip: string) {
-  return app.inject({
-    method: 'POST',
-    url,
-    remoteAddress: ip,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(body).toString(),
-  });
-}
-
-/** Asserts the whole 429 envelope, and that the header and the body name the same wait, within the window. */
-function expectTooManyRequests(res: LightMyRequestResponse, windowSeconds: number): void {
-  expect(res.statusCode, res.body).toBe(429);
-  const retryAfter = res.json().data.retry_after;
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-  expectError(res, 429, 'TooManyRequestsHttpException', 'Too Many Attempts.', { retry_after: retryAfter });
-  expect(res.headers['retry-after']).toBe(String(retryAfter));
-}
-
-interface Account {
-  email: string;
-  password: string;
-  token: string;
-}
-
-async function signUp(app: FastifyInstance): Promise<Account> {
-  const id = unique();
-  const account = { email: `limit${id}@example.com`, password: `Sturdy-Passphrase-${id}` };
-  const res = await post(
-    app,
-    '/v1/auth/register',
-    { type: 'email', username: `limit${id}`, gender: '1', user_agreement: 'on', ...account },
-    newIp(),
-  );
-  const { user } = expectOk<{ user: { api_token: string } }>(res);
-  return { ...account, token: user.api_token };
-}
-
-function login(app: FastifyInstance, email: string, password: string, ip: string) {
-  return post(app, '/v1/auth/login/email', { email, password }, ip);
-}
+import {
+  type Account,
+  expectTooManyRequests,
+  login,
+  newIp,
+  newIpv6Prefix,
+  post,
+  signUp,
+} from '../helpers/rate-limit-requests.js';
+import { deleteKeys, limitsEnv, newKeyPrefix, type Store, stores } from '../helpers/redis.js';
 
 const LIMITS = {
   RATE_LIMIT_LOGIN_FAILURES: '3/15m',
@@ -107,7 +64,7 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
     });
 
     it('counts an IPv6 client by its /64: hopping addresses inside it does not reset the limit', async () => {
-      const prefix = `2001:db8:${lastIp.toString(16)}:${(++lastIp).toString(16)}`;
+      const prefix = newIpv6Prefix();
       for (const host of ['1', '2', 'abcd:1']) {
         expectOk(
           await post(ctx.app, '/v1/validate/username', { username: `free${unique()}` }, `${prefix}::${host}`),
@@ -310,108 +267,5 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       );
       expectOk(await alphaLogin(fake.issueAccessToken(id)));
     });
-  });
-});
-
-describe.each(stores)('rate limit windows on the %s store', (store) => {
-  let ctx: TestApp;
-  const keyPrefix = newKeyPrefix();
-
-  beforeAll(async () => {
-    ctx = await createTestApp(
-      'pglite',
-      limitsEnv(store, { RATE_LIMIT_VALIDATE_IP: '2/1s', RATE_LIMIT_LOGIN_FAILURES: '1/1s' }, keyPrefix),
-    );
-  });
-  afterAll(async () => {
-    if (ctx) await closeTestApp(ctx);
-    await deleteKeys(keyPrefix);
-  });
-
-  it('lets an IP in again once its window has passed', async () => {
-    const account = await signUp(ctx.app);
-    const ip = newIp();
-    const email = `free${unique()}@example.com`;
-    for (let i = 0; i < 2; i++) expectOk(await post(ctx.app, '/v1/validate/email', { email }, ip));
-    expectAuthenticationFailed(await login(ctx.app, account.email, 'Wrong-Guess-1234', ip));
-    expectTooManyRequests(await post(ctx.app, '/v1/validate/email', { email }, ip), 1);
-    expectTooManyRequests(await login(ctx.app, account.email, account.password, ip), 1);
-    await sleep(1100);
-    expectOk(await post(ctx.app, '/v1/validate/email', { email }, ip));
-    expectOk(await login(ctx.app, account.email, account.password, ip));
-  });
-});
-
-describe.runIf(stores.includes('redis'))('two instances sharing one Redis', () => {
-  let first: TestApp;
-  let second: TestApp;
-  const keyPrefix = newKeyPrefix();
-
-  beforeAll(async () => {
-    const env = limitsEnv(
-      'redis',
-      { RATE_LIMIT_VALIDATE_IP: '4/1m', RATE_LIMIT_LOGIN_FAILURES: '2/15m' },
-      keyPrefix,
-    );
-    first = await createTestApp('pglite', env);
-    second = await createTestApp('pglite', env);
-  });
-  afterAll(async () => {
-    if (first) await closeTestApp(first);
-    if (second) await closeTestApp(second);
-    await deleteKeys(keyPrefix);
-  });
-
-  it('share per-IP counters: hits on either instance count toward one limit', async () => {
-    const ip = newIp();
-    for (const app of [first.app, second.app, first.app, second.app]) {
-      expectOk(await post(app, '/v1/validate/username', { username: `free${unique()}` }, ip));
-    }
-    expectTooManyRequests(await post(first.app, '/v1/validate/username', { username: 'someone' }, ip), 60);
-    expectTooManyRequests(await post(second.app, '/v1/validate/username', { username: 'someone' }, ip), 60);
-  });
-
-  it('share login failures: a guess on one instance counts on the other', async () => {
-    // Two databases, one account email on both: the counter is keyed by email and IP, not by database row.
-    const account = await signUp(first.app);
-    const id = unique();
-    expectOk(
-      await post(
-        second.app,
-        '/v1/auth/register',
-        { type: 'email', username: `limit${id}`, gender: '1', user_agreement: 'on', ...account },
-        newIp(),
-      ),
-    );
-    const ip = newIp();
-    expectAuthenticationFailed(await login(first.app, account.email, 'Wrong-Guess-1234', ip));
-    expectAuthenticationFailed(await login(second.app, account.email, 'Wrong-Guess-1234', ip));
-    expectTooManyRequests(await login(first.app, account.email, account.password, ip), 900);
-    expectTooManyRequests(await login(second.app, account.email, account.password, ip), 900);
-  });
-});
-
-describe('Redis unreachable', () => {
-  let ctx: TestApp;
-
-  beforeAll(async () => {
-    ctx = await createTestApp('pglite', {
-      ...limitsEnv('memory', { RATE_LIMIT_VALIDATE_IP: '3/1m' }),
-      REDIS_URL: await closedRedisUrl(),
-    });
-  });
-  afterAll(async () => {
-    if (ctx) await closeTestApp(ctx);
-  });
-
-  it('answers every request, and still limits them in this process', async () => {
-    const ip = newIp();
-    for (let i = 0; i < 3; i++) {
-      expectOk(await post(ctx.app, '/v1/validate/username', { username: `free${unique()}` }, ip));
-    }
-    expectTooManyRequests(await post(ctx.app, '/v1/validate/username', { username: 'someone' }, ip), 60);
-    const account = await signUp(ctx.app);
-    expectOk(await login(ctx.app, account.email, account.password, newIp()));
-    expectAuthenticationFailed(await login(ctx.app, account.email, 'Wrong-Guess-1234', newIp()));
   });
 });

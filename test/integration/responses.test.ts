@@ -1,4 +1,3 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
@@ -8,7 +7,7 @@ import { expectOk, postForm, postMultipart } from '../helpers/http.js';
 import { jpegFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
 import { providerSignUp } from '../helpers/providers.js';
-import { schemaMismatches } from '../helpers/response-check.js';
+import { type Call, checkDocumentedResponse, type SuccessDocument } from '../helpers/response-check.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { buildTestServices } from '../helpers/services.js';
 import { currentCode } from '../helpers/totp.js';
@@ -21,59 +20,24 @@ import { checkPasskeyOperations } from '../helpers/webauthn.js';
  * operation added without a call here fails the last test, so no response goes unchecked.
  */
 
-type Success = { content: { 'application/json': { schema: object; example: unknown } } };
-/** A success is a 200, or a 202 where the request only starts the work (user/export). */
-type Operation = { responses: { '200'?: Success; '202'?: Success } };
-type Document = { paths: Record<string, Record<string, Operation>> };
-
-/** The shape of a JSON value: what an example must share with a real response. */
-function shapeOf(value: unknown): unknown {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
-  if (typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([key, inner]) => [key, shapeOf(inner)]),
-    );
-  }
-  return typeof value;
-}
-
-type Call = () => Promise<LightMyRequestResponse>;
-
 describe.each(backends)('%s: every 200 response against its declared schema and example', (backend) => {
   let fake: FakeProvider;
   let ctx: TestApp;
-  let document: Document;
+  let document: SuccessDocument;
   const exercised = new Set<string>();
 
   beforeAll(async () => {
     fake = await startFakeProvider({ clientId: 'accounts-test' });
     ctx = await createTestApp(backend, { ...fake.env('alpha', 'userinfo') });
-    document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;
+    document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as SuccessDocument;
   });
   afterAll(async () => {
     if (ctx) await closeTestApp(ctx);
     if (fake) await fake.close();
   });
 
-  /** Calls `operation` (`POST /path/{id}`) and checks its real success against the document. */
-  async function check(operation: string, call: Call, status = 200): Promise<Record<string, unknown>> {
-    const [method, path] = operation.split(' ') as [string, string];
-    const responses = document.paths[path]?.[method.toLowerCase()]?.responses;
-    const declared = responses?.[String(status) as '200' | '202']?.content['application/json'];
-    expect(declared, `${operation} is documented`).toBeDefined();
-    const res = await call();
-    const body = res.json() as { data: Record<string, unknown> };
-    expect(res.statusCode, `${operation}: ${res.body}`).toBe(status);
-    const { schema, example } = declared as { schema: object; example: unknown };
-    expect(schemaMismatches(schema, body), `${operation} matches its schema`).toEqual([]);
-    expect(schemaMismatches(schema, example), `${operation}'s example matches its schema`).toEqual([]);
-    expect(shapeOf(example), `${operation}'s example has the real response's shape`).toEqual(shapeOf(body));
-    exercised.add(operation);
-    return body.data;
-  }
+  const check = (operation: string, call: Call, status = 200) =>
+    checkDocumentedResponse(document, exercised, operation, call, status);
 
   const get =
     (url: string, token?: string): Call =>
