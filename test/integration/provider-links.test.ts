@@ -1,31 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeProvider } from '../../src/dev/fake-provider.js';
-import type { TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm, UNAUTHENTICATED } from '../helpers/http.js';
-import {
-  closeProviderApp,
-  type SignedIn,
-  signUpWithProvider,
-  startProviderApp,
-} from '../helpers/provider-app.js';
+import { type SignedIn, useProviderApp } from '../helpers/provider-app.js';
 import { expectAuthenticationFailed, expectNotRegistered, providerLogin } from '../helpers/providers.js';
 
 /** Link and unlink identity providers on an account (test/helpers/provider-app.ts). */
 describe.each(backends)('%s: identity providers, link and unlink', (backend) => {
-  let fake: FakeProvider;
-  let ctx: TestApp;
-
-  beforeAll(async () => {
-    ({ ctx, fake } = await startProviderApp(backend));
-  });
-  afterAll(() => closeProviderApp(ctx, fake));
-
-  const alphaToken = (id: string) => fake.issueAccessToken(id);
-  const betaToken = (id: string) => fake.issueIdToken(id);
-  const signUp = (provider: 'alpha' | 'beta', providerUserId: string) =>
-    signUpWithProvider(ctx.app, fake, provider, providerUserId);
+  const idp = useProviderApp(backend);
+  const { ctx, alphaToken, betaToken, signUp } = idp;
   /**
    * Links gamma identity `gammaId`, with a genuine token for it, to the account of `apiToken`; `proof` is the
    * re-authentication (`current_password`, or a linked provider's fresh credentials).
@@ -34,13 +17,13 @@ describe.each(backends)('%s: identity providers, link and unlink', (backend) => 
     postForm(
       ctx.app,
       '/v1/user/providers/gamma/link',
-      { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId), ...proof },
+      { gamma_user_id: gammaId, gamma_access_token: idp.fake.issueAccessToken(gammaId), ...proof },
       bearer(apiToken),
     );
   /** Fresh alpha credentials for `alphaId`: the re-authentication of a password-less alpha account. */
   const alphaProof = (alphaId: string) => ({
     alpha_user_id: alphaId,
-    alpha_access_token: fake.issueAccessToken(alphaId),
+    alpha_access_token: idp.fake.issueAccessToken(alphaId),
   });
 
   describe('link and unlink', () => {
@@ -53,7 +36,7 @@ describe.each(backends)('%s: identity providers, link and unlink', (backend) => 
       expect(linked.user.providers).toEqual(['gamma']);
       expect(linked.user).not.toHaveProperty('api_token');
       const login = expectOk<SignedIn>(
-        await providerLogin(ctx.app, 'gamma', gammaId, fake.issueAccessToken(gammaId)),
+        await providerLogin(ctx.app, 'gamma', gammaId, idp.fake.issueAccessToken(gammaId)),
       );
       expect(login.user.id).toBe(user.id);
       // Linking the same identity again changes nothing.
@@ -99,7 +82,7 @@ describe.each(backends)('%s: identity providers, link and unlink', (backend) => 
           '/v1/user/providers/gamma/link',
           {
             gamma_user_id: gammaId,
-            gamma_access_token: fake.issueAccessToken(`g-${unique()}`),
+            gamma_access_token: idp.fake.issueAccessToken(`g-${unique()}`),
             current_password: user.password,
           },
           bearer(user.token),
@@ -126,7 +109,7 @@ describe.each(backends)('%s: identity providers, link and unlink', (backend) => 
       );
       expect(unlinked.user.providers).toEqual(['gamma']);
       expectNotRegistered(await providerLogin(ctx.app, 'alpha', alphaId, alphaToken(alphaId)));
-      const gammaProof = { gamma_user_id: gammaId, gamma_access_token: fake.issueAccessToken(gammaId) };
+      const gammaProof = { gamma_user_id: gammaId, gamma_access_token: idp.fake.issueAccessToken(gammaId) };
       expectValidationError(await postForm(ctx.app, '/v1/user/providers/gamma/unlink', gammaProof, auth), {
         provider: [
           'The gamma account is the only way to sign in; set a password or link another provider first.',

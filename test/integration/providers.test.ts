@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeProvider } from '../../src/dev/fake-provider.js';
-import type { TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
 import { bearer, unique } from '../helpers/factories.js';
 import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
-import {
-  closeProviderApp,
-  type SignedIn,
-  signUpWithProvider,
-  startProviderApp,
-} from '../helpers/provider-app.js';
+import { type SignedIn, useProviderApp } from '../helpers/provider-app.js';
 import {
   expectAuthenticationFailed,
   expectNoAccount,
@@ -20,18 +13,8 @@ import {
 
 /** Register and log in with each kind of identity provider (test/helpers/provider-app.ts). */
 describe.each(backends)('%s: identity providers', (backend) => {
-  let fake: FakeProvider;
-  let ctx: TestApp;
-
-  beforeAll(async () => {
-    ({ ctx, fake } = await startProviderApp(backend));
-  });
-  afterAll(() => closeProviderApp(ctx, fake));
-
-  const alphaToken = (id: string) => fake.issueAccessToken(id);
-  const betaToken = (id: string) => fake.issueIdToken(id);
-  const signUp = (provider: 'alpha' | 'beta', providerUserId: string) =>
-    signUpWithProvider(ctx.app, fake, provider, providerUserId);
+  const idp = useProviderApp(backend);
+  const { ctx, alphaToken, betaToken, signUp } = idp;
 
   describe('register and login, userinfo kind (alpha)', () => {
     it('registers a verified identity and logs it in with a new token', async () => {
@@ -88,10 +71,14 @@ describe.each(backends)('%s: identity providers', (backend) => {
     it('refuses a token another app obtained for the same person', async () => {
       const alphaId = `a-${unique()}`;
       await signUp('alpha', alphaId);
-      const foreign = fake.issueAccessToken(alphaId, { clientId: 'someone-elses-app' });
+      const foreign = idp.fake.issueAccessToken(alphaId, { clientId: 'someone-elses-app' });
       expectAuthenticationFailed(await providerLogin(ctx.app, 'alpha', alphaId, foreign));
       const otherId = `a-${unique()}`;
-      const fields = providerSignUp('alpha', otherId, fake.issueAccessToken(otherId, { clientId: 'other' }));
+      const fields = providerSignUp(
+        'alpha',
+        otherId,
+        idp.fake.issueAccessToken(otherId, { clientId: 'other' }),
+      );
       expectAuthenticationFailed(await postForm(ctx.app, '/v1/auth/register', fields));
       await expectNoAccount(ctx.app, fields.email);
     });
@@ -182,10 +169,10 @@ describe.each(backends)('%s: identity providers', (backend) => {
       const betaId = `b-${unique()}`;
       await signUp('beta', betaId);
       expectAuthenticationFailed(
-        await providerLogin(ctx.app, 'beta', betaId, await fake.issueIdToken(betaId, options)),
+        await providerLogin(ctx.app, 'beta', betaId, await idp.fake.issueIdToken(betaId, options)),
       );
       const otherId = `b-${unique()}`;
-      const fields = providerSignUp('beta', otherId, await fake.issueIdToken(otherId, options));
+      const fields = providerSignUp('beta', otherId, await idp.fake.issueIdToken(otherId, options));
       expectAuthenticationFailed(await postForm(ctx.app, '/v1/auth/register', fields));
       await expectNoAccount(ctx.app, fields.email);
     });
@@ -204,7 +191,7 @@ describe.each(backends)('%s: identity providers', (backend) => {
       await signUp('beta', betaId);
       const signedBefore = await betaToken(betaId);
       expectOk(await providerLogin(ctx.app, 'beta', betaId, signedBefore));
-      await fake.rotateKey();
+      await idp.fake.rotateKey();
       expectOk(await providerLogin(ctx.app, 'beta', betaId, await betaToken(betaId)));
       expectAuthenticationFailed(await providerLogin(ctx.app, 'beta', betaId, signedBefore));
     });
