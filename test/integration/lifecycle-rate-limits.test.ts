@@ -1,9 +1,10 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { expectTooManyRequests } from '../helpers/client-requests.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
-import { expectError, expectOk } from '../helpers/http.js';
+import { expectOk } from '../helpers/http.js';
 import { outboxFor } from '../helpers/mail.js';
 import { deleteKeys, limitsEnv, newKeyPrefix, type Store, stores } from '../helpers/redis.js';
 
@@ -22,15 +23,6 @@ function post(app: FastifyInstance, url: string, body: Record<string, string>, i
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? bearer(token) : {}) },
     payload: new URLSearchParams(body).toString(),
   });
-}
-
-function expectTooManyRequests(res: LightMyRequestResponse, windowSeconds: number): void {
-  expect(res.statusCode, res.body).toBe(429);
-  const retryAfter = res.json().data.retry_after;
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-  expectError(res, 429, 'TooManyRequestsHttpException', 'Too Many Attempts.', { retry_after: retryAfter });
-  expect(res.headers['retry-after']).toBe(String(retryAfter));
 }
 
 const LIMITS = {

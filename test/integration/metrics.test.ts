@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { post } from '../helpers/client-requests.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
 import { postForm } from '../helpers/http.js';
@@ -12,16 +12,6 @@ import { providerLogin } from '../helpers/providers.js';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** Anything token-like: long runs of base64url / hex, as API tokens and provider tokens are. */
 const TOKEN = /[A-Za-z0-9_-]{24,}/;
-
-function post(app: FastifyInstance, url: string, body: Record<string, string>, ip: string) {
-  return app.inject({
-    method: 'POST',
-    url,
-    remoteAddress: ip,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(body).toString(),
-  });
-}
 
 const requests = (samples: Sample[], method: string, route: string, status: string) =>
   total(samples, 'http_requests_total', { method, route, status });

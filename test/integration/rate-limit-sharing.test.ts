@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { expectTooManyRequests, login, newIp, post, signUp } from '../helpers/client-requests.js';
 import { unique } from '../helpers/factories.js';
 import { expectOk } from '../helpers/http.js';
 import { expectAuthenticationFailed } from '../helpers/providers.js';
-import { expectTooManyRequests, login, newIp, post, signUp } from '../helpers/rate-limit-requests.js';
 import { closedRedisUrl, deleteKeys, limitsEnv, newKeyPrefix, stores } from '../helpers/redis.js';
 
 describe.each(stores)('rate limit windows on the %s store', (store) => {

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/database.js';
-import { unique } from '../helpers/factories.js';
-import { expectOk, expectValidationError } from '../helpers/http.js';
-import { expectAuthenticationFailed, expectNotRegistered } from '../helpers/providers.js';
 import {
   type Account,
   expectTooManyRequests,
@@ -13,7 +9,11 @@ import {
   newIpv6Prefix,
   post,
   signUp,
-} from '../helpers/rate-limit-requests.js';
+} from '../helpers/client-requests.js';
+import { backends } from '../helpers/database.js';
+import { unique } from '../helpers/factories.js';
+import { expectOk, expectValidationError } from '../helpers/http.js';
+import { expectAuthenticationFailed, expectNotRegistered } from '../helpers/providers.js';
 import { deleteKeys, limitsEnv, newKeyPrefix, type Store, stores } from '../helpers/redis.js';
 
 const LIMITS = {

@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import { unique } from './factories.js';
 import { expectError, expectOk } from './http.js';
 
+/** Requests from a chosen client address, and the 429 they run into: for the suites of per-IP limits. */
+
 let lastIp = 0;
 /** A fresh client address per use, so tests sharing an app never share a per-IP counter. */
 export function newIp(): string {
