@@ -126,17 +126,37 @@ export function spentSince(before: Map<number, number>, after: Map<number, numbe
   return spent;
 }
 
-/** The service's process tree and its database backends, measured together. */
-export function cpuMeter(pid: number, database: string) {
-  const snapshot = () => ({ service: treeCpu(pid), database: backendCpu(database) });
+/**
+ * The service's instances (each process with its children), the proxy in front of them (nginx's master and
+ * workers; none with one instance) and their database backends, measured together.
+ */
+export function cpuMeter(servicePids: readonly number[], database: string, proxyPid?: number) {
+  const snapshot = () => ({
+    instances: servicePids.map((pid) => treeCpu(pid)),
+    proxy: proxyPid === undefined ? new Map<number, number>() : treeCpu(proxyPid),
+    database: backendCpu(database),
+  });
   return {
     snapshot,
     since: (before: ReturnType<typeof snapshot>) => {
       const after = snapshot();
+      const instances = after.instances.map((tree, index) =>
+        spentSince(before.instances[index] ?? new Map(), tree),
+      );
       return {
-        service: spentSince(before.service, after.service),
+        service: instances.reduce((sum, ms) => sum + ms, 0),
+        instances,
+        proxy: spentSince(before.proxy, after.proxy),
         database: spentSince(before.database, after.database),
       };
     },
   };
+}
+
+/** Busy and total jiffies of the whole machine (/proc/stat): how much of both cores a window used. */
+export function machineTicks(): { busy: number; total: number } {
+  const fields = (read('/proc/stat')?.split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total };
 }

@@ -7,6 +7,7 @@ import { benchFlat } from './flat.js';
 import { benchHotPaths } from './hot-paths.js';
 import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
+import { findNginx, NGINX_MISSING } from './mix-target.js';
 import { hugePageSetting } from './proc.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
@@ -114,6 +115,11 @@ async function main(): Promise<number> {
   };
   if ((serverOnly.trafficMix || serverOnly.flat) && databaseUrl === undefined) {
     throw new Error('--scenarios=traffic-mix and flat need DATABASE_URL (a PostgreSQL server)');
+  }
+  // Said before anything runs, not after the other groups and the seeding.
+  if (serverOnly.trafficMix && mixSettings(process.env).instances === 2 && findNginx() === undefined) {
+    console.error(NGINX_MISSING);
+    return 1;
   }
   if (SCENARIO_GROUPS.some((group) => settings.scenarios.has(group))) {
     if (settings.backends.has('pglite')) backends.push(embeddedDatabase);

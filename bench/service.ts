@@ -29,7 +29,7 @@ export async function migrate(env: Record<string, string>): Promise<void> {
 }
 
 /** A port that was free a moment ago on 127.0.0.1. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import {
   firstCursors,
   MIX,
@@ -13,6 +11,7 @@ import {
   sampleImage,
   signIn,
 } from './mix-requests.js';
+import { countCreatedPosts, restoreSeed } from './mix-restore.js';
 import {
   type RelationSize,
   relationSizes,
@@ -20,11 +19,19 @@ import {
   SIGNED_IN_USERS,
   seededDatabase,
 } from './mix-seed.js';
+import { type MixTarget, startMixTarget } from './mix-target.js';
 import { type OpenResult, runOpen, summaryExcept } from './open-load.js';
 import { type RateSearchResult, searchRate } from './open-model.js';
-import { cpuMeter } from './proc.js';
-import { startService } from './service.js';
+import { cpuMeter, machineTicks } from './proc.js';
 import { type Settings, whole } from './settings.js';
+import { checkSharedState } from './shared-state-check.js';
+
+/** BENCH_MIX_INSTANCES: the service alone (1), or two instances behind deploy/nginx.conf's balancer (2). */
+function instanceCount(env: NodeJS.ProcessEnv): 1 | 2 {
+  const count = whole(env, 'BENCH_MIX_INSTANCES', 1, 1);
+  if (count > 2) throw new Error('BENCH_MIX_INSTANCES must be 1 or 2 (deploy/nginx.conf balances two)');
+  return count === 1 ? 1 : 2;
+}
 
 /** The traffic-mix scenario's knobs (BENCH_MIX_*), so a short check and a full measurement need no edit. */
 export function mixSettings(env: NodeJS.ProcessEnv) {
@@ -43,6 +50,7 @@ export function mixSettings(env: NodeJS.ProcessEnv) {
     aloneSeconds: whole(env, 'BENCH_MIX_ALONE_SECONDS', 20, 1),
     aloneMinRate: whole(env, 'BENCH_MIX_ALONE_MIN_RATE', 2, 1),
     signedIn: whole(env, 'BENCH_MIX_SIGNED_IN', 50, 1),
+    instances: instanceCount(env),
   };
 }
 export type MixSettings = ReturnType<typeof mixSettings>;
@@ -65,18 +73,6 @@ function excludedKinds(value: string): ReadonlySet<MixKind> {
   return new Set(kinds as MixKind[]);
 }
 
-/** Busy and total jiffies of the whole machine (/proc/stat): how much of both cores a window used. */
-function machineTicks(): { busy: number; total: number } {
-  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  return { busy: total - idle, total };
-}
-
 export interface EndpointComparison {
   kind: MixKind;
   mix: OpenResult['all'];
@@ -86,9 +82,10 @@ export interface EndpointComparison {
   p99Ratio: number;
   /**
    * CPU ms per request of the endpoint alone: the service with its hashing and image processes, and the
-   * PostgreSQL backends of its pool. CPU time, unlike latency, barely moves when others share the machine.
+   * PostgreSQL backends of its pool (and, with two instances, both of them and nginx). CPU time, unlike
+   * latency, barely moves when others share the machine.
    */
-  cpu: { service: number; database: number };
+  cpu: { service: number; proxy: number; database: number };
 }
 
 export interface TrafficMixResult {
@@ -99,6 +96,11 @@ export interface TrafficMixResult {
   /** Of the half-rate window: the machine's busy share of all cores, and the service tree's CPU per request. */
   machineBusyPercent: number;
   serviceCpuMsPerRequest: number;
+  /** The same, each instance's tree (one entry with one instance), and nginx's master and workers (0 without). */
+  instanceCpuMsPerRequest: number[];
+  proxyCpuMsPerRequest: number;
+  /** With two instances: the requests nginx sent each instance over the run, and the shared-state check. */
+  twoInstances?: { requestsPerInstance: Record<string, number>; sharedState: string[] };
   /** PostgreSQL's backends for the service's pool, CPU per request of the half-rate window. */
   databaseCpuMsPerRequest: number;
   endpoints: EndpointComparison[];
@@ -120,40 +122,6 @@ async function directoryBytes(directory: string): Promise<{ bytes: number; files
   return { bytes, files };
 }
 
-/** Leaves the seed as it was: the run's sign-ups, posts, tokens and the likes of the signed-in users go. */
-async function restoreSeed(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(
-      `WITH gone AS (
-         DELETE FROM post_likes WHERE user_id IN (SELECT md5('user' || n)::uuid FROM generate_series(1, $1::int) AS n)
-         RETURNING post_id)
-       UPDATE posts SET like_count = posts.like_count - g.likes
-       FROM (SELECT post_id, count(*)::int AS likes FROM gone GROUP BY post_id) AS g WHERE posts.id = g.post_id`,
-      [SIGNED_IN_USERS],
-    );
-    await client.query("DELETE FROM posts WHERE text LIKE 'bench mix post %'");
-    await client.query("DELETE FROM users WHERE email LIKE 'reg-%@bench.example'");
-    await client.query('DELETE FROM api_tokens');
-  } finally {
-    await client.end();
-  }
-}
-
-async function countCreatedPosts(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: string }>(
-      "SELECT count(*) AS n FROM posts WHERE text LIKE 'bench mix post %'",
-    );
-    return Number(rows[0]?.n ?? 0);
-  } finally {
-    await client.end();
-  }
-}
-
 function line(kind: string, result: OpenResult['all']): string {
   return `${kind} p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.count} requests, ${result.failures} failed`;
 }
@@ -162,7 +130,9 @@ function line(kind: string, result: OpenResult['all']): string {
  * The app's traffic mix (MIX) as an open-model load on one seeded PostgreSQL database: the highest fixed
  * arrival rate whose p99 (from each request's due time) stays within the target with no failure, found by
  * stepping up and bisecting; then, at half that rate, each endpoint's p50 and p99 in the mix against the
- * same endpoint alone on the otherwise idle service. Ends by measuring the tables' sizes.
+ * same endpoint alone on the otherwise idle service. Ends by measuring the tables' sizes. With
+ * BENCH_MIX_INSTANCES=2 the load goes through nginx to two instances (bench/mix-target.ts), after a check that
+ * what one instance writes the other reads.
  */
 export async function benchTrafficMix(
   serverUrl: string,
@@ -181,20 +151,30 @@ export async function benchTrafficMix(
       : '  reused the complete seed (its bench_seed marker)',
   );
   await restoreSeed(seed.url);
-  const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: seed.url });
   const tag = Date.now().toString(36);
   let runs = 0;
+  let target: MixTarget | undefined;
   try {
-    const tokens = await signIn(service.url, mix.signedIn);
+    target = await startMixTarget(mix.instances, { DATA_DIR: dataDir, DATABASE_URL: seed.url });
+    const { url, instances, proxy } = target;
+    if (proxy)
+      log(
+        `  two instances (${instances.map((instance) => instance.url).join(', ')}) behind nginx at ${proxy.url}`,
+      );
+    const tokens = await signIn(url, mix.signedIn);
+    const [first, second] = instances;
+    const sharedState =
+      first && second ? await checkSharedState([first.url, second.url], tokens[0] as string, tag) : [];
+    for (const checked of sharedState) log(`  shared state: ${checked}`);
     const context: MixContext = {
       users: mix.users,
       posts: mix.posts,
       tokens,
       image: await sampleImage(),
-      cursors: await firstCursors(service.url, tokens[0] as string),
+      cursors: await firstCursors(url, tokens[0] as string),
     };
     const run = (rate: number, seconds: number, only?: MixKind) =>
-      runOpen(service.url, rate, seconds, mixRequests(context, `${tag}r${++runs}`, runs, only));
+      runOpen(url, rate, seconds, mixRequests(context, `${tag}r${++runs}`, runs, only));
     // Warmed at a gentle rate: an overloaded warm-up would leave a backlog (hashing queue) to the first trial.
     if (settings.warmupSeconds > 0) await run(mix.warmupRate, settings.warmupSeconds);
 
@@ -220,12 +200,17 @@ export async function benchTrafficMix(
     const halfRate = Math.max(1, Math.round(search.best / 2));
     await pause(2000);
     const ticksBefore = machineTicks();
-    const meter = cpuMeter(service.pid, mix.database);
+    const meter = cpuMeter(
+      instances.map((instance) => instance.pid),
+      mix.database,
+      proxy?.pid,
+    );
     const halfBefore = meter.snapshot();
     const half = await run(halfRate, mix.halfSeconds);
     const halfCpu = meter.since(halfBefore);
     const ticksAfter = machineTicks();
     log(`  half rate ${halfRate}/s: ${line('all', half.all)}`);
+    const perRequest = (ms: number) => ms / Math.max(1, half.all.count);
 
     const endpoints: EndpointComparison[] = [];
     // What the service and its pool's backends spend with no request at all (timers, periodic jobs, pool
@@ -236,9 +221,13 @@ export async function benchTrafficMix(
     await pause(mix.aloneSeconds * 1000);
     const idleCpu = meter.since(idleBefore);
     const idleWall = Date.now() - idleStarted;
-    const idlePerMs = { service: idleCpu.service / idleWall, database: idleCpu.database / idleWall };
+    const idlePerMs = {
+      service: idleCpu.service / idleWall,
+      proxy: idleCpu.proxy / idleWall,
+      database: idleCpu.database / idleWall,
+    };
     log(
-      `  idle: service ${(idlePerMs.service * 1000).toFixed(0)} ms CPU a second, PostgreSQL ${(idlePerMs.database * 1000).toFixed(0)}`,
+      `  idle: service ${(idlePerMs.service * 1000).toFixed(0)} ms CPU a second, ${proxy ? `nginx ${(idlePerMs.proxy * 1000).toFixed(0)}, ` : ''}PostgreSQL ${(idlePerMs.database * 1000).toFixed(0)}`,
     );
     for (const kind of MIX_KINDS) {
       const aloneRate = Math.max(mix.aloneMinRate, Math.round((halfRate * MIX[kind]) / 100));
@@ -255,6 +244,7 @@ export async function benchTrafficMix(
       const answered = Math.max(1, alone.count - alone.failures);
       const cpu = {
         service: (aloneCpu.service - idlePerMs.service * wall) / answered,
+        proxy: (aloneCpu.proxy - idlePerMs.proxy * wall) / answered,
         database: (aloneCpu.database - idlePerMs.database * wall) / answered,
       };
       // A kind the half-rate window happened not to send still has its figures alone (CPU included).
@@ -284,14 +274,17 @@ export async function benchTrafficMix(
       half,
       machineBusyPercent:
         (100 * (ticksAfter.busy - ticksBefore.busy)) / (ticksAfter.total - ticksBefore.total),
-      serviceCpuMsPerRequest: halfCpu.service / half.all.count,
-      databaseCpuMsPerRequest: halfCpu.database / half.all.count,
+      serviceCpuMsPerRequest: perRequest(halfCpu.service),
+      instanceCpuMsPerRequest: halfCpu.instances.map(perRequest),
+      proxyCpuMsPerRequest: perRequest(halfCpu.proxy),
+      databaseCpuMsPerRequest: perRequest(halfCpu.database),
+      twoInstances: proxy && { requestsPerInstance: await proxy.requestsPerInstance(), sharedState },
       endpoints,
       sizes: await restoreSeed(seed.url).then(() => relationSizes(seed.url)),
       imageBytesPerPost: created > 0 && images.files > 0 ? images.bytes / created : undefined,
     };
   } finally {
-    await service.stop();
+    await target?.stop();
     await restoreSeed(seed.url).catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });
   }
