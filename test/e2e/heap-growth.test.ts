@@ -41,7 +41,10 @@ describe('boundHeapGrowth (the serve command)', () => {
     const unbounded = await peakOldSpace('default');
     const bounded = await peakOldSpace('bounded');
     // The same live set either way (about 40 MB); V8's default lets garbage pile up to several times it.
+    // Node 20 keeps the bounded run under half the default's peak. Node 26's concurrent marking finishes
+    // later on a busy machine, so its bound is looser (0.47–0.65 of the default measured on two loaded
+    // cores); a Node that ignores the flag reads about 1.
     expect(bounded).toBeGreaterThan(30 * 1024 * 1024);
-    expect(bounded).toBeLessThan(unbounded * 0.6);
+    expect(bounded).toBeLessThan(unbounded * 0.75);
   }, 60_000);
 });
