@@ -234,7 +234,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     passkeysRepo: proofs.passkeysRepo,
     secondFactorRepo: proofs.secondFactorRepo,
   });
-  const { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion } = privacy;
+  const { dataExports, exportCursors, dataExportJobs, eraser, scheduledDeletions, deletion } = privacy;
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
@@ -268,6 +268,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     posts,
     deletion,
     dataExports,
+    exportCursors,
     dataExportJobs,
     scheduledDeletions,
     eraser,

@@ -184,7 +184,8 @@ export function registerUserCommands(program: Command): void {
     .description(
       'Remove the authenticator, the recovery codes and any sign-in waiting for a code: the user signs in ' +
         'with the password (or provider) alone and can set up a new authenticator. For a user who lost both ' +
-        'the authenticator and the recovery codes: confirm who they are first',
+        'the authenticator and the recovery codes: confirm who they are first. Logged and mailed to the user ' +
+        'only when the second factor was on; a setup never finished is just cleared',
     )
     .argument(...USER_ARGUMENT)
     .option('--yes', 'confirm the reset (required: it weakens the account)')
@@ -195,14 +196,19 @@ export function registerUserCommands(program: Command): void {
       if (!options.yes) {
         throw new OperatorError(`Not reset: add --yes to remove the second factor of "${reference}"`);
       }
-      const { found, removed } = await withOperatorServices(async ({ users, secondFactor }) => {
+      const { found, outcome } = await withOperatorServices(async ({ users, secondFactor }) => {
         const found = await users.find(reference);
-        return { found, removed: await secondFactor.reset(found, options.lang ?? 'en') };
+        return { found, outcome: await secondFactor.reset(found, options.lang ?? 'en') };
       });
+      const who = `${found.username} (${found.id})`;
       console.log(
-        removed
-          ? `Removed the second factor of ${found.username} (${found.id}).`
-          : `${found.username} (${found.id}) has no second factor; nothing to remove.`,
+        {
+          disabled: `Removed the second factor of ${who}.`,
+          cleared_setup:
+            `${who} never turned the second factor on; cleared the unfinished authenticator setup ` +
+            '(nothing logged, no alert mailed).',
+          nothing: `${who} has no second factor; nothing to remove.`,
+        }[outcome],
       );
     });
 

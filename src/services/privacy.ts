@@ -1,3 +1,4 @@
+import { ExportListCursorCodec } from '../account/data-export/cursor.js';
 import { userExportFiles } from '../account/data-export/erasure.js';
 import { DataExportJobs } from '../account/data-export/jobs.js';
 import { ExportLinks } from '../account/data-export/links.js';
@@ -93,6 +94,7 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
     config.dataExport,
     deps.log,
   );
+  const exportCursors = new ExportListCursorCodec(() => exportsRepo.linkSecret());
   const dataExports = new DataExports(
     db,
     exportsRepo,
@@ -102,6 +104,7 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
     exportLinks,
     deps.limits.dataExport,
     parts.activity,
+    exportCursors,
   );
   const eraser = new AccountEraser(
     db,
@@ -126,5 +129,5 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
     parts.activity,
   );
   const deletion = new AccountDeletion(eraser, scheduledDeletions, reauth);
-  return { dataExports, dataExportJobs, eraser, scheduledDeletions, deletion };
+  return { dataExports, exportCursors, dataExportJobs, eraser, scheduledDeletions, deletion };
 }

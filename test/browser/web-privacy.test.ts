@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
 import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
 import { download } from '../helpers/data-export.js';
 import { bearer, registerUser } from '../helpers/factories.js';
@@ -78,7 +80,9 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     expect(await message.textContent()).toBe('');
 
     await password.fill(me.password);
-    const started = page.waitForResponse((response) => response.url().endsWith('/user/export'));
+    const started = page.waitForResponse(
+      (response) => response.url().endsWith('/user/export') && response.request().method() === 'POST',
+    );
     await button.click();
     expect((await started).status()).toBe(202);
     const status = page.locator('#data-export .status');
@@ -99,6 +103,57 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     expect(zip.statusCode).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');
     await lookAt(page, SUITE, 'profile-export-ready');
+
+    // A reload keeps it: the card loads the latest export and shows the same link.
+    await page.reload();
+    await expect.poll(() => link.isVisible(), LOADED).toBe(true);
+    expect(await status.textContent()).toBe('Your data is ready.');
+    expect(await link.getAttribute('href')).toBe(href);
+    // Past its time the next load shows no link, says so, and the form prepares a new one.
+    await suite.ctx.database.handle.db
+      .updateTable('data_exports')
+      .set({ expires_at: sql<Date>`now() - interval '1 minute'` })
+      .where('user_id', '=', me.id)
+      .execute();
+    await page.reload();
+    await expect
+      .poll(() => status.textContent(), LOADED)
+      .toBe('This download has expired. Prepare a new one.');
+    expect(await link.isVisible()).toBe(false);
+    expect(await page.locator('#data-export .error[role="alert"]').textContent()).toBe('');
+    expect(await button.isVisible()).toBe(true);
+    expectNoProblems(problems);
+  });
+
+  it('follows a pending export again after a reload, until its link is there', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const db = suite.ctx.database.handle.db;
+    const id = newId();
+    // Held by a builder for the next hour (as another instance would): it stays pending until the test says.
+    await db
+      .insertInto('data_exports')
+      .values({ id, user_id: me.id, locale: 'en', next_attempt_at: sql<Date>`now() + interval '1 hour'` })
+      .execute();
+    const { page, problems } = await suite.openSignedIn(me.token);
+    await page.goto('/profile');
+    const status = page.locator('#data-export .status');
+    await expect.poll(() => status.textContent(), LOADED).toBe('Preparing your data…');
+    await page.reload();
+    await expect.poll(() => status.textContent(), LOADED).toBe('Preparing your data…');
+    const link = page.getByRole('link', { name: 'Download the zip' });
+    expect(await link.isVisible()).toBe(false);
+
+    await db
+      .updateTable('data_exports')
+      .set({ next_attempt_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .execute();
+    suite.ctx.app.dataExports.kick();
+    await suite.ctx.app.dataExports.idle();
+    // The card asks for the status every few seconds while the page is open.
+    await expect.poll(() => link.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await status.textContent()).toBe('Your data is ready.');
+    expect(await link.getAttribute('href')).toContain(`/export/download/${id}?token=`);
     expectNoProblems(problems);
   });
 

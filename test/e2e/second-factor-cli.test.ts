@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
+import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
 import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
@@ -20,8 +21,11 @@ interface ActivityEvent {
 describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
   let store: ProcessStore;
   let service: RunningService | undefined;
+  /** Where the commands mail (the service keeps the log transport): what reaches it came from a reset. */
+  let smtp: TestSmtp;
 
   beforeAll(async () => {
+    smtp = await startTestSmtp();
     store = await processStore(backend, {
       ARGON2_MEMORY_KIB: '1024',
       ARGON2_TIME_COST: '1',
@@ -32,7 +36,25 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
   afterAll(async () => {
     await service?.stop('SIGKILL');
     await store?.cleanup();
+    await smtp?.close();
   });
+
+  /** The reset command, mailing through the test SMTP server (a command sends its mail before it exits). */
+  const reset = (reference: string) =>
+    runCli(['user', '2fa', 'reset', reference, '--yes'], {
+      ...store.env,
+      MAIL_TRANSPORT: 'smtp',
+      SMTP_URL: smtp.url,
+    });
+  const mailsTo = (address: string) =>
+    smtp.mails.filter((mail) => recipients(mail).includes(address.toLowerCase()));
+
+  const activityOf = async (token: string): Promise<ActivityEvent[]> => {
+    const res = await fetch(`${service?.url}/v1/user/activity`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return ((await res.json()) as { data: { events: ActivityEvent[] } }).data.events;
+  };
 
   const call = async (url: string, fields: Record<string, string>, token?: string) => {
     const res = await fetch(`${service?.url}/v1${url}`, {
@@ -65,12 +87,17 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
     const refused = await runCli(['user', '2fa', 'reset', fields.email], store.env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`Not reset: add --yes to remove the second factor of "${fields.email}"\n`);
-    const reset = await runCli(['user', '2fa', 'reset', fields.email, '--yes'], store.env);
-    expect(reset.stderr).toBe('');
-    expect(reset.code).toBe(0);
-    expect(reset.stdout).toMatch(/^Removed the second factor of \S+ \([0-9a-f-]{36}\)\.\n$/);
-    const again = await runCli(['user', '2fa', 'reset', fields.username, '--yes'], store.env);
+    const removed = await reset(fields.email);
+    expect(removed.stderr).toBe('');
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toMatch(/^Removed the second factor of \S+ \([0-9a-f-]{36}\)\.\n$/);
+    expect(mailsTo(fields.email).map((mail) => mail.subject)).toEqual([
+      'Two-step verification was turned off',
+    ]);
+    const again = await reset(fields.username);
+    expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/has no second factor; nothing to remove\.\n$/);
+    expect(mailsTo(fields.email)).toHaveLength(1);
 
     service = await startService(store.env);
     const plain = await call('/auth/login/email', login);
@@ -78,14 +105,39 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
     const token = (plain.body.data.user as { api_token?: unknown }).api_token;
     expect(typeof token).toBe('string');
     // The reset is in the user's own activity, by the operator (the command has no address to log).
-    const activity = await fetch(`${service.url}/v1/user/activity`, {
-      headers: { authorization: `Bearer ${token as string}` },
-    });
-    const { events } = ((await activity.json()) as { data: { events: ActivityEvent[] } }).data;
+    const events = await activityOf(token as string);
     expect(events.filter((event) => event.type.startsWith('second_factor'))).toEqual([
       expect.objectContaining({ type: 'second_factor_disabled', details: { by: 'operator' }, ip: null }),
       expect.objectContaining({ type: 'second_factor_enabled', details: { factor: 'totp' } }),
     ]);
     // Two server starts and three commands, each opening the database: more than a request's worth of time.
+  }, 120_000);
+
+  it('only clears a setup that was never enabled: nothing logged, no alert mailed, and it says so', async () => {
+    await service?.stop();
+    service = await startService(store.env);
+    const fields = registrationForm();
+    const user = (await call('/auth/register', fields)).body.data.user as { api_token: string };
+    // The authenticator was shown but its first code never entered: the second factor never went on.
+    const setup = await call('/user/2fa/totp/setup', { current_password: fields.password }, user.api_token);
+    expect(setup.status).toBe(200);
+    await service.stop();
+    service = undefined;
+
+    const cleared = await reset(fields.email);
+    expect(cleared.stderr).toBe('');
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toMatch(
+      /^\S+ \([0-9a-f-]{36}\) never turned the second factor on; cleared the unfinished authenticator setup \(nothing logged, no alert mailed\)\.\n$/,
+    );
+    // The setup is gone: a second reset finds nothing.
+    const again = await reset(fields.email);
+    expect(again.stdout).toMatch(/has no second factor; nothing to remove\.\n$/);
+    expect(mailsTo(fields.email)).toEqual([]);
+
+    service = await startService(store.env);
+    const events = await activityOf(user.api_token);
+    expect(events.map((event) => event.type)).toContain('account_created');
+    expect(events.filter((event) => event.type.startsWith('second_factor'))).toEqual([]);
   }, 120_000);
 });

@@ -43,6 +43,20 @@ export async function exportStatus(ctx: TestApp, user: RegisteredUser, id: strin
   return expectOk<{ export: ExportView }>(res).export;
 }
 
+export interface ExportPage {
+  exports: ExportView[];
+  next_cursor: string | null;
+}
+
+/** GET user/export (the list) with this query string (`?limit=2…`), as `token`. */
+export function listExports(
+  ctx: Pick<TestApp, 'app'>,
+  token: string,
+  query = '',
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({ method: 'GET', url: `/v1/user/export${query}`, headers: bearer(token) });
+}
+
 /** GETs a download URL as a mail client would: no API token, no cookie. */
 export function download(ctx: TestApp, url: string): Promise<LightMyRequestResponse> {
   const { pathname, search } = new URL(url);

@@ -83,6 +83,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/validate/slug',
       '/validate/username',
     ]);
+    // user/export both lists the user's exports (GET) and asks for a new one (POST).
+    expect(Object.keys(doc.paths['/user/export'] ?? {}).sort()).toEqual(['get', 'post']);
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const method of Object.keys(operations)) {
         const res = await ctx.app.inject({

@@ -243,6 +243,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     await ctx.app.dataExports.idle();
     const exportId = (started.export as { id: string }).id;
     await check('GET /user/export/{id}', get(`/user/export/${exportId}`, minji.token));
+    await check('GET /user/export', get('/user/export', minji.token));
     await check('POST /user/delete', post('/user/delete', { current_password: minji.password }, minji.token));
     // The deletion waits for its grace period: the mailed link takes it back.
     const cancelToken = await latestToken(ctx.database.handle, minji.email, 'deletion_scheduled');

@@ -187,9 +187,9 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
       services.activity,
     );
     const account = { id: user.id, email: user.email, username: user.username };
-    expect(await reset.reset(account, 'ko')).toBe(true);
+    expect(await reset.reset(account, 'ko')).toBe('disabled');
     // Nothing left to remove: nothing logged, nothing mailed.
-    expect(await reset.reset(account, 'ko')).toBe(false);
+    expect(await reset.reset(account, 'ko')).toBe('nothing');
     const events = await eventsAfterSignUp(user.id);
     expect(events.map((event) => [event.type, event.details, event.ip])).toEqual([
       ['second_factor_enabled', { factor: 'totp' }, '127.0.0.1'],
@@ -201,5 +201,34 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
     ]);
     const [, operatorAlert] = await alertsTo(user.email);
     expect(operatorAlert?.text).toContain('요청에 따라 고객지원팀이 2단계 인증을 껐습니다.');
+  });
+
+  it('clears a setup never enabled without logging or mailing a second factor turned off', async () => {
+    const user = await registerUser(ctx.app);
+    // A setup that never got its first code: sign-in never asked for it.
+    expectOk(
+      await postForm(
+        ctx.app,
+        '/v1/user/2fa/totp/setup',
+        { current_password: user.password },
+        bearer(user.token),
+      ),
+    );
+    const reset = new SecondFactorReset(
+      ctx.database.handle.db,
+      new SecondFactorRepo(ctx.database.handle.db),
+      buildTestServices(ctx).activity,
+    );
+    const account = { id: user.id, email: user.email, username: user.username };
+    expect(await reset.reset(account, 'en')).toBe('cleared_setup');
+    const left = await ctx.database.handle.db
+      .selectFrom('totp_credentials')
+      .select('user_id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(left).toEqual([]);
+    expect(await reset.reset(account, 'en')).toBe('nothing');
+    expect(await eventsAfterSignUp(user.id)).toEqual([]);
+    expect(await subjects(user.email)).toEqual([]);
   });
 });

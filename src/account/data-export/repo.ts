@@ -141,6 +141,32 @@ export class DataExportsRepo {
       .execute();
   }
 
+  /**
+   * One page of the user's exports, newest first, after the export `afterId`: keyset on (created_at, id),
+   * never OFFSET. The bound is that export's own created_at, read by its primary key in this statement (a
+   * value through JavaScript would lose its microseconds and skip rows). The `created_at <=` condition is
+   * where the backward scan of the (user_id, created_at) index starts; ties on created_at are put in id order
+   * by an incremental sort of the rows read, never of the whole list. Reads `limit` rows; the caller asks for
+   * one more to learn whether a page follows. An `afterId` not among the user's exports gives no rows.
+   */
+  pageOf(userId: string, afterId: string | undefined, limit: number): Promise<DataExportRow[]> {
+    let query = this.db
+      .selectFrom('data_exports')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+    if (afterId !== undefined) {
+      const bound = sql<Date>`(SELECT created_at FROM data_exports
+        WHERE id = ${afterId}::uuid AND user_id = ${userId}::uuid)`;
+      query = query
+        .where('created_at', '<=', bound)
+        .where(sql<boolean>`(created_at, id) < (${bound}, ${afterId}::uuid)`);
+    }
+    return query.execute();
+  }
+
   /** The zips a user's exports hold (removed with the account), on the (user_id, created_at) index. */
   async fileKeysOf(userId: string): Promise<string[]> {
     const rows = await this.db

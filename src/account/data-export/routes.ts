@@ -6,6 +6,8 @@ import { preferredLocale } from '../../validation/messages.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
 import { clientInfo } from '../request-client.js';
+import type { ExportListCursorCodec } from './cursor.js';
+import { exportListRules } from './rules.js';
 import type { DataExports } from './service.js';
 
 const exportShape = t.object({
@@ -15,7 +17,20 @@ const exportShape = t.object({
   expires_at: t.nullable(t.dateTime()),
 });
 
-export function dataExportEndpoints(exports: DataExports, providers: readonly string[]): AnyEndpoint[] {
+const READY_EXAMPLE = {
+  id: '019ab0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
+  status: 'ready' as const,
+  download_url:
+    'https://accounts.example.com/v1/export/download/019ab0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e?token=' +
+    'q3F0n7Jm0dS2cX9p1aWbV5yLr8eT4uGh6iKoZjNwQxE',
+  expires_at: '2026-11-24T12:40:05.130Z',
+};
+
+export function dataExportEndpoints(
+  exports: DataExports,
+  cursors: ExportListCursorCodec,
+  providers: readonly string[],
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -60,17 +75,23 @@ export function dataExportEndpoints(exports: DataExports, providers: readonly st
       errors: [404],
       rules: rules({ id: string().required().describe('The `id` of the export, from user/export.') }),
       response: t.object({ export: exportShape }),
-      example: {
-        export: {
-          id: '019ab0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
-          status: 'ready',
-          download_url:
-            'https://accounts.example.com/v1/export/download/019ab0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e?token=' +
-            'q3F0n7Jm0dS2cX9p1aWbV5yLr8eT4uGh6iKoZjNwQxE',
-          expires_at: '2026-11-24T12:40:05.130Z',
-        },
-      },
+      example: { export: READY_EXAMPLE },
       handle: async ({ params, auth }) => ({ export: await exports.status(auth, params.id) }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/user/export',
+      summary: "The signed-in user's data exports, newest first, a page at a time",
+      description:
+        'Each export as user/export/{id} shows it; the first is the latest (what a page shows on load). ' +
+        'Expired and failed exports stay listed. Keyset pagination: pass `next_cursor` back as `cursor` ' +
+        'until it is null.',
+      tag: 'user',
+      auth: 'required',
+      rules: exportListRules(cursors),
+      response: t.object({ exports: t.array(exportShape), next_cursor: t.nullable(t.string()) }),
+      example: { exports: [READY_EXAMPLE], next_cursor: null },
+      handle: ({ params, auth }) => exports.list(auth, { limit: params.limit ?? 20, cursor: params.cursor }),
     }),
   ];
 }

@@ -11,6 +11,7 @@ import type { Locale } from '../../validation/messages.js';
 import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
+import type { ExportListCursor, ExportListCursorCodec } from './cursor.js';
 import type { DataExportJobs } from './jobs.js';
 import type { ExportLinks } from './links.js';
 import type { DataExportsRepo } from './repo.js';
@@ -21,6 +22,17 @@ export interface DataExportView {
   /** The download link while the export is ready; null otherwise. */
   download_url: string | null;
   expires_at: string | null;
+}
+
+/** A page of the user's exports, newest first; `next_cursor` is null on the last page. */
+export interface DataExportPage {
+  exports: DataExportView[];
+  next_cursor: string | null;
+}
+
+export interface DataExportListRequest {
+  limit: number;
+  cursor: ExportListCursor | undefined;
 }
 
 /** A zip on its way to the client: streamed by the service, or fetched by the client from the store. */
@@ -54,6 +66,7 @@ export class DataExports {
     /** Exports started per user (RATE_LIMIT_DATA_EXPORT). */
     private readonly perUser: RateCounter,
     private readonly activity: SecurityActivity,
+    private readonly cursors: ExportListCursorCodec,
   ) {}
 
   /**
@@ -97,6 +110,19 @@ export class DataExports {
     const row = UUID_PATTERN.test(id) ? await this.exports.find(id) : undefined;
     if (!row || row.user_id !== auth.user.id) throw new NotFoundError('export');
     return this.view(row);
+  }
+
+  /**
+   * The user's own exports, newest first, a page at a time: expired and failed ones stay listed for the
+   * account's life (one new export an hour adds up), so the list is keyset-paged. Reads one row more than the
+   * page holds: that row only tells whether a page follows, so `next_cursor` is null exactly on the last page.
+   */
+  async list(auth: AuthContext, request: DataExportListRequest): Promise<DataExportPage> {
+    const rows = await this.exports.pageOf(auth.user.id, request.cursor?.id, request.limit + 1);
+    const page = rows.slice(0, request.limit);
+    const last = page.at(-1);
+    const next = rows.length > request.limit && last ? await this.cursors.encode({ id: last.id }) : null;
+    return { exports: await Promise.all(page.map((row) => this.view(row))), next_cursor: next };
   }
 
   /**

@@ -116,7 +116,7 @@ export class SecondFactorSettings {
       const removed = await writeTransaction(this.db, async (trx) => {
         const repo = this.repo.with(trx);
         if (!(await this.codes.use(repo, user.id, credential, proof))) return false;
-        if (!(await repo.removeAll(user.id))) return false;
+        if ((await repo.removeAll(user.id)) === undefined) return false;
         const details = { by: 'user' };
         return {
           alert: await this.activity.record({ user, type: 'second_factor_disabled', client, details }, trx),

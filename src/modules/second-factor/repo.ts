@@ -9,6 +9,9 @@ export interface TotpCredential {
   created_at: Date;
 }
 
+/** What `removeAll` removed: an authenticator that was on, or a setup still waiting for its first code. */
+export type RemovedAuthenticator = 'enabled' | 'pending';
+
 /** The SQL of totp_credentials and recovery_codes (every query on the user's primary key). */
 export class SecondFactorRepo {
   constructor(private readonly db: Executor) {}
@@ -76,16 +79,21 @@ export class SecondFactorRepo {
     return row !== undefined;
   }
 
-  /** Removes the authenticator, every recovery code and every pending challenge; true if there was one. */
-  async removeAll(userId: string): Promise<boolean> {
+  /**
+   * Removes the authenticator, every recovery code and every pending challenge. Says what the authenticator
+   * was: `enabled` (the second factor was on), `pending` (a setup that never got its first code), or
+   * undefined when there was none.
+   */
+  async removeAll(userId: string): Promise<RemovedAuthenticator | undefined> {
     await this.db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('second_factor_challenges').where('user_id', '=', userId).execute();
     const removed = await this.db
       .deleteFrom('totp_credentials')
       .where('user_id', '=', userId)
-      .returning('user_id')
+      .returning('enabled_at')
       .executeTakeFirst();
-    return removed !== undefined;
+    if (removed === undefined) return undefined;
+    return removed.enabled_at === null ? 'pending' : 'enabled';
   }
 
   /** Replaces every recovery code of the user with these (SHA-256 digests): the old ones stop working. */

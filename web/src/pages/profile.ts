@@ -20,7 +20,7 @@ const passkeys = passkeysSection();
 const twoFactor = twoFactorSection();
 const activity = activitySection();
 const privacy = privacySection(activity.refresh);
-dataExportSection(activity.refresh);
+const dataExport = dataExportSection(activity.refresh);
 deletionSection();
 
 const profileForm = document.getElementById('profile') as HTMLFormElement;
@@ -30,7 +30,14 @@ async function load(): Promise<void> {
   if (answer.status === 401) return toLogin();
   if (answer.status !== 200) return setError(profileForm, errorText(answer.body));
   showUser(answer.body.data.user);
-  await Promise.all([sessions.load(), passkeys.load(), twoFactor.load(), privacy.load(), activity.load()]);
+  await Promise.all([
+    sessions.load(),
+    passkeys.load(),
+    twoFactor.load(),
+    privacy.load(),
+    activity.load(),
+    dataExport.load(),
+  ]);
 }
 
 const signOut = document.getElementById('signout') as HTMLFormElement;
