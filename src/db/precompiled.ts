@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery } from 'kysely';
+import { type Compilable, CompiledQuery, type RawBuilder } from 'kysely';
 import { registerPreparedStatement } from './prepared-statements.js';
 import type { Executor } from './transaction.js';
 
@@ -9,6 +9,17 @@ interface Slot {
 
 /** What a query builder offers: compiling it, and running it the ordinary way. */
 type Buildable<Row> = Compilable<Row> & { execute(): Promise<Row[]> };
+
+/**
+ * A raw `sql` statement in the builder's shape, for a statement the query builder cannot express: compiled
+ * and run on `db` like any builder, so `Precompiled` can prepare it.
+ */
+export function rawStatement<Row>(db: Executor, statement: RawBuilder<Row>): Buildable<Row> {
+  return {
+    compile: () => statement.compile(db),
+    execute: async () => (await statement.execute(db)).rows,
+  };
+}
 
 /** The SQL, its parameters, and for each parameter the slot whose value it takes (-1: a constant). */
 interface Compiled {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { Precompiled } from '../../src/db/precompiled.js';
+import { Precompiled, rawStatement } from '../../src/db/precompiled.js';
 import { PreparingPool } from '../../src/db/prepared-statements.js';
 import type { Executor } from '../../src/db/transaction.js';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -11,6 +11,16 @@ import { backends, createTestDatabase, type TestDatabase } from '../helpers/data
 /** A hot query as the repos write one: every column of the row (a migration may add one). */
 const USER_BY_SLUG = new Precompiled(1, (db: Executor, slug: string) =>
   db.selectFrom('users').selectAll().where('slug', '=', slug),
+);
+
+/** A raw statement (the sign-in event's form), one input read in two places. */
+const USERNAME_BY_EITHER_SLUG = Precompiled.named((db: Executor, { slug }: { slug: string }) =>
+  rawStatement(
+    db,
+    sql<{
+      username: string;
+    }>`SELECT username FROM users WHERE slug = ${slug} OR lower(slug) = lower(${slug})`,
+  ),
 );
 
 /**
@@ -66,6 +76,16 @@ describe.each(backends)('%s: hot queries as named statements', (backend) => {
     }
     const prepared = await preparedOn(single);
     expect(prepared.filter((statement) => statement.includes('"slug" = $1'))).toHaveLength(1);
+  });
+
+  it('prepares a raw `sql` statement the same way, with each input bound wherever it is read', async () => {
+    for (const slug of ['prepared-slug', 'PREPARED-SLUG', 'prepared-slug']) {
+      const rows = await USERNAME_BY_EITHER_SLUG.execute(single.db, { slug });
+      expect(rows).toEqual([{ username: 'prepared' }]);
+    }
+    expect(await USERNAME_BY_EITHER_SLUG.execute(single.db, { slug: 'other-slug' })).toEqual([]);
+    const prepared = await preparedOn(single);
+    expect(prepared.filter((statement) => statement.includes('lower(slug) = lower($2)'))).toHaveLength(1);
   });
 
   it('prepares nothing when turned off (DATABASE_PREPARED_STATEMENTS=false)', async () => {

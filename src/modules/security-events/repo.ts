@@ -1,4 +1,5 @@
 import { type QueryCreator, sql } from 'kysely';
+import { Precompiled, rawStatement } from '../../db/precompiled.js';
 import type { Database, SecurityEventRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import type { ActivityCursor } from './cursor.js';
@@ -32,6 +33,29 @@ export function insertSecurityEventQuery(db: QueryCreator<Database>, event: Secu
 /** The window a counted event falls in: now, rounded down to COUNT_WINDOW_MINUTES, by the database's clock. */
 const COUNT_WINDOW = sql<Date>`to_timestamp(floor(extract(epoch FROM now()) / ${sql.lit(COUNT_WINDOW_MINUTES * 60)}) * ${sql.lit(COUNT_WINDOW_MINUTES * 60)})`;
 
+/**
+ * A sign-in's event (SecurityEventsRepo.insertSignIn): every sign-in writes one, so it is prepared once per
+ * connection instead of planned on every login.
+ */
+const INSERT_SIGN_IN = Precompiled.named(
+  (db: Executor, { event, knownDevice }: { event: SecurityEventInsert; knownDevice: boolean }) =>
+    rawStatement(
+      db,
+      sql<{
+        new_device: boolean;
+      }>`INSERT INTO security_events (id, user_id, type, ip, user_agent, device_key, details)
+      SELECT ${event.id}::uuid, ${event.userId}::uuid, 'sign_in', ${event.ip}::text, ${event.userAgent}::text,
+        ${event.deviceKey}::text, ${event.details}::jsonb || jsonb_build_object('new_device',
+          NOT ${knownDevice}::boolean
+          AND EXISTS (SELECT 1 FROM security_events
+            WHERE user_id = ${event.userId}::uuid AND type IN ('sign_in', 'account_created'))
+          AND NOT EXISTS (SELECT 1 FROM security_events
+            WHERE user_id = ${event.userId}::uuid AND type IN ('sign_in', 'account_created')
+              AND device_key = ${event.deviceKey}::text))
+      RETURNING (details->>'new_device')::boolean AS new_device`,
+    ),
+);
+
 /** The SQL of the security activity log. */
 export class SecurityEventsRepo {
   constructor(private readonly db: Executor) {}
@@ -52,19 +76,8 @@ export class SecurityEventsRepo {
    * literal type list matches. Returns what it decided.
    */
   async insertSignIn(event: SecurityEventInsert, knownDevice: boolean): Promise<{ newDevice: boolean }> {
-    const { rows } = await sql<{
-      new_device: boolean;
-    }>`INSERT INTO security_events (id, user_id, type, ip, user_agent, device_key, details)
-      SELECT ${event.id}::uuid, ${event.userId}::uuid, 'sign_in', ${event.ip}::text, ${event.userAgent}::text,
-        ${event.deviceKey}::text, ${event.details}::jsonb || jsonb_build_object('new_device',
-          NOT ${knownDevice}::boolean
-          AND EXISTS (SELECT 1 FROM security_events
-            WHERE user_id = ${event.userId}::uuid AND type IN ('sign_in', 'account_created'))
-          AND NOT EXISTS (SELECT 1 FROM security_events
-            WHERE user_id = ${event.userId}::uuid AND type IN ('sign_in', 'account_created')
-              AND device_key = ${event.deviceKey}::text))
-      RETURNING (details->>'new_device')::boolean AS new_device`.execute(this.db);
-    return { newDevice: rows[0]?.new_device === true };
+    const [row] = await INSERT_SIGN_IN.execute(this.db, { event, knownDevice });
+    return { newDevice: row?.new_device === true };
   }
 
   /**
