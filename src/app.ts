@@ -174,6 +174,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     services,
     mediaReferences,
     webSessions,
+    legalDocuments,
     registerDownloads,
     dataExportJobs,
     securityEvents,
@@ -243,7 +244,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     app.get('/openapi.json', async () => document);
   }
   // The web pages at `/` and the API docs at `/docs`; they call the first configured API version.
-  await registerWeb(app, webSessions, {
+  await registerWeb(app, webSessions, legalDocuments, {
     apiVersion: config.apiVersions[0] ?? 'v1',
     mediaOrigin: mediaOrigin(config.media),
     docs: config.docsEnabled,

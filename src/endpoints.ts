@@ -26,6 +26,7 @@ import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import { buildServices, type ServiceDeps } from './services.js';
+import type { LegalDocuments } from './web/legal.js';
 import type { WebSessions } from './web/plugin.js';
 
 /**
@@ -40,6 +41,8 @@ export function buildEndpoints(
   services: RequestServices;
   mediaReferences: MediaReferences[];
   webSessions: WebSessions;
+  /** The consent documents' pages (/legal/…). */
+  legalDocuments: LegalDocuments;
   /** The routes that answer a file, not an envelope (the data-export download): registered by app.ts. */
   registerDownloads: (app: FastifyInstance) => void;
   dataExportJobs: DataExportJobs;
@@ -153,5 +156,6 @@ export function buildEndpoints(
     dueDeletions: eraser,
     idempotency,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
+    legalDocuments: consents,
   };
 }

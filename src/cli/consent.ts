@@ -3,6 +3,8 @@ import type { ConsentText } from '../db/schema.js';
 import type { ConsentHistoryEntry } from '../modules/consents/history.js';
 import type { CurrentDocument } from '../modules/consents/repo.js';
 import { DOCUMENT_KEY } from '../modules/consents/service.js';
+import { legalPagePath } from '../modules/consents/view.js';
+import { readBody } from './consent-body.js';
 import { withOperatorServices } from './context.js';
 import { OperatorError, printColumns, printJson } from './output.js';
 
@@ -10,6 +12,7 @@ interface PublishOptions {
   version: string;
   title: string[];
   url: string[];
+  body: string[];
   lang: string[];
   required?: boolean;
 }
@@ -31,31 +34,48 @@ function isDocumentUrl(value: string): boolean {
 }
 
 /**
- * The title and URL per language: the n-th `--lang` goes with the n-th `--title` and `--url`. Without
- * `--lang`, one title and one URL are English.
+ * The title and URL per language: the n-th `--lang` goes with the n-th `--title`, `--url` and `--body`.
+ * Without `--lang`, one of each is English. With a `--body` per language, `--url` may be left out: each
+ * language's page is then the service's own (`ownPage`, /legal/<key>/<version>/<lang>).
  */
 export function textsOf(
-  options: Pick<PublishOptions, 'title' | 'url' | 'lang'>,
+  options: Pick<PublishOptions, 'title' | 'url' | 'lang' | 'body'>,
+  ownPage: (lang: string) => string,
 ): Record<string, ConsentText> {
   const langs = options.lang.length > 0 ? options.lang : ['en'];
-  if (options.title.length !== langs.length || options.url.length !== langs.length) {
+  const each = (count: number) => count === langs.length;
+  const bodies = options.body.length;
+  if (
+    !each(options.title.length) ||
+    !(each(bodies) || bodies === 0) ||
+    !(each(options.url.length) || each(bodies))
+  ) {
     throw new OperatorError(
-      `Give one --title and one --url per language, in the order of --lang (got ${langs.length} ` +
-        `language(s), ${options.title.length} title(s), ${options.url.length} URL(s))`,
+      `Give one --title, and one --url or --body (or both), per language, in the order of --lang (got ` +
+        `${langs.length} language(s), ${options.title.length} title(s), ${options.url.length} URL(s), ` +
+        `${bodies} --body file(s))`,
     );
   }
   const texts: Record<string, ConsentText> = {};
   langs.forEach((lang, i) => {
     const title = (options.title[i] ?? '').trim();
-    const url = (options.url[i] ?? '').trim();
     if (!LANGUAGES.includes(lang)) throw new OperatorError(`--lang: must be one of ${LANGUAGES.join(', ')}`);
     if (lang in texts) throw new OperatorError(`--lang: ${lang} is given twice`);
+    const url = options.url.length > 0 ? (options.url[i] ?? '').trim() : ownPage(lang);
     if (title === '' || [...title].length > 255) throw new OperatorError('--title: 1 to 255 characters');
     if (!isDocumentUrl(url) || url.length > 2048)
       throw new OperatorError(`--url: must be a path of this service (/legal/terms) or an http(s) URL`);
     texts[lang] = { title, url };
   });
   return texts;
+}
+
+/** The `--body` files' texts by language, in the order of --lang (textsOf has checked the counts). */
+async function bodiesOf(options: Pick<PublishOptions, 'lang' | 'body'>): Promise<Record<string, string>> {
+  const langs = options.lang.length > 0 ? options.lang : ['en'];
+  const bodies: Record<string, string> = {};
+  for (const [i, file] of options.body.entries()) bodies[langs[i] ?? 'en'] = await readBody(file);
+  return bodies;
 }
 
 function describeDocument(document: CurrentDocument): string[] {
@@ -94,22 +114,29 @@ export function registerConsentCommands(program: Command): void {
     .requiredOption('--version <n>', 'the version: greater than the current one')
     .option(
       '--lang <lang>',
-      'a language (ko or en) of the next --title and --url; repeat per language',
+      'a language (ko or en) of the next --title, --url and --body; repeat per language',
       collect,
       [],
     )
     .option('--title <text>', 'the title in that language (in English without --lang)', collect, [])
     .option('--url <url>', 'the page in that language: a path of this service or an http(s) URL', collect, [])
+    .option(
+      '--body <file>',
+      "the text in that language (UTF-8, at most 100 KB); without --url the page is the service's own",
+      collect,
+      [],
+    )
     .option('--required', 'sign-up requires it (user_agreement); without it the document is optional')
     .action(async (key: string, options: PublishOptions) => {
       if (!DOCUMENT_KEY.test(key)) {
         throw new OperatorError('KEY: lower-case letters, digits and _ only, at most 64 (marketing_email)');
       }
-      const texts = textsOf(options);
       const version = /^\d{1,9}$/.test(options.version) ? Number(options.version) : Number.NaN;
       if (Number.isNaN(version)) throw new OperatorError('--version: must be a positive integer');
+      const texts = textsOf(options, (lang) => legalPagePath(key, version, lang));
+      const bodies = await bodiesOf(options);
       await withOperatorServices(({ consents }) =>
-        consents.publish({ key, version, required: options.required === true, texts }),
+        consents.publish({ key, version, required: options.required === true, texts, bodies }),
       );
       const kind = options.required ? 'required' : 'optional';
       console.log(`Published ${key} version ${version} (${kind}; ${Object.keys(texts).join(', ')}).`);

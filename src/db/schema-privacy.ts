@@ -56,11 +56,13 @@ export interface ConsentText {
   url: string;
 }
 
-/** 0015: every published version of a document, its title and URL per language. */
+/** 0015: every published version of a document, its title and URL per language; 0023: its text. */
 export interface ConsentDocumentVersionsTable {
   key: string;
   version: number;
   texts: ColumnType<Record<string, ConsentText>, string, string>;
+  /** The document's text per language (plain text; the page escapes it), when the service serves its page. */
+  bodies: ColumnType<Record<string, string>, string | undefined, string>;
   published_at: Timestamp;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The strings of the consents on /signup and of the profile's Privacy, Activity, data download and deletion
- * cards, in both languages (i18n.ts merges them into each page's messages).
+ * The strings of the consents on /signup, of the profile's Privacy, Activity, data download and deletion
+ * cards, and of the documents' own pages (/legal/…), in both languages (i18n.ts merges them into each page's
+ * messages).
  */
 export const PRIVACY_ENGLISH = {
   'consent.required_lead': 'Required:',
@@ -64,6 +65,10 @@ export const PRIVACY_ENGLISH = {
   'status.deleted': 'Your account has been deleted.',
   'cancel.credentials_lead':
     'No link at hand? Enter the email and password of the account whose deletion is scheduled.',
+  'legal.version': 'Version {version}',
+  'legal.older': 'This is an earlier version. The current one is version {current}:',
+  'legal.current_link': 'read the current version',
+  'legal.other_language': 'This document is not available in English; it is shown in the language it has.',
 } as const;
 
 export type PrivacyMessageKey = keyof typeof PRIVACY_ENGLISH;
@@ -129,4 +134,8 @@ export const PRIVACY_KOREAN: Record<PrivacyMessageKey, string> = {
     '계정이 {date}에 지워집니다. 로그아웃되었으며, 그때까지 로그인은 거부됩니다. 계정을 유지하려면 보내 드린 메일의 링크를 열거나 “계정 유지하기” 페이지를 이용하세요.',
   'status.deleted': '계정이 삭제되었습니다.',
   'cancel.credentials_lead': '링크가 없으신가요? 삭제가 예약된 계정의 이메일과 비밀번호를 입력하세요.',
+  'legal.version': '버전 {version}',
+  'legal.older': '이전 버전입니다. 현재 버전은 {current}입니다:',
+  'legal.current_link': '현재 버전 보기',
+  'legal.other_language': '이 문서는 한국어로 제공되지 않아, 게시된 언어로 보여 드립니다.',
 };

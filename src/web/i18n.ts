@@ -239,7 +239,7 @@ const korean: Record<MessageKey, string> = { ...koreanBase, ...PRIVACY_KOREAN };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };
 
-const isLocale = (value: unknown): value is Locale => value === 'en' || value === 'ko';
+export const isLocale = (value: unknown): value is Locale => value === 'en' || value === 'ko';
 
 /**
  * The page's language: `?lang=` (the switch's links), then the remembered choice, then Accept-Language —

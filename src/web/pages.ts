@@ -71,50 +71,87 @@ export interface PageContext {
   deletionGraceDays: number;
 }
 
-function switchLink(context: PageContext, locale: Locale, label: string): string {
-  const query = new URLSearchParams(context.query);
-  query.set('lang', locale);
-  const current = context.locale === locale ? ' aria-current="true"' : '';
-  return `<a href="${escapeHtml(`${PAGES[context.page]}?${query}`)}" lang="${locale}" hreflang="${locale}"${current}>${label}</a>`;
+/** What every page shares: the header with its navigation and language switch, around the page's own main. */
+export interface Layout {
+  locale: Locale;
+  /** The page's heading, also the document's title before the site's name. */
+  heading: string;
+  /** The `page-<name>` class of its main element. */
+  name: string;
+  /** The page of the navigation marked current, if it is one. */
+  current?: PageName;
+  /** The same page in another language (the language switch's links). */
+  switchHref(locale: Locale): string;
+  /** The main element's content after the heading: HTML already escaped by its builder. */
+  content: string;
+  /** The page's script and its body data (a page of plain text has none). */
+  script?: { name: string; apiBase: string };
 }
 
-/** The whole HTML document of a page. Its script (an ES module from 'self') reads the strings from a JSON block. */
-export function renderPage(context: PageContext): string {
-  const messages = MESSAGES[context.locale];
+function switchLink(layout: Layout, locale: Locale, label: string): string {
+  const current = layout.locale === locale ? ' aria-current="true"' : '';
+  return `<a href="${escapeHtml(layout.switchHref(locale))}" lang="${locale}" hreflang="${locale}"${current}>${label}</a>`;
+}
+
+/** A whole HTML document. A script (an ES module from 'self') reads the strings from a JSON block. */
+export function renderLayout(layout: Layout): string {
+  const messages = MESSAGES[layout.locale];
   const t = (key: MessageKey) => messages[key];
-  // `<` escaped: the JSON must not be able to close its <script> element.
-  const json = JSON.stringify(messages).replace(/</g, '\\u003c');
   const nav = (['home', 'signup', 'login', 'profile'] as const)
     .map((page) => {
-      const current = page === context.page ? ' aria-current="page"' : '';
+      const current = page === layout.current ? ' aria-current="page"' : '';
       return `<a href="${PAGES[page]}"${current}>${escapeHtml(t(`nav.${page}`))}</a>`;
     })
     .join(' ');
+  const { script } = layout;
+  // `<` escaped: the JSON must not be able to close its <script> element.
+  const json = script
+    ? `\n<script type="application/json" id="messages">${JSON.stringify(messages).replace(/</g, '\\u003c')}</script>`
+    : '';
+  const head = script ? `\n<script type="module" src="/assets/pages/${script.name}.js"></script>` : '';
+  const data = script ? ` data-api-base="${escapeHtml(script.apiBase)}"` : '';
   return `<!doctype html>
-<html lang="${context.locale}">
+<html lang="${layout.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${escapeHtml(t(TITLES[context.page]))} · ${escapeHtml(t('site.name'))}</title>
+<title>${escapeHtml(layout.heading)} · ${escapeHtml(t('site.name'))}</title>
 <link rel="stylesheet" href="/assets/styles.css">
-<link rel="icon" href="data:,">
-<script type="module" src="/assets/pages/${context.page}.js"></script>
+<link rel="icon" href="data:,">${head}
 </head>
-<body data-api-base="${escapeHtml(context.apiBase)}" data-locale="${context.locale}">
+<body${data} data-locale="${layout.locale}">
 <header class="site-header">
 <div class="bar">
 <a class="brand" href="/">${escapeHtml(t('site.name'))}</a>
 <nav aria-label="${escapeHtml(t('site.name'))}" class="site-nav">${nav}</nav>
-<nav aria-label="${escapeHtml(t('lang.label'))}" class="lang">${switchLink(context, 'ko', '한국어')} ${switchLink(context, 'en', 'English')}</nav>
+<nav aria-label="${escapeHtml(t('lang.label'))}" class="lang">${switchLink(layout, 'ko', '한국어')} ${switchLink(layout, 'en', 'English')}</nav>
 </div>
 </header>
-<main class="page page-${context.page}">
-<h1>${escapeHtml(t(TITLES[context.page]))}</h1>
-${body(context, t)}
-</main>
-<script type="application/json" id="messages">${json}</script>
+<main class="page page-${layout.name}">
+<h1>${escapeHtml(layout.heading)}</h1>
+${layout.content}
+</main>${json}
 </body>
 </html>
 `;
+}
+
+/** The whole HTML document of a page. */
+export function renderPage(context: PageContext): string {
+  const messages = MESSAGES[context.locale];
+  const t = (key: MessageKey) => messages[key];
+  return renderLayout({
+    locale: context.locale,
+    heading: t(TITLES[context.page]),
+    name: context.page,
+    current: context.page,
+    switchHref: (locale) => {
+      const query = new URLSearchParams(context.query);
+      query.set('lang', locale);
+      return `${PAGES[context.page]}?${query}`;
+    },
+    content: body(context, t),
+    script: { name: context.page, apiBase: context.apiBase },
+  });
 }

@@ -8,6 +8,7 @@ import { isSameOriginWebRequest, sessionCookieToken } from '../http/session-cook
 import { loadWebAssets } from './assets.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
 import { LANG_COOKIE, pageLocale } from './i18n.js';
+import { type LegalDocuments, registerLegalPages } from './legal.js';
 import { PAGES, type PageName, renderPage } from './pages.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
@@ -53,13 +54,14 @@ function queryWithoutLang(request: FastifyRequest): URLSearchParams {
 }
 
 /**
- * The web pages: the sign-up, log-in, profile, verify-email, reset-password and cancel-deletion pages, their
- * assets, the session cookie routes, and the API docs at /docs unless turned off. Everything else stays the
- * API's 404 envelope.
+ * The web pages: the sign-up, log-in, profile, verify-email, reset-password and cancel-deletion pages, the
+ * consent documents' pages (/legal/…), their assets, the session cookie routes, and the API docs at /docs
+ * unless turned off. Everything else stays the API's 404 envelope.
  */
 export async function registerWeb(
   app: FastifyInstance,
   sessions: WebSessions,
+  documents: LegalDocuments,
   options: WebOptions,
 ): Promise<void> {
   const { assets, missing } = await loadWebAssets();
@@ -89,6 +91,8 @@ export async function registerWeb(
       });
     });
   }
+
+  registerLegalPages(app, documents, policy);
 
   if (options.docs) {
     app.get('/docs', async (_request, reply) => {

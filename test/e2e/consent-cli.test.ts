@@ -102,7 +102,7 @@ describe.each(backends)('%s: accounts consent', { timeout: 120_000 }, (backend) 
   it.each([
     [
       ['consent', 'publish', 'terms', '--version', '9', '--lang', 'ko', '--title', 'T'],
-      'Give one --title and one --url per language, in the order of --lang (got 1 language(s), 1 title(s), 0 URL(s))',
+      'Give one --title, and one --url or --body (or both), per language, in the order of --lang (got 1 language(s), 1 title(s), 0 URL(s), 0 --body file(s))',
     ],
     [
       ['consent', 'publish', 'terms', '--version', 'x', '--title', 'T', '--url', '/t'],

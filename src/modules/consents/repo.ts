@@ -17,6 +17,17 @@ export interface PublishedVersion {
   version: number;
   required: boolean;
   texts: Record<string, ConsentText>;
+  /** The text per language, when the service serves the version's pages (may be empty). */
+  bodies: Record<string, string>;
+}
+
+/** One version of a document with its text per language: what its page shows. */
+export interface DocumentVersion {
+  key: string;
+  version: number;
+  currentVersion: number;
+  texts: Record<string, ConsentText>;
+  bodies: Record<string, string>;
 }
 
 /** One agreement or withdrawal to append. */
@@ -159,9 +170,36 @@ export class ConsentsRepo {
     if (!document) return false;
     await this.db
       .insertInto('consent_document_versions')
-      .values({ key: published.key, version: published.version, texts: JSON.stringify(published.texts) })
+      .values({
+        key: published.key,
+        version: published.version,
+        texts: JSON.stringify(published.texts),
+        bodies: JSON.stringify(published.bodies),
+      })
       .execute();
     return true;
+  }
+
+  /**
+   * One version of a document (`current`: its current one) with its texts and bodies, or undefined. The
+   * bodies are read only here: the lists of documents never carry them.
+   */
+  async documentVersion(key: string, version: number | 'current'): Promise<DocumentVersion | undefined> {
+    const row = await this.db
+      .selectFrom('consent_documents as d')
+      .innerJoin('consent_document_versions as v', 'v.key', 'd.key')
+      .select(['v.key', 'v.version', 'd.current_version', 'v.texts', 'v.bodies'])
+      .where('d.key', '=', key)
+      .where('v.version', '=', version === 'current' ? sql.ref<number>('d.current_version') : version)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      key: row.key,
+      version: row.version,
+      currentVersion: row.current_version,
+      texts: row.texts,
+      bodies: row.bodies,
+    };
   }
 
   /** The current version of one document (for `publish`'s refusal). */

@@ -1,6 +1,6 @@
 import type { ConsentText, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { type FieldFailures, ValidationError } from '../../errors.js';
+import { type FieldFailures, NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
 import { iso } from '../../lib/time.js';
 import type { Coerce } from '../../validation/field.js';
@@ -8,7 +8,14 @@ import { boolean } from '../../validation/field-kinds.js';
 import type { Locale } from '../../validation/messages.js';
 import { CLEARED } from '../../validation/types.js';
 import type { ConsentsRepo, CurrentDocument, NewConsentRecord, SignUpConsents } from './repo.js';
-import { type ConsentDocumentView, textIn, type UserConsents } from './view.js';
+import {
+  bodyLanguage,
+  type ConsentDocumentView,
+  type LegalPage,
+  legalPagePath,
+  textIn,
+  type UserConsents,
+} from './view.js';
 
 /** The prefix of register's optional consent fields: `consent_marketing_email=on`. */
 export const SIGN_UP_CONSENT_PREFIX = 'consent_';
@@ -40,6 +47,13 @@ export interface PublishInput {
   required: boolean;
   /** Title and URL per language (at least one). */
   texts: Record<string, ConsentText>;
+  /** The text per language, for the service's own pages (`/legal/<key>/<version>/<lang>`); each needs a title. */
+  bodies?: Record<string, string>;
+}
+
+/** Where `/legal/<key>` sends a reader: the current version's page, its own or the operator's. */
+export interface LegalRedirect {
+  url: string;
 }
 
 /** A required document the user has not agreed to in its current version (user/get). */
@@ -83,10 +97,14 @@ export class ConsentsService {
     if (!DOCUMENT_KEY.test(input.key)) failures.key = [{ rule: 'regex' }];
     if (!Number.isSafeInteger(input.version) || input.version < 1)
       failures.version = [{ rule: 'min.numeric', params: { min: 1 } }];
+    const bodies = input.bodies ?? {};
+    // A page shows a title above its text: a text in a language without a title would have none.
+    if (Object.keys(bodies).some((lang) => !(lang in input.texts) || bodies[lang] === ''))
+      failures.bodies = [{ rule: 'in' }];
     if (Object.keys(failures).length > 0) throw new ValidationError(failures);
     await writeTransaction(this.db, async (trx) => {
       const repo = this.consents.with(trx);
-      if (await repo.publish(input)) return;
+      if (await repo.publish({ ...input, bodies })) return;
       const current = (await repo.currentVersion(input.key)) ?? 0;
       throw new ValidationError({ version: [{ rule: 'min.numeric', params: { min: current + 1 } }] });
     });
@@ -203,6 +221,39 @@ export class ConsentsService {
       });
     }
     return this.consentsOf(userId);
+  }
+
+  /**
+   * One version's page in `lang` (else English, else the language it has a text in). Not found: an unknown
+   * document or version, or a version without any text (its pages are elsewhere).
+   */
+  async page(key: string, version: number, lang: Locale): Promise<LegalPage> {
+    const found = DOCUMENT_KEY.test(key) ? await this.consents.documentVersion(key, version) : undefined;
+    const shown = found && bodyLanguage(found.bodies, lang);
+    if (!found || !shown) throw new NotFoundError();
+    return {
+      key,
+      version,
+      lang: shown,
+      title: (found.texts[shown] ?? textIn(found.texts, lang)).title,
+      body: found.bodies[shown] ?? '',
+      currentVersion: found.currentVersion,
+    };
+  }
+
+  /**
+   * Where `/legal/<key>` leads: the current version's own page in `locale` (or the language it has), else
+   * the page its operator published elsewhere. Not found: an unknown document.
+   */
+  async currentPage(key: string, locale: Locale): Promise<LegalRedirect> {
+    const found = DOCUMENT_KEY.test(key) ? await this.consents.documentVersion(key, 'current') : undefined;
+    if (!found) throw new NotFoundError();
+    const shown = bodyLanguage(found.bodies, locale);
+    if (shown) return { url: legalPagePath(key, found.version, shown) };
+    const { url } = textIn(found.texts, locale);
+    // A version published with a page of `/legal/<key>` itself and no text would send the reader in circles.
+    if (url === `/legal/${key}`) throw new NotFoundError();
+    return { url };
   }
 
   /** Required documents whose current version the user has not agreed to, in `locale`. One query. */

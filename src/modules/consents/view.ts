@@ -38,6 +38,30 @@ export function textIn(texts: Record<string, ConsentText>, locale: Locale): Cons
   return text;
 }
 
+/** The service's own page of one version of a document in one language (src/web/legal.ts serves it). */
+export function legalPagePath(key: string, version: number, lang: string): string {
+  return `/${['legal', key, String(version), lang].map(encodeURIComponent).join('/')}`;
+}
+
+/** One version of a document as its page shows it, in the language it has a text in. */
+export interface LegalPage {
+  key: string;
+  version: number;
+  /** The language of `title` and `body`: the one asked for, else English, else the one there is. */
+  lang: string;
+  title: string;
+  body: string;
+  /** The document's current version: an older one is still shown (users agreed to it), marked as older. */
+  currentVersion: number;
+}
+
+/** The language a document's text is shown in: `locale`, else English, else any it has; none → undefined. */
+export function bodyLanguage(bodies: Record<string, string>, locale: string): string | undefined {
+  if (bodies[locale]) return locale;
+  if (bodies.en) return 'en';
+  return Object.keys(bodies).find((lang) => bodies[lang]);
+}
+
 export const consentDocumentsExample: ConsentDocumentView[] = [
   {
     key: 'privacy',
