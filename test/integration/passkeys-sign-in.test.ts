@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PasskeyAssertions } from '../../src/account/passkeys/assertions.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser } from '../helpers/factories.js';
@@ -110,6 +111,49 @@ describe.each(backends)('%s: passkey sign-in', (backend) => {
     expectAuthenticationFailed((await signIn(authenticator, { signCount: 1 })).res);
     // The genuine authenticator goes on (its counter is past the stored one).
     expectOk((await signIn(authenticator, { signCount: 50 })).res);
+  });
+
+  it('refuses a clone whose counter the genuine authenticator passed while its assertion was checked', async () => {
+    const { passkey, authenticator } = await userWithPasskey();
+    const credential = authenticator.credentials[0];
+    if (!credential) throw new Error('the authenticator made no credential');
+    // A copy of the key, taken now: its next assertion carries the counter the genuine one's next does.
+    const clone = new SoftwareAuthenticator(PASSKEY_ORIGIN);
+    clone.credentials.push({ ...credential });
+    const storedCount = async () =>
+      Number(
+        (
+          await ctx.database.handle.db
+            .selectFrom('passkeys')
+            .select('sign_count')
+            .where('id', '=', passkey.id)
+            .executeTakeFirstOrThrow()
+        ).sign_count,
+      );
+    // Right after the clone's assertion proved against the stored counter (1), and before its use is
+    // recorded, the genuine authenticator signs in twice: the stored counter is 3, past the clone's 2.
+    let duringProof: (() => Promise<void>) | undefined = async () => {
+      expectOk((await signIn(authenticator)).res);
+      expectOk((await signIn(authenticator)).res);
+    };
+    const prove = PasskeyAssertions.prototype.prove;
+    const racing = vi.spyOn(PasskeyAssertions.prototype, 'prove').mockImplementation(async function (
+      this: PasskeyAssertions,
+      ...args
+    ) {
+      const proven = await prove.apply(this, args);
+      const interleave = duringProof;
+      duringProof = undefined;
+      await interleave?.();
+      return proven;
+    });
+    try {
+      expectAuthenticationFailed((await signIn(clone)).res);
+    } finally {
+      racing.mockRestore();
+    }
+    expect(duringProof).toBeUndefined();
+    expect(await storedCount()).toBe(3);
   });
 
   it('keeps a challenge id to its purpose and refuses a malformed one', async () => {
