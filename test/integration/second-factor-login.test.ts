@@ -84,6 +84,17 @@ describe.each(backends)('%s: signing in with a second factor', (backend) => {
     expectOk(await secondFactor(ctx.app, { challenge, code: currentCode(user.secret, 1) }));
   });
 
+  it('refuses a code from two steps ahead; one step ahead is fine', async () => {
+    await awayFromStepEdge();
+    const user = await twoFactorUser();
+    const challenge = expectSecondFactorRequired(await loginByEmail(ctx.app, user));
+    expectValidationError(
+      await secondFactor(ctx.app, { challenge, code: currentCode(user.secret, 2) }),
+      INVALID_CODE,
+    );
+    expectOk(await secondFactor(ctx.app, { challenge, code: currentCode(user.secret, 1) }));
+  });
+
   it('a challenge dies after 5 wrong codes: the right one then gets authentication_failed', async () => {
     await awayFromStepEdge();
     const user = await twoFactorUser();

@@ -51,6 +51,17 @@ describe('TOTP codes (lib/totp.ts)', () => {
       expect(totpStepOf(secret, far, now)).toBeUndefined();
   });
 
+  it('accepts a code from 30 s before or after now and refuses one from 60 s before or after', () => {
+    // RFC 6238's seed, whose five codes around `now` all differ: no refusal below is a coincidence.
+    const seed = Buffer.from('12345678901234567890', 'ascii');
+    const codeFrom = (offsetSeconds: number) => totpCode(seed, now / 1000 + offsetSeconds);
+    expect(new Set([-60, -30, 0, 30, 60].map(codeFrom)).size).toBe(5);
+    expect(totpStepOf(seed, codeFrom(-30), now)).toBe(step - 1);
+    expect(totpStepOf(seed, codeFrom(30), now)).toBe(step + 1);
+    expect(totpStepOf(seed, codeFrom(-60), now)).toBeUndefined();
+    expect(totpStepOf(seed, codeFrom(60), now)).toBeUndefined();
+  });
+
   it('takes a code with a space in it and refuses what is not 6 digits', () => {
     const code = codeAt(0);
     expect(totpStepOf(secret, `${code.slice(0, 3)} ${code.slice(3)}`, now)).toBe(step);
