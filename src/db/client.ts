@@ -52,6 +52,11 @@ export interface DatabaseOptions {
   url: string | undefined;
   /** Where PGlite keeps its files; `memory://` for a throwaway in-memory database. */
   embeddedDir: string;
+  /**
+   * A migrated data directory (db/pglite-template.ts) that a new embedded database starts as, instead of
+   * running initdb; a directory that already holds a database opens as it is.
+   */
+  embeddedTemplate?: string;
   poolMax?: number;
   /** Bounds on every wait (config/database.ts); the defaults there when absent. */
   timeouts?: Partial<DatabaseTimeouts>;
@@ -78,7 +83,12 @@ const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   return options.url === undefined
-    ? openEmbedded(options.embeddedDir, timeouts, options.preparedStatements ?? true)
+    ? openEmbedded(
+        options.embeddedDir,
+        options.embeddedTemplate,
+        timeouts,
+        options.preparedStatements ?? true,
+      )
     : openServer(
         options.url,
         options.poolMax ?? 10,
@@ -91,6 +101,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 async function openEmbedded(
   dir: string,
+  template: string | undefined,
   timeouts: DatabaseTimeouts,
   preparedStatements: boolean,
 ): Promise<DatabaseHandle> {
@@ -103,7 +114,7 @@ async function openEmbedded(
   try {
     // On a thread of its own, loaded only for the embedded database: a service on PostgreSQL never holds
     // PGlite's module in memory.
-    pglite = await PGliteThread.open(dir);
+    pglite = await PGliteThread.open(dir, template);
     if (!dir.startsWith('memory://')) await tighten(dir);
   } catch (error) {
     await unlock();

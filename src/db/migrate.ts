@@ -31,7 +31,10 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
  * Applies every migration not applied yet, each in its own transaction, under an advisory lock so that many
  * instances starting at once migrate exactly once. Returns the versions it applied.
  */
-export async function migrate(handle: DatabaseHandle, migrations?: Migration[]): Promise<string[]> {
+export async function migrate(
+  handle: Pick<DatabaseHandle, 'withSession'>,
+  migrations?: Migration[],
+): Promise<string[]> {
   const pending = migrations ?? (await loadMigrations());
   return handle.withSession(async (session) => {
     await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { checkDataDir } from '../startup-errors.js';
 import { type DatabaseHandle, openDatabase } from './client.js';
 import { secureDataDir } from './data-dir.js';
+import { builtTemplate } from './pglite-template.js';
 
 /**
  * The configured database: the PostgreSQL server of DATABASE_URL, or the embedded one under DATA_DIR (checked
@@ -21,6 +22,8 @@ export async function openConfiguredDatabase(
   return openDatabase({
     url: config.databaseUrl,
     embeddedDir: path.join(config.dataDir, 'pglite'),
+    // A new DATA_DIR starts as a copy of the build's migrated template: no initdb on the first start.
+    embeddedTemplate: builtTemplate(),
     poolMax: config.databasePoolMax,
     timeouts: config.database,
     preparedStatements: config.databasePreparedStatements,

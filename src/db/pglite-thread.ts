@@ -1,31 +1,9 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { copiedFromTemplate, createDataDir, ownSecrets } from './pglite-files.js';
 
 /** The worker's script: two levels below the package root from src/db (tests) and dist/db (the service). */
 const WORKER_SCRIPT = fileURLToPath(new URL('../../src/db/pglite-worker.mjs', import.meta.url));
-/** The first start's initdb, run as a process of its own (pglite-initdb.mjs says why). */
-const INITDB_SCRIPT = fileURLToPath(new URL('../../src/db/pglite-initdb.mjs', import.meta.url));
-
-/**
- * Creates the database files of a data directory that has none, in a short-lived process: initdb's ~0.9 GB
- * peak of WebAssembly memory ends with it instead of staying in this one. An in-memory database has no
- * files to share with another process; its thread runs initdb itself.
- */
-async function initDataDir(dir: string): Promise<void> {
-  if (dir.startsWith('memory://') || existsSync(path.join(dir, 'PG_VERSION'))) return;
-  try {
-    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, dir], {
-      env: { PATH: process.env.PATH ?? '' },
-    });
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`the embedded database could not be created in ${dir}${stderr ? `: ${stderr}` : ''}`);
-  }
-}
 
 /** What one statement returns, as PGlite's `query` gives it. */
 export interface EmbeddedResult<R> {
@@ -37,12 +15,12 @@ export interface EmbeddedResult<R> {
 interface Reply {
   id: number;
   ok: boolean;
-  result?: EmbeddedResult<unknown>;
+  result?: unknown;
   error?: Record<string, unknown>;
 }
 
 interface Pending {
-  resolve(result: EmbeddedResult<unknown> | undefined): void;
+  resolve(result: unknown): void;
   reject(error: Error): void;
 }
 
@@ -79,10 +57,15 @@ export class PGliteThread {
     worker.on('exit', () => lost());
   }
 
-  /** Starts the thread and opens the database in `dir` (a data directory, or `memory://`). */
-  static async open(dir: string): Promise<PGliteThread> {
-    await initDataDir(dir);
-    const worker = new Worker(WORKER_SCRIPT, { workerData: { dir } });
+  /**
+   * Starts the thread and opens the database in `dir` (a data directory, or `memory://`). A new database is
+   * a copy of `template` when one is given (pglite-template.ts), and made by initdb otherwise.
+   */
+  static async open(dir: string, template?: string): Promise<PGliteThread> {
+    await createDataDir(dir, template);
+    // Only an in-memory database is loaded from the template by its thread; files are in place by now.
+    const memoryTemplate = dir.startsWith('memory://') ? template : undefined;
+    const worker = new Worker(WORKER_SCRIPT, { workerData: { dir, template: memoryTemplate } });
     const exited = (code: number) => new Error(`the embedded database thread exited with ${code}`);
     let settle: { onMessage(reply: Reply): void; onError(error: Error): void; onExit(code: number): void };
     const opened = await new Promise<Reply>((resolve, reject) => {
@@ -102,6 +85,12 @@ export class PGliteThread {
     }
     const thread = new PGliteThread(worker);
     worker.unref();
+    if (copiedFromTemplate(dir, template)) {
+      await ownSecrets(dir, (statement) => thread.exec(statement)).catch(async (error: unknown) => {
+        await thread.close();
+        throw error;
+      });
+    }
     return thread;
   }
 
@@ -122,6 +111,13 @@ export class PGliteThread {
     await this.#send({ op: 'exec', sql });
   }
 
+  /** The whole data directory as a gzipped tarball, after a checkpoint (what `template` takes). */
+  async dump(): Promise<Uint8Array> {
+    const tarball = await this.#send({ op: 'dump' });
+    if (!(tarball instanceof Uint8Array)) throw new Error('the embedded database thread sent no dump');
+    return tarball;
+  }
+
   /** Closes the database (a clean shutdown of its files), then ends the thread. */
   async close(): Promise<void> {
     if (this.#exited) return;
@@ -133,11 +129,12 @@ export class PGliteThread {
     message:
       | { op: 'query'; sql: string; params: unknown[]; name?: string }
       | { op: 'exec'; sql: string }
+      | { op: 'dump' }
       | { op: 'close' },
   ) {
     if (this.#exited) return Promise.reject(this.#exited);
     const id = this.#nextId++;
-    return new Promise<EmbeddedResult<unknown> | undefined>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
       this.#worker.postMessage({ id, ...message });

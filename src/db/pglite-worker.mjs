@@ -9,6 +9,9 @@
  * other core, and answers statements strictly in the order they come (the API process's PGlitePool sends
  * single statements without waiting for earlier answers, and holds the connection for a transaction).
  */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { PGLITE_START_PARAMS } from './pglite-settings.mjs';
@@ -31,10 +34,25 @@ function describe(error) {
   return fields;
 }
 
+/**
+ * A new database starts as a copy of the template (a migrated data directory, pglite-template.ts) instead of
+ * running initdb; a directory that already holds a database opens as it is.
+ * @param {string} dir
+ * @param {string | undefined} template
+ */
+async function templateFor(dir, template) {
+  if (template === undefined) return {};
+  if (!dir.startsWith('memory://') && existsSync(path.join(dir, 'PG_VERSION'))) return {};
+  return { loadDataDir: new Blob([await readFile(template)]) };
+}
+
 /** @type {PGlite} */
 let pglite;
 try {
-  pglite = await PGlite.create(workerData.dir, { startParams: PGLITE_START_PARAMS });
+  pglite = await PGlite.create(workerData.dir, {
+    startParams: PGLITE_START_PARAMS,
+    ...(await templateFor(workerData.dir, workerData.template)),
+  });
 } catch (error) {
   port.postMessage({ id: 0, ok: false, error: describe(error) });
   process.exit(1);
@@ -125,9 +143,11 @@ async function queryNamed(name, sql, params, again = false) {
  * @typedef {{ id: number, op: 'query', sql: string, params: unknown[], name?: string }} QueryMessage
  * @typedef {{ id: number, op: 'exec', sql: string }} ExecMessage
  * @typedef {{ id: number, op: 'close' }} CloseMessage
+ * @typedef {{ id: number, op: 'dump' }} DumpMessage
+ * @typedef {QueryMessage | ExecMessage | CloseMessage | DumpMessage} Message
  */
 
-/** @param {QueryMessage | ExecMessage | CloseMessage} message */
+/** @param {Message} message */
 async function run(message) {
   if (message.op === 'query' && message.name !== undefined) {
     return queryNamed(message.name, message.sql, message.params);
@@ -144,6 +164,11 @@ async function run(message) {
     await pglite.exec(message.sql);
     return undefined;
   }
+  if (message.op === 'dump') {
+    // Written to the files first, so the copy starts without replaying the write-ahead log.
+    await pglite.exec('CHECKPOINT');
+    return new Uint8Array(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
+  }
   await pglite.close();
   return undefined;
 }
@@ -153,7 +178,7 @@ async function run(message) {
  * statements (pglite-pool.ts), and a transaction's BEGIN must run after every statement sent before it.
  */
 let last = Promise.resolve();
-port.on('message', (/** @type {QueryMessage | ExecMessage | CloseMessage} */ message) => {
+port.on('message', (/** @type {Message} */ message) => {
   const fail = (/** @type {unknown} */ error) =>
     port.postMessage({ id: message.id, ok: false, error: describe(error) });
   // The chain never breaks: a reply that cannot be sent (a value that cannot cross threads) answers as an error.
