@@ -10,7 +10,6 @@ import {
   screenshot,
   watchProblems,
 } from '../helpers/browser.js';
-import { buildDist } from '../helpers/process.js';
 
 describe.runIf(!chromiumInstalled && process.env.CI === 'true')('API docs in Chromium (CI)', () => {
   it('needs Chromium in CI', () => {
@@ -23,7 +22,6 @@ describe.skipIf(!chromiumInstalled)('API docs at /docs in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    await buildDist();
     ctx = await createTestApp('pglite');
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();

@@ -15,7 +15,6 @@ import { bearer, registerUser, unique } from '../helpers/factories.js';
 import { postForm } from '../helpers/http.js';
 import { pngFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
-import { buildDist } from '../helpers/process.js';
 
 const SUITE = 'web-pages';
 
@@ -36,8 +35,6 @@ describe.skipIf(!chromiumInstalled)(
     signup.email = `${signup.username}@example.com`;
 
     beforeAll(async () => {
-      // The pages' browser modules are compiled by `npm run build`; the app reads them when it is built.
-      await buildDist();
       ctx = await createTestApp('pglite');
       await ctx.app.listen({ port: 0, host: '127.0.0.1' });
       base = baseUrl(ctx.app.server.address());

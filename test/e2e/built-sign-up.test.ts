@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist, type RunningService, startService } from '../helpers/process.js';
+import { type RunningService, startService } from '../helpers/process.js';
 
 /**
  * The built service, as `npm start` runs it, through a sign-up and a login. Vitest loads modules its own way
@@ -14,7 +14,6 @@ let service: RunningService;
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'accounts-built-'));
-  await buildDist();
   service = await startService({
     DATA_DIR: scratch,
     RATE_LIMIT_ENABLED: 'false',

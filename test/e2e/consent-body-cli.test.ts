@@ -3,12 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
-import { buildDist, expectOneLineFailure, runCli, startService } from '../helpers/process.js';
+import { expectOneLineFailure, runCli, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
-
-beforeAll(async () => {
-  await buildDist();
-});
 
 // Each command is a process of its own (on the embedded database a PGlite start): several seconds on a busy
 // two-core machine.

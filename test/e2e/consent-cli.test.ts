@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
-import { buildDist, expectOneLineFailure, runCli } from '../helpers/process.js';
+import { expectOneLineFailure, runCli } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
-
-beforeAll(async () => {
-  await buildDist();
-});
 
 // Each command is a process of its own, and on the embedded database a PGlite start: on a busy two-core
 // machine one takes several seconds, so these get more room than unit tests.

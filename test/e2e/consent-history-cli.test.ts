@@ -2,12 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsentHistoryEntry } from '../../src/modules/consents/history.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
-import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
+import { type RunningService, runCli, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
-
-beforeAll(async () => {
-  await buildDist();
-});
 
 /**
  * What an operator shows to prove what a user agreed to and when: the records the service wrote through the

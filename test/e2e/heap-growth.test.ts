@@ -1,12 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildDist, ROOT } from '../helpers/process.js';
-
-beforeAll(async () => {
-  // May wait for another test file's build of dist/ first.
-  await buildDist();
-}, 600_000);
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/process.js';
 
 /**
  * A workload that promotes garbage the way a busy server does: 400,000 small objects live at any time, each

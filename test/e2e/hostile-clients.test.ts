@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist, type RunningService, startService } from '../helpers/process.js';
+import { type RunningService, startService } from '../helpers/process.js';
 import { openFileCount, parseRawResponse, peakRss, rawExchange, streamUpload } from '../helpers/sockets.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
@@ -75,10 +75,6 @@ function hostileMultipart(boundary: string): Readable {
   }
   return Readable.from(parts(), { objectMode: false });
 }
-
-beforeAll(async () => {
-  await buildDist();
-});
 
 describe('slow and hostile clients against the real process', () => {
   let service: RunningService;

@@ -4,20 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
-import {
-  buildDist,
-  expectOneLineFailure,
-  type RunningService,
-  runCli,
-  startService,
-} from '../helpers/process.js';
+import { expectOneLineFailure, type RunningService, runCli, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
-
-beforeAll(async () => {
-  await buildDist();
-});
 
 describe('accounts operator commands: help and bad arguments', () => {
   let dataDir: string;

@@ -3,14 +3,10 @@ import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
-import { buildDist, type RunningService, runCli, startService } from '../helpers/process.js';
+import { type RunningService, runCli, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
-
-beforeAll(async () => {
-  await buildDist();
-});
 
 interface ActivityEvent {
   type: string;

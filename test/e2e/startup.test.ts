@@ -6,14 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations } from '../../src/db/migrate.js';
 import { backends } from '../helpers/database.js';
 import { parseExposition, total } from '../helpers/metrics.js';
-import { buildDist, runCli, startService } from '../helpers/process.js';
+import { runCli, startService } from '../helpers/process.js';
 
 let scratch: string;
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'accounts-startup-'));
-  // May wait for another test file's build of dist/ first.
-  await buildDist();
 }, 600_000);
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });

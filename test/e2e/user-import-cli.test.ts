@@ -5,14 +5,10 @@ import { hash } from '@node-rs/bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
-import { buildDist, type CliResult, type RunningService, runCli, startService } from '../helpers/process.js';
+import { type CliResult, type RunningService, runCli, startService } from '../helpers/process.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
 const OLD_PASSWORD = 'password from the old app';
-
-beforeAll(async () => {
-  await buildDist();
-});
 
 /** Exit 1, the report on stdout, and exactly one line on stderr (never a stack trace). */
 function expectFailedLines(result: CliResult, stdout: string, stderr: string): void {

@@ -1,82 +1,45 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const LOCK = path.join(ROOT, '.dist-build.lock');
-/** Touched after every build: a test file that asked before this moment gets the build without compiling. */
-const STAMP = path.join(ROOT, 'dist', '.built-by-tests');
-/** A lock older than this was left by a run that was killed mid-build. */
-const STALE_LOCK_MS = 10 * 60_000;
+/** What the build compiles from: a file here newer than the build's last output makes dist/ stale. */
+const SOURCES = ['src', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+/** The build's last step writes this file (package.json `build`), so its time is the build's. */
+const LAST_OUTPUT = path.join(ROOT, 'dist', 'pglite-template.tar.gz');
 
-/** Runs `work` while holding a lock directory (mkdir is atomic), so test files build one at a time. */
-async function withBuildLock(work: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 2 * STALE_LOCK_MS;
-  for (;;) {
-    try {
-      await mkdir(LOCK);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const since = await stat(LOCK).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (since > STALE_LOCK_MS) await rmdir(LOCK).catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`dist build lock ${LOCK} held too long`);
-      await sleep(250);
-    }
+async function newestChange(entry: string): Promise<number> {
+  const info = await stat(entry).catch(() => undefined);
+  if (!info) return 0;
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = info.mtimeMs;
+  for (const name of await readdir(entry, { recursive: true })) {
+    const file = await stat(path.join(entry, name)).catch(() => undefined);
+    if (file && file.mtimeMs > newest) newest = file.mtimeMs;
   }
-  try {
-    await work();
-  } finally {
-    await rmdir(LOCK).catch(() => undefined);
-  }
+  return newest;
 }
 
-/** tsc into a staging directory, then each file renamed into dist/ (atomic: no reader sees half a module). */
-async function compile(): Promise<void> {
-  const staging = path.join(ROOT, `.dist-staging-${process.pid}`);
-  try {
-    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', staging], {
-      cwd: ROOT,
-    });
-    // The web pages' browser modules, as `npm run build` compiles them (web/tsconfig.json → dist/public/assets).
-    await promisify(execFile)(
-      process.execPath,
-      [tsc, '-p', 'web/tsconfig.json', '--outDir', path.join(staging, 'public/assets')],
-      { cwd: ROOT },
-    );
-    for (const file of await readdir(staging, { recursive: true })) {
-      if (!(await stat(path.join(staging, file))).isFile()) continue;
-      await mkdir(path.dirname(path.join(ROOT, 'dist', file)), { recursive: true });
-      await rename(path.join(staging, file), path.join(ROOT, 'dist', file));
-    }
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
+/** Whether dist/ was built after every change to what it is built from. */
+export async function distIsFresh(): Promise<boolean> {
+  const built = await stat(LAST_OUTPUT).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  );
+  const changes = await Promise.all(SOURCES.map((entry) => newestChange(path.join(ROOT, entry))));
+  return built > 0 && changes.every((changed) => changed <= built);
 }
 
 /**
- * Compiles src/ (and web/) to dist/ as `npm run build` does, so the processes under test run today's code. Several
- * test files call this at once (two workers): they build one at a time, and one that waited while another
- * built the same sources takes that build instead of compiling again (on two busy cores a second tsc costs
- * minutes). Files are moved into dist/ atomically, so a process another test file starts meanwhile never reads
- * a half-written module.
+ * Builds dist/ as `npm run build` does (the service, the pages' modules, the embedded database's template),
+ * unless it is already newer than every source: once per test run, before any test file starts, so the
+ * processes and pages under test run today's code and no file ever compiles it itself. After `npm ci`
+ * (whose `prepare` builds) this costs one look at the files' times.
  */
-export async function buildDist(): Promise<void> {
-  const asked = Date.now();
-  await withBuildLock(async () => {
-    const built = await stat(STAMP).then(
-      (s) => s.mtimeMs,
-      () => 0,
-    );
-    if (built >= asked) return;
-    await compile();
-    await writeFile(STAMP, '');
-  });
+export async function buildDistOnce(): Promise<'fresh' | 'built'> {
+  if (await distIsFresh()) return 'fresh';
+  await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: ROOT });
+  return 'built';
 }

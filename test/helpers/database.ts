@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { BUILT_TEMPLATE } from '../../src/db/pglite-template.js';
 import type { Database } from '../../src/db/schema.js';
+import { admin, serverUrl } from './database-template.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's migrated PostgreSQL database that each test database is a copy of ('' without a server). */
+    postgresTemplate: string;
+  }
+}
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -18,39 +26,34 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function serverUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  return url;
-}
-
-/** Runs one statement on the server's maintenance connection (CREATE/DROP DATABASE cannot run in a pool). */
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl() });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh, migrated database: an in-memory PGlite, or a new database on the PostgreSQL server. */
+/**
+ * A fresh, migrated database: an in-memory PGlite, or a new database on the PostgreSQL server. Both are
+ * copies of the run's migrated template (PGlite: the build's, db/pglite-template.ts; PostgreSQL: the one
+ * global-setup.ts made), so no test file runs initdb or the migrations; `migrate: false` gives an empty
+ * database instead, for the migrations' own tests.
+ */
 export async function createTestDatabase(
   backend: Backend,
   options: { migrate?: boolean } = {},
 ): Promise<TestDatabase> {
+  const migrated = options.migrate !== false;
   if (backend === 'pglite') {
-    const handle = await openDatabase({ url: undefined, embeddedDir: 'memory://' });
-    if (options.migrate !== false) await migrate(handle);
+    const handle = await openDatabase({
+      url: undefined,
+      embeddedDir: 'memory://',
+      ...(migrated ? { embeddedTemplate: BUILT_TEMPLATE } : {}),
+    });
     return { handle, url: undefined, drop: () => handle.close() };
   }
   const name = `accounts_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
+  const template = inject('postgresTemplate');
+  await admin(
+    migrated && template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`,
+  );
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
   const handle = await openDatabase({ url: url.toString(), embeddedDir: '', poolMax: 20 });
-  if (options.migrate !== false) await migrate(handle);
+  if (migrated && !template) await migrate(handle);
   return {
     handle,
     url: url.toString(),

@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
+import { buildDistOnce } from './build-dist.js';
+import { createPostgresTemplate } from './database-template.js';
 
 /**
  * Says once, at the top of the run, which server-backed suites run, and again at the end how many were
  * skipped (the note at the top scrolls away). In CI (CI=true) a missing DATABASE_URL or REDIS_URL is an
  * error: the PostgreSQL and Redis suites are required there, never silently skipped.
  */
-export default function setup(project: TestProject): () => void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const ci = process.env.CI === 'true';
   const missing = [
     process.env.DATABASE_URL ? undefined : 'DATABASE_URL',
@@ -48,7 +50,18 @@ export default function setup(project: TestProject): () => void {
         `${ci ? ' (with CI=true it FAILS instead)' : ''} (apt-get install postgresql-15, or set POSTGRES_BIN).\n`,
     );
   }
-  return () => {
+  // Once for the whole run, before any file starts: dist/ (and with it the embedded database's migrated
+  // template), and the migrated PostgreSQL database every test database is copied from.
+  const started = Date.now();
+  const build = await buildDistOnce();
+  const postgres = process.env.DATABASE_URL ? await createPostgresTemplate() : undefined;
+  project.provide('postgresTemplate', postgres?.name ?? '');
+  console.warn(
+    `\n[accounts] dist/ ${build === 'fresh' ? 'is up to date' : 'built'}` +
+      `${postgres ? `, PostgreSQL template ${postgres.name} migrated` : ''} in ${Date.now() - started} ms.\n`,
+  );
+  return async () => {
+    await postgres?.drop();
     const summary = skippedSummary(project.vitest.state.getFiles().map((file) => file.filepath));
     if (summary) console.warn(`\n${summary}\n`);
   };

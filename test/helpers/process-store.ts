@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '../../src/db/client.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
 
 /** Where the service's and the commands' processes keep their data for one suite, and how to remove it. */
@@ -33,4 +35,20 @@ export async function processStore(
       if (database) await database.drop();
     },
   };
+}
+
+/**
+ * Gives DATA_DIR an embedded database of an older build: initdb and every migration but the last, as an
+ * installation made before the newest migration has it (a new DATA_DIR is a copy of this build's migrated
+ * template). Resolves to the versions it lacks.
+ */
+export async function olderEmbeddedDatabase(dataDir: string): Promise<string[]> {
+  const migrations = await loadMigrations();
+  const handle = await openDatabase({ url: undefined, embeddedDir: path.join(dataDir, 'pglite') });
+  try {
+    await migrate(handle, migrations.slice(0, -1));
+  } finally {
+    await handle.close();
+  }
+  return migrations.slice(-1).map((migration) => migration.version);
 }

@@ -6,8 +6,6 @@ import { expect } from 'vitest';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = `${ROOT}dist/main.js`;
 
-export { buildDist } from './build-dist.js';
-
 /** The environment of a child: this one's PATH and nothing else that could leak in (DATABASE_URL above all). */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '', ...env };

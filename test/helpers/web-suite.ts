@@ -2,7 +2,6 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from './app.js';
 import { baseUrl, launchChromium, type PageProblems, watchProblems } from './browser.js';
-import { buildDist } from './process.js';
 
 export interface OpenedPage {
   page: Page;
@@ -34,7 +33,6 @@ export function useWebSuite(
   const suite = {} as WebSuite;
 
   beforeAll(async () => {
-    await buildDist();
     suite.ctx = await createTestApp('pglite', env());
     const fixed = origin ? new URL(origin()) : undefined;
     await suite.ctx.app.listen({ port: fixed ? Number(fixed.port) : 0, host: '127.0.0.1' });

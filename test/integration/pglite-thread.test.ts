@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isConnectionError, isUniqueViolation, violatedConstraint } from '../../src/db/errors.js';
+import { BUILT_TEMPLATE } from '../../src/db/pglite-template.js';
 import { PGliteThread } from '../../src/db/pglite-thread.js';
 
 describe('the embedded database on its own thread', () => {
   const opened: PGliteThread[] = [];
+  // A copy of the build's template: what is tested here is the thread, not initdb (the last test's subject).
   const open = async () => {
-    const thread = await PGliteThread.open('memory://');
+    const thread = await PGliteThread.open('memory://', BUILT_TEMPLATE);
     opened.push(thread);
     return thread;
   };
@@ -102,7 +104,7 @@ describe('the embedded database on its own thread', () => {
   });
 
   it('answers a lost connection once closed, and refuses a data directory it cannot open', async () => {
-    const db = await PGliteThread.open('memory://');
+    const db = await PGliteThread.open('memory://', BUILT_TEMPLATE);
     await db.close();
     const afterClose = await db.query('SELECT 1').catch((caught: unknown) => caught);
     expect(isConnectionError(afterClose)).toBe(true);
