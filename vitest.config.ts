@@ -11,6 +11,14 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     minWorkers: 1,
+    // A worker runs its files one after another in one module graph: the service's modules are imported
+    // once per worker instead of once per file (the unit suite: 91 s isolated, 49 s shared). Nothing of one
+    // file reaches the next: the service keeps no module-level state, each file builds its own apps and
+    // databases, and spies are put back after every test.
+    isolate: false,
+    restoreMocks: true,
+    unstubEnvs: true,
+    unstubGlobals: true,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

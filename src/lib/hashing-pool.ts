@@ -16,6 +16,8 @@ export interface HashingPoolOptions {
   queueLimit: number;
   /** A call not answered within this long (waiting included) fails with a 503; its thread is terminated. */
   timeoutMs: number;
+  /** How a hashing thread is started: `startThread` (a test wraps it to reach the threads it starts). */
+  startThread?: typeof startThread;
 }
 
 export interface HashCost {
@@ -65,10 +67,11 @@ export class HashingPool {
   private readonly pool: ChildPool<HashingJob, string | boolean, HashingReply>;
 
   constructor(options: HashingPoolOptions) {
+    const start = options.startThread ?? startThread;
     this.pool = new ChildPool({
       // Nothing of ours in the thread's process.env (no DATABASE_URL, no secrets): it only hashes.
       start: () =>
-        startThread(WORKER_SCRIPT, {
+        start(WORKER_SCRIPT, {
           env: {},
           resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
         }),

@@ -1,30 +1,14 @@
 import { existsSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OverloadedError, ServiceUnavailableError } from '../../src/errors.js';
 import { HashingPool } from '../../src/lib/hashing-pool.js';
 import { PasswordHasher } from '../../src/lib/passwords.js';
+import { type PoolChild, startThread } from '../../src/lib/pool-children.js';
 import { closeTestApp, createTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { postForm } from '../helpers/http.js';
-
-/**
- * Every worker thread this file's code starts, the hashing pool's among them: a thread cannot be killed from
- * outside as a process could, so a test that ends one mid-hash terminates it through its Worker.
- */
-const { startedWorkers } = vi.hoisted(() => ({ startedWorkers: [] as Worker[] }));
-vi.mock('node:worker_threads', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:worker_threads')>();
-  class RecordedWorker extends actual.Worker {
-    constructor(...args: ConstructorParameters<typeof actual.Worker>) {
-      super(...args);
-      startedWorkers.push(this);
-    }
-  }
-  return { ...actual, Worker: RecordedWorker };
-});
 
 const CHEAP = { memoryKib: 1024, timeCost: 1, parallelism: 1 };
 /**
@@ -42,8 +26,18 @@ const STUCK_TIMEOUT_MS = 2_000;
 
 describe('HashingPool', () => {
   const pools: HashingPool[] = [];
+  /**
+   * Every thread the pools start: a thread cannot be killed from outside as a process could, so a test that
+   * ends one mid-hash stops it through the pool's own handle.
+   */
+  const started: PoolChild[] = [];
+  const recordingStart: typeof startThread = (script, options) => {
+    const child = startThread(script, options);
+    started.push(child);
+    return child;
+  };
   const pool = (options: { workers: number; queueLimit: number; timeoutMs: number }) => {
-    const made = new HashingPool(options);
+    const made = new HashingPool({ ...options, startThread: recordingStart });
     pools.push(made);
     return made;
   };
@@ -102,15 +96,15 @@ describe('HashingPool', () => {
 
   it('counts a call behind a busy thread as waiting, and hashes it in a fresh thread when that one dies', async () => {
     const hashing = pool({ workers: 1, queueLimit: 1, timeoutMs: 60_000 });
-    const before = startedWorkers.length;
+    const before = started.length;
     await hashing.hash('warm', CHEAP);
     const [first] = hashing.workerThreadIds();
-    const [worker] = startedWorkers.slice(before) as [Worker];
+    const [thread] = started.slice(before) as [PoolChild];
     const slow = hashing.hash('slow', SLOW);
     const behind = hashing.hash('behind', CHEAP);
     // Handed over in advance, it still counts as waiting: the queue (1) is full.
     await expect(hashing.hash('shed', CHEAP)).rejects.toBeInstanceOf(OverloadedError);
-    void worker.terminate();
+    void thread.stop();
     await expect(slow).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(await behind).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
     expect(hashing.workerThreadIds()).toHaveLength(1);
