@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
 import { benchFeed } from './feed.js';
+import { benchFirstStart, type FirstStartResult, firstStartReport } from './first-start.js';
 import { benchFlat } from './flat.js';
 import { benchHotPaths } from './hot-paths.js';
 import { benchInspirers } from './inspirers.js';
@@ -149,6 +150,13 @@ async function main(): Promise<number> {
     }
   }
 
+  // Embedded alone, on directories of its own: no backend above, and none of their seeding, is needed.
+  let firstStart: FirstStartResult | undefined;
+  if (settings.scenarios.has('first-start')) {
+    firstStart = await benchFirstStart(settings.firstStartRounds, console.log);
+    console.log(`\n${firstStartReport(firstStart)}\n`);
+  }
+
   let trafficMix: TrafficMixResult | undefined;
   if (serverOnly.trafficMix && databaseUrl !== undefined) {
     trafficMix = await benchTrafficMix(databaseUrl, settings, console.log);
@@ -182,11 +190,12 @@ async function main(): Promise<number> {
   await mkdir(path.dirname(jsonPath), { recursive: true });
   await writeFile(
     jsonPath,
-    `${JSON.stringify({ cores: cpu.length, node: process.version, settings: { ...settings, scenarios: [...settings.scenarios], backends: [...settings.backends], databaseUrl: settings.databaseUrl ? 'set' : undefined }, reports, trafficMix, passed }, null, 2)}\n`,
+    `${JSON.stringify({ cores: cpu.length, node: process.version, settings: { ...settings, scenarios: [...settings.scenarios], backends: [...settings.backends], databaseUrl: settings.databaseUrl ? 'set' : undefined }, reports, firstStart, trafficMix, passed }, null, 2)}\n`,
   );
   console.log(`results as JSON: ${jsonPath}`);
   if (spoiled.length > 0) return 1;
-  return judged.length > 0 && !passed ? 2 : 0;
+  const firstStartMissed = firstStart?.verdicts.some((verdict) => !verdict.pass) ?? false;
+  return (judged.length > 0 && !passed) || firstStartMissed ? 2 : 0;
 }
 
 main().then(

@@ -4,9 +4,10 @@ import { availableParallelism } from 'node:os';
 export const SCENARIO_GROUPS = ['hot-paths', 'growth', 'feed', 'inspirers'] as const;
 /**
  * Groups run only when named: on PostgreSQL alone, and long (the traffic mix seeds 6.1M rows once and
- * searches for its highest rate in a series of trials; `flat` compares a small seed with that one).
+ * searches for its highest rate in a series of trials; `flat` compares a small seed with that one); and
+ * `first-start`, the embedded database alone: a first start on a new DATA_DIR against its restart.
  */
-export const OPT_IN_GROUPS = ['traffic-mix', 'flat'] as const;
+export const OPT_IN_GROUPS = ['traffic-mix', 'flat', 'first-start'] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number] | (typeof OPT_IN_GROUPS)[number];
 const KNOWN_GROUPS: readonly string[] = [...SCENARIO_GROUPS, ...OPT_IN_GROUPS];
 
@@ -36,6 +37,8 @@ export interface Settings {
    * `BENCH_HASH_ROUNDS`, its name while only the hashing scenarios alternated, is still read.
    */
   rounds: number;
+  /** Rounds of `first-start`, each a first start on a new DATA_DIR, then its restart: 5. */
+  firstStartRounds: number;
   connections: number;
   /** The validate probe that runs idle and beside the login load: one connection at this fixed rate. */
   probeRate: number;
@@ -99,6 +102,7 @@ export function loadSettings(env: NodeJS.ProcessEnv, argv: readonly string[] = [
     warmupSeconds: whole(env, 'BENCH_WARMUP_SECONDS', 5, 0),
     hashWarmupSeconds: whole(env, 'BENCH_HASH_WARMUP_SECONDS', 20, 0),
     rounds: whole(env, env.BENCH_ROUNDS === undefined ? 'BENCH_HASH_ROUNDS' : 'BENCH_ROUNDS', 5, 5),
+    firstStartRounds: whole(env, 'BENCH_FIRST_START_ROUNDS', 5, 1),
     connections: whole(env, 'BENCH_CONNECTIONS', 10, 1),
     probeRate: whole(env, 'BENCH_PROBE_RATE', 200, 1),
     hashInFlight: whole(env, 'BENCH_HASH_IN_FLIGHT', availableParallelism(), 1),
