@@ -64,16 +64,17 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const securityEventsRepo = new SecurityEventsRepo(db);
   const activityCursors = new ActivityCursorCodec(() => securityEventsRepo.cursorKey());
   const securityEvents = new SecurityEventsService(securityEventsRepo, activityCursors);
-  const activity = new SecurityActivity(
+  const activity = new SecurityActivity({
     db,
-    securityEvents,
-    deps.mailer,
-    {
+    events: securityEvents,
+    mailer: deps.mailer,
+    settings: {
       alerts: config.securityEvents.alerts,
       resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
     },
-    (error, what) => deps.log.error({ err: error, event: what }, 'security event not recorded'),
-  );
+    reportFailure: (error, what) =>
+      deps.log.error({ err: error, event: what }, 'security event not recorded'),
+  });
 
   // The entity modules: each from its repo and what it declares it needs.
   const usersRepo = new UsersRepo(db);
@@ -93,19 +94,19 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const configuredProviders = config.providers.configured.map((provider) => provider.name);
   const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
   const oneTimeTokens = new OneTimeTokensRepo(db);
-  const verification = new EmailVerificationService(
+  const verification = new EmailVerificationService({
     db,
     oneTimeTokens,
     users,
-    deps.mailer,
-    { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
-    limits.emailResend,
-    {
+    mailer: deps.mailer,
+    settings: { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
+    resendLimit: limits.emailResend,
+    log: {
       emailVerified: async (trx, user, client) => {
         await activity.record({ user, type: 'email_verified', client }, trx);
       },
     },
-  );
+  });
   const consentsRepo = new ConsentsRepo(db);
   // A consent change is logged in its transaction (it has no alert).
   const consents = new ConsentsService(db, consentsRepo, {
@@ -114,27 +115,27 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     },
   });
   // Re-confirmation happens on the web profile page; a withdrawal by expiry is logged like the user's own.
-  const consentReminders = new ConsentReminders(
+  const consentReminders = new ConsentReminders({
     db,
-    consentsRepo,
-    new ConsentRemindersRepo(db),
-    deps.mailer,
-    { link: `${config.mail.publicUrl}/profile` },
-    {
+    consents: consentsRepo,
+    reminders: new ConsentRemindersRepo(db),
+    mailer: deps.mailer,
+    settings: { link: `${config.mail.publicUrl}/profile` },
+    log: {
       consentChanged: (trx, userId, details) =>
         activity.recordUnattended(trx, userId, 'consent_changed', details),
     },
-  );
+  });
   const devicesRepo = new DevicesRepo(db);
   const devices = new DevicesService(db, devicesRepo);
   const operations = new UserOperationsService(usersRepo, users);
-  const promotions = new PromotionsService(
-    new BannersRepo(db),
-    new InspirersRepo(db),
-    operations,
+  const promotions = new PromotionsService({
+    banners: new BannersRepo(db),
+    inspirers: new InspirersRepo(db),
+    users: operations,
     reads,
-    config.bannerLinkSchemes,
-  );
+    linkSchemes: config.bannerLinkSchemes,
+  });
   const push = createPushTransport(config.push, new NotificationOutboxRepo(db), deps.log);
   const notifications = new NotificationsService(devices, push, (details, error) =>
     deps.log.error({ err: error, ...details }, 'dropping a dead push token failed'),
@@ -144,10 +145,18 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   // Idempotency-Key answers, read and written on the primary only; outcomes: a lost answer's check.
   const idempotency = new IdempotencyService(new IdempotencyRepo(db));
   const { outcomes } = deps.database;
-  const posts = new PostsService(db, postsRepo, images, feedCursors, reads, idempotency, outcomes);
+  const posts = new PostsService({
+    db,
+    postsRepo,
+    images,
+    cursors: feedCursors,
+    reads,
+    idempotency,
+    outcomes,
+  });
 
   // The account layer: use cases that span entities.
-  const signUp = new SignUp(
+  const signUp = new SignUp({
     db,
     usersRepo,
     users,
@@ -160,62 +169,71 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     consents,
     idempotency,
     outcomes,
-  );
+  });
   const factorParts = { usersRepo, users, tokens, hasher, activity };
   const proofs = buildFactorProofs(config, deps, factorParts);
   const { secondFactorSignIn, passkeyAssertions } = proofs;
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
-  const signIn = new SignIn(
-    db,
+  const signIn = new SignIn({
     usersRepo,
     users,
     tokens,
     providers,
     hasher,
-    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+    limits: { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+    signInTokens: proofs.signInTokens,
     activity,
-    secondFactorSignIn,
-  );
+    secondFactor: secondFactorSignIn,
+  });
   // Wrong re-authentication proofs (a password, a provider token, a passkey) count per account on the
   // login-failure limit.
-  const reauth = new Reauthentication(
+  const reauth = new Reauthentication({
     hasher,
     verifiers,
-    providerAccounts,
-    limits.loginFailures,
-    passkeyAssertions,
-  );
+    links: providerAccounts,
+    guesses: limits.loginFailures,
+    passkeys: passkeyAssertions,
+  });
   const signInMethods = new SignInMethodsReader(usersRepo, providerAccounts, proofs.passkeysRepo);
-  const providerLinks = new ProviderLinks(
+  const providerLinks = new ProviderLinks({
     db,
-    providerAccounts,
+    links: providerAccounts,
     providers,
     users,
     reauth,
     activity,
-    signInMethods,
-  );
+    methods: signInMethods,
+  });
   const { secondFactor, passkeySignIn, passkeys } = buildFactorSettings(
     config,
     deps,
     { ...factorParts, reauth, signInMethods },
     proofs,
   );
-  const profile = new ProfileService(db, usersRepo, users, tokens, hasher, reauth, verification, activity);
+  const profile = new ProfileService({
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    reauth,
+    verification,
+    activity,
+  });
   const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
-  const passwordReset = new PasswordResetService(
+  const passwordReset = new PasswordResetService({
     db,
     oneTimeTokens,
     usersRepo,
     users,
     tokens,
     hasher,
-    deps.mailer,
-    { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
-    limits.passwordForgotEmail,
+    mailer: deps.mailer,
+    settings: { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
+    perEmail: limits.passwordForgotEmail,
     activity,
-    secondFactorSignIn,
-  );
+    secondFactor: secondFactorSignIn,
+  });
   const privacy = buildPrivacy(config, deps, {
     usersRepo,
     users,

@@ -81,67 +81,74 @@ function buildOperatorServices(
   const images = new ImagesService(storage, config.imageMaxPixels, (keys) =>
     console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
   );
-  const posts = new PostsService(
+  const posts = new PostsService({
     db,
-    new PostsRepo(db),
+    postsRepo: new PostsRepo(db),
     images,
-    new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
-  );
+    cursors: new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
+  });
   const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
   // What an operator does to an account is logged and alerted like the user's own.
-  const activity = new SecurityActivity(db, securityEvents(db), mailer, {
-    alerts: config.securityEvents.alerts,
-    resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
+  const activity = new SecurityActivity({
+    db,
+    events: securityEvents(db),
+    mailer,
+    settings: {
+      alerts: config.securityEvents.alerts,
+      resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
+    },
   });
   return {
     users,
-    promotions: new PromotionsService(
-      new BannersRepo(db),
-      new InspirersRepo(db),
+    promotions: new PromotionsService({
+      banners: new BannersRepo(db),
+      inspirers: new InspirersRepo(db),
       users,
       // Operators read what they just changed: always the primary.
-      primaryReads(db),
-      config.bannerLinkSchemes,
-    ),
+      reads: primaryReads(db),
+      linkSchemes: config.bannerLinkSchemes,
+    }),
     tokens,
     posts,
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.
-    deletion: new AccountEraser(
+    deletion: new AccountEraser({
       db,
       usersRepo,
       posts,
       images,
-      new OutboxRepo(db),
-      userExportFiles(new DataExportsRepo(db), createExportStore(storage, config.dataExport.dir), (keys) =>
-        console.error(`Could not remove the export files ${keys.join(', ')}; remove them by hand.`),
+      mailOutbox: new OutboxRepo(db),
+      exportFiles: userExportFiles(
+        new DataExportsRepo(db),
+        createExportStore(storage, config.dataExport.dir),
+        (keys) => console.error(`Could not remove the export files ${keys.join(', ')}; remove them by hand.`),
       ),
-    ),
-    scheduledDeletions: new ScheduledDeletions(
+    }),
+    scheduledDeletions: new ScheduledDeletions({
       db,
       usersRepo,
-      views,
+      users: views,
       tokens,
       posts,
-      new OneTimeTokensRepo(db),
+      oneTimeTokens: new OneTimeTokensRepo(db),
       mailer,
-      { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
-      { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
+      passwords: { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
+      settings: { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
       activity,
-    ),
+    }),
     importer: new UserImportService(db, new UserImportRepo(db)),
     consents: new ConsentsService(db, new ConsentsRepo(db)),
-    consentReminders: new ConsentReminders(
+    consentReminders: new ConsentReminders({
       db,
-      new ConsentsRepo(db),
-      new ConsentRemindersRepo(db),
+      consents: new ConsentsRepo(db),
+      reminders: new ConsentRemindersRepo(db),
       mailer,
-      { link: `${config.mail.publicUrl}/profile` },
+      settings: { link: `${config.mail.publicUrl}/profile` },
       // A withdrawal by expiry is logged in its transaction, as the server's own run logs it.
-      {
+      log: {
         consentChanged: (trx, userId, details) =>
           activity.recordUnattended(trx, userId, 'consent_changed', details),
       },
-    ),
+    }),
     consentHistory: new ConsentHistory(new ConsentHistoryRepo(db)),
     secondFactor: new SecondFactorReset(db, new SecondFactorRepo(db), activity),
   };
@@ -179,13 +186,13 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
     }
     const storage = createStorage(config.media);
     // Mail a command writes is sent before it exits (a send that fails is retried by the servers' retrier).
-    const mailer = new Mailer(
-      new OutboxRepo(database.db),
-      createMailTransport(config.mail, commandMailLog),
-      config.mail.retry,
-      config.mail.smtp?.timeoutMs ?? 0,
-      commandMailLog,
-    );
+    const mailer = new Mailer({
+      outbox: new OutboxRepo(database.db),
+      transport: createMailTransport(config.mail, commandMailLog),
+      retry: config.mail.retry,
+      sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
+      logger: commandMailLog,
+    });
     try {
       return await work(buildOperatorServices(config, database.db, storage, mailer));
     } finally {

@@ -43,17 +43,19 @@ export function buildFactorProofs(config: Config, deps: ServiceDeps, parts: Fact
   const { secretsKey } = config.secondFactor;
   const secondFactorCodes = new SecondFactorCodes(secretsKey ? SecretBox.withKey(secretsKey) : undefined);
   const secondFactorRepo = new SecondFactorRepo(db);
-  const secondFactorSignIn = new SecondFactorSignIn(
+  // One writer of sign-ins' tokens, for every way to sign in.
+  const signInTokens = new SignInTokens(db, usersRepo, tokens, hasher);
+  const secondFactorSignIn = new SecondFactorSignIn({
     db,
-    secondFactorRepo,
-    new ChallengesRepo(db),
-    secondFactorCodes,
-    new SignInTokens(db, usersRepo, tokens, hasher),
+    repo: secondFactorRepo,
+    challenges: new ChallengesRepo(db),
+    codes: secondFactorCodes,
+    signInTokens,
     usersRepo,
     users,
-    deps.limits.loginAccount,
+    accountFailures: deps.limits.loginAccount,
     activity,
-  );
+  });
   // Passkeys: the ceremonies of this relying party, and the assertions sign-in and re-authentication check.
   const passkeysRepo = new PasskeysRepo(db);
   const webauthnChallenges = new WebAuthnChallengesRepo(db);
@@ -62,6 +64,7 @@ export function buildFactorProofs(config: Config, deps: ServiceDeps, parts: Fact
   return {
     secondFactorCodes,
     secondFactorRepo,
+    signInTokens,
     secondFactorSignIn,
     passkeysRepo,
     webauthnChallenges,
@@ -81,34 +84,34 @@ export function buildFactorSettings(
 ) {
   const db = deps.database.db;
   const { limits } = deps;
-  const { usersRepo, users, tokens, hasher, reauth, activity } = parts;
-  const secondFactor = new SecondFactorSettings(
+  const { usersRepo, users, reauth, activity } = parts;
+  const secondFactor = new SecondFactorSettings({
     db,
-    proofs.secondFactorRepo,
-    proofs.secondFactorCodes,
+    repo: proofs.secondFactorRepo,
+    codes: proofs.secondFactorCodes,
     reauth,
-    limits.loginFailures,
-    config.secondFactor.issuer,
+    guesses: limits.loginFailures,
+    issuer: config.secondFactor.issuer,
     activity,
-  );
-  const passkeySignIn = new PasskeySignIn(
-    proofs.passkeyAssertions,
-    proofs.passkeysRepo,
+  });
+  const passkeySignIn = new PasskeySignIn({
+    assertions: proofs.passkeyAssertions,
+    passkeys: proofs.passkeysRepo,
     usersRepo,
     users,
-    new SignInTokens(db, usersRepo, tokens, hasher),
-    { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+    signInTokens: proofs.signInTokens,
+    limits: { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
     activity,
-  );
-  const passkeys = new PasskeyManagement(
+  });
+  const passkeys = new PasskeyManagement({
     db,
-    proofs.passkeysRepo,
-    proofs.webauthnChallenges,
-    proofs.ceremonies,
-    proofs.passkeyAssertions,
+    passkeys: proofs.passkeysRepo,
+    challenges: proofs.webauthnChallenges,
+    ceremonies: proofs.ceremonies,
+    assertions: proofs.passkeyAssertions,
     reauth,
-    parts.signInMethods,
+    methods: parts.signInMethods,
     activity,
-  );
+  });
   return { secondFactor, passkeySignIn, passkeys };
 }

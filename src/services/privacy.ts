@@ -64,11 +64,11 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
     () => exportsRepo.linkSecret(),
     `${config.mail.publicUrl}/${config.apiVersions[0] ?? 'v1'}`,
   );
-  const dataExportJobs = new DataExportJobs(
+  const dataExportJobs = new DataExportJobs({
     db,
-    exportsRepo,
-    (id) => usersRepo.findById(id),
-    {
+    exports: exportsRepo,
+    findUser: (id) => usersRepo.findById(id),
+    sources: {
       sections: accountSections({
         users,
         devices: parts.devicesRepo,
@@ -88,46 +88,46 @@ export function buildPrivacy(config: Config, deps: ServiceDeps, parts: PrivacyPa
       likesPage: (userId, after, limit) => parts.postsRepo.likesPage(userId, after, limit),
       media: deps.storage,
     },
-    exportStore,
-    exportLinks,
-    deps.mailer,
-    config.dataExport,
-    deps.log,
-  );
+    store: exportStore,
+    links: exportLinks,
+    mailer: deps.mailer,
+    settings: config.dataExport,
+    log: deps.log,
+  });
   const exportCursors = new ExportListCursorCodec(() => exportsRepo.linkSecret());
-  const dataExports = new DataExports(
+  const dataExports = new DataExports({
     db,
-    exportsRepo,
+    exports: exportsRepo,
     reauth,
-    dataExportJobs,
-    exportStore,
-    exportLinks,
-    deps.limits.dataExport,
-    parts.activity,
-    exportCursors,
-  );
-  const eraser = new AccountEraser(
+    jobs: dataExportJobs,
+    store: exportStore,
+    links: exportLinks,
+    perUser: deps.limits.dataExport,
+    activity: parts.activity,
+    cursors: exportCursors,
+  });
+  const eraser = new AccountEraser({
     db,
     usersRepo,
     posts,
     images,
-    new OutboxRepo(db),
-    userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
-  );
+    mailOutbox: new OutboxRepo(db),
+    exportFiles: userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
+  });
   // A deletion waits DELETION_GRACE_DAYS (the user can take it back); the cancel's password check is the
   // login's, under its counters.
-  const scheduledDeletions = new ScheduledDeletions(
+  const scheduledDeletions = new ScheduledDeletions({
     db,
     usersRepo,
     users,
     tokens,
     posts,
-    parts.oneTimeTokens,
-    deps.mailer,
-    parts.signIn,
-    { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
-    parts.activity,
-  );
+    oneTimeTokens: parts.oneTimeTokens,
+    mailer: deps.mailer,
+    passwords: parts.signIn,
+    settings: { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
+    activity: parts.activity,
+  });
   const deletion = new AccountDeletion(eraser, scheduledDeletions, reauth);
   return { dataExports, exportCursors, dataExportJobs, eraser, scheduledDeletions, deletion };
 }
