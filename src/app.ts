@@ -159,13 +159,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
   // Mail goes out after commit and is retried from the outbox in the background.
-  const mailer = new Mailer(
-    new OutboxRepo(deps.database.db),
-    createMailTransport(config.mail, app.log),
-    config.mail.retry,
-    config.mail.smtp?.timeoutMs ?? 0,
-    app.log,
-  );
+  const mailer = new Mailer({
+    outbox: new OutboxRepo(deps.database.db),
+    transport: createMailTransport(config.mail, app.log),
+    retry: config.mail.retry,
+    sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
+    logger: app.log,
+  });
   app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());

@@ -1,46 +1,26 @@
-import { userExportFiles } from '../account/data-export/erasure.js';
-import { DataExportsRepo } from '../account/data-export/repo.js';
-import { AccountEraser } from '../account/deletion/eraser.js';
-import { ScheduledDeletions } from '../account/deletion/scheduled.js';
-import { SecondFactorReset } from '../account/second-factor/operator-reset.js';
-import { resetPageUrl, SecurityActivity } from '../account/security-activity/recorder.js';
+import type { AccountEraser } from '../account/deletion/eraser.js';
+import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import type { SecondFactorReset } from '../account/second-factor/operator-reset.js';
 import { type Config, loadConfig } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
-import { primaryReads } from '../db/read-routing.js';
-import type { Executor } from '../db/transaction.js';
+import { unlimitedRateLimits } from '../limits/rate-counter.js';
 import { Mailer } from '../mail/mailer.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
-import { createMailTransport, type MailLogger } from '../mail/transport.js';
-import { ConsentHistory } from '../modules/consents/history.js';
-import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
-import { ConsentReminders } from '../modules/consents/reminders.js';
-import { ConsentRemindersRepo } from '../modules/consents/reminders-repo.js';
-import { ConsentsRepo } from '../modules/consents/repo.js';
-import { ConsentsService } from '../modules/consents/service.js';
-import { ImagesService } from '../modules/images/service.js';
-import { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
-import { FeedCursorCodec } from '../modules/posts/cursor.js';
-import { PostsRepo } from '../modules/posts/repo.js';
-import { PostsService } from '../modules/posts/service.js';
-import { BannersRepo, InspirersRepo } from '../modules/promotions/repo.js';
-import { PromotionsService } from '../modules/promotions/service.js';
-import { ProviderAccountsRepo } from '../modules/providers/repo.js';
-import { SecondFactorRepo } from '../modules/second-factor/repo.js';
-import { ActivityCursorCodec } from '../modules/security-events/cursor.js';
-import { SecurityEventsRepo } from '../modules/security-events/repo.js';
-import { SecurityEventsService } from '../modules/security-events/service.js';
-import { TokensRepo } from '../modules/tokens/repo.js';
-import { TokensService } from '../modules/tokens/service.js';
-import { UserImportRepo } from '../modules/users/import-repo.js';
-import { UserImportService } from '../modules/users/import-service.js';
-import { UserOperationsService } from '../modules/users/operator-service.js';
-import { UsersRepo } from '../modules/users/repo.js';
-import { UsersService } from '../modules/users/service.js';
+import { createMailTransport } from '../mail/transport.js';
+import type { ConsentHistory } from '../modules/consents/history.js';
+import type { ConsentReminders } from '../modules/consents/reminders.js';
+import type { ConsentsService } from '../modules/consents/service.js';
+import type { PostsService } from '../modules/posts/service.js';
+import type { PromotionsService } from '../modules/promotions/service.js';
+import type { TokensService } from '../modules/tokens/service.js';
+import type { UserImportService } from '../modules/users/import-service.js';
+import type { UserOperationsService } from '../modules/users/operator-service.js';
+import type { PushLogger } from '../push/transport.js';
+import { buildOperatorServices } from '../services/operator.js';
 import { createStorage } from '../storage/create-storage.js';
-import { createExportStore } from '../storage/export-store.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
 import { OperatorError } from './output.js';
@@ -61,90 +41,45 @@ export interface OperatorServices {
   secondFactor: SecondFactorReset;
 }
 
-/** A command's mail log: what the server logs as lines, a command says only when something went wrong. */
-const commandMailLog: MailLogger = {
+/**
+ * A command's log: what the server logs as lines (a mail sent, a retry planned), a command says only when
+ * something went wrong, on stderr.
+ */
+const commandLog: PushLogger = {
   info: () => undefined,
-  warn: (details, message) => console.error(`${message} ${JSON.stringify(details)}`),
+  warn: (details, message) => printProblem(details, message),
+  error: (details, message) => printProblem(details, message),
 };
 
-function buildOperatorServices(
+/** One line on stderr; an error in the details as its message (JSON has no place for an Error's own). */
+function printProblem(details: object, message: string): void {
+  const text = JSON.stringify(details, (_key, value: unknown) =>
+    value instanceof Error ? value.message : value,
+  );
+  console.error(`${message} ${text}`);
+}
+
+/**
+ * The operator services on an open database: the server's own factories (services/operator.ts), with what a
+ * command does differently handed in as their deps.
+ */
+export function commandServices(
   config: Config,
-  db: Executor,
+  database: DatabaseHandle,
   storage: MediaStorage,
   mailer: Mailer,
 ): OperatorServices {
-  const usersRepo = new UsersRepo(db);
-  // The user's linked providers, for `user show`, read from the links as the service does.
-  const views = new UsersService(usersRepo, new ProviderAccountsRepo(db));
-  const users = new UserOperationsService(usersRepo, views);
-  // A removed post's files go with it; one that cannot be removed is named, so the operator can remove it.
-  const images = new ImagesService(storage, config.imageMaxPixels, (keys) =>
-    console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
-  );
-  const posts = new PostsService(
-    db,
-    new PostsRepo(db),
-    images,
-    new FeedCursorCodec(() => Promise.reject(new Error('operator commands read no feed'))),
-  );
-  const tokens = new TokensService(new TokensRepo(db), config.tokenTtlDays);
-  // What an operator does to an account is logged and alerted like the user's own.
-  const activity = new SecurityActivity(db, securityEvents(db), mailer, {
-    alerts: config.securityEvents.alerts,
-    resetPageUrl: resetPageUrl(config.mail.passwordResetUrl),
+  return buildOperatorServices(config, {
+    database,
+    storage,
+    // A file that cannot be removed is named, so the operator can remove it.
+    reportCleanupFailure: (keys) =>
+      console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
+    // A command has no clients to throttle, and needs no Redis.
+    limits: unlimitedRateLimits(),
+    log: commandLog,
+    mailer,
   });
-  return {
-    users,
-    promotions: new PromotionsService(
-      new BannersRepo(db),
-      new InspirersRepo(db),
-      users,
-      // Operators read what they just changed: always the primary.
-      primaryReads(db),
-      config.bannerLinkSchemes,
-    ),
-    tokens,
-    posts,
-    // Operators are not re-authenticated (they hold the database): they use the eraser itself.
-    deletion: new AccountEraser(
-      db,
-      usersRepo,
-      posts,
-      images,
-      new OutboxRepo(db),
-      userExportFiles(new DataExportsRepo(db), createExportStore(storage, config.dataExport.dir), (keys) =>
-        console.error(`Could not remove the export files ${keys.join(', ')}; remove them by hand.`),
-      ),
-    ),
-    scheduledDeletions: new ScheduledDeletions(
-      db,
-      usersRepo,
-      views,
-      tokens,
-      posts,
-      new OneTimeTokensRepo(db),
-      mailer,
-      { provePassword: () => Promise.reject(new Error('operator commands check no password')) },
-      { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
-      activity,
-    ),
-    importer: new UserImportService(db, new UserImportRepo(db)),
-    consents: new ConsentsService(db, new ConsentsRepo(db)),
-    consentReminders: new ConsentReminders(
-      db,
-      new ConsentsRepo(db),
-      new ConsentRemindersRepo(db),
-      mailer,
-      { link: `${config.mail.publicUrl}/profile` },
-      // A withdrawal by expiry is logged in its transaction, as the server's own run logs it.
-      {
-        consentChanged: (trx, userId, details) =>
-          activity.recordUnattended(trx, userId, 'consent_changed', details),
-      },
-    ),
-    consentHistory: new ConsentHistory(new ConsentHistoryRepo(db)),
-    secondFactor: new SecondFactorReset(db, new SecondFactorRepo(db), activity),
-  };
 }
 
 /**
@@ -179,15 +114,15 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
     }
     const storage = createStorage(config.media);
     // Mail a command writes is sent before it exits (a send that fails is retried by the servers' retrier).
-    const mailer = new Mailer(
-      new OutboxRepo(database.db),
-      createMailTransport(config.mail, commandMailLog),
-      config.mail.retry,
-      config.mail.smtp?.timeoutMs ?? 0,
-      commandMailLog,
-    );
+    const mailer = new Mailer({
+      outbox: new OutboxRepo(database.db),
+      transport: createMailTransport(config.mail, commandLog),
+      retry: config.mail.retry,
+      sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
+      logger: commandLog,
+    });
     try {
-      return await work(buildOperatorServices(config, database.db, storage, mailer));
+      return await work(commandServices(config, database, storage, mailer));
     } finally {
       await mailer.idle();
       await mailer.close();
@@ -197,10 +132,4 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
   } finally {
     await database.close();
   }
-}
-
-/** The security log's service, for the events an operator's command writes (it reads no list). */
-function securityEvents(db: Executor): SecurityEventsService {
-  const repo = new SecurityEventsRepo(db);
-  return new SecurityEventsService(repo, new ActivityCursorCodec(() => repo.cursorKey()));
 }

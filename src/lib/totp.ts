@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { toString as qrCode } from 'qrcode';
 
 /**
  * RFC 6238 as every authenticator app reads it by default: HMAC-SHA-1, 6 digits, 30-second steps (apps that
@@ -40,11 +39,6 @@ export function otpauthUrl(secret: Buffer, issuer: string, label: string): strin
     digits: DIGITS,
     period: PERIOD_SECONDS,
   }).toString();
-}
-
-/** The URL as a QR code, an SVG document the pages can show as they are. */
-export function qrCodeSvg(url: string): Promise<string> {
-  return qrCode(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Limit, RateLimitsConfig } from '../config.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { LimiterCounter } from './limiter-counter.js';
 import { observedCounter, type RateLimitObserver } from './observed-counter.js';
-import { type RateCounter, type RateLimits, unlimited } from './rate-counter.js';
+import { type RateCounter, type RateLimits, unlimitedRateLimits } from './rate-counter.js';
 import {
   closeRedisClient,
   createRedisClient,
@@ -61,22 +61,7 @@ export function openRateLimits(
   logger: StoreLogger,
   observer?: RateLimitObserver,
 ): RateLimits {
-  if (!config.enabled) {
-    return {
-      loginFailures: unlimited,
-      loginIp: unlimited,
-      validateIp: unlimited,
-      registerIp: unlimited,
-      imageUpload: unlimited,
-      loginAccount: unlimited,
-      emailResend: unlimited,
-      passwordForgotEmail: unlimited,
-      passwordForgotIp: unlimited,
-      dataExport: unlimited,
-      ready: async () => {},
-      close: async () => {},
-    };
-  }
+  if (!config.enabled) return unlimitedRateLimits();
   const client = redisUrl
     ? createRedisClient(
         redisUrl,

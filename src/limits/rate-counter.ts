@@ -42,6 +42,24 @@ export const unlimited: RateCounter = {
   reset: async () => {},
 };
 
+/** Every counter unlimited (RATE_LIMIT_ENABLED=false, and the operator commands, which have no clients). */
+export function unlimitedRateLimits(): RateLimits {
+  return {
+    loginFailures: unlimited,
+    loginIp: unlimited,
+    validateIp: unlimited,
+    registerIp: unlimited,
+    imageUpload: unlimited,
+    loginAccount: unlimited,
+    emailResend: unlimited,
+    passwordForgotEmail: unlimited,
+    passwordForgotIp: unlimited,
+    dataExport: unlimited,
+    ready: async () => {},
+    close: async () => {},
+  };
+}
+
 /** Retry-After is whole seconds and never 0: a client told "retry after 0" would hammer again at once. */
 export function tooManyRequests(msBeforeNext: number): TooManyRequestsError {
   return new TooManyRequestsError(Math.max(1, Math.ceil(msBeforeNext / 1000)));

@@ -36,6 +36,16 @@ function describeError(error: unknown): string {
 /** How long a sent mark waits for others to be written with it. */
 const SENT_MARKS_EVERY_MS = 50;
 
+/** What Mailer is built from. */
+export interface MailerDeps {
+  outbox: OutboxRepo;
+  transport: MailTransport;
+  retry: MailRetryConfig;
+  /** Longest one send can take (the transport's timeouts): a claim is held this long plus a margin. */
+  sendTimeoutMs: number;
+  logger: MailLogger;
+}
+
 /**
  * The mail outbox. A request writes its mail with `queueWithin` in its own transaction (so a mail exists
  * exactly when what it announces committed), then calls `sendSoon` after commit: the send runs in the
@@ -52,17 +62,10 @@ export class Mailer {
   /** Sent mails whose mark is not written yet (`#markSent`). */
   readonly #sentMarks: string[] = [];
 
-  constructor(
-    private readonly outbox: OutboxRepo,
-    private readonly transport: MailTransport,
-    private readonly retry: MailRetryConfig,
-    /** Longest one send can take (the transport's timeouts): a claim is held this long plus a margin. */
-    private readonly sendTimeoutMs: number,
-    private readonly logger: MailLogger,
-  ) {}
+  constructor(private readonly deps: MailerDeps) {}
 
   get transportName(): string {
-    return this.transport.name;
+    return this.deps.transport.name;
   }
 
   /**
@@ -82,7 +85,7 @@ export class Mailer {
 
   /** Writes a prepared mail to the outbox with `trx`; hand the result to `sendSoon` after commit. */
   async writeWithin(trx: Executor, mail: PreparedMail): Promise<QueuedMail> {
-    await this.outbox.with(trx).insertClaimed(mail);
+    await this.deps.outbox.with(trx).insertClaimed(mail);
     return mail.queued;
   }
 
@@ -106,7 +109,7 @@ export class Mailer {
     const row = { id: newId(), to, kind, locale, ...content };
     const { id, subject, text, html } = row;
     // Where the row is the mail (the log transport) its commit delivers it: written sent, it needs no mark.
-    const deliveredBy = this.transport.rowIsTheMail ? this.transport.name : null;
+    const deliveredBy = this.deps.transport.rowIsTheMail ? this.deps.transport.name : null;
     return { row, leaseMs: this.#leaseMs(), deliveredBy, queued: { id, kind, to, subject, text, html } };
   }
 
@@ -116,8 +119,10 @@ export class Mailer {
    */
   sendSoon(mail: QueuedMail | undefined): void {
     if (!mail || this.#closed) return;
-    if (this.transport.rowIsTheMail) {
-      this.#track(this.transport.send(mail).catch((error: unknown) => this.#announceFailed(mail, error)));
+    if (this.deps.transport.rowIsTheMail) {
+      this.#track(
+        this.deps.transport.send(mail).catch((error: unknown) => this.#announceFailed(mail, error)),
+      );
       return;
     }
     this.#track(this.#send({ ...mail, attempts: 1 }).then(() => undefined));
@@ -146,10 +151,10 @@ export class Mailer {
       this.#track(
         this.retryDue().then(
           () => undefined,
-          (error: unknown) => this.logger.warn({ err: describeError(error) }, 'mail retry pass failed'),
+          (error: unknown) => this.deps.logger.warn({ err: describeError(error) }, 'mail retry pass failed'),
         ),
       );
-    }, this.retry.intervalMs);
+    }, this.deps.retry.intervalMs);
     this.#timer.unref();
   }
 
@@ -159,7 +164,7 @@ export class Mailer {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.idle();
-    await this.transport.close();
+    await this.deps.transport.close();
   }
 
   async #retryPass(limit: number): Promise<number> {
@@ -177,10 +182,10 @@ export class Mailer {
   async #deliver(): Promise<boolean | undefined> {
     let row: MailOutboxRow | undefined;
     try {
-      row = await this.outbox.claim(this.#leaseMs());
+      row = await this.deps.outbox.claim(this.#leaseMs());
     } catch (error) {
       // The database is down: the rows stay pending and a later pass finds them.
-      this.logger.warn({ err: describeError(error) }, 'mail outbox unavailable');
+      this.deps.logger.warn({ err: describeError(error) }, 'mail outbox unavailable');
       return undefined;
     }
     if (!row) return undefined;
@@ -193,7 +198,7 @@ export class Mailer {
   /** Sends a mail this instance has claimed and records the outcome. */
   async #send(mail: ClaimedMail): Promise<boolean> {
     try {
-      await this.transport.send(mail);
+      await this.deps.transport.send(mail);
     } catch (error) {
       return this.#failed(mail, error);
     }
@@ -203,7 +208,7 @@ export class Mailer {
 
   /** The announcement of a mail its commit delivered failed: nothing to retry, the row is the mail. */
   #announceFailed(mail: QueuedMail, error: unknown): void {
-    this.logger.warn(
+    this.deps.logger.warn(
       { mail_id: mail.id, kind: mail.kind, to: maskAddress(mail.to), err: describeError(error) },
       'mail written to the outbox but not announced',
     );
@@ -212,8 +217,9 @@ export class Mailer {
   /** Due again after a backoff, or given up after `maxAttempts`; the reason is logged, never the body. */
   async #failed(mail: Pick<ClaimedMail, 'id' | 'kind' | 'to' | 'attempts'>, error: unknown): Promise<false> {
     const reason = describeError(error);
-    const retryInMs = mail.attempts >= this.retry.maxAttempts ? undefined : this.#backoffMs(mail.attempts);
-    this.logger.warn(
+    const retryInMs =
+      mail.attempts >= this.deps.retry.maxAttempts ? undefined : this.#backoffMs(mail.attempts);
+    this.deps.logger.warn(
       {
         mail_id: mail.id,
         kind: mail.kind,
@@ -224,7 +230,7 @@ export class Mailer {
       },
       retryInMs === undefined ? 'mail delivery failed; giving up' : 'mail delivery failed; will retry',
     );
-    await this.#record(() => this.outbox.markFailed(mail.id, reason, retryInMs));
+    await this.#record(() => this.deps.outbox.markFailed(mail.id, reason, retryInMs));
     return false;
   }
 
@@ -246,7 +252,9 @@ export class Mailer {
   async #writeSentMarks(): Promise<void> {
     const ids = this.#sentMarks.splice(0);
     if (ids.length === 0) return;
-    await this.#record(() => this.outbox.markSent(ids, this.transport.name, this.transport.rowIsTheMail));
+    await this.#record(() =>
+      this.deps.outbox.markSent(ids, this.deps.transport.name, this.deps.transport.rowIsTheMail),
+    );
   }
 
   /** An outcome that cannot be written leaves the claim to expire: the mail is then tried again. */
@@ -254,23 +262,23 @@ export class Mailer {
     try {
       await write();
     } catch (error) {
-      this.logger.warn({ err: describeError(error) }, 'mail outbox update failed');
+      this.deps.logger.warn({ err: describeError(error) }, 'mail outbox update failed');
     }
   }
 
   /** After attempt n, wait base·2^(n-1), capped. */
   #backoffMs(attempts: number): number {
-    return Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** Math.max(0, attempts - 1));
+    return Math.min(this.deps.retry.maxDelayMs, this.deps.retry.baseDelayMs * 2 ** Math.max(0, attempts - 1));
   }
 
   /** A send can wait on the connection, the greeting and each reply: several timeouts, plus a margin. */
   #leaseMs(): number {
-    return Math.max(60_000, this.sendTimeoutMs * 10);
+    return Math.max(60_000, this.deps.sendTimeoutMs * 10);
   }
 
   #track(work: Promise<void>): void {
     const tracked = work.catch((error: unknown) => {
-      this.logger.warn({ err: describeError(error) }, 'mail send failed');
+      this.deps.logger.warn({ err: describeError(error) }, 'mail send failed');
     });
     this.#inFlight.add(tracked);
     void tracked.finally(() => this.#inFlight.delete(tracked));

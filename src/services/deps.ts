@@ -8,14 +8,20 @@ import type { CleanupFailureReporter } from '../modules/images/service.js';
 import type { PushLogger } from '../push/transport.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
-/** What the services need besides the config: made by buildApp (or by a test) once per instance. */
+/**
+ * What the services need besides the config: made once per instance by buildApp, by an operator command
+ * (context.ts) or by a test, and handed to every factory of this folder.
+ */
 export interface ServiceDeps {
   database: DatabaseHandle;
   storage: MediaStorage;
+  /** Where files that could not be removed are told (the server logs them; a command prints them). */
   reportCleanupFailure?: CleanupFailureReporter;
+  /** The counters (a command's are unlimited: it has no clients to throttle). */
   limits: RateLimits;
   log: PushLogger;
-  metrics: AppMetrics;
+  /** What observes hashing and provider verifications; a command has none. */
+  metrics?: AppMetrics;
   mailer: Mailer;
   /** The config's argon2 hasher unless given (a test may hand in one that interleaves work with a verify). */
   hasher?: PasswordHasher;

@@ -41,7 +41,13 @@ describe.each(backends)('%s: mail with the log transport', (backend) => {
       .executeTakeFirstOrThrow();
 
   async function queue(logger: MailLogger, to: string) {
-    const mailer = new Mailer(new OutboxRepo(ctx.db), logTransport(logger), RETRY, 0, logger);
+    const mailer = new Mailer({
+      outbox: new OutboxRepo(ctx.db),
+      transport: logTransport(logger),
+      retry: RETRY,
+      sendTimeoutMs: 0,
+      logger,
+    });
     const mail = await mailer.queueWithin(ctx.db, to, 'email_verify', 'en', VALUES);
     return { mailer, mail, row: await outboxRow(mail.id) };
   }

@@ -116,7 +116,12 @@ describe.each(backends)('%s: PostsService for the operator and account deletion'
     const db = ctx.database.handle.db;
     const repo = new PostsRepo(db);
     const images = new ImagesService(new LocalStorage(mediaDir(), '/media'), ctx.config.imageMaxPixels);
-    return new PostsService(db, repo, images, new FeedCursorCodec(() => repo.secret('feed_cursor')));
+    return new PostsService({
+      db,
+      postsRepo: repo,
+      images,
+      cursors: new FeedCursorCodec(() => repo.secret('feed_cursor')),
+    });
   }
 
   async function postWithImage(token: string): Promise<{ post: Post; files: string[] }> {

@@ -31,6 +31,19 @@ const MAX_ATTEMPTS = 5;
 /** Expired exports handled per statement. */
 const EXPIRY_BATCH = 100;
 
+/** What DataExportJobs is built from. */
+export interface DataExportJobsDeps {
+  db: Executor;
+  exports: DataExportsRepo;
+  findUser: (id: string) => Promise<UserRow | undefined>;
+  sources: ArchiveSources;
+  store: ExportStore;
+  links: ExportLinks;
+  mailer: Mailer;
+  settings: DataExportJobSettings;
+  log: JobLogger;
+}
+
 /**
  * Builds exports in the server, never in the request: `kick` after a request commits, and every
  * `intervalMs` a pass that claims what is due (`FOR UPDATE SKIP LOCKED`: exports a crashed instance left
@@ -43,17 +56,7 @@ export class DataExportJobs {
   #again = false;
   #closed = false;
 
-  constructor(
-    private readonly db: Executor,
-    private readonly exports: DataExportsRepo,
-    private readonly findUser: (id: string) => Promise<UserRow | undefined>,
-    private readonly sources: ArchiveSources,
-    private readonly store: ExportStore,
-    private readonly links: ExportLinks,
-    private readonly mailer: Mailer,
-    private readonly settings: DataExportJobSettings,
-    private readonly log: JobLogger,
-  ) {}
+  constructor(private readonly deps: DataExportJobsDeps) {}
 
   /** Runs a pass soon, in the background (joining one under way: it runs again once that ends). */
   kick(): void {
@@ -75,7 +78,7 @@ export class DataExportJobs {
   start(): void {
     if (this.#timer || this.#closed) return;
     this.kick();
-    this.#timer = setInterval(() => this.kick(), this.settings.jobIntervalMs);
+    this.#timer = setInterval(() => this.kick(), this.deps.settings.jobIntervalMs);
     this.#timer.unref();
   }
 
@@ -95,7 +98,7 @@ export class DataExportJobs {
         await this.expireDue();
       } catch (error) {
         // The database is down, say: what is due stays due, and the next pass finds it.
-        this.log.warn({ err: error }, 'data export pass failed');
+        this.deps.log.warn({ err: error }, 'data export pass failed');
       }
     } while (this.#again && !this.#closed);
   }
@@ -104,7 +107,7 @@ export class DataExportJobs {
   async buildDue(): Promise<number> {
     let claimed = 0;
     while (!this.#closed) {
-      const row = await this.exports.claimDue(LEASE_SECONDS);
+      const row = await this.deps.exports.claimDue(LEASE_SECONDS);
       if (!row) break;
       claimed += 1;
       await this.#build(row);
@@ -116,47 +119,49 @@ export class DataExportJobs {
   async expireDue(): Promise<number> {
     let expired = 0;
     for (;;) {
-      const due = await this.exports.dueToExpire(EXPIRY_BATCH);
+      const due = await this.deps.exports.dueToExpire(EXPIRY_BATCH);
       if (due.length === 0) return expired;
-      await this.store.delete(due.map((entry) => entry.file_key));
-      await this.exports.markExpired(due.map((entry) => entry.id));
+      await this.deps.store.delete(due.map((entry) => entry.file_key));
+      await this.deps.exports.markExpired(due.map((entry) => entry.id));
       expired += due.length;
     }
   }
 
   async #build(row: DataExportRow): Promise<void> {
-    const user = await this.findUser(row.user_id);
+    const user = await this.deps.findUser(row.user_id);
     // The account was erased meanwhile: its exports went with it.
     if (!user) return;
     const key = `${row.id}-${randomBytes(16).toString('base64url')}.zip`;
-    const partial = path.join(this.settings.dir, `${key}.partial`);
+    const partial = path.join(this.deps.settings.dir, `${key}.partial`);
     let stored = false;
     try {
-      await mkdir(this.settings.dir, { recursive: true });
-      await writeArchive(this.sources, user, partial);
-      await this.store.putFile(key, partial);
+      await mkdir(this.deps.settings.dir, { recursive: true });
+      await writeArchive(this.deps.sources, user, partial);
+      await this.deps.store.putFile(key, partial);
       stored = true;
       // Made before the transaction: nothing but the transaction may wait on the database inside it.
-      const link = await this.links.url(row.id);
-      const mail = await writeTransaction(this.db, async (trx) => {
-        const ready = await this.exports.with(trx).markReady(row.id, key, this.settings.ttlMs / 1000);
+      const link = await this.deps.links.url(row.id);
+      const mail = await writeTransaction(this.deps.db, async (trx) => {
+        const ready = await this.deps.exports
+          .with(trx)
+          .markReady(row.id, key, this.deps.settings.ttlMs / 1000);
         if (!ready) return undefined;
-        return this.mailer.queueWithin(trx, user.email, 'data_export_ready', localeOf(row), {
+        return this.deps.mailer.queueWithin(trx, user.email, 'data_export_ready', localeOf(row), {
           username: user.username,
           link,
-          validForMs: this.settings.ttlMs,
+          validForMs: this.deps.settings.ttlMs,
         });
       });
       if (!mail) {
         // Built by another instance meanwhile, or erased with the account: this zip is nobody's.
-        await this.store.delete([key]);
+        await this.deps.store.delete([key]);
         return;
       }
-      this.mailer.sendSoon(mail);
-      this.log.info({ export_id: row.id, attempts: row.attempts }, 'data export ready');
+      this.deps.mailer.sendSoon(mail);
+      this.deps.log.info({ export_id: row.id, attempts: row.attempts }, 'data export ready');
     } catch (error) {
       await rm(partial, { force: true }).catch(() => {});
-      if (stored) await this.store.delete([key]).catch(() => {});
+      if (stored) await this.deps.store.delete([key]).catch(() => {});
       await this.#failed(row, error);
     }
   }
@@ -164,11 +169,11 @@ export class DataExportJobs {
   async #failed(row: DataExportRow, error: unknown): Promise<void> {
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     const retryInSeconds = row.attempts >= MAX_ATTEMPTS ? undefined : 60 * 2 ** (row.attempts - 1);
-    this.log.warn(
+    this.deps.log.warn(
       { export_id: row.id, attempts: row.attempts, retry_in_s: retryInSeconds ?? null, err: reason },
       retryInSeconds === undefined ? 'data export failed; giving up' : 'data export failed; will retry',
     );
-    await this.exports.markAttemptFailed(row.id, reason, retryInSeconds).catch(() => {});
+    await this.deps.exports.markAttemptFailed(row.id, reason, retryInSeconds).catch(() => {});
   }
 }
 

@@ -51,23 +51,26 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** How many times a request tries to insert or find the pending export (one finishing meanwhile). */
 const REQUEST_ATTEMPTS = 3;
 
+/** What DataExports is built from. */
+export interface DataExportsDeps {
+  db: Executor;
+  exports: DataExportsRepo;
+  reauth: Reauthentication;
+  jobs: DataExportJobs;
+  store: ExportStore;
+  links: ExportLinks;
+  /** Exports started per user (RATE_LIMIT_DATA_EXPORT). */
+  perUser: RateCounter;
+  activity: SecurityActivity;
+  cursors: ExportListCursorCodec;
+}
+
 /**
  * The right of access: a user asks for everything the service holds about them, and downloads it as one
  * zip through a link that works without the API token (it is mailed) until the export expires.
  */
 export class DataExports {
-  constructor(
-    private readonly db: Executor,
-    private readonly exports: DataExportsRepo,
-    private readonly reauth: Reauthentication,
-    private readonly jobs: DataExportJobs,
-    private readonly store: ExportStore,
-    private readonly links: ExportLinks,
-    /** Exports started per user (RATE_LIMIT_DATA_EXPORT). */
-    private readonly perUser: RateCounter,
-    private readonly activity: SecurityActivity,
-    private readonly cursors: ExportListCursorCodec,
-  ) {}
+  constructor(private readonly deps: DataExportsDeps) {}
 
   /**
    * Starts an export after re-authenticating (the export hands over everything: the session alone is what
@@ -82,15 +85,15 @@ export class DataExports {
     client: ClientInfo,
   ): Promise<DataExportView> {
     const { user } = auth;
-    await this.reauth.confirm(user, proof);
-    const { row, created } = await writeTransaction(this.db, async (trx) => {
-      const exports = this.exports.with(trx);
+    await this.deps.reauth.confirm(user, proof);
+    const { row, created } = await writeTransaction(this.deps.db, async (trx) => {
+      const exports = this.deps.exports.with(trx);
       for (let attempt = 1; ; attempt++) {
         const inserted = await exports.insertPending({ id: newId(), userId: user.id, locale });
         if (inserted) {
-          await this.perUser.consume(`user:${user.id}`);
+          await this.deps.perUser.consume(`user:${user.id}`);
           // Logged once per export started: a request answered with the pending one started nothing.
-          await this.activity.record({ user, type: 'export_requested', client }, trx);
+          await this.deps.activity.record({ user, type: 'export_requested', client }, trx);
           return { row: inserted, created: true };
         }
         const pending = await exports.findPendingOf(user.id);
@@ -101,13 +104,13 @@ export class DataExports {
         }
       }
     });
-    if (created) this.jobs.kick();
+    if (created) this.deps.jobs.kick();
     return this.view(row);
   }
 
   /** One of the user's own exports; any other id (another user's, unknown, malformed) is the same 404. */
   async status(auth: AuthContext, id: string): Promise<DataExportView> {
-    const row = UUID_PATTERN.test(id) ? await this.exports.find(id) : undefined;
+    const row = UUID_PATTERN.test(id) ? await this.deps.exports.find(id) : undefined;
     if (!row || row.user_id !== auth.user.id) throw new NotFoundError('export');
     return this.view(row);
   }
@@ -118,10 +121,10 @@ export class DataExports {
    * page holds: that row only tells whether a page follows, so `next_cursor` is null exactly on the last page.
    */
   async list(auth: AuthContext, request: DataExportListRequest): Promise<DataExportPage> {
-    const rows = await this.exports.pageOf(auth.user.id, request.cursor?.id, request.limit + 1);
+    const rows = await this.deps.exports.pageOf(auth.user.id, request.cursor?.id, request.limit + 1);
     const page = rows.slice(0, request.limit);
     const last = page.at(-1);
-    const next = rows.length > request.limit && last ? await this.cursors.encode({ id: last.id }) : null;
+    const next = rows.length > request.limit && last ? await this.deps.cursors.encode({ id: last.id }) : null;
     return { exports: await Promise.all(page.map((row) => this.view(row))), next_cursor: next };
   }
 
@@ -132,8 +135,8 @@ export class DataExports {
    * zip itself.
    */
   async download(id: string, token: string | undefined): Promise<ExportDownload> {
-    const row = UUID_PATTERN.test(id) && token ? await this.exports.find(id) : undefined;
-    if (!row || token === undefined || !(await this.links.matches(row.id, token))) {
+    const row = UUID_PATTERN.test(id) && token ? await this.deps.exports.find(id) : undefined;
+    if (!row || token === undefined || !(await this.deps.links.matches(row.id, token))) {
       throw new NotFoundError('export');
     }
     if (!isDownloadable(row) || row.file_key === null || row.expires_at === null) {
@@ -142,13 +145,13 @@ export class DataExports {
     const filename = `accounts-export-${row.id}.zip`;
     // Never beyond the export's own expiry (at least a second: a presigned URL needs one).
     const secondsLeft = Math.floor((row.expires_at.getTime() - Date.now()) / 1000);
-    const url = await this.store.directUrl(
+    const url = await this.deps.store.directUrl(
       row.file_key,
       filename,
       Math.max(1, Math.min(DIRECT_URL_SECONDS, secondsLeft)),
     );
     if (url) return { kind: 'redirect', url };
-    const file = await this.store.open(row.file_key);
+    const file = await this.deps.store.open(row.file_key);
     if (!file) throw new NotFoundError('export');
     return { kind: 'stream', ...file, filename };
   }
@@ -159,7 +162,7 @@ export class DataExports {
       id: row.id,
       // Past its time but not swept yet: already expired for the client (and refused by the download).
       status: row.status === 'ready' && !downloadable ? 'expired' : row.status,
-      download_url: downloadable ? await this.links.url(row.id) : null,
+      download_url: downloadable ? await this.deps.links.url(row.id) : null,
       expires_at: row.expires_at === null ? null : iso(row.expires_at),
     };
   }

@@ -24,6 +24,16 @@ export interface DeletedAccount {
   username: string;
 }
 
+/** What AccountEraser is built from. */
+export interface AccountEraserDeps {
+  db: Executor;
+  usersRepo: UsersRepo;
+  posts: PostsService;
+  images: ImagesService;
+  mailOutbox: OutboxRepo;
+  exportFiles: UserExportFiles;
+}
+
 /**
  * Account deletion (PIPA's right to erasure, the app stores' in-app deletion rule). One transaction
  * removes everything of the account:
@@ -37,14 +47,7 @@ export interface DeletedAccount {
  * The email, username (and its skeleton) and slug live only on the row, so they are free again at once.
  */
 export class AccountEraser {
-  constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly posts: PostsService,
-    private readonly images: ImagesService,
-    private readonly mailOutbox: OutboxRepo,
-    private readonly exportFiles: UserExportFiles,
-  ) {}
+  constructor(private readonly deps: AccountEraserDeps) {}
 
   /**
    * Erases the account, without asking who wants it: the operator CLI calls this directly (the operator
@@ -52,9 +55,9 @@ export class AccountEraser {
    * when there was no such user (any more).
    */
   async erase(user: Pick<UserRow, 'id' | 'username'>): Promise<DeletedAccount | undefined> {
-    const files = await writeTransaction(this.db, async (trx) => {
+    const files = await writeTransaction(this.deps.db, async (trx) => {
       // The row lock first (see UsersRepo.lockForDelete), then the likes and liked posts (PostsRepo.unlikeAllOf).
-      const row = await this.users.with(trx).lockForDelete(user.id);
+      const row = await this.deps.usersRepo.with(trx).lockForDelete(user.id);
       return row && this.eraseLocked(trx, row);
     });
     if (!files) return undefined;
@@ -71,8 +74,8 @@ export class AccountEraser {
   async eraseDue(limit = 100): Promise<DeletedAccount[]> {
     const erased: DeletedAccount[] = [];
     while (erased.length < limit) {
-      const done = await writeTransaction(this.db, async (trx) => {
-        const row = await this.users.with(trx).claimDueDeletion();
+      const done = await writeTransaction(this.deps.db, async (trx) => {
+        const row = await this.deps.usersRepo.with(trx).claimDueDeletion();
         return row && { row, files: await this.eraseLocked(trx, row) };
       });
       if (!done) break;
@@ -84,20 +87,20 @@ export class AccountEraser {
 
   /** Everything of the account whose row `trx` holds locked; the files to remove once it commits. */
   private async eraseLocked(trx: Executor, row: UserRow): Promise<ErasedFiles> {
-    await this.posts.unlikeAllOfUser(trx, row.id);
-    const postImages = await this.posts.deleteAllOfUser(trx, row.id);
-    await this.mailOutbox.with(trx).forgetAddress(row.email);
-    const exportKeys = await this.exportFiles.fileKeysOf(trx, row.id);
-    await this.users.with(trx).delete(row.id);
+    await this.deps.posts.unlikeAllOfUser(trx, row.id);
+    const postImages = await this.deps.posts.deleteAllOfUser(trx, row.id);
+    await this.deps.mailOutbox.with(trx).forgetAddress(row.email);
+    const exportKeys = await this.deps.exportFiles.fileKeysOf(trx, row.id);
+    await this.deps.usersRepo.with(trx).delete(row.id);
     return { picture: row.profile_picture, postImages, exportKeys };
   }
 
   /** Best effort after commit; a file that cannot be removed is reported with its keys (ImagesService). */
   private async removeFiles({ picture, postImages, exportKeys }: ErasedFiles): Promise<void> {
     await Promise.all([
-      this.images.removePicture(picture),
-      this.posts.removeImageFiles(postImages),
-      this.exportFiles.remove(exportKeys),
+      this.deps.images.removePicture(picture),
+      this.deps.posts.removeImageFiles(postImages),
+      this.deps.exportFiles.remove(exportKeys),
     ]);
   }
 }

@@ -38,6 +38,20 @@ const notScheduled = () => new ValidationError({ email: [{ rule: 'deletion_not_s
 
 const DAY_MS = 86_400_000;
 
+/** What ScheduledDeletions is built from. */
+export interface ScheduledDeletionsDeps {
+  db: Executor;
+  usersRepo: UsersRepo;
+  users: UsersService;
+  tokens: TokensService;
+  posts: PostsService;
+  oneTimeTokens: OneTimeTokensRepo;
+  mailer: Mailer;
+  passwords: PasswordProof;
+  settings: GracePeriodSettings;
+  activity: SecurityActivity;
+}
+
 /**
  * Account deletion with a grace period. Scheduling revokes every token, hides the account's posts (and, by
  * the inspirer pool's trigger, the inspirer) and mails a single-use link that takes it back; the row stays,
@@ -49,22 +63,11 @@ const DAY_MS = 86_400_000;
  * queues behind it (and finds no account) or before it (and the sweep skips the account): never half of each.
  */
 export class ScheduledDeletions {
-  constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly views: UsersService,
-    private readonly tokens: TokensService,
-    private readonly posts: PostsService,
-    private readonly oneTimeTokens: OneTimeTokensRepo,
-    private readonly mailer: Mailer,
-    private readonly passwords: PasswordProof,
-    private readonly settings: GracePeriodSettings,
-    private readonly activity: SecurityActivity,
-  ) {}
+  constructor(private readonly deps: ScheduledDeletionsDeps) {}
 
   /** Whether deletions wait for a grace period at all (DELETION_GRACE_DAYS > 0). */
   get enabled(): boolean {
-    return this.settings.graceDays > 0;
+    return this.deps.settings.graceDays > 0;
   }
 
   /**
@@ -78,12 +81,12 @@ export class ScheduledDeletions {
     client: ClientInfo = OPERATOR,
   ): Promise<Date | undefined> {
     const cancelToken = newApiToken();
-    const done = await writeTransaction(this.db, async (trx) => {
-      const row = await this.users.with(trx).scheduleDeletion(user.id, this.settings.graceDays);
+    const done = await writeTransaction(this.deps.db, async (trx) => {
+      const row = await this.deps.usersRepo.with(trx).scheduleDeletion(user.id, this.deps.settings.graceDays);
       if (!row?.deletion_due_at) return undefined;
-      await this.tokens.revokeAll(trx, row.id);
-      await this.posts.setAuthorHidden(trx, row.id, true);
-      await this.oneTimeTokens.with(trx).replace({
+      await this.deps.tokens.revokeAll(trx, row.id);
+      await this.deps.posts.setAuthorHidden(trx, row.id, true);
+      await this.deps.oneTimeTokens.with(trx).replace({
         id: newId(),
         userId: row.id,
         purpose: 'deletion_cancel',
@@ -92,12 +95,12 @@ export class ScheduledDeletions {
         // The link works exactly as long as there is something to take back.
         expiresAt: row.deletion_due_at,
       });
-      const mail = await this.mailer.queueWithin(trx, row.email, 'deletion_scheduled', locale, {
+      const mail = await this.deps.mailer.queueWithin(trx, row.email, 'deletion_scheduled', locale, {
         username: row.username,
-        link: linkWithToken(this.settings.cancelUrlTemplate, cancelToken),
-        validForMs: this.settings.graceDays * DAY_MS,
+        link: linkWithToken(this.deps.settings.cancelUrlTemplate, cancelToken),
+        validForMs: this.deps.settings.graceDays * DAY_MS,
       });
-      const alert = await this.activity.record(
+      const alert = await this.deps.activity.record(
         {
           user: row,
           type: 'deletion_requested',
@@ -109,8 +112,8 @@ export class ScheduledDeletions {
       return { dueAt: row.deletion_due_at, mail, alert };
     });
     if (!done) return undefined;
-    this.mailer.sendSoon(done.mail);
-    this.activity.send(done.alert);
+    this.deps.mailer.sendSoon(done.mail);
+    this.deps.activity.send(done.alert);
     return done.dueAt;
   }
 
@@ -134,10 +137,10 @@ export class ScheduledDeletions {
   async cancelWithToken(token: string, client: ClientInfo): Promise<SignedIn> {
     const tokenHash = hashApiToken(token);
     // A dead token fails here, before any lock is taken.
-    const holder = await this.oneTimeTokens.findUsable(tokenHash, 'deletion_cancel');
+    const holder = await this.deps.oneTimeTokens.findUsable(tokenHash, 'deletion_cancel');
     if (!holder) throw invalidToken();
     return this.restore(holder.id, client, invalidToken, async (trx) => {
-      const userId = await this.oneTimeTokens.with(trx).consume(tokenHash, 'deletion_cancel');
+      const userId = await this.deps.oneTimeTokens.with(trx).consume(tokenHash, 'deletion_cancel');
       if (userId !== holder.id) throw invalidToken();
     });
   }
@@ -147,10 +150,10 @@ export class ScheduledDeletions {
    * mailed link stops working. An account not scheduled for deletion is a 422 on `email`.
    */
   async cancelWithPassword(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
-    const user = await this.passwords.provePassword(email, password, client);
+    const user = await this.deps.passwords.provePassword(email, password, client);
     if (user.deletion_scheduled_at === null) throw notScheduled();
     return this.restore(user.id, client, notScheduled, async (trx) => {
-      await this.oneTimeTokens.with(trx).deleteFor(user.id, 'deletion_cancel');
+      await this.deps.oneTimeTokens.with(trx).deleteFor(user.id, 'deletion_cancel');
     });
   }
 
@@ -165,19 +168,19 @@ export class ScheduledDeletions {
     refused: () => ValidationError,
     useProof: (trx: Executor) => Promise<void>,
   ): Promise<SignedIn> {
-    const { row, issued, alert } = await writeTransaction(this.db, async (trx) => {
-      const users = this.users.with(trx);
+    const { row, issued, alert } = await writeTransaction(this.deps.db, async (trx) => {
+      const users = this.deps.usersRepo.with(trx);
       if (!(await users.lockForDelete(userId))) throw refused();
       await useProof(trx);
       const row = await users.cancelDeletion(userId);
       if (!row) throw refused();
       // An operator disabled the account meanwhile: their lock is not undone here (rolled back).
       if (row.disabled_at !== null) throw new AccountDisabledError();
-      await this.posts.setAuthorHidden(trx, userId, false);
-      const alert = await this.activity.record({ user: row, type: 'deletion_cancelled', client }, trx);
-      return { row, issued: await this.tokens.issue(trx, userId, client.userAgent), alert };
+      await this.deps.posts.setAuthorHidden(trx, userId, false);
+      const alert = await this.deps.activity.record({ user: row, type: 'deletion_cancelled', client }, trx);
+      return { row, issued: await this.deps.tokens.issue(trx, userId, client.userAgent), alert };
     });
-    this.activity.send(alert);
-    return { user: { ...(await this.views.view(row)), api_token: issued.token } };
+    this.deps.activity.send(alert);
+    return { user: { ...(await this.deps.users.view(row)), api_token: issued.token } };
   }
 }

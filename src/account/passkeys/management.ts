@@ -59,6 +59,19 @@ function challengeOf(response: RegistrationResponseJSON): string | undefined {
   }
 }
 
+/** What PasskeyManagement is built from. */
+export interface PasskeyManagementDeps {
+  db: Executor;
+  passkeys: PasskeysRepo;
+  challenges: WebAuthnChallengesRepo;
+  ceremonies: WebAuthnCeremonies;
+  assertions: PasskeyAssertions;
+  reauth: Reauthentication;
+  methods: SignInMethodsReader;
+  /** Adding, renaming and removing are logged in their transaction; adding and removing are alerted. */
+  activity: SecurityActivity;
+}
+
 /**
  * The signed-in user's passkeys: adding one (options, then the authenticator's answer), listing, renaming
  * and removing. Adding and removing change how the account signs in, so both need re-authentication; adding
@@ -66,17 +79,7 @@ function challengeOf(response: RegistrationResponseJSON): string | undefined {
  * the user no orphaned credential on their device), and only that user may finish with the challenge.
  */
 export class PasskeyManagement {
-  constructor(
-    private readonly db: Executor,
-    private readonly passkeys: PasskeysRepo,
-    private readonly challenges: WebAuthnChallengesRepo,
-    private readonly ceremonies: WebAuthnCeremonies,
-    private readonly assertions: PasskeyAssertions,
-    private readonly reauth: Reauthentication,
-    private readonly methods: SignInMethodsReader,
-    /** Adding, renaming and removing are logged in their transaction; adding and removing are alerted. */
-    private readonly activity: SecurityActivity,
-  ) {}
+  constructor(private readonly deps: PasskeyManagementDeps) {}
 
   /** Options to make a passkey for this account, once the owner re-authenticated. */
   async registrationOptions(
@@ -84,17 +87,17 @@ export class PasskeyManagement {
     proof: ReauthProof,
   ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON }> {
     const { user } = auth;
-    await this.reauth.confirm(user, proof);
-    return writeTransaction(this.db, async (trx) => {
-      const passkeys = this.passkeys.with(trx);
-      const options = await this.ceremonies.registrationOptions({
+    await this.deps.reauth.confirm(user, proof);
+    return writeTransaction(this.deps.db, async (trx) => {
+      const passkeys = this.deps.passkeys.with(trx);
+      const options = await this.deps.ceremonies.registrationOptions({
         userHandle: await passkeys.userHandle(user.id),
         userName: user.email,
         displayName: user.username,
         // The authenticator refuses to make a second credential for an account it already holds one of.
         exclude: (await passkeys.listFor(user.id)).map(storedCredential),
       });
-      await this.challenges.with(trx).insert({
+      await this.deps.challenges.with(trx).insert({
         id: newId(),
         purpose: 'registration',
         userId: user.id,
@@ -116,45 +119,49 @@ export class PasskeyManagement {
     const challenge = challengeOf(response);
     if (challenge === undefined) throw INVALID_RESPONSE();
     // Used up whatever follows; only a challenge made for this user, alive, counts.
-    const consumed = await this.challenges.consumeByHash(challengeHash(challenge), 'registration', user.id);
+    const consumed = await this.deps.challenges.consumeByHash(
+      challengeHash(challenge),
+      'registration',
+      user.id,
+    );
     if (consumed === undefined || consumed.expired) throw INVALID_RESPONSE();
     let credential: Awaited<ReturnType<WebAuthnCeremonies['verifyRegistration']>>;
     try {
-      credential = await this.ceremonies.verifyRegistration(response, consumed.challengeHash);
+      credential = await this.deps.ceremonies.verifyRegistration(response, consumed.challengeHash);
     } catch (error) {
       if (error instanceof CeremonyFailedError) throw INVALID_RESPONSE();
       throw error;
     }
-    if (await this.passkeys.findByCredentialId(credential.credentialId)) {
+    if (await this.deps.passkeys.findByCredentialId(credential.credentialId)) {
       throw new ValidationError({ response: [{ rule: 'passkey_registered' }] });
     }
     const { passkey, alert } = await writeTransaction(
-      this.db,
+      this.deps.db,
       async (trx) => {
         // The user's row locked: two adds in parallel cannot both pass the count.
-        const methods = await this.methods.lockedFor(trx, user.id);
+        const methods = await this.deps.methods.lockedFor(trx, user.id);
         if (methods !== undefined && methods.passkeys >= MAX_PASSKEYS) {
           throw new ValidationError({ response: [{ rule: 'passkeys_max', params: { max: MAX_PASSKEYS } }] });
         }
-        const passkey = await this.passkeys.with(trx).insert({
+        const passkey = await this.deps.passkeys.with(trx).insert({
           id: newId(),
           userId: user.id,
           ...credential,
           name: name ?? deviceName(client.userAgent),
         });
         const details = { passkey_id: passkey.id, passkey_name: passkey.name };
-        const alert = await this.activity.record({ user, type: 'passkey_added', client, details }, trx);
+        const alert = await this.deps.activity.record({ user, type: 'passkey_added', client, details }, trx);
         return { passkey, alert };
       },
       // A race of two adds of one credential: the unique index settles it.
       (constraint) => (constraint === CREDENTIAL_ID_INDEX ? 'response' : undefined),
     );
-    this.activity.send(alert);
+    this.deps.activity.send(alert);
     return { passkey: passkeyView(passkey) };
   }
 
   async list(auth: AuthContext): Promise<{ passkeys: PasskeyView[] }> {
-    return { passkeys: (await this.passkeys.summariesFor(auth.user.id)).map(passkeyView) };
+    return { passkeys: (await this.deps.passkeys.summariesFor(auth.user.id)).map(passkeyView) };
   }
 
   /** Renames one of the user's own passkeys (logged, not alerted: no way in changes); any other id is a 404. */
@@ -166,11 +173,11 @@ export class PasskeyManagement {
   ): Promise<{ passkey: PasskeyView }> {
     const { user } = auth;
     if (!UUID_PATTERN.test(id)) throw new NotFoundError('passkey');
-    const passkey = await writeTransaction(this.db, async (trx) => {
-      const renamed = await this.passkeys.with(trx).rename(user.id, id, name);
+    const passkey = await writeTransaction(this.deps.db, async (trx) => {
+      const renamed = await this.deps.passkeys.with(trx).rename(user.id, id, name);
       if (renamed === undefined) return undefined;
       const details = { passkey_id: renamed.id, passkey_name: renamed.name };
-      await this.activity.record({ user, type: 'passkey_renamed', client, details }, trx);
+      await this.deps.activity.record({ user, type: 'passkey_renamed', client, details }, trx);
       return renamed;
     });
     if (passkey === undefined) throw new NotFoundError('passkey');
@@ -188,12 +195,12 @@ export class PasskeyManagement {
     client: ClientInfo,
   ): Promise<{ removed: true }> {
     const { user } = auth;
-    await this.reauth.confirm(user, proof);
+    await this.deps.reauth.confirm(user, proof);
     if (!UUID_PATTERN.test(id)) throw new NotFoundError('passkey');
-    const alert = await writeTransaction(this.db, async (trx) => {
-      const methods = await this.methods.lockedFor(trx, user.id);
+    const alert = await writeTransaction(this.deps.db, async (trx) => {
+      const methods = await this.deps.methods.lockedFor(trx, user.id);
       if (methods === undefined) throw new NotFoundError('passkey');
-      const passkeys = this.passkeys.with(trx);
+      const passkeys = this.deps.passkeys.with(trx);
       // Said only of the user's own passkey: another id stays a plain 404.
       const removing = (await passkeys.summariesFor(user.id)).find((passkey) => passkey.id === id);
       if (removing === undefined) throw new NotFoundError('passkey');
@@ -202,14 +209,14 @@ export class PasskeyManagement {
       }
       if (!(await passkeys.delete(user.id, id))) throw new NotFoundError('passkey');
       const details = { passkey_id: removing.id, passkey_name: removing.name };
-      return this.activity.record({ user, type: 'passkey_removed', client, details }, trx);
+      return this.deps.activity.record({ user, type: 'passkey_removed', client, details }, trx);
     });
-    this.activity.send(alert);
+    this.deps.activity.send(alert);
     return { removed: true };
   }
 
   /** A re-authentication challenge for this user, answerable by its passkeys only. */
   reauthOptions(auth: AuthContext): Promise<AssertionOptions> {
-    return this.assertions.options('reauthentication', auth.user.id);
+    return this.deps.assertions.options('reauthentication', auth.user.id);
   }
 }

@@ -20,6 +20,18 @@ import type { AssertionOptions, PasskeyAssertions, ProvenPasskey } from './asser
 
 const isFailedLogin = (error: unknown) => error instanceof InvalidCredentialsError;
 
+/** What PasskeySignIn is built from. */
+export interface PasskeySignInDeps {
+  assertions: PasskeyAssertions;
+  passkeys: PasskeysRepo;
+  usersRepo: UsersRepo;
+  users: UsersService;
+  signInTokens: SignInTokens;
+  limits: LoginLimits;
+  /** Every passkey sign-in, and every failed assertion of a known passkey, goes to the security log. */
+  activity: SecurityActivity;
+}
+
 /**
  * Signing in with a passkey: a challenge for anyone, then its answer. The passkey stands for two factors
  * (the authenticator, unlocked by the user's PIN or biometric), so it skips the second factor.
@@ -32,23 +44,14 @@ export class PasskeySignIn {
   private readonly loginFailures: RateCounter;
   private readonly accountFailures: RateCounter;
 
-  constructor(
-    private readonly assertions: PasskeyAssertions,
-    private readonly passkeys: PasskeysRepo,
-    private readonly users: UsersRepo,
-    private readonly views: UsersService,
-    private readonly issuer: SignInTokens,
-    limits: LoginLimits,
-    /** Every passkey sign-in, and every failed assertion of a known passkey, goes to the security log. */
-    private readonly activity: SecurityActivity,
-  ) {
-    this.loginFailures = limits.loginFailures;
-    this.accountFailures = limits.accountFailures ?? unlimited;
+  constructor(private readonly deps: PasskeySignInDeps) {
+    this.loginFailures = deps.limits.loginFailures;
+    this.accountFailures = deps.limits.accountFailures ?? unlimited;
   }
 
   /** A sign-in challenge, bound to no one: any discoverable passkey of this relying party may answer. */
   options(): Promise<AssertionOptions> {
-    return this.assertions.options('authentication', null);
+    return this.deps.assertions.options('authentication', null);
   }
 
   login(challengeId: string, response: AuthenticationResponseJSON, client: ClientInfo): Promise<SignedIn> {
@@ -56,13 +59,13 @@ export class PasskeySignIn {
       this.loginFailures,
       attemptKey(`passkey:${response.rawId}`, client.ip),
       async () => {
-        const passkey = await this.passkeys.findByCredentialId(Buffer.from(response.rawId, 'base64url'));
+        const passkey = await this.deps.passkeys.findByCredentialId(Buffer.from(response.rawId, 'base64url'));
         // An unknown credential: the challenge is used up all the same, so it cannot be tried again.
         if (passkey === undefined) {
-          await this.assertions.prove(challengeId, response, 'authentication').catch(() => undefined);
+          await this.deps.assertions.prove(challengeId, response, 'authentication').catch(() => undefined);
           throw new InvalidCredentialsError();
         }
-        const user = await this.users.findById(passkey.user_id);
+        const user = await this.deps.usersRepo.findById(passkey.user_id);
         if (user === undefined) throw new InvalidCredentialsError();
         return throttledAttempt(
           this.accountFailures,
@@ -72,7 +75,8 @@ export class PasskeySignIn {
               return await this.signIn(user, challengeId, response, client);
             } catch (error) {
               // The credential is this account's: a failed assertion of it is a failed sign-in of the account.
-              if (isFailedLogin(error)) await this.activity.recordFailedSignIn(user.id, 'passkey', client);
+              if (isFailedLogin(error))
+                await this.deps.activity.recordFailedSignIn(user.id, 'passkey', client);
               throw error;
             }
           },
@@ -89,25 +93,25 @@ export class PasskeySignIn {
     response: AuthenticationResponseJSON,
     client: ClientInfo,
   ): Promise<SignedIn> {
-    const proven = await this.assertions.prove(challengeId, response, 'authentication');
+    const proven = await this.deps.assertions.prove(challengeId, response, 'authentication');
     const userId = proven.passkey.user_id;
-    const knownDevice = await this.issuer.isKnownDevice(client.deviceToken, userId);
+    const knownDevice = await this.deps.signInTokens.isKnownDevice(client.deviceToken, userId);
     // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
-    const issue = await this.issuer.afterPasskey(
+    const issue = await this.deps.signInTokens.afterPasskey(
       userId,
       client.userAgent,
       (trx) => this.recordUse(trx, proven),
-      (trx) => this.activity.recordSignIn({ user: owner, method: 'passkey', client, knownDevice }, trx),
+      (trx) => this.deps.activity.recordSignIn({ user: owner, method: 'passkey', client, knownDevice }, trx),
     );
     if (issue.kind !== 'issued') throw new InvalidCredentialsError();
-    this.activity.send(issue.alongside);
-    const user = await this.users.findById(userId);
+    this.deps.activity.send(issue.alongside);
+    const user = await this.deps.usersRepo.findById(userId);
     if (user === undefined) throw new InvalidCredentialsError();
-    return { user: { ...(await this.views.view(user)), api_token: issue.token.token } };
+    return { user: { ...(await this.deps.users.view(user)), api_token: issue.token.token } };
   }
 
   private recordUse(trx: Executor, { passkey, assertion }: ProvenPasskey): Promise<boolean> {
-    return this.passkeys
+    return this.deps.passkeys
       .with(trx)
       .recordUse(passkey.id, signCountOf(passkey), assertion.newCount, assertion.backedUp);
   }

@@ -35,24 +35,27 @@ function emailKey(email: string): string {
 
 const invalidToken = () => new ValidationError({ token: [{ rule: 'exists' }] });
 
+/** What PasswordResetService is built from. */
+export interface PasswordResetServiceDeps {
+  db: Executor;
+  oneTimeTokens: OneTimeTokensRepo;
+  usersRepo: UsersRepo;
+  users: UsersService;
+  tokens: TokensService;
+  hasher: PasswordHasher;
+  mailer: Mailer;
+  settings: PasswordResetSettings;
+  /** Reset mails per email address (hashed key), existing or not. */
+  perEmail: RateCounter;
+  /** A reset is logged, and its alert mailed, in the reset's transaction. */
+  activity: SecurityActivity;
+  /** An account with a second factor on gets a challenge, not a token (the mailbox is one factor). */
+  secondFactor?: SecondFactorGate;
+}
+
 /** A forgotten password: a single-use link mailed to the account's address, then a new password. */
 export class PasswordResetService {
-  constructor(
-    private readonly db: Executor,
-    private readonly tokens: OneTimeTokensRepo,
-    private readonly users: UsersRepo,
-    private readonly usersService: UsersService,
-    private readonly apiTokens: TokensService,
-    private readonly hasher: PasswordHasher,
-    private readonly mailer: Mailer,
-    private readonly settings: PasswordResetSettings,
-    /** Reset mails per email address (hashed key), existing or not. */
-    private readonly perEmail: RateCounter,
-    /** A reset is logged, and its alert mailed, in the reset's transaction. */
-    private readonly activity: SecurityActivity,
-    /** An account with a second factor on gets a challenge, not a token (the mailbox is one factor). */
-    private readonly secondFactor?: SecondFactorGate,
-  ) {}
+  constructor(private readonly deps: PasswordResetServiceDeps) {}
 
   /**
    * Mails a reset link when an account has this address, and answers the same either way: the response
@@ -62,31 +65,31 @@ export class PasswordResetService {
    */
   async forgot(email: string, client: ResetClient): Promise<void> {
     // Counted per address whether or not it has an account, so a 429 tells nothing either.
-    await this.perEmail.consume(emailKey(email));
+    await this.deps.perEmail.consume(emailKey(email));
     const token = newApiToken();
     const tokenHash = hashApiToken(token);
-    const user = await this.users.findByEmail(email);
+    const user = await this.deps.usersRepo.findByEmail(email);
     // A disabled account gets no mail either, and the answer stays the same: an operator's lock is not
     // undone by whoever reads the mailbox. Nor does one scheduled for deletion: its way back is the
     // cancellation (its mailed link, or the password through auth/deletion/cancel), which a reset would skip.
     if (!user || user.disabled_at !== null || user.deletion_due_at !== null) return;
-    const mail: QueuedMail = await writeTransaction(this.db, async (trx) => {
-      await this.tokens.with(trx).replace({
+    const mail: QueuedMail = await writeTransaction(this.deps.db, async (trx) => {
+      await this.deps.oneTimeTokens.with(trx).replace({
         id: newId(),
         userId: user.id,
         purpose: 'password_reset',
         tokenHash,
         email: user.email,
-        expiresAt: new Date(Date.now() + this.settings.ttlMs),
+        expiresAt: new Date(Date.now() + this.deps.settings.ttlMs),
       });
       // To the address on the account, not the one typed: they differ at most in case, and that is ours.
-      return this.mailer.queueWithin(trx, user.email, 'password_reset', client.locale, {
+      return this.deps.mailer.queueWithin(trx, user.email, 'password_reset', client.locale, {
         username: user.username,
-        link: linkWithToken(this.settings.urlTemplate, token),
-        validForMs: this.settings.ttlMs,
+        link: linkWithToken(this.deps.settings.urlTemplate, token),
+        validForMs: this.deps.settings.ttlMs,
       });
     });
-    this.mailer.sendSoon(mail);
+    this.deps.mailer.sendSoon(mail);
   }
 
   /**
@@ -99,40 +102,40 @@ export class PasswordResetService {
   async reset(token: string, password: string, client: ResetClient): Promise<SignedIn> {
     const tokenHash = hashApiToken(token);
     // A dead token fails here, before a new password is hashed (argon2 is the costly part).
-    const holder = await this.tokens.findUsable(tokenHash, 'password_reset');
+    const holder = await this.deps.oneTimeTokens.findUsable(tokenHash, 'password_reset');
     if (!holder) throw invalidToken();
     const email = holder.email;
     if (isCommonPassword(password, [email.split('@')[0], email, holder.username])) {
       throw new ValidationError({ password: [{ rule: 'password_common' }] });
     }
-    const passwordHash = await this.hasher.hash(password);
-    const secondFactorOn = (await this.secondFactor?.isEnabled(holder.id)) ?? false;
-    const { row, issued, alert } = await writeTransaction(this.db, async (trx) => {
-      const userId = await this.tokens.with(trx).consume(tokenHash, 'password_reset');
+    const passwordHash = await this.deps.hasher.hash(password);
+    const secondFactorOn = (await this.deps.secondFactor?.isEnabled(holder.id)) ?? false;
+    const { row, issued, alert } = await writeTransaction(this.deps.db, async (trx) => {
+      const userId = await this.deps.oneTimeTokens.with(trx).consume(tokenHash, 'password_reset');
       if (userId === undefined) throw invalidToken();
-      const row = await this.users
+      const row = await this.deps.usersRepo
         .with(trx)
         .update(userId, { password_hash: passwordHash, email_verified: true });
       // Disabled after the mail went out: the reset is refused (and rolled back with the token's use).
       if (row.disabled_at !== null) throw new AccountDisabledError();
       // Scheduled for deletion after the mail went out: likewise (its tokens are revoked, none is issued).
       if (row.deletion_due_at !== null) throw new AccountDeletionScheduledError(row.deletion_due_at);
-      await this.apiTokens.revokeAll(trx, userId);
-      const issued = secondFactorOn ? undefined : await this.apiTokens.issue(trx, userId, client.userAgent);
-      const alert = await this.activity.record({ user: row, type: 'password_reset', client }, trx);
+      await this.deps.tokens.revokeAll(trx, userId);
+      const issued = secondFactorOn ? undefined : await this.deps.tokens.issue(trx, userId, client.userAgent);
+      const alert = await this.deps.activity.record({ user: row, type: 'password_reset', client }, trx);
       return { row, issued, alert };
     });
-    this.activity.send(alert);
+    this.deps.activity.send(alert);
     if (!issued) {
       // The new password is set; the sign-in goes on with the second factor: this throws its 401 challenge.
       // The reset link was the first factor; whoever holds it is on no device of record.
-      await this.secondFactor?.demandIfEnabled(
+      await this.deps.secondFactor?.demandIfEnabled(
         row.id,
         { method: 'password_reset', knownDevice: false },
         true,
       );
       throw new AccountDisabledError(); // Not reached: a demand told `true` always throws.
     }
-    return { user: { ...(await this.usersService.view(row)), api_token: issued.token } };
+    return { user: { ...(await this.deps.users.view(row)), api_token: issued.token } };
   }
 }

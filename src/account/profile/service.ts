@@ -23,22 +23,25 @@ export interface ProfileUpdate {
 
 const PROFILE_FIELDS = ['username', 'slug', 'gender', 'bio', 'email'] as const;
 
+/** What ProfileService is built from. */
+export interface ProfileServiceDeps {
+  db: Executor;
+  usersRepo: UsersRepo;
+  users: UsersService;
+  /** A new password signs out the other sessions. */
+  tokens: TokensService;
+  hasher: PasswordHasher;
+  /** Confirms the owner (password or linked provider) before a change that could hand the account over. */
+  reauth: Reauthentication;
+  /** Mails a verification link to every new address, in the transaction that stores it. */
+  verification: EmailVerificationService;
+  /** A new password or email is logged, and its alert mailed to the address the account had. */
+  activity: SecurityActivity;
+}
+
 /** The signed-in user changing their own account: profile fields, email and password. */
 export class ProfileService {
-  constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly usersService: UsersService,
-    /** A new password signs out the other sessions. */
-    private readonly tokens: TokensService,
-    private readonly hasher: PasswordHasher,
-    /** Confirms the owner (password or linked provider) before a change that could hand the account over. */
-    private readonly reauth: Reauthentication,
-    /** Mails a verification link to every new address, in the transaction that stores it. */
-    private readonly verification: EmailVerificationService,
-    /** A new password or email is logged, and its alert mailed to the address the account had. */
-    private readonly activity: SecurityActivity,
-  ) {}
+  constructor(private readonly deps: ProfileServiceDeps) {}
 
   /**
    * Applies the given fields in one transaction. A new password (a first one included) or a new email needs
@@ -62,7 +65,7 @@ export class ProfileService {
     // session alone cannot take the account over.
     const emailChanges =
       changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase();
-    if (password !== undefined || emailChanges) await this.reauth.confirm(user, proof);
+    if (password !== undefined || emailChanges) await this.deps.reauth.confirm(user, proof);
     // A new address is unproven until its own link is followed; the old address's link stops working.
     if (emailChanges) changes.email_verified = false;
     if (password !== undefined) {
@@ -72,29 +75,32 @@ export class ProfileService {
       if (isCommonPassword(password, [email.split('@')[0], email, changes.username ?? user.username])) {
         throw new ValidationError({ password: [{ rule: 'password_common' }] });
       }
-      changes.password_hash = await this.hasher.hash(password);
+      changes.password_hash = await this.deps.hasher.hash(password);
     }
     const locale = client.locale ?? 'en';
     const { row, mail, alerts } = await writeTransaction(
-      this.db,
+      this.deps.db,
       async (trx) => {
-        const row = await this.users.with(trx).update(user.id, changes);
-        if (changes.password_hash !== undefined) await this.tokens.revokeAllBut(trx, user.id, currentTokenId);
-        const mail = emailChanges ? await this.verification.queueWithin(trx, row, locale) : undefined;
+        const row = await this.deps.usersRepo.with(trx).update(user.id, changes);
+        if (changes.password_hash !== undefined)
+          await this.deps.tokens.revokeAllBut(trx, user.id, currentTokenId);
+        const mail = emailChanges ? await this.deps.verification.queueWithin(trx, row, locale) : undefined;
         // `user` is the account as it was: the alerts go to the address it had, which a thief who changed
         // the email does not read.
         const alerts = [
           changes.password_hash !== undefined
-            ? await this.activity.record({ user, type: 'password_changed', client }, trx)
+            ? await this.deps.activity.record({ user, type: 'password_changed', client }, trx)
             : undefined,
-          emailChanges ? await this.activity.record({ user, type: 'email_changed', client }, trx) : undefined,
+          emailChanges
+            ? await this.deps.activity.record({ user, type: 'email_changed', client }, trx)
+            : undefined,
         ];
         return { row, mail, alerts };
       },
       fieldOfUsersIndex,
     );
-    this.verification.send(mail);
-    for (const alert of alerts) this.activity.send(alert);
-    return this.usersService.view(row);
+    this.deps.verification.send(mail);
+    for (const alert of alerts) this.deps.activity.send(alert);
+    return this.deps.users.view(row);
   }
 }

@@ -11,24 +11,27 @@ import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
 import { keepsAWayIn, type SignInMethodsReader } from '../sign-in-methods.js';
 
+/** What ProviderLinks is built from. */
+export interface ProviderLinksDeps {
+  db: Executor;
+  links: ProviderAccountsRepo;
+  /** Verifies the identity with its provider and writes the link (as sign-up does). */
+  providers: ProvidersService;
+  users: UsersService;
+  reauth: Reauthentication;
+  /** A link or unlink is logged, and its alert mailed, in its transaction. */
+  activity: SecurityActivity;
+  /** The account's ways to sign in, locked (a password, the providers, the passkeys). */
+  methods: SignInMethodsReader;
+}
+
 /**
  * The signed-in user adding or removing a provider identity as a way to sign in. Both change how the account
  * signs in, so the owner proves it is them first: a thief's session must neither add the thief's own
  * identity as a way in nor remove the owner's way back in.
  */
 export class ProviderLinks {
-  constructor(
-    private readonly db: Executor,
-    private readonly links: ProviderAccountsRepo,
-    /** Verifies the identity with its provider and writes the link (as sign-up does). */
-    private readonly providers: ProvidersService,
-    private readonly users: UsersService,
-    private readonly reauth: Reauthentication,
-    /** A link or unlink is logged, and its alert mailed, in its transaction. */
-    private readonly activity: SecurityActivity,
-    /** The account's ways to sign in, locked (a password, the providers, the passkeys). */
-    private readonly methods: SignInMethodsReader,
-  ) {}
+  constructor(private readonly deps: ProviderLinksDeps) {}
 
   /**
    * Links a verified identity to the signed-in user, once the owner re-authenticated; linking the same
@@ -41,27 +44,27 @@ export class ProviderLinks {
     client: ClientInfo,
   ): Promise<{ user: UserView }> {
     const { user } = auth;
-    await this.reauth.confirm(user, proof);
-    await this.providers.verify(credentials);
+    await this.deps.reauth.confirm(user, proof);
+    await this.deps.providers.verify(credentials);
     const field = userIdField(credentials.provider);
-    const linked = await this.links.findLinkedId(user.id, credentials.provider);
-    if (linked === credentials.userId) return { user: await this.users.view(user) };
+    const linked = await this.deps.links.findLinkedId(user.id, credentials.provider);
+    if (linked === credentials.userId) return { user: await this.deps.users.view(user) };
     if (linked !== undefined) {
       throw new ValidationError({
         [field]: [{ rule: 'provider_linked', params: { provider: credentials.provider } }],
       });
     }
     const alert = await writeTransaction(
-      this.db,
+      this.deps.db,
       async (trx) => {
-        await this.providers.linkWithin(trx, user.id, credentials);
+        await this.deps.providers.linkWithin(trx, user.id, credentials);
         const details = { provider: credentials.provider };
-        return this.activity.record({ user, type: 'provider_linked', client, details }, trx);
+        return this.deps.activity.record({ user, type: 'provider_linked', client, details }, trx);
       },
-      (constraint) => this.providers.fieldOfIndex(credentials.provider, constraint),
+      (constraint) => this.deps.providers.fieldOfIndex(credentials.provider, constraint),
     );
-    this.activity.send(alert);
-    return { user: await this.users.view(user) };
+    this.deps.activity.send(alert);
+    return { user: await this.deps.users.view(user) };
   }
 
   /**
@@ -75,19 +78,22 @@ export class ProviderLinks {
     client: ClientInfo,
   ): Promise<{ user: UserView }> {
     const { user } = auth;
-    await this.reauth.confirm(user, proof);
-    const alert = await writeTransaction(this.db, async (trx) => {
-      const methods = await this.methods.lockedFor(trx, user.id);
+    await this.deps.reauth.confirm(user, proof);
+    const alert = await writeTransaction(this.deps.db, async (trx) => {
+      const methods = await this.deps.methods.lockedFor(trx, user.id);
       // Nothing to remove, nothing to log.
       if (methods === undefined || !methods.providers.includes(provider)) return undefined;
       // A passkey or a password left is a way back in; nothing left is the 422.
       if (!keepsAWayIn(methods, { provider })) {
         throw new ValidationError({ provider: [{ rule: 'last_sign_in_method', params: { provider } }] });
       }
-      await this.links.with(trx).delete(user.id, provider);
-      return this.activity.record({ user, type: 'provider_unlinked', client, details: { provider } }, trx);
+      await this.deps.links.with(trx).delete(user.id, provider);
+      return this.deps.activity.record(
+        { user, type: 'provider_unlinked', client, details: { provider } },
+        trx,
+      );
     });
-    this.activity.send(alert);
-    return { user: await this.users.view(user) };
+    this.deps.activity.send(alert);
+    return { user: await this.deps.users.view(user) };
   }
 }

@@ -44,6 +44,15 @@ const INCORRECT: RuleFailure[] = [{ rule: 'current_password' }];
 const PASSKEY_REQUIRED = { passkey_challenge_id: REQUIRED, passkey_response: REQUIRED };
 const PASSKEY_INCORRECT = { passkey_response: [{ rule: 'passkey_incorrect' }] };
 
+/** What Reauthentication is built from. */
+export interface ReauthenticationDeps {
+  hasher: PasswordHasher;
+  verifiers: ReadonlyMap<string, ProviderVerifier>;
+  links: ProviderAccountsRepo;
+  guesses: RateCounter;
+  passkeys: PasskeyProofs;
+}
+
 /**
  * Re-authentication before the changes that hand an account to whoever makes them (ASVS 5.0 V6.3, V7.5.1):
  * setting or changing the password, changing the email, linking and unlinking a provider.
@@ -61,20 +70,15 @@ const PASSKEY_INCORRECT = { passkey_response: [{ rule: 'passkey_incorrect' }] };
  * cannot guess at it. A provider that cannot be reached is a 502 and costs no attempt.
  */
 export class Reauthentication {
-  constructor(
-    private readonly hasher: PasswordHasher,
-    private readonly verifiers: ReadonlyMap<string, ProviderVerifier>,
-    private readonly links: ProviderAccountsRepo,
-    private readonly guesses: RateCounter,
-    private readonly passkeys: PasskeyProofs,
-  ) {}
+  constructor(private readonly deps: ReauthenticationDeps) {}
 
   async confirm(user: UserRow, proof: ReauthProof): Promise<void> {
     const passkey = proof.passkey;
     if (passkey !== undefined) {
       // A wrong assertion counts like a wrong password, on the same per-account counter.
       await this.attempt(user.id, async () => {
-        if (!(await this.passkeys.confirm(user.id, passkey))) throw new ValidationError(PASSKEY_INCORRECT);
+        if (!(await this.deps.passkeys.confirm(user.id, passkey)))
+          throw new ValidationError(PASSKEY_INCORRECT);
       });
       return;
     }
@@ -83,16 +87,16 @@ export class Reauthentication {
       const password = proof.currentPassword;
       if (password === undefined) throw new ValidationError({ current_password: REQUIRED });
       await this.attempt(user.id, async () => {
-        if (!(await this.hasher.verify(storedHash, password))) {
+        if (!(await this.deps.hasher.verify(storedHash, password))) {
           throw new ValidationError({ current_password: INCORRECT });
         }
       });
       return;
     }
-    const linked = new Map(await this.links.identitiesOf(user.id));
+    const linked = new Map(await this.deps.links.identitiesOf(user.id));
     // Only providers this deployment can verify with count; the first offered one that is linked is used.
     const offered = proof.credentials.find(
-      (credentials) => linked.has(credentials.provider) && this.verifiers.has(credentials.provider),
+      (credentials) => linked.has(credentials.provider) && this.deps.verifiers.has(credentials.provider),
     );
     if (!offered) throw await this.missingProof(user.id, [...linked.keys()]);
     await this.attempt(user.id, async () => {
@@ -100,7 +104,7 @@ export class Reauthentication {
       // The identity must be the linked one: a genuine token for some other identity proves nothing here.
       if (linked.get(offered.provider) !== offered.userId) throw wrong;
       try {
-        await this.verifiers.get(offered.provider)?.verify(offered.userId, offered.accessToken);
+        await this.deps.verifiers.get(offered.provider)?.verify(offered.userId, offered.accessToken);
       } catch (error) {
         if (error instanceof InvalidCredentialsError) throw wrong;
         throw error;
@@ -113,9 +117,9 @@ export class Reauthentication {
    * the account has one, else current_password.
    */
   private async missingProof(userId: string, linkedNames: string[]): Promise<ValidationError> {
-    const provider = linkedNames.filter((name) => this.verifiers.has(name)).sort()[0];
+    const provider = linkedNames.filter((name) => this.deps.verifiers.has(name)).sort()[0];
     if (provider === undefined) {
-      if (await this.passkeys.hasPasskeys(userId)) return new ValidationError(PASSKEY_REQUIRED);
+      if (await this.deps.passkeys.hasPasskeys(userId)) return new ValidationError(PASSKEY_REQUIRED);
       return new ValidationError({ current_password: REQUIRED });
     }
     return new ValidationError({ [userIdField(provider)]: REQUIRED, [accessTokenField(provider)]: REQUIRED });
@@ -124,7 +128,7 @@ export class Reauthentication {
   private attempt(userId: string, check: () => Promise<void>): Promise<void> {
     // The same key as before this service existed, so limits in flight carry over a deploy.
     return throttledAttempt(
-      this.guesses,
+      this.deps.guesses,
       `current-password:${userId}`,
       check,
       (error) => error instanceof ValidationError,

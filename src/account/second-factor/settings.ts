@@ -2,8 +2,9 @@ import type { UserRow } from '../../db/schema.js';
 import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
+import { qrCodeSvg } from '../../lib/qr-code.js';
 import { iso } from '../../lib/time.js';
-import { newTotpSecret, otpauthUrl, qrCodeSvg, totpSecretText } from '../../lib/totp.js';
+import { newTotpSecret, otpauthUrl, totpSecretText } from '../../lib/totp.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import type { SecondFactorRepo, TotpCredential } from '../../modules/second-factor/repo.js';
 import type { ClientInfo } from '../client.js';
@@ -33,6 +34,19 @@ const notEnabled = () => new ValidationError({ totp: [{ rule: 'second_factor_not
 const noSetup = () => new ValidationError({ code: [{ rule: 'second_factor_setup' }] });
 const DISABLED: SecondFactorStatus = { totp: { enabled: false, created_at: null }, recovery_codes_left: 0 };
 
+/** What SecondFactorSettings is built from. */
+export interface SecondFactorSettingsDeps {
+  db: Executor;
+  repo: SecondFactorRepo;
+  codes: SecondFactorCodes;
+  reauth: Reauthentication;
+  guesses: RateCounter;
+  /** The issuer an authenticator app shows (APP_NAME). */
+  issuer: string;
+  /** Enabling, disabling and new recovery codes are logged, and alerted, in their transaction. */
+  activity: SecurityActivity;
+}
+
 /**
  * The signed-in user turning their second factor on and off. Setting up, disabling and new recovery codes
  * need re-authentication (a stolen session alone must neither read the secret nor remove the factor);
@@ -40,63 +54,56 @@ const DISABLED: SecondFactorStatus = { totp: { enabled: false, created_at: null 
  * as wrong current passwords do.
  */
 export class SecondFactorSettings {
-  constructor(
-    private readonly db: Executor,
-    private readonly repo: SecondFactorRepo,
-    private readonly codes: SecondFactorCodes,
-    private readonly reauth: Reauthentication,
-    private readonly guesses: RateCounter,
-    /** The issuer an authenticator app shows (APP_NAME). */
-    private readonly issuer: string,
-    /** Enabling, disabling and new recovery codes are logged, and alerted, in their transaction. */
-    private readonly activity: SecurityActivity,
-  ) {}
+  constructor(private readonly deps: SecondFactorSettingsDeps) {}
 
   async status(auth: AuthContext): Promise<SecondFactorStatus> {
-    const credential = await this.repo.findTotp(auth.user.id);
+    const credential = await this.deps.repo.findTotp(auth.user.id);
     if (!credential?.enabled_at) return DISABLED;
     return {
       totp: { enabled: true, created_at: iso(credential.enabled_at) },
-      recovery_codes_left: await this.repo.recoveryCodesLeft(auth.user.id),
+      recovery_codes_left: await this.deps.repo.recoveryCodesLeft(auth.user.id),
     };
   }
 
   /** A new secret, pending until a code of it enables it; a pending one is replaced. */
   async setup(auth: AuthContext, proof: ReauthProof): Promise<TotpSetup> {
     const { user } = auth;
-    if ((await this.repo.findTotp(user.id))?.enabled_at) throw alreadyEnabled();
-    await this.reauth.confirm(user, proof);
+    if ((await this.deps.repo.findTotp(user.id))?.enabled_at) throw alreadyEnabled();
+    await this.deps.reauth.confirm(user, proof);
     const secret = newTotpSecret();
-    const sealed = this.codes.seal(secret, user.id);
+    const sealed = this.deps.codes.seal(secret, user.id);
     // Refused in the same statement when an enable committed meanwhile.
-    if (!(await writeStatement(() => this.repo.savePending(user.id, sealed)))) throw alreadyEnabled();
-    const url = otpauthUrl(secret, this.issuer, user.email);
+    if (!(await writeStatement(() => this.deps.repo.savePending(user.id, sealed)))) throw alreadyEnabled();
+    const url = otpauthUrl(secret, this.deps.issuer, user.email);
     return { secret: totpSecretText(secret), otpauth_url: url, qr_svg: await qrCodeSvg(url) };
   }
 
   /** The first code of the pending secret turns it on; the recovery codes are shown this once. */
   async enable(auth: AuthContext, code: string, client: ClientInfo): Promise<{ recovery_codes: string[] }> {
     const { user } = auth;
-    const credential = await this.repo.findTotp(user.id);
+    const credential = await this.deps.repo.findTotp(user.id);
     if (!credential) throw noSetup();
     if (credential.enabled_at) throw alreadyEnabled();
-    const secret = this.codes.open(credential.secret, user.id);
+    const secret = this.deps.codes.open(credential.secret, user.id);
     return this.attempt(user, async () => {
-      const step = this.codes.stepOf(secret, code);
+      const step = this.deps.codes.stepOf(secret, code);
       if (step === undefined) throw wrongProof({ kind: 'code', code });
       const recovery = freshRecoveryCodes();
-      const enabled = await writeTransaction(this.db, async (trx) => {
-        const repo = this.repo.with(trx);
+      const enabled = await writeTransaction(this.deps.db, async (trx) => {
+        const repo = this.deps.repo.with(trx);
         // Only the secret the code was checked against: a setup made meanwhile has replaced it.
         if (!(await repo.enable(user.id, credential.secret, step))) return false;
         await repo.replaceRecoveryCodes(user.id, recovery.hashes);
         const details = { factor: 'totp' };
         return {
-          alert: await this.activity.record({ user, type: 'second_factor_enabled', client, details }, trx),
+          alert: await this.deps.activity.record(
+            { user, type: 'second_factor_enabled', client, details },
+            trx,
+          ),
         };
       });
       if (!enabled) throw noSetup();
-      this.activity.send(enabled.alert);
+      this.deps.activity.send(enabled.alert);
       return { recovery_codes: recovery.shown };
     });
   }
@@ -111,19 +118,22 @@ export class SecondFactorSettings {
     const { user } = auth;
     const credential = await this.enabledCredential(user.id);
     const proof = chosenProof(offered, true);
-    await this.reauth.confirm(user, reauth);
+    await this.deps.reauth.confirm(user, reauth);
     await this.attempt(user, async () => {
-      const removed = await writeTransaction(this.db, async (trx) => {
-        const repo = this.repo.with(trx);
-        if (!(await this.codes.use(repo, user.id, credential, proof))) return false;
+      const removed = await writeTransaction(this.deps.db, async (trx) => {
+        const repo = this.deps.repo.with(trx);
+        if (!(await this.deps.codes.use(repo, user.id, credential, proof))) return false;
         if ((await repo.removeAll(user.id)) === undefined) return false;
         const details = { by: 'user' };
         return {
-          alert: await this.activity.record({ user, type: 'second_factor_disabled', client, details }, trx),
+          alert: await this.deps.activity.record(
+            { user, type: 'second_factor_disabled', client, details },
+            trx,
+          ),
         };
       });
       if (!removed) throw wrongProof(proof);
-      this.activity.send(removed.alert);
+      this.deps.activity.send(removed.alert);
     });
     return DISABLED;
   }
@@ -138,25 +148,25 @@ export class SecondFactorSettings {
     const { user } = auth;
     const credential = await this.enabledCredential(user.id);
     const proof = chosenProof(offered, false);
-    await this.reauth.confirm(user, reauth);
+    await this.deps.reauth.confirm(user, reauth);
     return this.attempt(user, async () => {
       const recovery = freshRecoveryCodes();
-      const replaced = await writeTransaction(this.db, async (trx) => {
-        const repo = this.repo.with(trx);
-        if (!(await this.codes.use(repo, user.id, credential, proof))) return false;
+      const replaced = await writeTransaction(this.deps.db, async (trx) => {
+        const repo = this.deps.repo.with(trx);
+        if (!(await this.deps.codes.use(repo, user.id, credential, proof))) return false;
         await repo.replaceRecoveryCodes(user.id, recovery.hashes);
         const details = { count: recovery.shown.length };
         const type = 'recovery_codes_regenerated';
-        return { alert: await this.activity.record({ user, type, client, details }, trx) };
+        return { alert: await this.deps.activity.record({ user, type, client, details }, trx) };
       });
       if (!replaced) throw wrongProof(proof);
-      this.activity.send(replaced.alert);
+      this.deps.activity.send(replaced.alert);
       return { recovery_codes: recovery.shown };
     });
   }
 
   private async enabledCredential(userId: string): Promise<TotpCredential> {
-    const credential = await this.repo.findTotp(userId);
+    const credential = await this.deps.repo.findTotp(userId);
     if (!credential?.enabled_at) throw notEnabled();
     return credential;
   }
@@ -164,7 +174,7 @@ export class SecondFactorSettings {
   /** Wrong codes (a 422) count per account: a stolen session cannot guess its way through. */
   private attempt<T>(user: UserRow, check: () => Promise<T>): Promise<T> {
     return throttledAttempt(
-      this.guesses,
+      this.deps.guesses,
       `second-factor:${user.id}`,
       check,
       (error) => error instanceof ValidationError,

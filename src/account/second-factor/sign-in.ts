@@ -39,35 +39,38 @@ type Outcome =
 /** The second factor a proof is, as the security log names it. */
 const factorOf = (proof: ChosenProof): string => (proof.kind === 'code' ? 'totp' : 'recovery_code');
 
+/** What SecondFactorSignIn is built from. */
+export interface SecondFactorSignInDeps {
+  db: Executor;
+  repo: SecondFactorRepo;
+  challenges: ChallengesRepo;
+  codes: SecondFactorCodes;
+  signInTokens: SignInTokens;
+  usersRepo: UsersRepo;
+  users: UsersService;
+  /** Failed email logins per account (RATE_LIMIT_LOGIN_ACCOUNT): wrong codes count there too. */
+  accountFailures: RateCounter;
+  /** The completed sign-in is logged (with its first factor's method); a wrong code as a failed one. */
+  activity: SecurityActivity;
+}
+
 /**
  * The second step of a sign-in for an account with a second factor on. The first step (sign-in/service.ts)
  * proves the password or the provider token and, through `demandIfEnabled`, gets a challenge instead of a
  * token; `complete` trades the challenge and a code for the token.
  */
 export class SecondFactorSignIn implements SecondFactorGate {
-  constructor(
-    private readonly db: Executor,
-    private readonly repo: SecondFactorRepo,
-    private readonly challenges: ChallengesRepo,
-    private readonly codes: SecondFactorCodes,
-    private readonly issuer: SignInTokens,
-    private readonly users: UsersRepo,
-    private readonly views: UsersService,
-    /** Failed email logins per account (RATE_LIMIT_LOGIN_ACCOUNT): wrong codes count there too. */
-    private readonly accountFailures: RateCounter,
-    /** The completed sign-in is logged (with its first factor's method); a wrong code as a failed one. */
-    private readonly activity: SecurityActivity,
-  ) {}
+  constructor(private readonly deps: SecondFactorSignInDeps) {}
 
   isEnabled(userId: string): Promise<boolean> {
-    return this.repo.isEnabled(userId);
+    return this.deps.repo.isEnabled(userId);
   }
 
   async demandIfEnabled(userId: string, first: FirstFactor, enabled?: boolean): Promise<void> {
-    if (!(enabled ?? (await this.repo.isEnabled(userId)))) return;
+    if (!(enabled ?? (await this.deps.repo.isEnabled(userId)))) return;
     const challenge = newApiToken();
-    await writeTransaction(this.db, (trx) =>
-      this.challenges.with(trx).insert({
+    await writeTransaction(this.deps.db, (trx) =>
+      this.deps.challenges.with(trx).insert({
         id: newId(),
         userId,
         challengeHash: hashApiToken(challenge),
@@ -88,15 +91,15 @@ export class SecondFactorSignIn implements SecondFactorGate {
   async complete(challenge: string, offered: SecondFactorProof, client: ClientInfo): Promise<SignedIn> {
     const proof = chosenProof(offered, true);
     const hash = hashApiToken(challenge);
-    const pending = await this.challenges.findLive(hash, CHALLENGE_MAX_FAILURES);
+    const pending = await this.deps.challenges.findLive(hash, CHALLENGE_MAX_FAILURES);
     if (!pending) throw new InvalidCredentialsError();
     const outcome = await throttledAttempt(
-      this.accountFailures,
+      this.deps.accountFailures,
       accountKey(`email:${pending.email.toLowerCase()}`),
       async () => {
         const result = await this.attempt(hash, proof, client);
         if (result.kind === 'wrong') {
-          await this.activity.recordFailedSignIn(result.userId, factorOf(proof), client);
+          await this.deps.activity.recordFailedSignIn(result.userId, factorOf(proof), client);
           throw wrongProof(proof);
         }
         return result;
@@ -106,10 +109,10 @@ export class SecondFactorSignIn implements SecondFactorGate {
     if (outcome.kind === 'dead') throw new InvalidCredentialsError();
     if (outcome.kind === 'disabled') throw new AccountDisabledError();
     if (outcome.kind !== 'issued') throw new InvalidCredentialsError();
-    this.activity.send(outcome.alert);
-    const user = await this.users.findById(outcome.userId);
+    this.deps.activity.send(outcome.alert);
+    const user = await this.deps.usersRepo.findById(outcome.userId);
     if (!user) throw new InvalidCredentialsError();
-    return { user: { ...(await this.views.view(user)), api_token: outcome.token } };
+    return { user: { ...(await this.deps.users.view(user)), api_token: outcome.token } };
   }
 
   /**
@@ -117,22 +120,22 @@ export class SecondFactorSignIn implements SecondFactorGate {
    * and the others find it gone. A wrong code's failure is committed (the answer is thrown after).
    */
   private attempt(hash: Buffer, proof: ChosenProof, client: ClientInfo): Promise<Outcome> {
-    return writeTransaction(this.db, async (trx): Promise<Outcome> => {
-      const challenges = this.challenges.with(trx);
-      const repo = this.repo.with(trx);
+    return writeTransaction(this.deps.db, async (trx): Promise<Outcome> => {
+      const challenges = this.deps.challenges.with(trx);
+      const repo = this.deps.repo.with(trx);
       const live = await challenges.findLive(hash, CHALLENGE_MAX_FAILURES, true);
       if (!live) return { kind: 'dead' };
       const credential = await repo.findTotp(live.user_id);
       if (!credential?.enabled_at) return { kind: 'dead' };
-      if (!(await this.codes.use(repo, live.user_id, credential, proof))) {
+      if (!(await this.deps.codes.use(repo, live.user_id, credential, proof))) {
         await challenges.countFailure(live.id);
         return { kind: 'wrong', userId: live.user_id };
       }
       await challenges.delete(live.id);
-      const issue = await this.issuer.afterSecondFactor(trx, live.user_id, client.userAgent);
+      const issue = await this.deps.signInTokens.afterSecondFactor(trx, live.user_id, client.userAgent);
       if (issue.kind === 'disabled') return issue;
       // The sign-in's event (and a new-device alert) commit with its token.
-      const alert = await this.activity.recordSignIn(
+      const alert = await this.deps.activity.recordSignIn(
         {
           user: { id: live.user_id, email: live.email, username: live.username },
           method: live.method,

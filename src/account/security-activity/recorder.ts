@@ -80,19 +80,27 @@ function alertFacts(details: EventDetails | undefined): AlertFacts {
 /** At most one new-device mail per account per this many minutes, however many sign-ins a burst makes. */
 export const NEW_DEVICE_ALERT_MINUTES = 10;
 
+/** What SecurityActivity is built from. */
+export interface SecurityActivityDeps {
+  db: Executor;
+  events: SecurityEventsService;
+  mailer: Mailer;
+  settings: SecurityActivitySettings;
+  /** Where an event that could not be written is told (nowhere unless given). */
+  reportFailure?: ActivityFailureReporter;
+}
+
 /**
  * The account layer's one call for the security log: every use case records what it did here, inside its
  * transaction when it has one (the event, and its alert mail, exist exactly when the action committed), after
  * it otherwise. The alert mails (SECURITY_ALERTS) go through the outbox like every other mail.
  */
 export class SecurityActivity {
-  constructor(
-    private readonly db: Executor,
-    private readonly events: SecurityEventsService,
-    private readonly mailer: Mailer,
-    private readonly settings: SecurityActivitySettings,
-    private readonly reportFailure: ActivityFailureReporter = () => {},
-  ) {}
+  private readonly reportFailure: ActivityFailureReporter;
+
+  constructor(private readonly deps: SecurityActivityDeps) {
+    this.reportFailure = deps.reportFailure ?? (() => {});
+  }
 
   /**
    * Records `event` with `trx` and writes its alert there too, if it has one: the caller hands the result
@@ -102,10 +110,10 @@ export class SecurityActivity {
   async record(event: ActivityEvent, trx?: Executor): Promise<PendingAlert> {
     if (trx) return this.recordWithin(trx, event);
     if (!this.alertOf(event.type)) {
-      await this.events.append(this.eventOf(event));
+      await this.deps.events.append(this.eventOf(event));
       return undefined;
     }
-    this.send(await writeTransaction(this.db, (own) => this.recordWithin(own, event)));
+    this.send(await writeTransaction(this.deps.db, (own) => this.recordWithin(own, event)));
     return undefined;
   }
 
@@ -119,10 +127,10 @@ export class SecurityActivity {
       ...(signIn.secondFactor ? { second_factor: signIn.secondFactor } : {}),
     };
     const event = { userId: signIn.user.id, client: signIn.client, details };
-    const { newDevice } = await this.events.appendSignIn(event, signIn.knownDevice, trx);
-    if (!newDevice || !this.settings.alerts) return undefined;
+    const { newDevice } = await this.deps.events.appendSignIn(event, signIn.knownDevice, trx);
+    if (!newDevice || !this.deps.settings.alerts) return undefined;
     if (trx) return this.newDeviceAlert(trx, signIn);
-    this.send(await writeTransaction(this.db, (own) => this.newDeviceAlert(own, signIn)));
+    this.send(await writeTransaction(this.deps.db, (own) => this.newDeviceAlert(own, signIn)));
     return undefined;
   }
 
@@ -133,7 +141,7 @@ export class SecurityActivity {
    */
   async recordFailedSignIn(userId: string, method: string, client: ClientInfo): Promise<void> {
     try {
-      await this.events.append({ userId, type: 'sign_in_failed', client, details: { method } });
+      await this.deps.events.append({ userId, type: 'sign_in_failed', client, details: { method } });
     } catch (error) {
       this.reportFailure(error, 'sign_in_failed');
     }
@@ -144,21 +152,26 @@ export class SecurityActivity {
    * no address or user agent, and no alert. Written with `trx`, so it exists exactly when the change does.
    */
   async recordUnattended(trx: Executor, userId: string, type: SecurityEventType, details: EventDetails) {
-    await this.events.append({ userId, type, client: { ip: '', userAgent: undefined }, details }, trx);
+    await this.deps.events.append({ userId, type, client: { ip: '', userAgent: undefined }, details }, trx);
   }
 
   /** The `account_created` event's row, for an email sign-up's one statement (it has no alert). */
   prepareRegistration(userId: string, client: ClientInfo): SecurityEventInsert {
-    return this.events.prepare({ userId, type: 'account_created', client, details: { method: 'email' } });
+    return this.deps.events.prepare({
+      userId,
+      type: 'account_created',
+      client,
+      details: { method: 'email' },
+    });
   }
 
   /** Starts sending an alert its caller's transaction wrote; call only after it committed. */
   send(alert: PendingAlert): void {
-    this.mailer.sendSoon(alert);
+    this.deps.mailer.sendSoon(alert);
   }
 
   private async recordWithin(trx: Executor, event: ActivityEvent): Promise<PendingAlert> {
-    await this.events.append(this.eventOf(event), trx);
+    await this.deps.events.append(this.eventOf(event), trx);
     const kind = this.alertOf(event.type);
     if (!kind) return undefined;
     return this.queueAlert(trx, kind, event.user, event.client, event.alertTo, alertFacts(event.details));
@@ -166,7 +179,7 @@ export class SecurityActivity {
 
   private async newDeviceAlert(trx: Executor, signIn: SignInEvent): Promise<PendingAlert> {
     const { user, client } = signIn;
-    if (!(await this.events.claimAlertSlot(trx, user.id, 'new_device', NEW_DEVICE_ALERT_MINUTES))) {
+    if (!(await this.deps.events.claimAlertSlot(trx, user.id, 'new_device', NEW_DEVICE_ALERT_MINUTES))) {
       return undefined;
     }
     return this.queueAlert(trx, 'alert_new_device', user, client);
@@ -186,14 +199,14 @@ export class SecurityActivity {
       at: new Date(),
       device: describeDevice(client.userAgent).name,
       ip: client.ip,
-      resetLink: this.settings.resetPageUrl,
+      resetLink: this.deps.settings.resetPageUrl,
       ...facts,
     });
-    return this.mailer.queueRenderedWithin(trx, to, kind, locale, content);
+    return this.deps.mailer.queueRenderedWithin(trx, to, kind, locale, content);
   }
 
   private alertOf(type: SecurityEventType): SecurityAlertKind | undefined {
-    return this.settings.alerts ? ALERT_OF[type] : undefined;
+    return this.deps.settings.alerts ? ALERT_OF[type] : undefined;
   }
 
   private eventOf(event: ActivityEvent) {

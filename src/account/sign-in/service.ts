@@ -1,5 +1,4 @@
 import type { UserRow, UserWithProviders } from '../../db/schema.js';
-import type { Executor } from '../../db/transaction.js';
 import {
   AccountDeletionScheduledError,
   AccountDisabledError,
@@ -24,7 +23,7 @@ import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
-import { SignInTokens } from './tokens.js';
+import type { SignInTokens } from './tokens.js';
 
 /** The login-failure counters of sign-in (docs/SECURITY.md). */
 export interface LoginLimits {
@@ -60,27 +59,32 @@ function isFailedLogin(error: unknown): boolean {
   return error instanceof InvalidCredentialsError || error instanceof ValidationError;
 }
 
+/** What SignIn is built from. */
+export interface SignInDeps {
+  usersRepo: UsersRepo;
+  users: UsersService;
+  tokens: TokensService;
+  providers: ProvidersService;
+  hasher: PasswordHasher;
+  limits: LoginLimits;
+  /** Writes a sign-in's token once its proof checked out (the same one passkeys and the second factor use). */
+  signInTokens: SignInTokens;
+  /** Every sign-in and every wrong password for an existing account goes to the security log. */
+  activity: SecurityActivity;
+  /** An account with a second factor on gets a challenge instead of a token; none without it. */
+  secondFactor?: SecondFactorGate;
+}
+
 /** Sign-in by email and password or through an identity provider, and sign-out. */
 export class SignIn {
   private readonly loginFailures: RateCounter;
   private readonly accountFailures: RateCounter;
-  private readonly issuer: SignInTokens;
+  private readonly secondFactor: SecondFactorGate;
 
-  constructor(
-    db: Executor,
-    private readonly users: UsersRepo,
-    private readonly views: UsersService,
-    private readonly tokens: TokensService,
-    private readonly providers: ProvidersService,
-    private readonly hasher: PasswordHasher,
-    limits: LoginLimits,
-    /** Every sign-in and every wrong password for an existing account goes to the security log. */
-    private readonly activity: SecurityActivity,
-    private readonly secondFactor: SecondFactorGate = NO_SECOND_FACTOR,
-  ) {
-    this.loginFailures = limits.loginFailures;
-    this.accountFailures = limits.accountFailures ?? unlimited;
-    this.issuer = new SignInTokens(db, users, tokens, hasher);
+  constructor(private readonly deps: SignInDeps) {
+    this.loginFailures = deps.limits.loginFailures;
+    this.accountFailures = deps.limits.accountFailures ?? unlimited;
+    this.secondFactor = deps.secondFactor ?? NO_SECOND_FACTOR;
   }
 
   /** Email and password, throttled (see `throttled`). */
@@ -149,9 +153,9 @@ export class SignIn {
     account: UserRow | undefined,
   ): Promise<boolean> {
     if (deviceToken === undefined) return false;
-    const owner = await this.tokens.issuedTo(deviceToken);
+    const owner = await this.deps.tokens.issuedTo(deviceToken);
     if (owner === undefined) return false;
-    return (account ?? (await this.users.findByEmail(email)))?.id === owner;
+    return (account ?? (await this.deps.usersRepo.findByEmail(email)))?.id === owner;
   }
 
   /**
@@ -179,13 +183,13 @@ export class SignIn {
       if (issue.kind === 'disabled') throw new AccountDisabledError();
       if (issue.kind === 'deletion-scheduled') throw new AccountDeletionScheduledError(issue.scheduledFor);
       if (issue.kind === 'password-changed') throw new InvalidCredentialsError();
-      await this.activity.recordSignIn({ user, method: 'email', client, knownDevice });
+      await this.deps.activity.recordSignIn({ user, method: 'email', client, knownDevice });
       return {
-        user: { ...(await this.views.view(user, user.linked_providers)), api_token: issue.token.token },
+        user: { ...(await this.deps.users.view(user, user.linked_providers)), api_token: issue.token.token },
       };
     } catch (error) {
       if (error instanceof InvalidCredentialsError) {
-        await this.activity.recordFailedSignIn(user.id, 'email', client);
+        await this.deps.activity.recordFailedSignIn(user.id, 'email', client);
       }
       throw error;
     }
@@ -193,7 +197,7 @@ export class SignIn {
 
   /** The account of `email` (`known` when the caller read it already); an unknown email is the 422. */
   private async accountOf(email: string, known?: UserWithProviders): Promise<UserWithProviders> {
-    const user = known ?? (await this.users.findWithProvidersByEmail(email));
+    const user = known ?? (await this.deps.usersRepo.findWithProvidersByEmail(email));
     if (!user) throw ValidationError.notFound('email');
     return user;
   }
@@ -201,8 +205,8 @@ export class SignIn {
   /** A wrong password and an account without one both get the same 401; the hash that matched otherwise. */
   private async checkPassword(user: UserWithProviders, password: string): Promise<string> {
     const matches = user.password_hash
-      ? await this.hasher.verify(user.password_hash, password)
-      : await this.hasher.verifyNothing(password);
+      ? await this.deps.hasher.verify(user.password_hash, password)
+      : await this.deps.hasher.verifyNothing(password);
     if (!matches || user.password_hash === null) throw new InvalidCredentialsError();
     return user.password_hash;
   }
@@ -223,7 +227,7 @@ export class SignIn {
       { method: 'email', knownDevice },
       user.second_factor_enabled,
     );
-    return this.issuer.afterPassword(user.id, hash, password, client.userAgent);
+    return this.deps.signInTokens.afterPassword(user.id, hash, password, client.userAgent);
   }
 
   /**
@@ -242,34 +246,34 @@ export class SignIn {
   private async signInWithProvider(credentials: ProviderCredentials, client: ClientInfo): Promise<SignedIn> {
     const method = credentials.provider;
     try {
-      await this.providers.verify(credentials);
+      await this.deps.providers.verify(credentials);
     } catch (error) {
       // A rejected token for an identity linked to an account is a failed sign-in of that account: one read,
       // on the refusal's path only.
       if (error instanceof InvalidCredentialsError) {
-        const holder = await this.providers.userOfIdentity(credentials);
-        if (holder) await this.activity.recordFailedSignIn(holder.id, method, client);
+        const holder = await this.deps.providers.userOfIdentity(credentials);
+        if (holder) await this.deps.activity.recordFailedSignIn(holder.id, method, client);
       }
       throw error;
     }
-    const user = await this.providers.userOfIdentity(credentials);
+    const user = await this.deps.providers.userOfIdentity(credentials);
     if (!user) throw new NotRegisteredError();
     // After the provider vouched for the identity, so only its holder learns the account is disabled or
     // scheduled for deletion.
     if (user.disabled_at !== null) throw new AccountDisabledError();
     if (user.deletion_due_at !== null) throw new AccountDeletionScheduledError(user.deletion_due_at);
     const knownDevice =
-      client.deviceToken !== undefined && (await this.tokens.issuedTo(client.deviceToken)) === user.id;
+      client.deviceToken !== undefined && (await this.deps.tokens.issuedTo(client.deviceToken)) === user.id;
     await this.secondFactor.demandIfEnabled(user.id, { method, knownDevice });
     // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
-    const { token, alert } = await this.issuer.afterProvider(user.id, client.userAgent, (trx) =>
-      this.activity.recordSignIn({ user, method, client, knownDevice }, trx),
+    const { token, alert } = await this.deps.signInTokens.afterProvider(user.id, client.userAgent, (trx) =>
+      this.deps.activity.recordSignIn({ user, method, client, knownDevice }, trx),
     );
-    this.activity.send(alert);
-    return { user: { ...(await this.views.view(user)), api_token: token.token } };
+    this.deps.activity.send(alert);
+    return { user: { ...(await this.deps.users.view(user)), api_token: token.token } };
   }
 
   async logout(auth: AuthContext): Promise<void> {
-    await this.tokens.revoke(auth.tokenId);
+    await this.deps.tokens.revoke(auth.tokenId);
   }
 }

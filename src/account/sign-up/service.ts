@@ -76,27 +76,30 @@ export interface SignUpOptions {
   idempotencyKey?: string | undefined;
 }
 
+/** What SignUp is built from. */
+export interface SignUpDeps {
+  db: Executor;
+  usersRepo: UsersRepo;
+  users: UsersService;
+  tokens: TokensService;
+  hasher: PasswordHasher;
+  images: ImagesService;
+  providers: ProvidersService;
+  verification: EmailVerificationService;
+  /** The account's first security event (`account_created`): its device is then one the account knows. */
+  activity: SecurityActivity;
+  consents: ConsentsService;
+  idempotency: IdempotentWrites;
+  /** Whether a write whose answer was lost committed (none on the embedded database). */
+  outcomes: OutcomeCheck | undefined;
+}
+
 /**
  * Sign-up, by email and password or through an identity provider: one flow, top to bottom (`register`).
  * The account, its first token, its provider link and its verification mail are written all or none.
  */
 export class SignUp {
-  constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly views: UsersService,
-    private readonly tokens: TokensService,
-    private readonly hasher: PasswordHasher,
-    private readonly images: ImagesService,
-    private readonly providers: ProvidersService,
-    private readonly verification: EmailVerificationService,
-    /** The account's first security event (`account_created`): its device is then one the account knows. */
-    private readonly activity: SecurityActivity,
-    private readonly consents: ConsentsService,
-    private readonly idempotency: IdempotentWrites,
-    /** Whether a write whose answer was lost committed (none on the embedded database). */
-    private readonly outcomes: OutcomeCheck | undefined,
-  ) {}
+  constructor(private readonly deps: SignUpDeps) {}
 
   /** The slugs to try for an email, in order (slugs.ts); a method so that a test can choose them. */
   slugCandidates(email: string): string[] {
@@ -108,7 +111,7 @@ export class SignUp {
    * sign-up reads it before its transaction; an email sign-up picks it inside its one statement instead.
    */
   async firstFreeOf(candidates: string[]): Promise<string> {
-    const [free] = await this.users.freeSlugs(candidates);
+    const [free] = await this.deps.usersRepo.freeSlugs(candidates);
     return free ?? (candidates.at(-1) as string);
   }
 
@@ -124,11 +127,11 @@ export class SignUp {
     { consentFields = {}, idempotencyKey }: SignUpOptions = {},
   ): Promise<SignedIn> {
     // A consent field naming no optional document is refused before anything costly (no query without any).
-    const optionalConsents = await this.consents.signUpChoices(consentFields);
+    const optionalConsents = await this.deps.consents.signUpChoices(consentFields);
     // Without a key, exactly the path of every sign-up (register is a bench target).
     if (idempotencyKey === undefined) return this.registerOnce(input, client, optionalConsents, undefined);
     const request = new IdempotentRequest('register', input.email.toLowerCase(), idempotencyKey, input);
-    return this.idempotency.once(request, (record) =>
+    return this.deps.idempotency.once(request, (record) =>
       this.registerOnce(input, client, optionalConsents, record),
     );
   }
@@ -142,30 +145,30 @@ export class SignUp {
     const credentials = providerCredentials(input);
     // The provider's word first, before anything is written (and before the slow hash): no account without
     // it, and whether an identity is registered is told only to someone who holds a token for it.
-    const identity = credentials && (await this.providers.confirmNewIdentity(credentials));
+    const identity = credentials && (await this.deps.providers.confirmNewIdentity(credentials));
     // The provider's word that the user owns this very address (OIDC email_verified) stands for our mail.
     const emailVerified =
       identity?.emailVerified === true && identity.email?.toLowerCase() === input.email.toLowerCase();
     // Hashed before any write (in the hashing processes, off the event loop): no connection is held meanwhile.
-    const passwordHash = input.password === undefined ? null : await this.hasher.hash(input.password);
+    const passwordHash = input.password === undefined ? null : await this.deps.hasher.hash(input.password);
     // The picture's files are written before the account and removed again if its write fails.
     const upload = input.profile_picture && { field: 'profile_picture', ...input.profile_picture };
     // A new account's providers are known without a query: the one it registered with, if any.
     const linked = credentials ? [credentials.provider] : [];
     const answer = async (row: UserRow, token: IssuedToken): Promise<SignedIn> => ({
-      user: { ...(await this.views.view(row, linked)), api_token: token.token },
+      user: { ...(await this.deps.users.view(row, linked)), api_token: token.token },
     });
     const record: SignUpRecorder | undefined =
       recordAnswer && (async (trx, row, token) => recordAnswer(trx, row.id, await answer(row, token)));
-    return this.images.withStoredPicture(upload, async (picture) => {
+    return this.deps.images.withStoredPicture(upload, async (picture) => {
       const { row, token, mail } = await this.withFreeSlug(input, (slugs) => {
         const account = this.accountOf(input, passwordHash, picture, emailVerified);
-        const consents = this.consents.signUpConsents(account.id, optionalConsents, client.ip);
+        const consents = this.deps.consents.signUpConsents(account.id, optionalConsents, client.ip);
         return credentials === undefined
           ? this.writeEmailSignUp(account, slugs, client, consents, record)
           : this.writeProviderSignUp(account, slugs, client, credentials, consents, record);
       });
-      this.verification.send(mail);
+      this.deps.verification.send(mail);
       return answer(row, token);
     });
   }
@@ -175,7 +178,7 @@ export class SignUp {
    * says whether the write committed (all of it: one statement, or one transaction).
    */
   private lostAnswerLookup(userId: string): LostAnswerLookup<UserRow> {
-    return { check: this.outcomes, find: (db) => this.users.with(db).findById(userId) };
+    return { check: this.deps.outcomes, find: (db) => this.deps.usersRepo.with(db).findById(userId) };
   }
 
   private accountOf(
@@ -225,24 +228,24 @@ export class SignUp {
     consents: SignUpConsents,
     record: SignUpRecorder | undefined,
   ): Promise<Written> {
-    const token = this.tokens.prepareIssue(account.id, client.userAgent);
-    const { token: verificationToken, mail } = this.verification.prepare(account, client.locale ?? 'en');
+    const token = this.deps.tokens.prepareIssue(account.id, client.userAgent);
+    const { token: verificationToken, mail } = this.deps.verification.prepare(account, client.locale ?? 'en');
     const rows = {
       account,
       slugs,
       token: token.row,
       verification: verificationToken,
       mail,
-      event: this.activity.prepareRegistration(account.id, client),
+      event: this.deps.activity.prepareRegistration(account.id, client),
       consents,
     };
     const lookup = this.lostAnswerLookup(account.id);
     const row =
       record === undefined
-        ? await writeStatement(() => writeEmailSignUp(this.db, rows), fieldOfUsersIndex, lookup)
+        ? await writeStatement(() => writeEmailSignUp(this.deps.db, rows), fieldOfUsersIndex, lookup)
         : // With an Idempotency-Key, the same statement and the key's record, in one transaction.
           await writeTransaction(
-            this.db,
+            this.deps.db,
             async (trx) => {
               const written = await writeEmailSignUp(trx, rows);
               await record(trx, written, token.issued);
@@ -269,23 +272,23 @@ export class SignUp {
   ): Promise<Written> {
     const slug = slugs.length === 1 ? (slugs[0] as string) : await this.firstFreeOf(slugs);
     return writeTransaction(
-      this.db,
+      this.deps.db,
       async (trx) => {
-        const row = await this.users.with(trx).insert({ ...account, slug });
-        await this.providers.linkWithin(trx, row.id, credentials);
-        const token = await this.tokens.issue(trx, row.id, client.userAgent);
+        const row = await this.deps.usersRepo.with(trx).insert({ ...account, slug });
+        await this.deps.providers.linkWithin(trx, row.id, credentials);
+        const token = await this.deps.tokens.issue(trx, row.id, client.userAgent);
         const created = { user: row, type: 'account_created' as const, client };
-        await this.activity.record({ ...created, details: { method: credentials.provider } }, trx);
-        await this.consents.recordSignUpWithin(trx, consents);
+        await this.deps.activity.record({ ...created, details: { method: credentials.provider } }, trx);
+        await this.deps.consents.recordSignUpWithin(trx, consents);
         // The verification mail commits with the account, and is sent only once it has.
         const mail = account.email_verified
           ? undefined
-          : await this.verification.queueWithin(trx, row, client.locale ?? 'en', true);
+          : await this.deps.verification.queueWithin(trx, row, client.locale ?? 'en', true);
         await record?.(trx, row, token);
         return { row, token, mail };
       },
       (constraint) =>
-        fieldOfUsersIndex(constraint) ?? this.providers.fieldOfIndex(credentials.provider, constraint),
+        fieldOfUsersIndex(constraint) ?? this.deps.providers.fieldOfIndex(credentials.provider, constraint),
       this.lostAnswerLookup(account.id),
     );
   }

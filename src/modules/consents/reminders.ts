@@ -56,6 +56,16 @@ function byUser(due: readonly DueReminder[]): Map<string, DueReminder[]> {
   return users;
 }
 
+/** What ConsentReminders is built from. */
+export interface ConsentRemindersDeps {
+  db: Executor;
+  consents: ConsentsRepo;
+  reminders: ConsentRemindersRepo;
+  mailer: Mailer;
+  settings: ReminderSettings;
+  log: ExpiryLog;
+}
+
 /**
  * The marketing re-confirmation, run daily by `accounts consent remind`: mails every user whose agreement
  * to a `marketing_*` or `night_push` document is two years old (once per agreement), and withdraws an
@@ -63,14 +73,7 @@ function byUser(due: readonly DueReminder[]): Map<string, DueReminder[]> {
  * Re-confirming is agreeing again (a newer record), which ends the question.
  */
 export class ConsentReminders {
-  constructor(
-    private readonly db: Executor,
-    private readonly consents: ConsentsRepo,
-    private readonly reminders: ConsentRemindersRepo,
-    private readonly mailer: Mailer,
-    private readonly settings: ReminderSettings,
-    private readonly log: ExpiryLog,
-  ) {}
+  constructor(private readonly deps: ConsentRemindersDeps) {}
 
   async run(now = new Date()): Promise<ReminderRun> {
     const withdrawn = await this.withdrawUnanswered(new Date(now.getTime() - ANSWER_WITHIN_MS));
@@ -80,13 +83,13 @@ export class ConsentReminders {
 
   /** Mails the due agreements' users, a batch per transaction; returns how many mails were sent. */
   private async remind(cutoff: Date): Promise<number> {
-    const titles = new Map((await this.consents.currentDocuments()).map((doc) => [doc.key, doc.texts]));
+    const titles = new Map((await this.deps.consents.currentDocuments()).map((doc) => [doc.key, doc.texts]));
     let mails = 0;
     for (;;) {
-      const due = await this.reminders.dueReminders(cutoff, BATCH);
+      const due = await this.deps.reminders.dueReminders(cutoff, BATCH);
       if (due.length === 0) return mails;
-      const queued = await writeTransaction(this.db, async (trx) => {
-        const repo = this.reminders.with(trx);
+      const queued = await writeTransaction(this.deps.db, async (trx) => {
+        const repo = this.deps.reminders.with(trx);
         const sent: QueuedMail[] = [];
         for (const [, reminders] of byUser(due)) {
           // Only the agreements this run marked: another run at the same time mails the rest, never twice.
@@ -100,9 +103,9 @@ export class ConsentReminders {
             return texts ? textIn(texts, locale).title : r.key;
           });
           sent.push(
-            await this.mailer.queueWithin(trx, user.email, 'consent_reconfirm', locale, {
+            await this.deps.mailer.queueWithin(trx, user.email, 'consent_reconfirm', locale, {
               username: user.username,
-              link: this.settings.link,
+              link: this.deps.settings.link,
               validForMs: ANSWER_WITHIN_MS,
               items,
             }),
@@ -110,7 +113,7 @@ export class ConsentReminders {
         }
         return sent;
       });
-      for (const mail of queued) this.mailer.sendSoon(mail);
+      for (const mail of queued) this.deps.mailer.sendSoon(mail);
       mails += queued.length;
       // Every due agreement of the batch is now marked (by this run or another): the next query moves on.
     }
@@ -124,14 +127,14 @@ export class ConsentReminders {
   private async withdrawUnanswered(cutoff: Date): Promise<number> {
     let withdrawn = 0;
     for (;;) {
-      const batch = await writeTransaction(this.db, async (trx) => {
-        const repo = this.reminders.with(trx);
+      const batch = await writeTransaction(this.deps.db, async (trx) => {
+        const repo = this.deps.reminders.with(trx);
         const reminders = await repo.settleDue(cutoff, BATCH);
         // The users' consent locks, then a fresh look: an answer that committed meanwhile is seen.
-        await this.consents.with(trx).lockUsers(reminders.map((reminder) => reminder.user_id));
+        await this.deps.consents.with(trx).lockUsers(reminders.map((reminder) => reminder.user_id));
         const expired = await repo.withdrawUnanswered(reminders.map((reminder) => reminder.record_id));
         for (const consent of expired)
-          await this.log.consentChanged(trx, consent.user_id, expiryDetails(consent));
+          await this.deps.log.consentChanged(trx, consent.user_id, expiryDetails(consent));
         return { settled: reminders.length, withdrawn: expired.length };
       });
       withdrawn += batch.withdrawn;

@@ -47,21 +47,24 @@ export interface MailRecipient {
 /** A token for an address that is not (or no longer) the user's, used, expired or unknown: one answer. */
 const invalidToken = () => new ValidationError({ token: [{ rule: 'exists' }] });
 
+/** What EmailVerificationService is built from. */
+export interface EmailVerificationServiceDeps {
+  db: Executor;
+  oneTimeTokens: OneTimeTokensRepo;
+  users: AddressOwners;
+  mailer: Mailer;
+  settings: VerificationSettings;
+  /** Resend requests per user. */
+  resendLimit: RateCounter;
+  log?: VerificationLog;
+}
+
 /**
  * Proof that a user reads mail at their address: a single-use token (256 random bits; only its SHA-256
  * stored) mailed to the address at sign-up, at every email change and on request.
  */
 export class EmailVerificationService {
-  constructor(
-    private readonly db: Executor,
-    private readonly tokens: OneTimeTokensRepo,
-    private readonly users: AddressOwners,
-    private readonly mailer: Mailer,
-    private readonly settings: VerificationSettings,
-    /** Resend requests per user. */
-    private readonly resendLimit: RateCounter,
-    private readonly log?: VerificationLog,
-  ) {}
+  constructor(private readonly deps: EmailVerificationServiceDeps) {}
 
   /**
    * Inside the caller's transaction (sign-up, email change): a new token for the user's present address,
@@ -75,10 +78,10 @@ export class EmailVerificationService {
     newAccount = false,
   ): Promise<QueuedMail> {
     const { token, mail } = this.prepare(user, locale);
-    const tokens = this.tokens.with(trx);
+    const tokens = this.deps.oneTimeTokens.with(trx);
     if (newAccount) await tokens.insert(token);
     else await tokens.replace(token);
-    return this.mailer.writeWithin(trx, mail);
+    return this.deps.mailer.writeWithin(trx, mail);
   }
 
   /**
@@ -94,28 +97,28 @@ export class EmailVerificationService {
         purpose: 'email_verify',
         tokenHash: hashApiToken(token),
         email: user.email,
-        expiresAt: new Date(Date.now() + this.settings.ttlMs),
+        expiresAt: new Date(Date.now() + this.deps.settings.ttlMs),
       },
-      mail: this.mailer.prepare(user.email, 'email_verify', locale, {
+      mail: this.deps.mailer.prepare(user.email, 'email_verify', locale, {
         username: user.username,
-        link: linkWithToken(this.settings.urlTemplate, token),
-        validForMs: this.settings.ttlMs,
+        link: linkWithToken(this.deps.settings.urlTemplate, token),
+        validForMs: this.deps.settings.ttlMs,
       }),
     };
   }
 
   /** Starts sending a queued verification mail; call only after the transaction committed. */
   send(mail: QueuedMail | undefined): void {
-    this.mailer.sendSoon(mail);
+    this.deps.mailer.sendSoon(mail);
   }
 
   /** Uses the token up and marks the address it was mailed to verified (and logs it, in one transaction). */
   async verify(token: string, client: VerifyingClient): Promise<void> {
-    await writeTransaction(this.db, async (trx) => {
-      const userId = await this.tokens.with(trx).consume(hashApiToken(token), 'email_verify');
+    await writeTransaction(this.deps.db, async (trx) => {
+      const userId = await this.deps.oneTimeTokens.with(trx).consume(hashApiToken(token), 'email_verify');
       if (userId === undefined) throw invalidToken();
-      const owner = await this.users.markEmailVerified(trx, userId);
-      await this.log?.emailVerified(trx, owner, client);
+      const owner = await this.deps.users.markEmailVerified(trx, userId);
+      await this.deps.log?.emailVerified(trx, owner, client);
     });
   }
 
@@ -123,8 +126,8 @@ export class EmailVerificationService {
   async resend(auth: AuthContext, locale: Locale): Promise<'sent' | 'already_verified'> {
     const { user } = auth;
     if (user.email_verified) return 'already_verified';
-    await this.resendLimit.consume(`email-resend:${user.id}`);
-    const mail = await writeTransaction(this.db, (trx) => this.queueWithin(trx, user, locale));
+    await this.deps.resendLimit.consume(`email-resend:${user.id}`);
+    const mail = await writeTransaction(this.deps.db, (trx) => this.queueWithin(trx, user, locale));
     this.send(mail);
     return 'sent';
   }

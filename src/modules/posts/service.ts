@@ -49,24 +49,32 @@ export interface PostImageStore {
   removePicture(picture: PostImage): Promise<void>;
 }
 
+/** What PostsService is built from. */
+export interface PostsServiceDeps {
+  db: Executor;
+  postsRepo: PostsRepo;
+  images: PostImageStore;
+  cursors: FeedCursorCodec;
+  /** Where the feed and single-post reads run; the primary unless given. */
+  reads?: RoutedReads;
+  /** Idempotency-Key on create: the idempotency module's service, handed in. */
+  idempotency?: IdempotentWrites;
+  /** Whether a create whose answer was lost committed (none on the embedded database). */
+  outcomes?: OutcomeCheck;
+}
+
 /** Posts, their likes and the feed. Files are written before a transaction and removed after its outcome. */
 export class PostsService {
-  constructor(
-    private readonly db: Executor,
-    private readonly posts: PostsRepo,
-    private readonly images: PostImageStore,
-    private readonly cursors: FeedCursorCodec,
-    /** Where the feed and single-post reads run: a replica unless the viewer just wrote (db/read-routing.ts). */
-    private readonly reads: RoutedReads = primaryReads(db),
-    /** Idempotency-Key on create: the idempotency module's service, handed in. */
-    private readonly idempotency?: IdempotentWrites,
-    /** Whether a create whose answer was lost committed (none on the embedded database). */
-    private readonly outcomes?: OutcomeCheck,
-  ) {}
+  /** Where the feed and single-post reads run: a replica unless the viewer just wrote (db/read-routing.ts). */
+  private readonly reads: RoutedReads;
+
+  constructor(private readonly deps: PostsServiceDeps) {
+    this.reads = deps.reads ?? primaryReads(deps.db);
+  }
 
   /** For the orphan media sweep: which of these keys posts still use. */
   referencedMediaKeys(keys: readonly string[]): Promise<string[]> {
-    return this.posts.referencedMediaKeys(keys);
+    return this.deps.postsRepo.referencedMediaKeys(keys);
   }
 
   /**
@@ -74,10 +82,11 @@ export class PostsService {
    * post. Whatever fails — an image that cannot be decoded, the storage, the transaction — no file stays.
    */
   async create(auth: AuthContext, input: NewPostInput, idempotencyKey?: string): Promise<PostView> {
-    if (idempotencyKey === undefined || this.idempotency === undefined) return this.createOnce(auth, input);
+    if (idempotencyKey === undefined || this.deps.idempotency === undefined)
+      return this.createOnce(auth, input);
     // Scoped by the signed-in user: another user's identical key is another key.
     const request = new IdempotentRequest('post/create', auth.user.id, idempotencyKey, input);
-    return this.idempotency.once(request, (record) => this.createOnce(auth, input, record));
+    return this.deps.idempotency.once(request, (record) => this.createOnce(auth, input, record));
   }
 
   private async createOnce(
@@ -90,14 +99,17 @@ export class PostsService {
     const id = newId();
     try {
       for (const image of input.images) {
-        stored.push(await this.images.store('images', image.file, image.probe, POST_IMAGES_FOLDER));
+        stored.push(await this.deps.images.store('images', image.file, image.probe, POST_IMAGES_FOLDER));
       }
       // The post's id is made here: when the COMMIT's answer is lost, its row says whether it committed.
-      const lookup = { check: this.outcomes, find: (db: Executor) => this.posts.with(db).exists(id) };
+      const lookup = {
+        check: this.deps.outcomes,
+        find: (db: Executor) => this.deps.postsRepo.with(db).exists(id),
+      };
       return await writeTransaction(
-        this.db,
+        this.deps.db,
         async (trx) => {
-          const row = await this.posts
+          const row = await this.deps.postsRepo
             .with(trx)
             .insert({ id, userId: author.id, text: input.text, images: stored });
           const view = postView({ ...row, author, liked_by_me: false });
@@ -116,7 +128,7 @@ export class PostsService {
   async get(auth: AuthContext | undefined, postId: string): Promise<PostView> {
     const viewerId = auth?.user.id;
     const row = POST_ID.test(postId)
-      ? await this.reads.read(viewerId, (db) => this.posts.with(db).find(postId, viewerId))
+      ? await this.reads.read(viewerId, (db) => this.deps.postsRepo.with(db).find(postId, viewerId))
       : undefined;
     if (!row) throw new NotFoundError('post');
     return postView(row);
@@ -148,8 +160,8 @@ export class PostsService {
   ): Promise<PostView> {
     if (!POST_ID.test(postId)) throw new NotFoundError('post');
     try {
-      const row = await writeTransaction(this.db, async (trx) => {
-        const repo = this.posts.with(trx);
+      const row = await writeTransaction(this.deps.db, async (trx) => {
+        const repo = this.deps.postsRepo.with(trx);
         await change(repo);
         const post = await repo.find(postId, viewer.id);
         if (!post) throw new NotFoundError('post');
@@ -168,8 +180,8 @@ export class PostsService {
   async delete(auth: AuthContext, postId: string): Promise<void> {
     const userId = auth.user.id;
     if (!POST_ID.test(postId)) throw new NotFoundError('post');
-    const images = await writeTransaction(this.db, async (trx) => {
-      const repo = this.posts.with(trx);
+    const images = await writeTransaction(this.deps.db, async (trx) => {
+      const repo = this.deps.postsRepo.with(trx);
       const post = await repo.lockForDelete(postId);
       if (!post) throw new NotFoundError('post');
       if (post.user_id !== userId) throw new ForbiddenError();
@@ -181,7 +193,9 @@ export class PostsService {
   /** For the operator CLI: removes any post. False when there was no such post. Files go after commit. */
   async removeAsOperator(postId: string): Promise<boolean> {
     if (!POST_ID.test(postId)) return false;
-    const images = await writeTransaction(this.db, (trx) => this.posts.with(trx).delete(postId));
+    const images = await writeTransaction(this.deps.db, (trx) =>
+      this.deps.postsRepo.with(trx).delete(postId),
+    );
     if (images === undefined) return false;
     await this.removeImageFiles(images);
     return true;
@@ -192,7 +206,7 @@ export class PostsService {
    * pass them to `removeImageFiles` once that transaction has committed, never before.
    */
   deleteAllOfUser(trx: Executor, userId: string): Promise<PostImage[]> {
-    return this.posts.with(trx).deleteByUser(userId);
+    return this.deps.postsRepo.with(trx).deleteByUser(userId);
   }
 
   /**
@@ -200,7 +214,7 @@ export class PostsService {
    * account's deletion is scheduled), or shows them again (it was taken back).
    */
   setAuthorHidden(trx: Executor, userId: string, hidden: boolean): Promise<void> {
-    return this.posts.with(trx).setAuthorHidden(userId, hidden);
+    return this.deps.postsRepo.with(trx).setAuthorHidden(userId, hidden);
   }
 
   /**
@@ -208,12 +222,12 @@ export class PostsService {
    * like_count and hot_score stay equal to their likes.
    */
   unlikeAllOfUser(trx: Executor, userId: string): Promise<number> {
-    return this.posts.with(trx).unlikeAllOf(userId);
+    return this.deps.postsRepo.with(trx).unlikeAllOf(userId);
   }
 
   /** Best effort, like every file removal: a failure is reported with the keys (see PostImageStore). */
   async removeImageFiles(images: readonly PostImage[]): Promise<void> {
-    await Promise.all(images.map((image) => this.images.removePicture(image)));
+    await Promise.all(images.map((image) => this.deps.images.removePicture(image)));
   }
 
   /**
@@ -224,7 +238,7 @@ export class PostsService {
   async feed(auth: AuthContext | undefined, request: FeedRequest): Promise<FeedPage> {
     const viewerId = auth?.user.id;
     const rows = await this.reads.read(viewerId, (db) =>
-      this.posts.with(db).page({
+      this.deps.postsRepo.with(db).page({
         order: request.order,
         limit: request.limit + 1,
         after: request.cursor,
@@ -235,7 +249,7 @@ export class PostsService {
     const last = page.at(-1);
     const next =
       rows.length > request.limit && last !== undefined
-        ? await this.cursors.encode(this.cursorAfter(request, last, page))
+        ? await this.deps.cursors.encode(this.cursorAfter(request, last, page))
         : null;
     return { posts: page.map(postView), next_cursor: next };
   }

@@ -68,31 +68,38 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 const MAX_ROUNDS = 3;
 
+/** What PromotionsService is built from. */
+export interface PromotionsServiceDeps {
+  banners: BannersRepo;
+  inspirers: InspirersRepo;
+  users: InspirerFlags;
+  /** Where the public reads (banners shown now, the inspirer sample) run: a replica when one is healthy. */
+  reads: RoutedReads;
+  /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES). */
+  linkSchemes?: readonly string[];
+  /** Draws the inspirer sample's ranks (crypto's randomInt unless given). */
+  random?: RandomInt;
+}
+
 export class PromotionsService {
   private readonly addRules: ReturnType<typeof bannerAddRules>;
   private readonly linkAllowed: (link: string) => boolean;
 
-  constructor(
-    private readonly banners: BannersRepo,
-    private readonly inspirers: InspirersRepo,
-    private readonly users: InspirerFlags,
-    /** Where the public reads (banners shown now, the inspirer sample) run: a replica when one is healthy. */
-    private readonly reads: RoutedReads,
-    /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES). */
-    linkSchemes: readonly string[] = [],
-    private readonly random: RandomInt = randomInt,
-  ) {
-    this.addRules = bannerAddRules(linkSchemes);
-    this.linkAllowed = bannerLinkAllowed(linkSchemes);
+  private readonly random: RandomInt;
+
+  constructor(private readonly deps: PromotionsServiceDeps) {
+    this.addRules = bannerAddRules(deps.linkSchemes ?? []);
+    this.linkAllowed = bannerLinkAllowed(deps.linkSchemes ?? []);
+    this.random = deps.random ?? randomInt;
   }
 
   async activeBanners(): Promise<BannerView[]> {
-    const rows = await this.reads.read(undefined, (db) => this.banners.with(db).listActive());
+    const rows = await this.deps.reads.read(undefined, (db) => this.deps.banners.with(db).listActive());
     return rows.map((row) => bannerView(row, this.linkAllowed));
   }
 
   async allBanners(): Promise<BannerView[]> {
-    return (await this.banners.listAll()).map((row) => bannerView(row, this.linkAllowed));
+    return (await this.deps.banners.listAll()).map((row) => bannerView(row, this.linkAllowed));
   }
 
   /** Validated with the same engine and messages as the HTTP endpoints: a ValidationError names the field. */
@@ -103,7 +110,7 @@ export class PromotionsService {
     if (startsAt && endsAt && endsAt <= startsAt) {
       throw new ValidationError({ ends_at: [{ rule: 'after', params: { date: 'starts at' } }] });
     }
-    const row = await this.banners.insert({
+    const row = await this.deps.banners.insert({
       id: newId(),
       title: params.title,
       image_url: params.image_url,
@@ -116,19 +123,20 @@ export class PromotionsService {
   }
 
   async removeBanner(id: string): Promise<void> {
-    if (!UUID_PATTERN.test(id) || !(await this.banners.delete(id))) throw new NotFoundError(`banner "${id}"`);
+    if (!UUID_PATTERN.test(id) || !(await this.deps.banners.delete(id)))
+      throw new NotFoundError(`banner "${id}"`);
   }
 
   addInspirer(user: string): Promise<InspirerUserView> {
-    return this.users.setInspirer(user, true);
+    return this.deps.users.setInspirer(user, true);
   }
 
   removeInspirer(user: string): Promise<InspirerUserView> {
-    return this.users.setInspirer(user, false);
+    return this.deps.users.setInspirer(user, false);
   }
 
   listInspirers(): Promise<InspirerSummary[]> {
-    return this.users.listInspirers();
+    return this.deps.users.listInspirers();
   }
 
   /**
@@ -139,7 +147,9 @@ export class PromotionsService {
    */
   sampleInspirers(exclude: readonly string[], limit: number): Promise<PublicUserView[]> {
     // The pool's size and its ranks read from one server, so both describe the same pool.
-    return this.reads.read(undefined, (db) => this.sampleFrom(this.inspirers.with(db), exclude, limit));
+    return this.deps.reads.read(undefined, (db) =>
+      this.sampleFrom(this.deps.inspirers.with(db), exclude, limit),
+    );
   }
 
   private async sampleFrom(

@@ -1,0 +1,128 @@
+import { AccountDeletion } from '../account/deletion/service.js';
+import { PasswordResetService } from '../account/password-reset/service.js';
+import { ProfilePictureService } from '../account/profile/picture.js';
+import { ProfileService } from '../account/profile/service.js';
+import { ProviderLinks } from '../account/provider-links/service.js';
+import { Reauthentication } from '../account/reauth/service.js';
+import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import { SignInMethodsReader } from '../account/sign-in-methods.js';
+import { SignUp } from '../account/sign-up/service.js';
+import type { Config } from '../config.js';
+import { EmailVerificationService } from '../modules/lifecycle/verification-service.js';
+import type { Deletion } from './deletion.js';
+import type { ServiceDeps } from './deps.js';
+import type { Entities } from './entities.js';
+import type { PasskeyProofs } from './factors.js';
+import type { SignInFlows } from './sign-in.js';
+
+/** What the account's flows are made from: the entities, sign-in, the passkeys' proofs and the deletion. */
+export type AccountParts = Pick<
+  Entities,
+  | 'usersRepo'
+  | 'users'
+  | 'tokens'
+  | 'hasher'
+  | 'images'
+  | 'providers'
+  | 'verifiers'
+  | 'providerAccounts'
+  | 'consents'
+  | 'idempotency'
+  | 'oneTimeTokens'
+> &
+  Pick<SignInFlows, 'secondFactorSignIn'> &
+  Pick<PasskeyProofs, 'passkeysRepo' | 'passkeyAssertions'> &
+  Pick<Deletion, 'eraser' | 'scheduledDeletions'> & {
+    /** Every flow logs what it did (and mails its alert) in its transaction. */
+    activity: SecurityActivity;
+  };
+
+/** The account layer's use cases that span entities: sign-up, re-authentication and what it guards. */
+export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: AccountParts) {
+  const db = deps.database.db;
+  const { limits, mailer } = deps;
+  const { usersRepo, users, tokens, hasher, images, providers, providerAccounts, activity } = parts;
+  const { oneTimeTokens, secondFactorSignIn } = parts;
+  const verification = new EmailVerificationService({
+    db,
+    oneTimeTokens,
+    users,
+    mailer,
+    settings: { ttlMs: config.mail.emailVerifyTtlMs, urlTemplate: config.mail.emailVerifyUrl },
+    resendLimit: limits.emailResend,
+    log: {
+      emailVerified: async (trx, user, client) => {
+        await activity.record({ user, type: 'email_verified', client }, trx);
+      },
+    },
+  });
+  const signUp = new SignUp({
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    providers,
+    verification,
+    activity,
+    consents: parts.consents,
+    idempotency: parts.idempotency,
+    outcomes: deps.database.outcomes,
+  });
+  // Wrong re-authentication proofs (a password, a provider token, a passkey) count per account on the
+  // login-failure limit.
+  const reauth = new Reauthentication({
+    hasher,
+    verifiers: parts.verifiers,
+    links: providerAccounts,
+    guesses: limits.loginFailures,
+    passkeys: parts.passkeyAssertions,
+  });
+  const signInMethods = new SignInMethodsReader(usersRepo, providerAccounts, parts.passkeysRepo);
+  const providerLinks = new ProviderLinks({
+    db,
+    links: providerAccounts,
+    providers,
+    users,
+    reauth,
+    activity,
+    methods: signInMethods,
+  });
+  const profile = new ProfileService({
+    db,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    reauth,
+    verification,
+    activity,
+  });
+  const profilePictures = new ProfilePictureService(db, usersRepo, users, images);
+  const passwordReset = new PasswordResetService({
+    db,
+    oneTimeTokens,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    mailer,
+    settings: { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
+    perEmail: limits.passwordForgotEmail,
+    activity,
+    secondFactor: secondFactorSignIn,
+  });
+  const deletion = new AccountDeletion(parts.eraser, parts.scheduledDeletions, reauth);
+  return {
+    verification,
+    signUp,
+    reauth,
+    signInMethods,
+    providerLinks,
+    profile,
+    profilePictures,
+    passwordReset,
+    deletion,
+  };
+}
