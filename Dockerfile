@@ -12,6 +12,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The web pages' browser modules (web/tsconfig.json → dist/public) and their stylesheet.
 COPY web ./web
+# Also writes dist/pglite-template.tar.gz, the migrated embedded database a new DATA_DIR starts from.
 RUN npm run build
 
 # ---- runtime: production dependencies, the compiled service and the migration files, as a non-root user
