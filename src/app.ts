@@ -36,7 +36,7 @@ import {
   prunePeriodically as pruneKeysPeriodically,
 } from './modules/idempotency/prune.js';
 import { OrphanMediaSweeper, sweepPeriodically } from './modules/images/orphan-sweep.js';
-import { closeImageRendering, configureImageRendering } from './modules/images/process.js';
+import { ImageRenderer } from './modules/images/process.js';
 import { prunePeriodically } from './modules/security-events/prune.js';
 import { createStorage } from './storage/create-storage.js';
 import { LocalStorage } from './storage/local-storage.js';
@@ -57,6 +57,26 @@ declare module 'fastify' {
     /** Resolves when no background pass (periodic jobs, export builds) is under way. */
     backgroundIdle(): Promise<void>;
   }
+}
+
+/** The parts of one instance that its callers use beside HTTP: tests wait on them or run their passes. */
+export interface AppParts {
+  /** The mail outbox's sender: wait for sends (`idle`) or run a retry pass (`retryDue`). */
+  mailer: Mailer;
+  /** The data-export builder: wait for builds (`idle`) or run a pass (`buildDue`, `expireDue`). */
+  dataExports: DataExportJobs;
+  /** Erases the accounts whose deletion is due: run periodically, and by tests on demand. */
+  dueDeletions: DueDeletions;
+  /** The instance's own image renderer processes (`runningPids`, `renderedPids`). */
+  imageRenderer: ImageRenderer;
+  /** Resolves when no background pass (periodic jobs, export builds) is under way. */
+  backgroundIdle(): Promise<void>;
+}
+
+/** An instance built by buildAppWithParts: the Fastify app and its parts. */
+export interface BuiltApp {
+  app: FastifyInstance;
+  parts: AppParts;
 }
 
 export interface AppDeps {
@@ -96,6 +116,11 @@ function logDestination(level: Config['logLevel'], stream: DestinationStream | u
  * `app.inject`. The database handle is the caller's to open and close.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  return (await buildAppWithParts(config, deps)).app;
+}
+
+/** buildApp, and the parts of the instance its caller may use beside HTTP (tests do). */
+export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     logger: {
       ...loggerOptions(config.logLevel, config.providers.names),
@@ -137,8 +162,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerBodyParsers(app, config);
 
   // Image decoding runs in its own bounded pool of processes, never beside password hashing.
-  configureImageRendering(config.imageRendering);
-  app.addHook('onClose', async () => closeImageRendering());
+  const imageRenderer = new ImageRenderer(config.imageRendering);
+  app.addHook('onClose', async () => imageRenderer.close());
   // Password hashing in its own bounded pool of threads at a lower CPU priority than request handling.
   const hashing = new HashingPool(config.hashing);
   app.addHook('onClose', async () => hashing.close());
@@ -188,6 +213,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     metrics,
     mailer,
     hashing,
+    imageRenderer,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });
@@ -223,9 +249,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => {
     await Promise.all(runs.map((run) => run.stop()));
   });
-  app.decorate('backgroundIdle', async () => {
+  const backgroundIdle = async () => {
     await Promise.all([...runs.map((run) => run.idle()), dataExportJobs.idle()]);
-  });
+  };
+  app.decorate('backgroundIdle', backgroundIdle);
   app.decorate('dueDeletions', dueDeletions);
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
@@ -273,5 +300,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       });
     }
   }
-  return app;
+  return {
+    app,
+    parts: { mailer, dataExports: dataExportJobs, dueDeletions, imageRenderer, backgroundIdle },
+  };
 }

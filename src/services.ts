@@ -91,7 +91,12 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const verifiers = buildVerifiers(config.providers, deps.metrics.verificationObserver);
   const providers = new ProvidersService(providerAccounts, verifiers);
   const configuredProviders = config.providers.configured.map((provider) => provider.name);
-  const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
+  const images = new ImagesService(
+    deps.storage,
+    deps.imageRenderer,
+    config.imageMaxPixels,
+    deps.reportCleanupFailure,
+  );
   const oneTimeTokens = new OneTimeTokensRepo(db);
   const verification = new EmailVerificationService(
     db,

@@ -20,7 +20,7 @@ import { ConsentReminders } from '../modules/consents/reminders.js';
 import { ConsentRemindersRepo } from '../modules/consents/reminders-repo.js';
 import { ConsentsRepo } from '../modules/consents/repo.js';
 import { ConsentsService } from '../modules/consents/service.js';
-import { ImagesService } from '../modules/images/service.js';
+import { ImagesService, type PictureRenderer } from '../modules/images/service.js';
 import { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
 import { FeedCursorCodec } from '../modules/posts/cursor.js';
 import { PostsRepo } from '../modules/posts/repo.js';
@@ -61,6 +61,11 @@ export interface OperatorServices {
   secondFactor: SecondFactorReset;
 }
 
+/** Operator commands remove pictures but never store one: no renderer process is started for them. */
+const NO_RENDERING: PictureRenderer = {
+  renderProfilePicture: () => Promise.reject(new Error('operator commands render no images')),
+};
+
 /** A command's mail log: what the server logs as lines, a command says only when something went wrong. */
 const commandMailLog: MailLogger = {
   info: () => undefined,
@@ -78,7 +83,7 @@ function buildOperatorServices(
   const views = new UsersService(usersRepo, new ProviderAccountsRepo(db));
   const users = new UserOperationsService(usersRepo, views);
   // A removed post's files go with it; one that cannot be removed is named, so the operator can remove it.
-  const images = new ImagesService(storage, config.imageMaxPixels, (keys) =>
+  const images = new ImagesService(storage, NO_RENDERING, config.imageMaxPixels, (keys) =>
     console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
   );
   const posts = new PostsService(

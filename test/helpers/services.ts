@@ -19,6 +19,7 @@ export function buildTestServices(ctx: TestApp, overrides: Partial<ServiceDeps> 
     log,
     metrics: new AppMetrics(),
     mailer: ctx.app.mailer,
+    imageRenderer: ctx.imageRenderer,
     ...overrides,
   });
 }
