@@ -46,19 +46,6 @@ import { SERVICE_VERSION } from './version.js';
 import { mediaOrigin } from './web/media-origin.js';
 import { registerWeb } from './web/plugin.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The mail outbox's sender: tests (and operators' tools) can wait for sends or run a retry pass. */
-    mailer: Mailer;
-    /** The data-export builder: tests wait for builds (`idle`) or run a pass (`buildDue`, `expireDue`). */
-    dataExports: DataExportJobs;
-    /** Erases the accounts whose deletion is due: run periodically, and by tests on demand. */
-    dueDeletions: DueDeletions;
-    /** Resolves when no background pass (periodic jobs, export builds) is under way. */
-    backgroundIdle(): Promise<void>;
-  }
-}
-
 /** The parts of one instance that its callers use beside HTTP: tests wait on them or run their passes. */
 export interface AppParts {
   /** The mail outbox's sender: wait for sends (`idle`) or run a retry pass (`retryDue`). */
@@ -191,7 +178,6 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
     config.mail.smtp?.timeoutMs ?? 0,
     app.log,
   );
-  app.decorate('mailer', mailer);
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
   const {
@@ -219,7 +205,6 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
   });
   // Exports are built in the background: now and then (exports a crashed instance left, expiries), and
   // after each request; stopped, and awaited, before the database closes.
-  app.decorate('dataExports', dataExportJobs);
   app.addHook('onReady', async () => dataExportJobs.start());
   app.addHook('onClose', async () => dataExportJobs.close());
   registerDownloads(app);
@@ -252,8 +237,6 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
   const backgroundIdle = async () => {
     await Promise.all([...runs.map((run) => run.idle()), dataExportJobs.idle()]);
   };
-  app.decorate('backgroundIdle', backgroundIdle);
-  app.decorate('dueDeletions', dueDeletions);
   // Ready means the database answers *and* carries every migration this build knows: an instance started
   // with MIGRATE_ON_START=false before `accounts migrate` ran stays out of the load balancer.
   const latestMigration = (await loadMigrations()).at(-1)?.version ?? '';
