@@ -10,7 +10,11 @@
 const layers = [
   { name: 'entry', path: '^src/(main\\.ts$|cli/)', what: 'main.ts and cli/: the commands' },
   { name: 'server', path: '^src/server\\.ts$', what: 'server.ts: listens and closes' },
-  { name: 'app', path: '^src/app\\.ts$', what: 'app.ts: the Fastify instance and its routes' },
+  {
+    name: 'app',
+    path: '^src/(app\\.ts$|app/)',
+    what: 'app.ts and app/: the Fastify instance, put together from its plugins',
+  },
   {
     name: 'endpoints',
     path: '^src/endpoints\\.ts$',

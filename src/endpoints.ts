@@ -43,7 +43,7 @@ export function buildEndpoints(
   webSessions: WebSessions;
   /** The consent documents' pages (/legal/…). */
   legalDocuments: LegalDocuments;
-  /** The routes that answer a file, not an envelope (the data-export download): registered by app.ts. */
+  /** The routes that answer a file, not an envelope (the data-export download): registered by app/api.ts. */
   registerDownloads: (app: FastifyInstance) => void;
   dataExportJobs: DataExportJobs;
   securityEvents: SecurityEventsService;

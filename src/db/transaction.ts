@@ -1,10 +1,17 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import { CommitFailedError, ServiceError, ServiceUnavailableError, ValidationError } from '../errors.js';
 import { isConnectionError, isRetryableConflict, isUniqueViolation, violatedConstraint } from './errors.js';
 import type { Database } from './schema.js';
 import type { OutcomeCheck } from './write-outcome.js';
 
 export type Executor = Kysely<Database>;
+
+/**
+ * What a shared INSERT builder needs: any query creator over our tables, that of a data-modifying CTE
+ * included. Only `insertInto`: a CTE's creator also names the CTEs before it, which makes it no
+ * `QueryCreator<Database>` as a whole (its deletes and joins see more tables), yet its inserts are the same.
+ */
+export type TableInserter = Pick<QueryCreator<Database>, 'insertInto'>;
 
 /**
  * How a write whose answer was lost learns whether it committed after all: `find` looks, on the primary,

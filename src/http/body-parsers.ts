@@ -148,7 +148,10 @@ async function registerMultipart(app: FastifyInstance, limits: BodyLimits): Prom
         data,
         truncated: part.file.truncated,
       };
-      (part as unknown as MultipartPart).upload = upload;
+      // This part is also the body's entry for its field (attachFieldsToBody): multipartToObject reads the
+      // upload from it there.
+      const bodyPart: MultipartPart = part;
+      bodyPart.upload = upload;
     },
   });
   app.addHook('preValidation', (request, _reply, done) => {

@@ -21,9 +21,10 @@ export interface Argon2Cost {
 }
 
 /**
- * argon2id. The service hashes in a `HashingPool` of worker threads at a lower CPU priority (app.ts): a
- * flood of logins can neither block the event loop nor outrun it for the CPU, and a full queue sheds load
- * with a 503. Without a pool (tools, tests) it runs in this process on libuv's thread pool, off the event loop.
+ * argon2id. The service hashes in a `HashingPool` of worker threads at a lower CPU priority
+ * (app/infrastructure.ts): a flood of logins can neither block the event loop nor outrun it for the CPU, and
+ * a full queue sheds load with a 503. Without a pool (tools, tests) it runs in this process on libuv's thread
+ * pool, off the event loop.
  */
 export class PasswordHasher {
   #dummyHash: Promise<string> | undefined;

@@ -1,7 +1,7 @@
-import { type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { Precompiled } from '../db/precompiled.js';
-import type { Database, MailOutboxRow, MailStatus } from '../db/schema.js';
-import type { Executor } from '../db/transaction.js';
+import type { MailOutboxRow, MailStatus } from '../db/schema.js';
+import type { Executor, TableInserter } from '../db/transaction.js';
 import { maskAddress } from './transport.js';
 
 export interface NewOutboxMail {
@@ -34,7 +34,7 @@ export function claimedMailRow({ row, leaseMs, deliveredBy }: MailToWrite): Clai
 }
 
 /** The INSERT of a claimed mail (below); also part of an email sign-up's one write. */
-export function insertClaimedMailQuery(db: QueryCreator<Database>, mail: ClaimedMailRow) {
+export function insertClaimedMailQuery(db: TableInserter, mail: ClaimedMailRow) {
   const delivered = sql<boolean>`${mail.deliveredBy}::text IS NOT NULL`;
   return db.insertInto('mail_outbox').values({
     id: mail.id,

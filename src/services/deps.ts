@@ -4,7 +4,7 @@ import type { PasswordHasher } from '../lib/passwords.js';
 import type { RateLimits } from '../limits/rate-counter.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AppMetrics } from '../metrics/metrics.js';
-import type { CleanupFailureReporter } from '../modules/images/service.js';
+import type { CleanupFailureReporter, PictureRenderer } from '../modules/images/service.js';
 import type { PushLogger } from '../push/transport.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
@@ -25,6 +25,11 @@ export interface ServiceDeps {
   mailer: Mailer;
   /** The config's argon2 hasher unless given (a test may hand in one that interleaves work with a verify). */
   hasher?: PasswordHasher;
+  /**
+   * Decodes and re-encodes uploaded pictures (the instance's ImageRenderer, its own renderer processes); a
+   * command has none: it removes pictures but never stores one.
+   */
+  imageRenderer?: PictureRenderer;
   /** The processes the default hasher runs argon2 in; without one it hashes on this process's thread pool. */
   hashing?: HashingPool;
 }

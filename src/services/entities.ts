@@ -8,7 +8,7 @@ import { ConsentsRepo } from '../modules/consents/repo.js';
 import { ConsentsService } from '../modules/consents/service.js';
 import { IdempotencyRepo } from '../modules/idempotency/repo.js';
 import { IdempotencyService } from '../modules/idempotency/service.js';
-import { ImagesService } from '../modules/images/service.js';
+import { ImagesService, type PictureRenderer } from '../modules/images/service.js';
 import { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
 import { FeedCursorCodec } from '../modules/posts/cursor.js';
 import { PostsRepo } from '../modules/posts/repo.js';
@@ -25,6 +25,10 @@ import { UsersService } from '../modules/users/service.js';
 import { buildVerifiers } from '../providers/index.js';
 import type { ServiceDeps } from './deps.js';
 
+/** Without a renderer (an operator command) pictures can be removed but never stored: no process starts. */
+const NO_RENDERING: PictureRenderer = {
+  renderProfilePicture: () => Promise.reject(new Error('this process renders no images')),
+};
 /** What the entity modules are made from besides the deps. */
 export interface EntityParts {
   /** The modules that log an event (a revoked session, a consent change) record it here. */
@@ -53,7 +57,12 @@ export function buildEntities(config: Config, deps: ServiceDeps, parts: EntityPa
   const verifiers = buildVerifiers(config.providers, deps.metrics?.verificationObserver);
   const providers = new ProvidersService(providerAccounts, verifiers);
   const configuredProviders = config.providers.configured.map((provider) => provider.name);
-  const images = new ImagesService(deps.storage, config.imageMaxPixels, deps.reportCleanupFailure);
+  const images = new ImagesService(
+    deps.storage,
+    deps.imageRenderer ?? NO_RENDERING,
+    config.imageMaxPixels,
+    deps.reportCleanupFailure,
+  );
   const oneTimeTokens = new OneTimeTokensRepo(db);
   const consentsRepo = new ConsentsRepo(db);
   // A consent change is logged in its transaction (it has no alert).

@@ -64,7 +64,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await page.getByRole('button', { name: 'Send the link' }).click();
     expect((await answered).status()).toBe(200);
     await expect.poll(() => status.textContent()).toBe(neutral);
-    await suite.ctx.app.mailer.idle();
+    await suite.ctx.mailer.idle();
     expect(resetMails(nobody)).toEqual([]);
     expectNoProblems(problems);
   });

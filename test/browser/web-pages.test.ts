@@ -183,7 +183,7 @@ describe.skipIf(!chromiumInstalled)(
     });
 
     it('verifies the email with the mailed link (/verify-email)', async () => {
-      await ctx.app.mailer.idle();
+      await ctx.mailer.idle();
       const token = await latestToken(ctx.database.handle, signup.email, 'email_verify');
       const { page, problems } = await openPage('ko-KR');
       await page.goto(`/verify-email?token=${token}&lang=en`);
@@ -200,7 +200,7 @@ describe.skipIf(!chromiumInstalled)(
 
     it('sets a new password with the mailed link (/reset-password) and is signed in', async () => {
       await postForm(ctx.app, '/dev/auth/password/forgot', { email: signup.email });
-      await ctx.app.mailer.idle();
+      await ctx.mailer.idle();
       const token = await latestToken(ctx.database.handle, signup.email, 'password_reset');
       const { page, problems } = await openPage('ko-KR');
       await page.goto(`/reset-password?token=${token}`);

@@ -91,7 +91,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     await expect
       .poll(() => page.locator('#activity .device').first().textContent())
       .toBe('Data download requested');
-    await suite.ctx.app.dataExports.idle();
+    await suite.ctx.dataExports.idle();
     // The card asks for the status every few seconds while the page is open.
     const link = page.getByRole('link', { name: 'Download the zip' });
     await expect.poll(() => link.isVisible(), { timeout: 15_000 }).toBe(true);
@@ -148,8 +148,8 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
       .set({ next_attempt_at: sql<Date>`now()` })
       .where('id', '=', id)
       .execute();
-    suite.ctx.app.dataExports.kick();
-    await suite.ctx.app.dataExports.idle();
+    suite.ctx.dataExports.kick();
+    await suite.ctx.dataExports.idle();
     // The card asks for the status every few seconds while the page is open.
     await expect.poll(() => link.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await status.textContent()).toBe('Your data is ready.');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type AppDeps, buildApp } from '../../src/app.js';
+import { type AppDeps, type AppParts, buildAppWithParts } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { TEST_SECRETS_KEY } from './config.js';
 import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
@@ -27,7 +27,8 @@ export function testConfig(env: Record<string, string> = {}, dataDir?: string): 
   });
 }
 
-export interface TestApp {
+/** The app and its parts (`ctx.mailer`, `ctx.dataExports`, `ctx.imageRenderer`, …). */
+export interface TestApp extends AppParts {
   app: FastifyInstance;
   /** 200 responses that did not match their route's declared schema (see response-check.ts). */
   responseMismatches: ResponseMismatch[];
@@ -45,13 +46,13 @@ export async function createTestApp(
   const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
   const database = await createTestDatabase(backend);
   const config = testConfig(env, dataDir);
-  const app = await buildApp(config, { ...deps, database: database.handle });
+  const { app, parts } = await buildAppWithParts(config, { ...deps, database: database.handle });
   const responseMismatches = checkResponsesAgainstSchemas(app);
   await app.ready();
   // The start-up passes of the periodic jobs (sweeps, prunes) finish before a test runs, so what a test counts
   // (statements, connections, rows) is its own.
-  await app.backgroundIdle();
-  return { app, responseMismatches, database, config, dataDir };
+  await parts.backgroundIdle();
+  return { app, responseMismatches, database, config, dataDir, ...parts };
 }
 
 export async function closeTestApp(testApp: TestApp): Promise<void> {

@@ -30,7 +30,7 @@ export async function readyExport(ctx: TestApp, user: RegisteredUser): Promise<E
   const res = await requestExport(ctx, user);
   expect(res.statusCode, res.body).toBe(202);
   const started = (res.json() as { data: { export: ExportView } }).data.export;
-  await ctx.app.dataExports.idle();
+  await ctx.dataExports.idle();
   return exportStatus(ctx, user, started.id);
 }
 

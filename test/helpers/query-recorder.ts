@@ -12,7 +12,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { type AppParts, buildAppWithParts } from '../../src/app.js';
 import { testConfig } from './app.js';
 import { type Backend, createTestDatabase, type TestDatabase } from './database.js';
 
@@ -42,7 +42,8 @@ export class QueryRecorder implements KyselyPlugin {
   }
 }
 
-export interface RecordedApp {
+/** The app and its parts (`ctx.mailer`, …). */
+export interface RecordedApp extends AppParts {
   recorder: QueryRecorder;
   database: TestDatabase;
   app: FastifyInstance;
@@ -63,10 +64,11 @@ export function useRecordedApp(
     dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-test-'));
     ctx.database = await createTestDatabase(backend);
     const counted = { ...ctx.database.handle, db: ctx.database.handle.db.withPlugin(ctx.recorder) };
-    ctx.app = await buildApp(testConfig(env(), dataDir), { database: counted });
+    const { app, parts } = await buildAppWithParts(testConfig(env(), dataDir), { database: counted });
+    Object.assign(ctx, parts, { app });
     await ctx.app.ready();
     // The periodic jobs' start-up passes are not the test's statements.
-    await ctx.app.backgroundIdle();
+    await ctx.backgroundIdle();
   });
   afterAll(async () => {
     await ctx.app?.close();

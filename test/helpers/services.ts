@@ -18,7 +18,8 @@ export function buildTestServices(ctx: TestApp, overrides: Partial<ServiceDeps> 
     limits: openRateLimits(ctx.config.rateLimits, undefined, log),
     log,
     metrics: new AppMetrics(),
-    mailer: ctx.app.mailer,
+    mailer: ctx.mailer,
+    imageRenderer: ctx.imageRenderer,
     ...overrides,
   });
 }

@@ -61,7 +61,7 @@ describe.each(backends)('%s: the scheduled deletions sweep', (backend) => {
     await schedule(staying);
     await makeDue(leaving.id);
 
-    await ctx.app.dueDeletions.eraseDue();
+    await ctx.dueDeletions.eraseDue();
 
     expect(Object.values(await rowsOf(db(), leaving.id))).toEqual(NOTHING_LEFT);
     expect(await likeCount(mine.id)).toBeUndefined();
@@ -85,7 +85,7 @@ describe.each(backends)('%s: the scheduled deletions sweep', (backend) => {
       await schedule(user);
       await makeDue(user.id);
     }
-    const passes = await Promise.all([1, 2, 3].map(() => ctx.app.dueDeletions.eraseDue()));
+    const passes = await Promise.all([1, 2, 3].map(() => ctx.dueDeletions.eraseDue()));
     const erased = passes.flat().map((account) => account.id);
     // The periodic pass may have taken some already; none is erased twice, and none is left.
     expect(new Set(erased).size).toBe(erased.length);
@@ -107,7 +107,7 @@ describe.each(backends)('%s: the scheduled deletions sweep', (backend) => {
     const cancels = users.map((user) =>
       postForm(ctx.app, '/v1/auth/deletion/cancel', { token: tokens.get(user.id) as string }),
     );
-    const [responses] = await Promise.all([Promise.all(cancels), ctx.app.dueDeletions.eraseDue()]);
+    const [responses] = await Promise.all([Promise.all(cancels), ctx.dueDeletions.eraseDue()]);
 
     for (const res of responses) expect([200, 422]).toContain(res.statusCode);
     for (const [index, user] of users.entries()) {

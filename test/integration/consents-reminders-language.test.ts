@@ -68,12 +68,12 @@ describe.each(backends)('%s: reminder mails in the user’s language', (backend)
     expectOk(await device(switched, 'phone', 'ko'));
     const deviceless = await dueUser();
     // The verification mails are sent at sign-up: the reminders are the next mail to each.
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     smtp.mails.length = 0;
 
     const run = await buildTestServices(ctx).consentReminders.run();
     expect(run).toEqual({ reminded: 4, withdrawn: 0 });
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
 
     for (const user of [korean, switched]) {
       const mail = await reminderTo(user);

@@ -58,7 +58,7 @@ describe.each(backends)('%s: marketing re-confirmation (accounts consent remind)
     const fresh = await registerUser(ctx.app, { consent_marketing_push: 'on' } as never);
     await age(me.id, 2 * 366, 'consent_records');
     await remind();
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const mails = await mailsTo(me.email);
     // One mail per user, listing each agreement due; the required documents are never asked again.
     expect(mails).toHaveLength(1);

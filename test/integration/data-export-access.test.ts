@@ -57,7 +57,7 @@ describe.each(backends)('%s: user/export access, expiry and erasure', (backend) 
     expectError(await download(ctx, ready.download_url ?? ''), ...NOT_FOUND);
     expect(await status(ctx, user, ready.id)).toMatchObject({ status: 'expired', download_url: null });
 
-    expect(await ctx.app.dataExports.expireDue()).toBeGreaterThanOrEqual(1);
+    expect(await ctx.dataExports.expireDue()).toBeGreaterThanOrEqual(1);
     expect(await exportFiles(ctx)).not.toContain(row.file_key);
     const after = await ctx.database.handle.db
       .selectFrom('data_exports')
@@ -68,7 +68,7 @@ describe.each(backends)('%s: user/export access, expiry and erasure', (backend) 
     expectError(await download(ctx, ready.download_url ?? ''), ...NOT_FOUND);
     // A new export may be asked for (limits are off here).
     expect((await requestExport(ctx, user)).statusCode).toBe(202);
-    await ctx.app.dataExports.idle();
+    await ctx.dataExports.idle();
   });
 
   it('builds an export a crashed instance left pending on the next pass', async () => {
@@ -85,7 +85,7 @@ describe.each(backends)('%s: user/export access, expiry and erasure', (backend) 
         next_attempt_at: sql<Date>`now() - interval '1 minute'`,
       })
       .execute();
-    expect(await ctx.app.dataExports.buildDue()).toBeGreaterThanOrEqual(1);
+    expect(await ctx.dataExports.buildDue()).toBeGreaterThanOrEqual(1);
     expect(await status(ctx, user, orphan)).toMatchObject({ status: 'ready' });
   });
 
@@ -105,7 +105,7 @@ describe.each(backends)('%s: user/export access, expiry and erasure', (backend) 
     await sql`UPDATE users SET deletion_due_at = now() - interval '1 second' WHERE id = ${user.id}`.execute(
       ctx.database.handle.db,
     );
-    expect((await ctx.app.dueDeletions.eraseDue()).map((erased) => erased.id)).toEqual([user.id]);
+    expect((await ctx.dueDeletions.eraseDue()).map((erased) => erased.id)).toEqual([user.id]);
     expect(await exportFiles(ctx)).not.toContain(row.file_key);
     const rows = await ctx.database.handle.db
       .selectFrom('data_exports')
@@ -124,7 +124,7 @@ describe.each(backends)('%s: user/export rate limit', (backend) => {
     const user = await registerUser(ctx.app);
     const first = await requestExport(ctx, user);
     expect(first.statusCode).toBe(202);
-    await ctx.app.dataExports.idle();
+    await ctx.dataExports.idle();
     const res = await requestExport(ctx, user);
     expect(res.statusCode).toBe(429);
     expect(res.json()).toEqual({
@@ -139,6 +139,6 @@ describe.each(backends)('%s: user/export rate limit', (backend) => {
     expect(rows).toHaveLength(1);
     // Another user has their own allowance.
     expect((await requestExport(ctx, await registerUser(ctx.app))).statusCode).toBe(202);
-    await ctx.app.dataExports.idle();
+    await ctx.dataExports.idle();
   });
 });

@@ -61,7 +61,7 @@ describe.each(backends)('%s: user/export', (backend) => {
       download_url: null,
       expires_at: null,
     });
-    await ctx.app.dataExports.idle();
+    await ctx.dataExports.idle();
     const ready = await status(ctx, user, started.data.export.id);
     expect(ready.status).toBe('ready');
     expect(ready.download_url).toMatch(
@@ -133,7 +133,7 @@ describe.each(backends)('%s: user/export', (backend) => {
       { ...bearer(user.token), 'accept-language': 'ko-KR,ko;q=0.9' },
     );
     expect(res.statusCode).toBe(202);
-    await ctx.app.dataExports.idle();
+    await ctx.dataExports.idle();
     const mail = (await outboxFor(ctx.database.handle, user.email)).find(
       (row) => row.kind === 'data_export_ready',
     );
@@ -175,7 +175,7 @@ describe.each(backends)('%s: user/export', (backend) => {
     const user = await registerUser(ctx.app);
     const answers = await Promise.all(Array.from({ length: 6 }, () => requestExport(ctx, user)));
     const ids = answers.map((res) => (res.json() as { data: { export: ExportView } }).data.export.id);
-    await ctx.app.dataExports.idle();
+    await ctx.dataExports.idle();
     const rows = await ctx.database.handle.db
       .selectFrom('data_exports')
       .select(['id', 'status'])

@@ -16,7 +16,7 @@ describe.each(backends)('%s: email verification (log transport)', (backend) => {
   const ctx = useTestApp(backend);
 
   const verificationToken = async (email: string) => {
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     return latestToken(ctx.database.handle, email, 'email_verify');
   };
   const verify = (token: string) => postForm(ctx.app, VERIFY, { token });
@@ -50,7 +50,7 @@ describe.each(backends)('%s: email verification (log transport)', (backend) => {
     expectOk(
       await postForm(ctx.app, '/v1/auth/register', form, { 'accept-language': 'ko-KR,ko;q=0.9,en;q=0.5' }),
     );
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const [mail] = await outboxFor(ctx.database.handle, form.email);
     expect(mail).toMatchObject({ locale: 'ko', subject: '이메일 주소를 확인해 주세요' });
     expect(mail?.text).toContain(`${form.username}님, 안녕하세요.`);
@@ -80,7 +80,7 @@ describe.each(backends)('%s: email verification (log transport)', (backend) => {
     expectOk(await verify(second));
     const before = (await outboxFor(ctx.database.handle, user.email)).length;
     expect(expectOk(await resend(user.token))).toEqual({ status: 'already_verified' });
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     expect(await outboxFor(ctx.database.handle, user.email)).toHaveLength(before);
   });
 
@@ -125,7 +125,7 @@ describe.each(backends)('%s: email verification (log transport)', (backend) => {
     expectOk(
       await postForm(ctx.app, '/v1/user/update', { email: newEmail.toUpperCase() }, bearer(user.token)),
     );
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     expect(await outboxFor(ctx.database.handle, newEmail)).toHaveLength(mails);
   });
 
@@ -163,7 +163,7 @@ describe.each(backends)('%s: sign-up through a provider that vouches for the ema
     const { user } = expectOk<{ user: { email_verified: boolean } }>(
       await postForm(ctx.app, '/v1/auth/register', fields),
     );
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     return { user, mails: await outboxFor(ctx.database.handle, fields.email) };
   }
 

@@ -1,7 +1,6 @@
 import { getPriority } from 'node:os';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageRendererPids, runningImageRendererPids } from '../../src/modules/images/process.js';
 import { closeTestApp, createTestApp, type TestApp, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
@@ -34,11 +33,11 @@ describe.each(backends)('%s: image rendering is isolated from logins', (backend)
   it('renders in another process, never in this one', async () => {
     const user = await registerUser(ctx.app);
     expectOk(await updatePicture(ctx.app, user.token, await pngFixture()));
-    const pids = imageRendererPids();
+    const pids = ctx.imageRenderer.renderedPids();
     expect(pids.length).toBeGreaterThan(0);
     expect(pids).not.toContain(process.pid);
     // Below the event loop like the hashing processes, every thread of it (a nice value is per thread).
-    // (The list keeps the renderers of apps closed before this one: only live ones have threads to read.)
+    // (A renderer that has exited since has no threads to read: the live ones must be there.)
     const priorities = pids.flatMap(threadPriorities);
     expect(priorities.length).toBeGreaterThan(0);
     for (const priority of priorities) expect(priority).toBeGreaterThan(getPriority());
@@ -142,7 +141,7 @@ describe.each(backends)('%s: a renderer killed mid-render', (backend) => {
     let pid: number | undefined;
     while (pid === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      pid = runningImageRendererPids()[0];
+      pid = ctx.imageRenderer.runningPids()[0];
     }
     // Into the render, as the fault injector did (it killed 0.35 s in). Shorter here so a fast machine has not
     // finished the image yet: the render is the child's from the moment it is spawned until it replies.

@@ -76,7 +76,7 @@ describe.each(backends)('%s: account-lifecycle tokens never reach a log line', (
   it('with the log transport', async () => {
     const { ctx, lines } = apps[0] as (typeof apps)[number];
     const tokens = await everyFlow(ctx, async (email, kind) => {
-      await ctx.app.mailer.idle();
+      await ctx.mailer.idle();
       return latestToken(ctx.database.handle, email, kind);
     });
     const text = lines.join('');
@@ -92,7 +92,7 @@ describe.each(backends)('%s: account-lifecycle tokens never reach a log line', (
     const form = registrationForm();
     try {
       expectOk(await postForm(ctx.app, '/v1/auth/register', form));
-      await ctx.app.mailer.idle();
+      await ctx.mailer.idle();
     } finally {
       smtp.refuse = false;
     }
@@ -100,10 +100,10 @@ describe.each(backends)('%s: account-lifecycle tokens never reach a log line', (
       .updateTable('mail_outbox')
       .set({ next_attempt_at: new Date(0) })
       .execute();
-    await ctx.app.mailer.retryDue();
+    await ctx.mailer.retryDue();
     const refused = tokenFromText((await smtp.mailTo(form.email)).text);
     const tokens = await everyFlow(ctx, async (email, kind) => {
-      await ctx.app.mailer.idle();
+      await ctx.mailer.idle();
       const subject = kind === 'password_reset' ? 'Reset your password' : 'Confirm your email address';
       const mails = smtp.mails.filter(
         (mail) => mail.subject === subject && recipients(mail).includes(email.toLowerCase()),

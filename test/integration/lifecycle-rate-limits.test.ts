@@ -57,7 +57,7 @@ describe.each(cases)('account-lifecycle rate limits on the %s store (%s)', (stor
       // The same answer for both: a 429 tells no more than a 200 about whether the account exists.
       expectTooManyRequests(await forgot(email, newIp()), 3600);
     }
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const resets = (await outboxFor(ctx.database.handle, known)).filter(
       (row) => row.kind === 'password_reset',
     );

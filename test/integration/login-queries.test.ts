@@ -20,7 +20,7 @@ describe.each(backends)('%s: the statements of an email login', (backend) => {
     app = ctx.app;
     user = await registerUser(app);
     // The sign-up's verification mail is sent in the background: not part of any login below.
-    await app.mailer.idle();
+    await ctx.mailer.idle();
   });
 
   it('reads the account once, writes the token in one statement that re-checks the sign-in, then logs it', async () => {

@@ -52,7 +52,7 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
     await sql`UPDATE mail_outbox SET next_attempt_at = now() WHERE status = 'pending'`.execute(
       ctx.database.handle.db,
     );
-    return ctx.app.mailer.retryDue();
+    return ctx.mailer.retryDue();
   }
 
   async function register(headers: Record<string, string> = {}) {
@@ -70,7 +70,7 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
       validForMs: 60_000,
     };
     // Written as a request would, but never handed to sendSoon: the instance died after its commit.
-    const queued = await ctx.app.mailer.queueWithin(db, to, 'email_verify', 'en', values);
+    const queued = await ctx.mailer.queueWithin(db, to, 'email_verify', 'en', values);
     const [claimed] = await outboxFor(ctx.database.handle, to);
     expect(claimed).toMatchObject({ id: queued.id, status: 'pending', attempts: 1 });
     const { rows } = await sql<{ seconds: number }>`
@@ -80,11 +80,11 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
     expect(rows[0]?.seconds).toBeGreaterThan(55);
     expect(rows[0]?.seconds).toBeLessThanOrEqual(60);
     // Not due: no other sender takes it while its writer may still be sending it.
-    expect(await ctx.app.mailer.retryDue()).toBe(0);
+    expect(await ctx.mailer.retryDue()).toBe(0);
     expect(smtp.mails.filter((mail) => JSON.stringify(mail.to).includes(to))).toHaveLength(0);
 
     await sql`UPDATE mail_outbox SET next_attempt_at = now() WHERE id = ${queued.id}`.execute(db);
-    expect(await ctx.app.mailer.retryDue()).toBe(1);
+    expect(await ctx.mailer.retryDue()).toBe(1);
     expect((await smtp.mailTo(to)).subject).toBe('Confirm your email address');
     expect((await outboxFor(ctx.database.handle, to))[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
@@ -102,7 +102,7 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
       status: 'verified',
     });
     // Delivered: the row keeps no copy of the secret link.
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const [row] = await outboxFor(ctx.database.handle, form.email);
     expect(row).toMatchObject({ status: 'sent', transport: 'smtp', attempts: 1, text: null, html: null });
   });
@@ -113,7 +113,7 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
     expectOk(
       await postForm(ctx.app, '/v1/auth/password/forgot', { email: form.email }, { 'accept-language': 'ko' }),
     );
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const mail = smtp.mails.filter(
       (m) => m.subject === '비밀번호 재설정 안내' && m.text?.includes(form.username),
     );
@@ -133,7 +133,7 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
 
   it('keeps a committed request successful when the server refuses, and delivers on a later retry', async () => {
     smtp.refuse = true;
-    const form = await register().finally(() => ctx.app.mailer.idle());
+    const form = await register().finally(() => ctx.mailer.idle());
     try {
       const [row] = await outboxFor(ctx.database.handle, form.email);
       expect(row).toMatchObject({ status: 'pending', attempts: 1 });
@@ -159,7 +159,7 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
     smtp.refuse = true;
     try {
       const form = await register();
-      await ctx.app.mailer.idle();
+      await ctx.mailer.idle();
       await retryNow();
       await retryNow();
       const [row] = await outboxFor(ctx.database.handle, form.email);
@@ -176,7 +176,7 @@ describe.each(backends)('%s: mail over SMTP', (backend) => {
     smtp.refuse = true;
     try {
       const form = await register();
-      await ctx.app.mailer.idle();
+      await ctx.mailer.idle();
       const delay = async () => {
         const { rows } = await sql<{ seconds: number }>`
           SELECT extract(epoch FROM next_attempt_at - now())::float AS seconds FROM mail_outbox
@@ -216,7 +216,7 @@ describe.each(backends)('%s: mail to an SMTP server that stalls', (backend) => {
     const form = registrationForm();
     expectOk(await postForm(ctx.app, '/v1/auth/password/forgot', { email: `nobody${unique()}@example.com` }));
     expectOk(await postForm(ctx.app, '/v1/auth/register', form));
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const [row] = await outboxFor(ctx.database.handle, form.email);
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
     expect(row?.last_error).toMatch(/timeout|ETIMEDOUT|ECONNECTION|Greeting/i);
@@ -226,7 +226,7 @@ describe.each(backends)('%s: mail to an SMTP server that stalls', (backend) => {
     await sql`UPDATE mail_outbox SET next_attempt_at = now() WHERE status = 'pending'`.execute(
       ctx.database.handle.db,
     );
-    expect(await ctx.app.mailer.retryDue()).toBe(1);
+    expect(await ctx.mailer.retryDue()).toBe(1);
     expect((await outboxFor(ctx.database.handle, form.email))[0]).toMatchObject({
       status: 'sent',
       attempts: 2,

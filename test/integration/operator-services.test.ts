@@ -22,7 +22,7 @@ describe.each(backends)('%s: the operator commands’ services', (backend) => {
   const ctx = useTestApp(backend);
 
   const operator = (): OperatorServices =>
-    commandServices(ctx.config, ctx.database.handle, createStorage(ctx.config.media), ctx.app.mailer);
+    commandServices(ctx.config, ctx.database.handle, createStorage(ctx.config.media), ctx.mailer);
 
   const authOf = async (services: OperatorServices, token: string): Promise<AuthContext> => {
     const auth = await services.tokens.authenticate(token);

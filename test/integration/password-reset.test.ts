@@ -20,7 +20,7 @@ describe.each(backends)('%s: password reset (log transport)', (backend) => {
   /** Asks for a reset link and returns the token the mail carries (read from the outbox). */
   async function forgot(email: string): Promise<string> {
     expect(expectOk(await postForm(ctx.app, FORGOT, { email }))).toEqual({ status: 'sent' });
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     return latestToken(ctx.database.handle, email, 'password_reset');
   }
 
@@ -71,14 +71,14 @@ describe.each(backends)('%s: password reset (log transport)', (backend) => {
     expect(b.statusCode).toBe(a.statusCode);
     expect(b.body).toBe(a.body);
     expect(b.headers['content-type']).toBe(a.headers['content-type']);
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     expect(await outboxFor(ctx.database.handle, unknown)).toEqual([]);
   });
 
   it('mails the address on the account even when the request spells it in other case', async () => {
     const me = await registerUser(ctx.app);
     expectOk(await postForm(ctx.app, FORGOT, { email: me.email.toUpperCase() }));
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const rows = (await outboxFor(ctx.database.handle, me.email)).filter((r) => r.kind === 'password_reset');
     expect(rows.map((row) => row.to_address)).toEqual([me.email]);
   });

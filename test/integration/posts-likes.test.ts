@@ -115,7 +115,11 @@ describe.each(backends)('%s: PostsService for the operator and account deletion'
   function service(): PostsService {
     const db = ctx.database.handle.db;
     const repo = new PostsRepo(db);
-    const images = new ImagesService(new LocalStorage(mediaDir(), '/media'), ctx.config.imageMaxPixels);
+    const images = new ImagesService(
+      new LocalStorage(mediaDir(), '/media'),
+      ctx.imageRenderer,
+      ctx.config.imageMaxPixels,
+    );
     return new PostsService({
       db,
       postsRepo: repo,

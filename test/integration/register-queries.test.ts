@@ -24,7 +24,7 @@ describe.each(backends)('%s: the statements of an email sign-up', (backend) => {
   it('writes four rows in one statement, and nothing else: its unique indexes are the uniqueness check', async () => {
     recorder.reset();
     const user = await registerUser(app);
-    await app.mailer.idle();
+    await ctx.mailer.idle();
     const statements = recorder.statements.map(({ sql }) => sql);
     expect(heads()).toEqual(['with "api_token"']);
     // One statement (no transaction around five): the token, the verification token and the mail as CTEs of
@@ -113,7 +113,7 @@ describe.each(backends)('%s: the sent marks of mails sent together', (backend) =
   }));
 
   it('marks mails sent in the same moment with one statement, each of them sent', async () => {
-    const { app, recorder, database } = ctx;
+    const { recorder, database, mailer } = ctx;
     const values = {
       username: 'batch',
       link: 'https://accounts.test/verify-email?token=x',
@@ -122,12 +122,12 @@ describe.each(backends)('%s: the sent marks of mails sent together', (backend) =
     const addresses = [1, 2, 3].map((n) => `batch${n}-${Date.now()}@example.com`);
     const queued = [];
     for (const to of addresses) {
-      queued.push(await app.mailer.queueWithin(database.handle.db, to, 'email_verify', 'en', values));
+      queued.push(await mailer.queueWithin(database.handle.db, to, 'email_verify', 'en', values));
     }
     recorder.reset();
     // Sent in one turn of the event loop, as several requests' mails are under load.
-    for (const mail of queued) app.mailer.sendSoon(mail);
-    await app.mailer.idle();
+    for (const mail of queued) mailer.sendSoon(mail);
+    await mailer.idle();
     expect(recorder.statements.map(({ sql }) => sql.split(' set ')[0])).toEqual(['update "mail_outbox"']);
     const rows = await database.handle.db
       .selectFrom('mail_outbox')

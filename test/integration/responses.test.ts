@@ -240,7 +240,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       post('/user/export', { current_password: minji.password }, minji.token),
       202,
     );
-    await ctx.app.dataExports.idle();
+    await ctx.dataExports.idle();
     const exportId = (started.export as { id: string }).id;
     await check('GET /user/export/{id}', get(`/user/export/${exportId}`, minji.token));
     await check('GET /user/export', get('/user/export', minji.token));

@@ -169,7 +169,7 @@ describe.each(backends)('%s: signing in with a second factor', (backend) => {
     await awayFromStepEdge();
     const user = await twoFactorUser();
     expectOk(await postForm(ctx.app, '/v1/auth/password/forgot', { email: user.email }));
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     const resetToken = await latestToken(ctx.database.handle, user.email, 'password_reset');
     const password = `New-Harbour-Light-${Date.now()}`;
     const reset = await postForm(ctx.app, '/v1/auth/password/reset', { token: resetToken, password });

@@ -36,7 +36,7 @@ describe.each(backends)('%s: security events of second-factor and passkey sign-i
 
   /** The new-device alerts this address received, once every send has finished. */
   async function newDeviceAlerts(address: string): Promise<ParsedMail[]> {
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     return smtp.mails.filter(
       (mail) =>
         recipients(mail).includes(address.toLowerCase()) && mail.subject === 'New sign-in to your account',

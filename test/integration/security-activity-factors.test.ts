@@ -44,7 +44,7 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
 
   /** The alert mails (not the verification mails) this address received, once every send has finished. */
   async function alertsTo(address: string): Promise<ParsedMail[]> {
-    await ctx.app.mailer.idle();
+    await ctx.mailer.idle();
     return smtp.mails.filter(
       (mail) => recipients(mail).includes(address.toLowerCase()) && !/confirm|확인/i.test(mail.subject ?? ''),
     );

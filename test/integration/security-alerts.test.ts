@@ -25,7 +25,7 @@ describe.each(backends)('%s: security alert mails', (backend) => {
 
   /** The alert mails (not the verification mails) this address received, once every send has finished. */
   async function alertsTo(address: string, ...apps: TestApp[]): Promise<ParsedMail[]> {
-    for (const app of apps.length > 0 ? apps : [ctx]) await app.app.mailer.idle();
+    for (const app of apps.length > 0 ? apps : [ctx]) await app.mailer.idle();
     return smtp.mails.filter(
       (mail) => recipients(mail).includes(address.toLowerCase()) && !/confirm|확인/i.test(mail.subject ?? ''),
     );

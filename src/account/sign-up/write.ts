@@ -1,6 +1,5 @@
-import type { QueryCreator } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
-import type { Database, UserRow } from '../../db/schema.js';
+import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import {
   type ClaimedMailRow,
@@ -32,11 +31,6 @@ interface SignUpRows {
   consents: SignUpConsents;
 }
 
-/** Each CTE name widens the query creator's table map; the INSERTs after it need only the real tables. */
-function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): QueryCreator<Database> {
-  return creator as unknown as QueryCreator<Database>;
-}
-
 /**
  * An email sign-up's rows — the user, its API token, its verification token, the verification mail, its
  * `account_created` security event and the consent records — in one statement of data-modifying CTEs instead
@@ -49,12 +43,12 @@ function tablesOnly<Tables extends Database>(creator: QueryCreator<Tables>): Que
 const SIGN_UP = Precompiled.named(
   (db: Executor, { account, token, verification, mail, event, consents }: SignUpRows) => {
     const withRows = db
-      .with('api_token', (qc) => insertTokenQuery(tablesOnly(qc), token))
-      .with('verification_token', (qc) => insertOneTimeTokenQuery(tablesOnly(qc), verification))
-      .with('verification_mail', (qc) => insertClaimedMailQuery(tablesOnly(qc), mail))
-      .with('security_event', (qc) => insertSecurityEventQuery(tablesOnly(qc), event))
-      .with('consent_records', (qc) => insertSignUpConsentsQuery(tablesOnly(qc), consents));
-    return insertAccountQuery(tablesOnly(withRows), { ...account, slug: firstFreeSlug(account.slug) });
+      .with('api_token', (qc) => insertTokenQuery(qc, token))
+      .with('verification_token', (qc) => insertOneTimeTokenQuery(qc, verification))
+      .with('verification_mail', (qc) => insertClaimedMailQuery(qc, mail))
+      .with('security_event', (qc) => insertSecurityEventQuery(qc, event))
+      .with('consent_records', (qc) => insertSignUpConsentsQuery(qc, consents));
+    return insertAccountQuery(withRows, { ...account, slug: firstFreeSlug(account.slug) });
   },
 );
 

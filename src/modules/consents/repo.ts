@@ -1,7 +1,7 @@
-import { type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
-import type { ConsentChannel, ConsentText, Database } from '../../db/schema.js';
-import type { Executor } from '../../db/transaction.js';
+import type { ConsentChannel, ConsentText } from '../../db/schema.js';
+import type { Executor, TableInserter } from '../../db/transaction.js';
 
 /** A document at its current version, with its title and URL per language. */
 export interface CurrentDocument {
@@ -62,7 +62,7 @@ export interface SignUpConsents {
  * email sign-up's one statement (src/account/sign-up/write.ts), so an old client that sends only
  * `user_agreement` costs no round trip more.
  */
-export function insertSignUpConsentsQuery(db: QueryCreator<Database>, consents: SignUpConsents) {
+export function insertSignUpConsentsQuery(db: TableInserter, consents: SignUpConsents) {
   return db
     .insertInto('consent_records')
     .columns(['user_id', 'key', 'version', 'agreed', 'channel', 'client_address'])

@@ -48,7 +48,7 @@ export class IdempotencyService implements IdempotentWrites {
     }
   }
 
-  /** Removes the records past their time; the periodic job of every instance (app.ts). */
+  /** Removes the records past their time; the periodic job of every instance (app/background-jobs.ts). */
   prune(): Promise<number> {
     return this.repo.prune(this.keepMs);
   }

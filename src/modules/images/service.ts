@@ -4,10 +4,13 @@ import { ServiceUnavailableError, ValidationError } from '../../errors.js';
 import type { MediaStorage } from '../../storage/media-storage.js';
 import type { UploadedFile } from '../../validation/types.js';
 import { type ProbeResult, probeImage } from './probe.js';
-import { renderProfilePicture, UndecodableImageError } from './process.js';
+import { type ImageRenderer, type Rendition, UndecodableImageError } from './process.js';
 
 /** What the caller reports when a file could not be removed (the files are then orphans to clean by hand). */
 export type CleanupFailureReporter = (keys: readonly string[], error: unknown) => void;
+
+/** What decodes and re-encodes a picture: the instance's ImageRenderer (its pool of renderer processes). */
+export type PictureRenderer = Pick<ImageRenderer, 'renderProfilePicture'>;
 
 /**
  * Profile pictures: decoding, re-encoding and storing their files. It never touches the database; callers
@@ -17,6 +20,7 @@ export type CleanupFailureReporter = (keys: readonly string[], error: unknown) =
 export class ImagesService {
   constructor(
     private readonly storage: MediaStorage,
+    private readonly renderer: PictureRenderer,
     private readonly maxPixels: number,
     private readonly reportCleanupFailure: CleanupFailureReporter = () => {},
   ) {}
@@ -34,9 +38,9 @@ export class ImagesService {
   ): Promise<ProfilePicture> {
     const known = probe ?? (await probeImage(upload.data, this.maxPixels));
     if (!known.ok) throw new ValidationError({ [field]: [{ rule: 'image' }] });
-    let renditions: Awaited<ReturnType<typeof renderProfilePicture>>;
+    let renditions: Rendition[];
     try {
-      renditions = await renderProfilePicture({ data: upload.data, ...known }, this.maxPixels);
+      renditions = await this.renderer.renderProfilePicture({ data: upload.data, ...known }, this.maxPixels);
     } catch (error) {
       if (error instanceof UndecodableImageError) throw new ValidationError({ [field]: [{ rule: 'image' }] });
       throw error;

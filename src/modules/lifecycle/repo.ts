@@ -1,7 +1,7 @@
-import { type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { Precompiled } from '../../db/precompiled.js';
-import type { Database, OneTimeTokenPurpose, UserRow } from '../../db/schema.js';
-import type { Executor } from '../../db/transaction.js';
+import type { OneTimeTokenPurpose, UserRow } from '../../db/schema.js';
+import type { Executor, TableInserter } from '../../db/transaction.js';
 
 export interface NewOneTimeToken {
   id: string;
@@ -13,7 +13,7 @@ export interface NewOneTimeToken {
 }
 
 /** The INSERT of a one-time token; also part of an email sign-up's one write. */
-export function insertOneTimeTokenQuery(db: QueryCreator<Database>, token: NewOneTimeToken) {
+export function insertOneTimeTokenQuery(db: TableInserter, token: NewOneTimeToken) {
   return db.insertInto('one_time_tokens').values({
     id: token.id,
     user_id: token.userId,

@@ -1,7 +1,7 @@
-import { type QueryCreator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { Precompiled, rawStatement } from '../../db/precompiled.js';
-import type { Database, SecurityEventRow } from '../../db/schema.js';
-import type { Executor } from '../../db/transaction.js';
+import type { SecurityEventRow } from '../../db/schema.js';
+import type { Executor, TableInserter } from '../../db/transaction.js';
 import type { ActivityCursor } from './cursor.js';
 import { COUNT_WINDOW_MINUTES } from './types.js';
 
@@ -18,7 +18,7 @@ export interface SecurityEventInsert {
 }
 
 /** The INSERT of one event; also part of an email sign-up's one write (its `account_created`). */
-export function insertSecurityEventQuery(db: QueryCreator<Database>, event: SecurityEventInsert) {
+export function insertSecurityEventQuery(db: TableInserter, event: SecurityEventInsert) {
   return db.insertInto('security_events').values({
     id: event.id,
     user_id: event.userId,

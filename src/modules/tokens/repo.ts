@@ -1,8 +1,8 @@
-import { type ExpressionBuilder, type QueryCreator, sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
-import type { Executor } from '../../db/transaction.js';
+import type { Executor, TableInserter } from '../../db/transaction.js';
 
 export interface NewToken {
   id: string;
@@ -53,7 +53,7 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
 );
 
 /** The INSERT of a new token; also part of an email sign-up's one write. */
-export function insertTokenQuery(db: QueryCreator<Database>, token: NewToken) {
+export function insertTokenQuery(db: TableInserter, token: NewToken) {
   return db.insertInto('api_tokens').values({
     id: token.id,
     user_id: token.userId,

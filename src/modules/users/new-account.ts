@@ -3,8 +3,8 @@
  * UsersRepo.insert (one user) and the email sign-up's one statement (src/account/sign-up/write.ts), which
  * chooses the slug in SQL with `firstFreeSlug`.
  */
-import { type QueryCreator, type RawBuilder, sql } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { type RawBuilder, sql } from 'kysely';
+import type { TableInserter } from '../../db/transaction.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
 
 /** What a sign-up writes of a new user; every other column takes its default. */
@@ -72,10 +72,7 @@ export function accountRow<Slug>(user: Omit<NewAccount, 'slug'>, slug: Slug): Ne
 }
 
 /** The INSERT of a new user, returning the row; also the main statement of an email sign-up's one write. */
-export function insertAccountQuery(
-  db: QueryCreator<Database>,
-  row: NewAccountRow<string | RawBuilder<string>>,
-) {
+export function insertAccountQuery(db: TableInserter, row: NewAccountRow<string | RawBuilder<string>>) {
   return db
     .insertInto('users')
     .values({

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { DataExportJobs } from '../account/data-export/jobs.js';
+import { type DueDeletions, sweepDueDeletionsPeriodically } from '../account/deletion/sweep.js';
+import type { Config } from '../config.js';
+import type { PeriodicRun } from '../lib/periodic.js';
+import {
+  PRUNE_INTERVAL_MS,
+  prunePeriodically as pruneKeysPeriodically,
+} from '../modules/idempotency/prune.js';
+import {
+  type MediaReferences,
+  OrphanMediaSweeper,
+  sweepPeriodically,
+} from '../modules/images/orphan-sweep.js';
+import { prunePeriodically } from '../modules/security-events/prune.js';
+import type { SecurityEventsService } from '../modules/security-events/service.js';
+import { LocalStorage } from '../storage/local-storage.js';
+import type { MediaStorage } from '../storage/media-storage.js';
+import { S3Storage } from '../storage/s3-storage.js';
+
+/** What the background jobs work on: the services' parts they run passes of. */
+export interface BackgroundWork {
+  storage: MediaStorage;
+  mediaReferences: MediaReferences[];
+  dataExportJobs: DataExportJobs;
+  securityEvents: SecurityEventsService;
+  dueDeletions: DueDeletions;
+  /** The Idempotency-Key records, for their periodic prune. */
+  idempotency: { prune(): Promise<number> };
+}
+
+/** Resolves when no background pass (periodic jobs, export builds) is under way. */
+export type BackgroundIdle = () => Promise<void>;
+
+/** The periodic jobs this config turns on, each started when called. */
+function periodicJobs(app: FastifyInstance, config: Config, work: BackgroundWork): (() => PeriodicRun)[] {
+  const periodic: (() => PeriodicRun)[] = [];
+  const { storage } = work;
+  if (
+    (storage instanceof LocalStorage || storage instanceof S3Storage) &&
+    config.mediaSweepIntervalMinutes > 0
+  ) {
+    const sweeper = new OrphanMediaSweeper(storage, work.mediaReferences);
+    periodic.push(() => sweepPeriodically(sweeper, config.mediaSweepIntervalMinutes * 60_000, app.log));
+  }
+  // Security events older than SECURITY_EVENTS_DAYS, by every instance.
+  periodic.push(() => prunePeriodically(work.securityEvents, config.securityEvents.retentionDays, app.log));
+  if (config.deletion.graceDays > 0) {
+    periodic.push(() =>
+      sweepDueDeletionsPeriodically(work.dueDeletions, config.deletion.sweepIntervalMs, app.log),
+    );
+  }
+  // Idempotency-Key answers past their day.
+  periodic.push(() => pruneKeysPeriodically(work.idempotency, PRUNE_INTERVAL_MS, app.log));
+  return periodic;
+}
+
+/**
+ * The background jobs, started once the app is ready and stopped, and awaited, before the database closes
+ * (the caller closes it after the app). Data exports are built now and then (exports a crashed instance left,
+ * expiries) and after each request; the periodic jobs run at start and then on their interval. Returns what
+ * waits for the passes under way (tests; shutdown).
+ */
+export function startBackgroundJobs(
+  app: FastifyInstance,
+  config: Config,
+  work: BackgroundWork,
+): BackgroundIdle {
+  const { dataExportJobs } = work;
+  app.addHook('onReady', async () => dataExportJobs.start());
+  app.addHook('onClose', async () => dataExportJobs.close());
+  const periodic = periodicJobs(app, config, work);
+  let runs: PeriodicRun[] = [];
+  app.addHook('onReady', async () => {
+    runs = periodic.map((start) => start());
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(runs.map((run) => run.stop()));
+  });
+  return async () => {
+    await Promise.all([...runs.map((run) => run.idle()), dataExportJobs.idle()]);
+  };
+}
