@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../helpers/process.js';
-import { openFileCount, parseRawResponse, peakRss, rawExchange, streamUpload } from '../helpers/sockets.js';
+import { openSocketCount, parseRawResponse, peakRss, rawExchange, streamUpload } from '../helpers/sockets.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
 const TIMEOUT = {
@@ -104,7 +104,7 @@ describe('slow and hostile clients against the real process', () => {
 
   it('closes slowloris connections (headers one byte at a time) with a 408 and returns their handles', async () => {
     const pid = service.child.pid as number;
-    const before = await openFileCount(pid);
+    const before = await openSocketCount(pid);
     const slowHead = head(['GET /healthz HTTP/1.1', 'Host: 127.0.0.1', `X-Padding: ${'a'.repeat(200)}`]);
     const exchanges = await Promise.all(
       Array.from({ length: 20 }, () => rawExchange(service.url, slowHead, { trickleMs: 100 })),
@@ -116,12 +116,12 @@ describe('slow and hostile clients against the real process', () => {
       expect(body).toEqual(TIMEOUT);
       expect(headers).toContain('connection: close');
     }
-    expect(await openFileCount(pid)).toBeLessThanOrEqual(before);
+    expect(await openSocketCount(pid)).toBeLessThanOrEqual(before);
   });
 
   it('closes a connection whose body stalls (Content-Length 1000, 10 bytes sent) with a 408', async () => {
     const pid = service.child.pid as number;
-    const before = await openFileCount(pid);
+    const before = await openSocketCount(pid);
     const exchanges = await Promise.all(
       Array.from({ length: 10 }, () => rawExchange(service.url, `${STALLED_VALIDATE}email=a%40b`)),
     );
@@ -129,7 +129,7 @@ describe('slow and hostile clients against the real process', () => {
       expect(exchange.closedByServer).toBe(true);
       expect(parseRawResponse(exchange.response)).toMatchObject({ status: 408, body: TIMEOUT });
     }
-    expect(await openFileCount(pid)).toBeLessThanOrEqual(before);
+    expect(await openSocketCount(pid)).toBeLessThanOrEqual(before);
   });
 
   it('refuses a chunked 150 MB multipart early with a 413, its memory bounded', async () => {

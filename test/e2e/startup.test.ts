@@ -3,10 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations } from '../../src/db/migrate.js';
 import { backends } from '../helpers/database.js';
 import { parseExposition, total } from '../helpers/metrics.js';
 import { runCli, startService } from '../helpers/process.js';
+import { olderEmbeddedDatabase } from '../helpers/process-store.js';
 
 let scratch: string;
 
@@ -28,6 +28,8 @@ function logLines(output: string): Array<{ msg: string } & Record<string, unknow
 describe('accounts serve start-up log', () => {
   it('logs the bound address once, the applied migrations, and serves /metrics only on METRICS_PORT', async () => {
     const dataDir = path.join(scratch, 'listen');
+    // An older build's database, so the start has a migration to apply and log (a new DATA_DIR has none).
+    const missing = await olderEmbeddedDatabase(dataDir);
     const service = await startService({
       HOST: '0.0.0.0',
       DATA_DIR: dataDir,
@@ -46,10 +48,9 @@ describe('accounts serve start-up log', () => {
         'metrics listening on http://N.N.N.N:N/metrics',
         'accounts listening on http://N.N.N.N:N',
       ]);
-      const versions = (await loadMigrations()).map((migration) => migration.version);
       const applied = lines.find((line) => line.msg.startsWith('applied migrations: '));
-      expect(applied?.applied).toEqual(versions);
-      expect(applied?.msg).toBe(`applied migrations: ${versions.join(', ')}`);
+      expect(applied?.applied).toEqual(missing);
+      expect(applied?.msg).toBe(`applied migrations: ${missing.join(', ')}`);
 
       const port = service.url.split(':').at(-1);
       const metricsUrl = String(listening[0]?.address).replace('0.0.0.0', '127.0.0.1');
@@ -64,7 +65,6 @@ describe('accounts serve start-up log', () => {
     } finally {
       expect(await service.stop()).toBe(0);
     }
-    // A fresh embedded database takes a while to create on a busy machine.
   }, 180_000);
 });
 

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -58,8 +58,14 @@ export function parseRawResponse(response: string): { status: number; headers: s
 }
 
 /** How many file descriptors the process holds (Linux). */
-export async function openFileCount(pid: number): Promise<number> {
-  return (await readdir(`/proc/${pid}/fd`)).length;
+/**
+ * The sockets a process holds open. Sockets only: the embedded database opens its files as queries first
+ * read them, so a count of every descriptor grows with the periodic jobs whatever the clients do.
+ */
+export async function openSocketCount(pid: number): Promise<number> {
+  const fds = await readdir(`/proc/${pid}/fd`);
+  const targets = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
+  return targets.filter((target) => target.startsWith('socket:')).length;
 }
 
 /** The process's peak resident memory so far, in bytes (Linux `VmHWM`). */
