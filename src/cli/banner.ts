@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { BannerView } from '../modules/promotions/service.js';
-import { withOperatorServices } from './context.js';
+import { withOperatorServices } from './operator-services.js';
 import { printColumns, printJson } from './output.js';
 
 interface BannerAddOptions {

@@ -5,7 +5,7 @@ import type { CurrentDocument } from '../modules/consents/repo.js';
 import { DOCUMENT_KEY } from '../modules/consents/service.js';
 import { legalPagePath } from '../modules/consents/view.js';
 import { readBody } from './consent-body.js';
-import { withOperatorServices } from './context.js';
+import { withOperatorServices } from './operator-services.js';
 import { OperatorError, printColumns, printJson } from './output.js';
 
 interface PublishOptions {

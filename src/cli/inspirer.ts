@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withOperatorServices } from './context.js';
+import { withOperatorServices } from './operator-services.js';
 import { printColumns, printJson } from './output.js';
 
 const USER_ARGUMENT = ['<user>', 'the user: an id, an email or a username'] as const;

@@ -1,9 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
-import { migrate } from '../db/migrate.js';
-import { openConfiguredDatabase } from '../db/open-configured.js';
-import { runFakeFcm } from '../dev/fake-fcm-command.js';
-import { runFakeProvider } from '../dev/fake-provider-command.js';
 import { boundHeapGrowth } from '../lib/heap-growth.js';
 import { databaseStartupError } from '../startup-errors.js';
 
@@ -37,6 +33,11 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .command('migrate')
     .description('Apply pending database migrations and exit')
     .action(async () => {
+      // The database's modules are loaded by the commands that open one, not by every start of the CLI.
+      const [{ openConfiguredDatabase }, { migrate }] = await Promise.all([
+        import('../db/open-configured.js'),
+        import('../db/migrate.js'),
+      ]);
       const database = await openConfiguredDatabase(loadConfig());
       try {
         // A database that cannot be reached or entered is one line naming DATABASE_URL.
@@ -60,6 +61,7 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .option('--client-id <id>', 'the client id its tokens are issued to', 'accounts-dev')
     .option('--id-token <names>', 'comma-separated providers served as OIDC id-token providers', 'beta')
     .action(async (options: { port: number; clientId: string; idToken: string }) => {
+      const { runFakeProvider } = await import('../dev/fake-provider-command.js');
       await runFakeProvider(options, loadConfig().providers);
     });
 
@@ -73,6 +75,7 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .option('--project-id <id>', 'the FCM project id', 'accounts-dev')
     .option('--key-file <path>', 'where to write the service-account key (mode 0600)', 'fake-fcm-key.json')
     .action(async (options: { port: number; projectId: string; keyFile: string }) => {
+      const { runFakeFcm } = await import('../dev/fake-fcm-command.js');
       await runFakeFcm(options);
     });
 

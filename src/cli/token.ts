@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withOperatorServices } from './context.js';
+import { withOperatorServices } from './operator-services.js';
 import { OperatorError } from './output.js';
 
 interface RevokeOptions {

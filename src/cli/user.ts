@@ -9,7 +9,7 @@ import {
 } from '../modules/users/import-reader.js';
 import type { ImportLineError, ImportSummary } from '../modules/users/import-service.js';
 import type { OperatorUserView } from '../modules/users/operator-service.js';
-import { withOperatorServices } from './context.js';
+import { withOperatorServices } from './operator-services.js';
 import { OperatorError, printColumns, printJson } from './output.js';
 
 const USER_ARGUMENT = ['<user>', 'the user: an id, an email or a username'] as const;

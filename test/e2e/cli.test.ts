@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations } from '../../src/db/migrate.js';
-import { type Backend, backends } from '../helpers/database.js';
+import { type Backend, backends, processBackend } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { type RunningService, runCli, startService } from '../helpers/process.js';
 import { olderEmbeddedDatabase, type ProcessStore, processStore } from '../helpers/process-store.js';
@@ -186,12 +186,7 @@ describe.each(backends)('%s: accounts migrate and serve', { timeout: 180_000 }, 
   });
 });
 
-/**
- * Signals, drains and ports are the process's, whatever its database: on one backend (PostgreSQL where the
- * run has it, its faster start).
- */
-const processBackend = backends.at(-1) as Backend;
-
+// Signals, drains and ports are the process's, whatever its database: on one backend.
 describe(`${processBackend}: the serving process`, { timeout: 180_000 }, () => {
   const backend = processBackend;
   let store: ProcessStore;

@@ -19,6 +19,12 @@ export type Backend = 'pglite' | 'postgres';
 /** PGlite always; PostgreSQL too when DATABASE_URL names a server (required in CI by global-setup). */
 export const backends: Backend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+/**
+ * The one backend for tests of what the process does whatever its database (signals, drains, ports, image
+ * renderer processes): PostgreSQL where the run has it (its databases are the cheaper to make), else PGlite.
+ */
+export const processBackend: Backend = backends.at(-1) ?? 'pglite';
+
 export interface TestDatabase {
   handle: DatabaseHandle;
   /** The URL of this test's own database (postgres only). */

@@ -2,7 +2,7 @@ import { getPriority } from 'node:os';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp, useTestApp } from '../helpers/app.js';
-import { backends } from '../helpers/database.js';
+import { backends, processBackend } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, postForm, postMultipart } from '../helpers/http.js';
 import { largeAnimatedGif, pixelBomb, pngFixture } from '../helpers/images.js';
@@ -26,7 +26,8 @@ beforeAll(async () => {
  * Image decoding never shares a thread pool with password hashing: it runs in child processes of a bounded
  * pool (libuv's threadpool is per process, so a worker thread would not do), with a short queue.
  */
-describe.each(backends)('%s: image rendering is isolated from logins', (backend) => {
+// Renderer processes, their queue and their crashes are the process's, whatever its database: one backend.
+describe.each([processBackend])('%s: image rendering is isolated from logins', (backend) => {
   // The real argon2 cost: the comparison is about hashing and decoding competing for threads.
   const ctx = useTestApp(backend, { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2', IMAGE_WORKERS: '1' });
 
@@ -99,7 +100,7 @@ describe.each(backends)('%s: image rendering is isolated from logins', (backend)
   }, 300_000);
 });
 
-describe.each(backends)('%s: the render queue is bounded', (backend) => {
+describe.each([processBackend])('%s: the render queue is bounded', (backend) => {
   const ctx = useTestApp(backend, { IMAGE_WORKERS: '1', IMAGE_QUEUE_LIMIT: '0' });
 
   it('answers 503 with Retry-After for an upload that finds the renderer busy and no room to wait', async () => {
@@ -118,7 +119,7 @@ describe.each(backends)('%s: the render queue is bounded', (backend) => {
 });
 
 /** A renderer that dies mid-render is the service's failure, not the image's: 503, Retry-After, an error line. */
-describe.each(backends)('%s: a renderer killed mid-render', (backend) => {
+describe.each([processBackend])('%s: a renderer killed mid-render', (backend) => {
   let ctx: TestApp;
   let lines: string[];
 
