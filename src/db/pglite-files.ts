@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { extract } from 'tar';
+import { Parser } from 'tar';
 
 /**
  * Left in a data directory copied from the template until its service secrets are its own (`ownSecrets`):
@@ -54,16 +55,16 @@ export async function createDataDir(dir: string, template: string | undefined): 
 
 /**
  * Unpacks the template beside `dir`, then renames it into place: a start interrupted halfway leaves no
- * directory that looks like a database. Streamed from the file, so it costs a few MB of memory where
- * PGlite's own loader holds the whole unpacked directory (~40 MB, several copies) in the service's memory.
+ * directory that looks like a database. Read as a stream, so it holds at most the unpacked directory once
+ * (~40 MB, before the database starts) where PGlite's own loader holds it several times over beside the
+ * running database.
  */
 async function copyTemplate(template: string, dir: string): Promise<void> {
   const partial = `${dir}.partial`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true, mode: 0o700 });
-  // PGlite writes its entries with a leading `/`: they are read relative to `cwd`, as tar does by default.
   try {
-    await extract({ file: template, cwd: partial });
+    await unpack(template, partial);
     if (!existsSync(path.join(partial, 'PG_VERSION'))) throw new Error(`${template} holds no database`);
     await writeFile(path.join(partial, COPIED_MARK), '');
     // Replaces `dir` only when it is missing or empty; anything else in it is an operator's to look at.
@@ -71,6 +72,51 @@ async function copyTemplate(template: string, dir: string): Promise<void> {
   } catch (error) {
     await rm(partial, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/**
+ * Writes the template's directories and files under `dir`. tar reads the format; the files are written
+ * here, all at once, because tar's own extraction writes them one after another: 1.5–2.7 s for the
+ * template's 1,124 files on a disk where creating a file costs about a millisecond, against 1.1 s. Every
+ * path is kept inside `dir` (PGlite writes its entries with a leading `/`).
+ */
+async function unpack(template: string, dir: string): Promise<void> {
+  const writes: Promise<void>[] = [];
+  const made = new Set<string>();
+  const directory = (target: string) => {
+    if (made.has(target)) return;
+    mkdirSync(target, { recursive: true, mode: 0o700 });
+    made.add(target);
+  };
+  const inside = (entryPath: string) => path.join(dir, path.posix.normalize(`/${entryPath}`));
+  const parser: Parser = new Parser({
+    strict: true,
+    onReadEntry: (entry) => {
+      const target = inside(entry.path);
+      if (entry.type === 'Directory') {
+        directory(target);
+        entry.resume();
+        return;
+      }
+      if (entry.type !== 'File') {
+        parser.abort(new Error(`${template} holds a ${entry.type} entry`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+      entry.on('end', () => {
+        directory(path.dirname(target));
+        writes.push(writeFile(target, Buffer.concat(chunks), { mode: 0o600 }));
+      });
+    },
+  });
+  try {
+    await pipeline(createReadStream(template), parser);
+  } finally {
+    // Every write has ended before the caller removes a failed copy.
+    const failed = (await Promise.allSettled(writes)).find((write) => write.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
 
