@@ -111,13 +111,14 @@ async function unpack(template: string, dir: string): Promise<void> {
       });
     },
   });
-  try {
-    await pipeline(createReadStream(template), parser);
-  } finally {
-    // Every write has ended before the caller removes a failed copy.
-    const failed = (await Promise.allSettled(writes)).find((write) => write.status === 'rejected');
-    if (failed) throw failed.reason;
-  }
+  const read = await pipeline(createReadStream(template), parser).then(
+    () => ({ ok: true as const }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  // Every write has ended before the caller removes a failed copy.
+  const failed = (await Promise.allSettled(writes)).find((write) => write.status === 'rejected');
+  if (!read.ok) throw read.error;
+  if (failed) throw failed.reason;
 }
 
 /**
