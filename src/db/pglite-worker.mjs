@@ -9,9 +9,7 @@
  * other core, and answers statements strictly in the order they come (the API process's PGlitePool sends
  * single statements without waiting for earlier answers, and holds the connection for a transaction).
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { PGLITE_START_PARAMS } from './pglite-settings.mjs';
@@ -35,15 +33,13 @@ function describe(error) {
 }
 
 /**
- * A new database starts as a copy of the template (a migrated data directory, pglite-template.ts) instead of
- * running initdb; a directory that already holds a database opens as it is.
- * @param {string} dir
+ * An in-memory database starts as a copy of the template (a migrated data directory, pglite-template.ts)
+ * instead of running initdb; a data directory on disk has been given its files before this thread starts
+ * (pglite-files.ts), so no template comes with it.
  * @param {string | undefined} template
  */
-async function templateFor(dir, template) {
-  if (template === undefined) return {};
-  if (!dir.startsWith('memory://') && existsSync(path.join(dir, 'PG_VERSION'))) return {};
-  return { loadDataDir: new Blob([await readFile(template)]) };
+async function templateFor(template) {
+  return template === undefined ? {} : { loadDataDir: new Blob([await readFile(template)]) };
 }
 
 /** @type {PGlite} */
@@ -51,7 +47,7 @@ let pglite;
 try {
   pglite = await PGlite.create(workerData.dir, {
     startParams: PGLITE_START_PARAMS,
-    ...(await templateFor(workerData.dir, workerData.template)),
+    ...(await templateFor(workerData.template)),
   });
 } catch (error) {
   port.postMessage({ id: 0, ok: false, error: describe(error) });
