@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { BannerView } from '../modules/promotions/service.js';
-import { withOperatorServices } from './operator-services.js';
+import type { CommandEnvironment } from './environment.js';
 import { printColumns, printJson } from './output.js';
+import { printLine } from './terminal.js';
 
 interface BannerAddOptions {
   title: string;
@@ -31,7 +32,10 @@ function describeBanner(banner: BannerView): string[] {
 }
 
 /** `accounts banner add|list|remove`. */
-export function registerBannerCommands(program: Command): void {
+export function registerBannerCommands(
+  program: Command,
+  { terminal, withServices }: CommandEnvironment,
+): void {
   const banner = program.command('banner').description('Manage the banners of promotions/banners');
 
   banner
@@ -48,7 +52,7 @@ export function registerBannerCommands(program: Command): void {
     .option('--ends-at <iso>', 'first instant no longer shown, as --starts-at')
     .option('--json', 'print the banner as JSON')
     .action(async (options: BannerAddOptions) => {
-      const added = await withOperatorServices(({ promotions }) =>
+      const added = await withServices(({ promotions }) =>
         promotions.addBanner({
           title: options.title,
           image_url: options.imageUrl,
@@ -58,8 +62,8 @@ export function registerBannerCommands(program: Command): void {
           ends_at: options.endsAt,
         }),
       );
-      if (options.json) printJson(added);
-      else console.log(`Added banner ${added.id} (${status(added)}): ${added.title}`);
+      if (options.json) printJson(terminal, added);
+      else printLine(terminal, `Added banner ${added.id} (${status(added)}): ${added.title}`);
     });
 
   banner
@@ -67,10 +71,14 @@ export function registerBannerCommands(program: Command): void {
     .description('List every banner, past and scheduled ones too, in display order')
     .option('--json', 'print the banners as JSON')
     .action(async (options: { json?: boolean }) => {
-      const banners = await withOperatorServices(({ promotions }) => promotions.allBanners());
-      if (options.json) printJson(banners);
-      else if (banners.length === 0) console.log('No banners.');
-      else printColumns([['ID', 'POSITION', 'STATUS', 'WINDOW', 'TITLE'], ...banners.map(describeBanner)]);
+      const banners = await withServices(({ promotions }) => promotions.allBanners());
+      if (options.json) printJson(terminal, banners);
+      else if (banners.length === 0) printLine(terminal, 'No banners.');
+      else
+        printColumns(terminal, [
+          ['ID', 'POSITION', 'STATUS', 'WINDOW', 'TITLE'],
+          ...banners.map(describeBanner),
+        ]);
     });
 
   banner
@@ -78,7 +86,7 @@ export function registerBannerCommands(program: Command): void {
     .description('Remove a banner')
     .argument('<id>', 'the banner id (from banner list)')
     .action(async (id: string) => {
-      await withOperatorServices(({ promotions }) => promotions.removeBanner(id));
-      console.log(`Removed banner ${id}.`);
+      await withServices(({ promotions }) => promotions.removeBanner(id));
+      printLine(terminal, `Removed banner ${id}.`);
     });
 }

@@ -5,8 +5,9 @@ import type { CurrentDocument } from '../modules/consents/repo.js';
 import { DOCUMENT_KEY } from '../modules/consents/service.js';
 import { legalPagePath } from '../modules/consents/view.js';
 import { readBody } from './consent-body.js';
-import { withOperatorServices } from './operator-services.js';
+import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
+import { printLine } from './terminal.js';
 
 interface PublishOptions {
   version: string;
@@ -102,7 +103,10 @@ function describeEntry(entry: ConsentHistoryEntry): string[] {
 }
 
 /** `accounts consent publish|list|history|remind`. */
-export function registerConsentCommands(program: Command): void {
+export function registerConsentCommands(
+  program: Command,
+  { terminal, withServices }: CommandEnvironment,
+): void {
   const consent = program
     .command('consent')
     .description('Manage the documents users agree to, and re-confirm marketing consent');
@@ -135,11 +139,11 @@ export function registerConsentCommands(program: Command): void {
       if (Number.isNaN(version)) throw new OperatorError('--version: must be a positive integer');
       const texts = textsOf(options, (lang) => legalPagePath(key, version, lang));
       const bodies = await bodiesOf(options);
-      await withOperatorServices(({ consents }) =>
+      await withServices(({ consents }) =>
         consents.publish({ key, version, required: options.required === true, texts, bodies }),
       );
       const kind = options.required ? 'required' : 'optional';
-      console.log(`Published ${key} version ${version} (${kind}; ${Object.keys(texts).join(', ')}).`);
+      printLine(terminal, `Published ${key} version ${version} (${kind}; ${Object.keys(texts).join(', ')}).`);
     });
 
   consent
@@ -147,11 +151,14 @@ export function registerConsentCommands(program: Command): void {
     .description('List every document at its current version')
     .option('--json', 'print the documents as JSON')
     .action(async (options: { json?: boolean }) => {
-      const documents = await withOperatorServices(({ consents }) => consents.allDocuments());
-      if (options.json) printJson(documents);
-      else if (documents.length === 0) console.log('No documents.');
+      const documents = await withServices(({ consents }) => consents.allDocuments());
+      if (options.json) printJson(terminal, documents);
+      else if (documents.length === 0) printLine(terminal, 'No documents.');
       else
-        printColumns([['KEY', 'VERSION', 'KIND', 'LANGUAGES', 'TITLE'], ...documents.map(describeDocument)]);
+        printColumns(terminal, [
+          ['KEY', 'VERSION', 'KIND', 'LANGUAGES', 'TITLE'],
+          ...documents.map(describeDocument),
+        ]);
     });
 
   consent
@@ -162,16 +169,16 @@ export function registerConsentCommands(program: Command): void {
     .argument('<user>', 'the user: an id, an email or a username')
     .option('--json', 'print the records as JSON')
     .action(async (reference: string, options: { json?: boolean }) => {
-      const entries = await withOperatorServices(async ({ users, consentHistory }) => {
+      const entries = await withServices(async ({ users, consentHistory }) => {
         const user = await users.find(reference);
         const all: ConsentHistoryEntry[] = [];
         for await (const entry of consentHistory.entries(user.id)) all.push(entry);
         return all;
       });
-      if (options.json) printJson(entries);
-      else if (entries.length === 0) console.log('No consent records.');
+      if (options.json) printJson(terminal, entries);
+      else if (entries.length === 0) printLine(terminal, 'No consent records.');
       else
-        printColumns([
+        printColumns(terminal, [
           ['KEY', 'VERSION', 'ANSWER', 'AT', 'CHANNEL', 'ADDRESS', 'REMINDED'],
           ...entries.map(describeEntry),
         ]);
@@ -185,8 +192,8 @@ export function registerConsentCommands(program: Command): void {
     )
     .option('--json', 'print what was done as JSON')
     .action(async (options: { json?: boolean }) => {
-      const run = await withOperatorServices(({ consentReminders }) => consentReminders.run());
-      if (options.json) printJson(run);
-      else console.log(`Reminded ${run.reminded} user(s); withdrew ${run.withdrawn} consent(s).`);
+      const run = await withServices(({ consentReminders }) => consentReminders.run());
+      if (options.json) printJson(terminal, run);
+      else printLine(terminal, `Reminded ${run.reminded} user(s); withdrew ${run.withdrawn} consent(s).`);
     });
 }

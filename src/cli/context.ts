@@ -1,7 +1,7 @@
 import type { AccountEraser } from '../account/deletion/eraser.js';
 import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
 import type { SecondFactorReset } from '../account/second-factor/operator-reset.js';
-import { type Config, loadConfig } from '../config.js';
+import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
@@ -24,6 +24,7 @@ import { createStorage } from '../storage/create-storage.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
 import { OperatorError } from './output.js';
+import { printProblemLine, type Terminal } from './terminal.js';
 
 /** The services operator commands work through (never SQL of their own). */
 export interface OperatorServices {
@@ -45,18 +46,14 @@ export interface OperatorServices {
  * A command's log: what the server logs as lines (a mail sent, a retry planned), a command says only when
  * something went wrong, on stderr.
  */
-const commandLog: PushLogger = {
-  info: () => undefined,
-  warn: (details, message) => printProblem(details, message),
-  error: (details, message) => printProblem(details, message),
-};
-
-/** One line on stderr; an error in the details as its message (JSON has no place for an Error's own). */
-function printProblem(details: object, message: string): void {
-  const text = JSON.stringify(details, (_key, value: unknown) =>
-    value instanceof Error ? value.message : value,
-  );
-  console.error(`${message} ${text}`);
+function commandLog(terminal: Terminal): PushLogger {
+  // One line; an error in the details as its message (JSON has no place for an Error's own).
+  const printProblem = (details: object, message: string) =>
+    printProblemLine(
+      terminal,
+      `${message} ${JSON.stringify(details, (_key, value: unknown) => (value instanceof Error ? value.message : value))}`,
+    );
+  return { info: () => undefined, warn: printProblem, error: printProblem };
 }
 
 /**
@@ -68,22 +65,23 @@ export function commandServices(
   database: DatabaseHandle,
   storage: MediaStorage,
   mailer: Mailer,
+  terminal: Terminal,
 ): OperatorServices {
   return buildOperatorServices(config, {
     database,
     storage,
     // A file that cannot be removed is named, so the operator can remove it.
     reportCleanupFailure: (keys) =>
-      console.error(`Could not remove the files ${keys.join(', ')}; remove them by hand.`),
+      printProblemLine(terminal, `Could not remove the files ${keys.join(', ')}; remove them by hand.`),
     // A command has no clients to throttle, and needs no Redis.
     limits: unlimitedRateLimits(),
-    log: commandLog,
+    log: commandLog(terminal),
     mailer,
   });
 }
 
 /**
- * Opens the configured database for one operator command. The embedded database belongs to one process: while
+ * Opens the configured database for operator commands. The embedded database belongs to one process: while
  * a server holds DATA_DIR the command stops at once, with one line, before PGlite opens a file (so nothing
  * hangs and nothing is corrupted). With DATABASE_URL it runs beside any number of servers.
  */
@@ -101,9 +99,20 @@ async function openForOperator(config: Config): Promise<DatabaseHandle> {
   }
 }
 
-/** Runs `work` with the operator services on the configured database, and closes it after. */
-export async function withOperatorServices<T>(work: (services: OperatorServices) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+/** The operator services on the configured database, open until `close`. */
+export interface OperatorSession {
+  readonly services: OperatorServices;
+  /** Resolves once the mail the commands so far wrote has been sent (or planned for a retry). */
+  settle(): Promise<void>;
+  /** Sends what is left, then closes the mailer, the storage's sockets and the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured database, refuses one that lacks migrations, and builds the operator services on it.
+ * A command runs in one session; a caller running many commands in one process may keep one open.
+ */
+export async function openOperatorSession(config: Config, terminal: Terminal): Promise<OperatorSession> {
   const database = await openForOperator(config);
   try {
     const pending = await pendingMigrations(database);
@@ -112,24 +121,46 @@ export async function withOperatorServices<T>(work: (services: OperatorServices)
         `The database lacks migrations ${pending.join(', ')}: run "accounts migrate" first`,
       );
     }
-    const storage = createStorage(config.media);
-    // Mail a command writes is sent before it exits (a send that fails is retried by the servers' retrier).
-    const mailer = new Mailer({
-      outbox: new OutboxRepo(database.db),
-      transport: createMailTransport(config.mail, commandLog),
-      retry: config.mail.retry,
-      sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
-      logger: commandLog,
-    });
-    try {
-      return await work(commandServices(config, database, storage, mailer));
-    } finally {
-      await mailer.idle();
-      await mailer.close();
-      // The S3 client keeps sockets open; local storage has nothing to close.
-      if (storage instanceof S3Storage) storage.close();
-    }
-  } finally {
+  } catch (error) {
     await database.close();
+    throw error;
+  }
+  const storage = createStorage(config.media);
+  const log = commandLog(terminal);
+  // Mail a command writes is sent before it exits (a send that fails is retried by the servers' retrier).
+  const mailer = new Mailer({
+    outbox: new OutboxRepo(database.db),
+    transport: createMailTransport(config.mail, log),
+    retry: config.mail.retry,
+    sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
+    logger: log,
+  });
+  return {
+    services: commandServices(config, database, storage, mailer, terminal),
+    settle: () => mailer.idle(),
+    close: async () => {
+      try {
+        await mailer.idle();
+        await mailer.close();
+        // The S3 client keeps sockets open; local storage has nothing to close.
+        if (storage instanceof S3Storage) storage.close();
+      } finally {
+        await database.close();
+      }
+    },
+  };
+}
+
+/** Runs `work` with the operator services on the configured database, and closes it after. */
+export async function withOperatorServices<T>(
+  config: Config,
+  terminal: Terminal,
+  work: (services: OperatorServices) => Promise<T>,
+): Promise<T> {
+  const session = await openOperatorSession(config, terminal);
+  try {
+    return await work(session.services);
+  } finally {
+    await session.close();
   }
 }

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
-import { withOperatorServices } from './operator-services.js';
+import type { CommandEnvironment } from './environment.js';
 import { printColumns, printJson } from './output.js';
+import { printLine } from './terminal.js';
 
 const USER_ARGUMENT = ['<user>', 'the user: an id, an email or a username'] as const;
 
 /** `accounts inspirer add|remove|list`. */
-export function registerInspirerCommands(program: Command): void {
+export function registerInspirerCommands(
+  program: Command,
+  { terminal, withServices }: CommandEnvironment,
+): void {
   const inspirer = program
     .command('inspirer')
     .description('Choose the users promotions/inspirers samples from');
@@ -15,9 +19,9 @@ export function registerInspirerCommands(program: Command): void {
     .description('Mark a user as an inspirer')
     .argument(...USER_ARGUMENT)
     .action(async (reference: string) => {
-      const user = await withOperatorServices(({ promotions }) => promotions.addInspirer(reference));
+      const user = await withServices(({ promotions }) => promotions.addInspirer(reference));
       const note = user.disabled_at === null ? '' : ' (disabled: not shown until enabled)';
-      console.log(`${user.username} (${user.id}) is an inspirer${note}.`);
+      printLine(terminal, `${user.username} (${user.id}) is an inspirer${note}.`);
     });
 
   inspirer
@@ -25,8 +29,8 @@ export function registerInspirerCommands(program: Command): void {
     .description('Stop showing a user as an inspirer')
     .argument(...USER_ARGUMENT)
     .action(async (reference: string) => {
-      const user = await withOperatorServices(({ promotions }) => promotions.removeInspirer(reference));
-      console.log(`${user.username} (${user.id}) is no longer an inspirer.`);
+      const user = await withServices(({ promotions }) => promotions.removeInspirer(reference));
+      printLine(terminal, `${user.username} (${user.id}) is no longer an inspirer.`);
     });
 
   inspirer
@@ -34,11 +38,11 @@ export function registerInspirerCommands(program: Command): void {
     .description('List the inspirers, by username (disabled ones are marked: they are never shown)')
     .option('--json', 'print the inspirers as JSON')
     .action(async (options: { json?: boolean }) => {
-      const inspirers = await withOperatorServices(({ promotions }) => promotions.listInspirers());
-      if (options.json) printJson(inspirers);
-      else if (inspirers.length === 0) console.log('No inspirers.');
+      const inspirers = await withServices(({ promotions }) => promotions.listInspirers());
+      if (options.json) printJson(terminal, inspirers);
+      else if (inspirers.length === 0) printLine(terminal, 'No inspirers.');
       else
-        printColumns([
+        printColumns(terminal, [
           ['ID', 'USERNAME', 'EMAIL', 'STATUS'],
           ...inspirers.map((user) => [
             user.id,

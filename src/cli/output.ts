@@ -2,6 +2,7 @@ import { ConfigError } from '../config.js';
 import { isConnectionError } from '../db/errors.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { renderFailure } from '../validation/messages.js';
+import { printLine, type Terminal } from './terminal.js';
 
 /** A mistake of the operator's (a bad argument, a server holding DATA_DIR): printed as one line, exit 1. */
 export class OperatorError extends Error {
@@ -45,7 +46,7 @@ export function operatorMessage(error: unknown): string | undefined {
 }
 
 /** Prints rows as aligned columns (two spaces apart), the way `ls -l` and `git` do. */
-export function printColumns(rows: string[][]): void {
+export function printColumns(terminal: Terminal, rows: string[][]): void {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
@@ -53,10 +54,13 @@ export function printColumns(rows: string[][]): void {
     });
   }
   for (const row of rows) {
-    console.log(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '));
+    printLine(
+      terminal,
+      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '),
+    );
   }
 }
 
-export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
+export function printJson(terminal: Terminal, value: unknown): void {
+  printLine(terminal, JSON.stringify(value, null, 2));
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { withOperatorServices } from './operator-services.js';
+import type { CommandEnvironment } from './environment.js';
 import { OperatorError } from './output.js';
+import { printLine } from './terminal.js';
 
 /** `accounts post remove ID`: takes a post down (its likes with it, its image files after commit). */
-export function registerPostCommands(program: Command): void {
+export function registerPostCommands(program: Command, { terminal, withServices }: CommandEnvironment): void {
   const post = program.command('post').description('Moderate posts');
 
   post
@@ -11,8 +12,8 @@ export function registerPostCommands(program: Command): void {
     .description('Remove a post, whoever wrote it, with its likes and image files')
     .argument('<post-id>', 'the post id (as the API shows it)')
     .action(async (postId: string) => {
-      const removed = await withOperatorServices(({ posts }) => posts.removeAsOperator(postId));
+      const removed = await withServices(({ posts }) => posts.removeAsOperator(postId));
       if (!removed) throw new OperatorError(`Post "${postId}" not found`);
-      console.log(`Removed post ${postId}.`);
+      printLine(terminal, `Removed post ${postId}.`);
     });
 }

@@ -1,7 +1,8 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
 import { registerBannerCommands } from './banner.js';
 import { registerConsentCommands } from './consent.js';
+import type { CommandEnvironment } from './environment.js';
 import { registerInspirerCommands } from './inspirer.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
@@ -11,8 +12,11 @@ import { registerUserCommands } from './user.js';
 /**
  * The `accounts` command line (commander): `--help` at every level, `--version`, and a bad argument is one
  * line on stderr and exit 1. Settings are made before any subcommand is added, so every level inherits them.
+ * Commander never exits the process itself: where it would, it throws a `CommanderError` with the exit code
+ * (`runCommandLine` returns it), so the same program also runs inside another process.
  */
-export function buildProgram(state: RunState): Command {
+export function buildProgram(state: RunState, environment: CommandEnvironment): Command {
+  const { terminal } = environment;
   const program = new Command('accounts')
     .usage('<command> [options]')
     .description(
@@ -23,23 +27,27 @@ export function buildProgram(state: RunState): Command {
     .enablePositionalOptions()
     .helpOption('-h, --help', 'show help for a command')
     .showSuggestionAfterError(true)
+    .exitOverride()
     .configureOutput({
+      writeOut: (text) => terminal.writeOut(text),
+      writeErr: (text) => terminal.writeErr(text),
       // commander's own errors ("error: unknown option '--x'") are already one line; keep them so.
       outputError: (message, write) => write(`${message.trimEnd().replaceAll('\n', ' ')}\n`),
     });
 
-  registerServerCommands(program, state);
-  registerBannerCommands(program);
-  registerInspirerCommands(program);
-  registerUserCommands(program);
-  registerTokenCommands(program);
-  registerPostCommands(program);
-  registerConsentCommands(program);
+  registerServerCommands(program, state, environment);
+  registerBannerCommands(program, environment);
+  registerInspirerCommands(program, environment);
+  registerUserCommands(program, environment);
+  registerTokenCommands(program, environment);
+  registerPostCommands(program, environment);
+  registerConsentCommands(program, environment);
 
   // An unknown top-level command names itself and shows what there is (as the command line always has).
   program.on('command:*', (operands: string[]) => {
-    process.stderr.write(`Unknown command "${operands[0] ?? ''}".\n\n${program.helpInformation()}`);
-    process.exit(1);
+    const unknown = `Unknown command "${operands[0] ?? ''}".`;
+    terminal.writeErr(`${unknown}\n\n${program.helpInformation()}`);
+    throw new CommanderError(1, 'accounts.unknownCommand', unknown);
   });
   return program;
 }

@@ -1,7 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../config.js';
 import { boundHeapGrowth } from '../lib/heap-growth.js';
 import { databaseStartupError } from '../startup-errors.js';
+import type { CommandEnvironment } from './environment.js';
+import { printLine } from './terminal.js';
 
 /** What main must know of a command once it returns: whether the process keeps running (a server). */
 export interface RunState {
@@ -15,17 +16,20 @@ function portNumber(value: string): number {
 }
 
 /** `serve`, `migrate` and the `dev` fakes: the service itself. */
-export function registerServerCommands(program: Command, state: RunState): void {
+export function registerServerCommands(
+  program: Command,
+  state: RunState,
+  { config, terminal }: CommandEnvironment,
+): void {
   program
     .command('serve')
     .description('Start the HTTP service (migrates first unless MIGRATE_ON_START=false)')
     .action(async () => {
-      const config = loadConfig();
       boundHeapGrowth();
       // Loaded here, not at the top: the whole HTTP service is a second's import the other commands never use.
       const { closeOnSignals, startServer } = await import('../server.js');
-      const server = await startServer(config);
-      closeOnSignals(server, config.shutdownTimeoutMs);
+      const server = await startServer(config());
+      closeOnSignals(server, config().shutdownTimeoutMs);
       state.keepRunning = true;
     });
 
@@ -38,13 +42,13 @@ export function registerServerCommands(program: Command, state: RunState): void 
         import('../db/open-configured.js'),
         import('../db/migrate.js'),
       ]);
-      const database = await openConfiguredDatabase(loadConfig());
+      const database = await openConfiguredDatabase(config());
       try {
         // A database that cannot be reached or entered is one line naming DATABASE_URL.
         const applied = await migrate(database).catch((error: unknown) => {
           throw databaseStartupError(error, true) ?? error;
         });
-        console.log(applied.length === 0 ? 'Nothing to migrate.' : `Applied: ${applied.join(', ')}`);
+        printLine(terminal, applied.length === 0 ? 'Nothing to migrate.' : `Applied: ${applied.join(', ')}`);
       } finally {
         await database.close();
       }
@@ -62,7 +66,7 @@ export function registerServerCommands(program: Command, state: RunState): void 
     .option('--id-token <names>', 'comma-separated providers served as OIDC id-token providers', 'beta')
     .action(async (options: { port: number; clientId: string; idToken: string }) => {
       const { runFakeProvider } = await import('../dev/fake-provider-command.js');
-      await runFakeProvider(options, loadConfig().providers);
+      await runFakeProvider(options, config().providers);
     });
 
   dev

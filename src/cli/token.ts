@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { withOperatorServices } from './operator-services.js';
+import type { CommandEnvironment } from './environment.js';
 import { OperatorError } from './output.js';
+import { printLine } from './terminal.js';
 
 interface RevokeOptions {
   user?: string;
@@ -8,7 +9,10 @@ interface RevokeOptions {
 }
 
 /** `accounts token revoke TOKEN_ID` and `accounts token revoke --user USER --all`. */
-export function registerTokenCommands(program: Command): void {
+export function registerTokenCommands(
+  program: Command,
+  { terminal, withServices }: CommandEnvironment,
+): void {
   const token = program.command('token').description('Revoke API tokens (sessions)');
 
   token
@@ -22,9 +26,9 @@ export function registerTokenCommands(program: Command): void {
         throw new OperatorError('Give either a token id or --user USER --all, not both');
       }
       if (tokenId !== undefined) {
-        const revoked = await withOperatorServices(({ tokens }) => tokens.revokeById(tokenId));
+        const revoked = await withServices(({ tokens }) => tokens.revokeById(tokenId));
         if (!revoked) throw new OperatorError(`Token "${tokenId}" not found`);
-        console.log(`Revoked token ${tokenId}.`);
+        printLine(terminal, `Revoked token ${tokenId}.`);
         return;
       }
       const reference = options.user;
@@ -32,10 +36,13 @@ export function registerTokenCommands(program: Command): void {
       // Spelled out so that a slip of the keyboard never signs someone out of every device.
       if (!options.all)
         throw new OperatorError('--user revokes every token of the user: add --all to confirm');
-      const { user, count } = await withOperatorServices(async ({ users, tokens }) => {
+      const { user, count } = await withServices(async ({ users, tokens }) => {
         const found = await users.find(reference);
         return { user: found, count: await tokens.revokeAllOf(found.id) };
       });
-      console.log(`Revoked ${count} token${count === 1 ? '' : 's'} of ${user.username} (${user.id}).`);
+      printLine(
+        terminal,
+        `Revoked ${count} token${count === 1 ? '' : 's'} of ${user.username} (${user.id}).`,
+      );
     });
 }

@@ -9,13 +9,14 @@ import {
 } from '../modules/users/import-reader.js';
 import type { ImportLineError, ImportSummary } from '../modules/users/import-service.js';
 import type { OperatorUserView } from '../modules/users/operator-service.js';
-import { withOperatorServices } from './operator-services.js';
+import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
+import { printLine, type Terminal } from './terminal.js';
 
 const USER_ARGUMENT = ['<user>', 'the user: an id, an email or a username'] as const;
 
-function printUser(user: OperatorUserView): void {
-  printColumns([
+function printUser(terminal: Terminal, user: OperatorUserView): void {
+  printColumns(terminal, [
     ['id', user.id],
     ['email', user.email],
     ['username', user.username],
@@ -49,6 +50,7 @@ function importSummaryLine(summary: ImportSummary): string {
 
 /** `accounts user import FILE`: streams the file through the import service, printing failed lines as it goes. */
 async function importUsers(
+  { terminal, withServices }: CommandEnvironment,
   file: string,
   options: { format?: ImportFormat; dryRun?: boolean },
 ): Promise<void> {
@@ -68,9 +70,9 @@ async function importUsers(
     throw new OperatorError(`Cannot read ${file}: ${code ?? (error as Error).message}`);
   }
   const printErrors = (errors: ImportLineError[]) => {
-    for (const { line, reasons } of errors) console.log(`line ${line}: ${reasons.join(' ')}`);
+    for (const { line, reasons } of errors) printLine(terminal, `line ${line}: ${reasons.join(' ')}`);
   };
-  const summary = await withOperatorServices(async ({ importer }) => {
+  const summary = await withServices(async ({ importer }) => {
     const source = handle.createReadStream();
     try {
       return await importer.import(readImportRecords(source, format), {
@@ -92,7 +94,7 @@ async function importUsers(
       source.destroy();
     }
   }).finally(() => handle.close());
-  console.log(importSummaryLine(summary));
+  printLine(terminal, importSummaryLine(summary));
   if (summary.errors > 0) {
     throw new OperatorError(`${plural(summary.errors, 'line', 'lines')} of ${file} failed (listed above)`);
   }
@@ -102,13 +104,14 @@ const LANGS = ['en', 'ko'] as const;
 
 /** `accounts user delete USER --yes [--now] [--lang ko]`: schedules, or with --now erases at once. */
 async function deleteUser(
+  { terminal, withServices }: CommandEnvironment,
   reference: string,
   options: { yes?: boolean; now?: boolean; lang?: (typeof LANGS)[number] },
 ): Promise<void> {
   if (!options.yes) {
     throw new OperatorError(`Not deleted: add --yes to delete "${reference}" and everything of it`);
   }
-  const line = await withOperatorServices(async ({ users, deletion, scheduledDeletions }) => {
+  const line = await withServices(async ({ users, deletion, scheduledDeletions }) => {
     const found = await users.find(reference);
     if (options.now || !scheduledDeletions.enabled) {
       const deleted = await deletion.erase(found);
@@ -123,11 +126,12 @@ async function deleteUser(
     }
     return `Scheduled the deletion of ${found.username} (${found.id}) for ${dueAt.toISOString()}.`;
   });
-  console.log(line);
+  printLine(terminal, line);
 }
 
 /** `accounts user show|disable|enable|delete|2fa reset|import`. */
-export function registerUserCommands(program: Command): void {
+export function registerUserCommands(program: Command, environment: CommandEnvironment): void {
+  const { terminal, withServices } = environment;
   const user = program.command('user').description('Look up, disable, enable, delete and import accounts');
 
   user
@@ -136,9 +140,9 @@ export function registerUserCommands(program: Command): void {
     .argument(...USER_ARGUMENT)
     .option('--json', 'print the account as JSON')
     .action(async (reference: string, options: { json?: boolean }) => {
-      const found = await withOperatorServices(({ users }) => users.show(reference));
-      if (options.json) printJson(found);
-      else printUser(found);
+      const found = await withServices(({ users }) => users.show(reference));
+      if (options.json) printJson(terminal, found);
+      else printUser(terminal, found);
     });
 
   user
@@ -149,8 +153,8 @@ export function registerUserCommands(program: Command): void {
     )
     .argument(...USER_ARGUMENT)
     .action(async (reference: string) => {
-      const found = await withOperatorServices(({ users }) => users.setDisabled(reference, true));
-      console.log(`Disabled ${found.username} (${found.id}) since ${found.disabled_at}.`);
+      const found = await withServices(({ users }) => users.setDisabled(reference, true));
+      printLine(terminal, `Disabled ${found.username} (${found.id}) since ${found.disabled_at}.`);
     });
 
   user
@@ -158,8 +162,8 @@ export function registerUserCommands(program: Command): void {
     .description('Enable a disabled account again (its tokens work again)')
     .argument(...USER_ARGUMENT)
     .action(async (reference: string) => {
-      const found = await withOperatorServices(({ users }) => users.setDisabled(reference, false));
-      console.log(`Enabled ${found.username} (${found.id}).`);
+      const found = await withServices(({ users }) => users.setDisabled(reference, false));
+      printLine(terminal, `Enabled ${found.username} (${found.id}).`);
     });
 
   user
@@ -175,7 +179,9 @@ export function registerUserCommands(program: Command): void {
     .option('--yes', 'confirm the deletion (required: a slip must never delete someone)')
     .option('--now', 'erase at once, without the grace period (a scheduled deletion too)')
     .addOption(new Option('--lang <lang>', 'language of the mail of a scheduled deletion').choices(LANGS))
-    .action(deleteUser);
+    .action((reference: string, options: Parameters<typeof deleteUser>[2]) =>
+      deleteUser(environment, reference, options),
+    );
 
   user
     .command('2fa')
@@ -196,12 +202,13 @@ export function registerUserCommands(program: Command): void {
       if (!options.yes) {
         throw new OperatorError(`Not reset: add --yes to remove the second factor of "${reference}"`);
       }
-      const { found, outcome } = await withOperatorServices(async ({ users, secondFactor }) => {
+      const { found, outcome } = await withServices(async ({ users, secondFactor }) => {
         const found = await users.find(reference);
         return { found, outcome: await secondFactor.reset(found, options.lang ?? 'en') };
       });
       const who = `${found.username} (${found.id})`;
-      console.log(
+      printLine(
+        terminal,
         {
           disabled: `Removed the second factor of ${who}.`,
           cleared_setup:
@@ -234,5 +241,7 @@ export function registerUserCommands(program: Command): void {
         '  1  some line failed (each printed as "line N: reason"; the other lines were\n' +
         '     imported), or the file or the database could not be read (one line on stderr)',
     )
-    .action(importUsers);
+    .action((file: string, options: Parameters<typeof importUsers>[2]) =>
+      importUsers(environment, file, options),
+    );
 }

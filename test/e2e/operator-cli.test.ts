@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { expectOneLineFailure, type RunningService, runCli, startService } from '../helpers/process.js';
@@ -17,7 +18,8 @@ describe('accounts operator commands: help and bad arguments', () => {
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
   });
-  const cli = (args: string[]) => runCli(args, { DATA_DIR: dataDir });
+  // The command line's own answers (help, usage errors) need no process; one of each is checked in one below.
+  const cli = (args: string[]) => inProcessCommands({ DATA_DIR: dataDir }).run(args);
 
   it.each([
     ['banner', 'add'],
@@ -48,9 +50,17 @@ describe('accounts operator commands: help and bad arguments', () => {
     },
   );
 
-  it('prints its version', async () => {
-    const result = await cli(['--version']);
-    expect(result).toEqual({ code: 0, stdout: '0.2.0\n', stderr: '' });
+  it('prints its version, and the binary exits with the code of a usage error', async () => {
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: '0.2.0\n', stderr: '' });
+    expect(await runCli(['--version'], { DATA_DIR: dataDir })).toEqual({
+      code: 0,
+      stdout: '0.2.0\n',
+      stderr: '',
+    });
+    expectOneLineFailure(
+      await runCli(['banner', 'list', '--colour'], { DATA_DIR: dataDir }),
+      "error: unknown option '--colour'",
+    );
   });
 
   it.each([
@@ -87,17 +97,22 @@ interface Account {
 describe.each(backends)('%s: accounts operator commands end to end', (backend) => {
   let store: ProcessStore;
   let service: RunningService | undefined;
+  // The commands run in this process on one open database: what they print and do is the subject here; the
+  // processes' own part (migrate, the lock on DATA_DIR, exit codes) is run as processes.
+  let commands: InProcessCommands;
 
   beforeAll(async () => {
     store = await processStore(backend, { BANNER_LINK_SCHEMES: 'app', ...CHEAP_ARGON2 });
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    commands = inProcessCommands(store.env);
   });
   afterAll(async () => {
+    await commands?.close();
     await service?.stop('SIGKILL');
     await store?.cleanup();
   });
 
-  const cli = (args: string[]) => runCli(args, store.env);
+  const cli = (args: string[]) => commands.run(args);
   const ok = async (args: string[]) => {
     const result = await cli(args);
     expect(result.stderr).toBe('');
@@ -135,7 +150,7 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     // The embedded database belongs to the server while it runs: commands wait until it is stopped.
     if (backend === 'pglite') {
       expectOneLineFailure(
-        await cli(['user', 'show', kim.email]),
+        await runCli(['user', 'show', kim.email], store.env),
         `DATA_DIR ${store.env.DATA_DIR} is in use by a running accounts server (pid ${service.child.pid}): stop the server first, or set DATABASE_URL to run commands beside running servers`,
       );
       expect(await service.stop()).toBe(0);
@@ -262,6 +277,8 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     );
     expectOneLineFailure(await cli(['user', 'delete', gone.id, '--yes']), `User "${gone.id}" not found`);
 
+    // The embedded database is the server's again once the commands let go of it.
+    await commands.close();
     service ??= await startService(store.env);
     expect((await api(`/v1/post/single/${postId}/raw`)).status).toBe(404);
     expect((await api('/v1/user/get', asUser(gone.token))).status).toBe(401);
@@ -280,7 +297,5 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     ).toBe(200);
     const refused = await api('/v1/auth/login/email', form({ email: park.email, password: park.password }));
     expect(refused).toMatchObject({ status: 401, body: { data: { status: 'account_disabled' } } });
-    // About thirty processes, each opening the database: a minute and a half on an idle two-core machine,
-    // several when other suites load it.
   }, 600_000);
 });

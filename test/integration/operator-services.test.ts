@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OperatorServices } from '../../src/cli/context.js';
 import { commandServices } from '../../src/cli/context.js';
+import type { Terminal } from '../../src/cli/terminal.js';
 import { InvalidCredentialsError } from '../../src/errors.js';
 import type { AuthContext } from '../../src/http/auth-context.js';
 import { createStorage } from '../../src/storage/create-storage.js';
@@ -21,8 +22,10 @@ const FROM_CLIENT = { 'user-agent': CLIENT.userAgent };
 describe.each(backends)('%s: the operator commands’ services', (backend) => {
   const ctx = useTestApp(backend);
 
+  // What the services would print (a file left behind, a mail that failed) is not what these tests are about.
+  const silent: Terminal = { writeOut: () => undefined, writeErr: () => undefined };
   const operator = (): OperatorServices =>
-    commandServices(ctx.config, ctx.database.handle, createStorage(ctx.config.media), ctx.mailer);
+    commandServices(ctx.config, ctx.database.handle, createStorage(ctx.config.media), ctx.mailer, silent);
 
   const authOf = async (services: OperatorServices, token: string): Promise<AuthContext> => {
     const auth = await services.tokens.authenticate(token);
