@@ -2,27 +2,31 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
 import { expectOneLineFailure, runCli, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
-// Each command is a process of its own (on the embedded database a PGlite start): several seconds on a busy
-// two-core machine.
-describe.each(backends)('%s: accounts consent publish --body', { timeout: 120_000 }, (backend) => {
+// `accounts migrate` and the service are processes; the commands under test run in this process on one open
+// database (closed while the service, which owns an embedded one, runs).
+describe.each(backends)('%s: accounts consent publish --body', { timeout: 60_000 }, (backend) => {
   let store: ProcessStore;
+  let commands: InProcessCommands;
   let files: string;
 
   beforeAll(async () => {
     store = await processStore(backend);
     files = await mkdtemp(path.join(tmpdir(), 'accounts-bodies-'));
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    commands = inProcessCommands(store.env);
   });
   afterAll(async () => {
+    await commands?.close();
     await store?.cleanup();
     if (files) await rm(files, { recursive: true, force: true });
   });
 
-  const cli = (args: string[]) => runCli(args, store.env);
+  const cli = (args: string[]) => commands.run(args);
   const file = async (name: string, content: string | Buffer) => {
     const at = path.join(files, name);
     await writeFile(at, content);
@@ -72,6 +76,7 @@ describe.each(backends)('%s: accounts consent publish --body', { timeout: 120_00
       },
     });
 
+    await commands.close();
     const service = await startService(store.env);
     try {
       const page = await fetch(`${service.url}/legal/terms/2/en`);

@@ -1,22 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
 import { expectOneLineFailure, runCli } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
-// Each command is a process of its own, and on the embedded database a PGlite start: on a busy two-core
-// machine one takes several seconds, so these get more room than unit tests.
-describe.each(backends)('%s: accounts consent', { timeout: 120_000 }, (backend) => {
+// `accounts migrate` is a process; the commands under test run in this process on one open database.
+describe.each(backends)('%s: accounts consent', (backend) => {
   let store: ProcessStore;
+  let commands: InProcessCommands;
 
   beforeAll(async () => {
     store = await processStore(backend);
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    commands = inProcessCommands(store.env);
   });
   afterAll(async () => {
+    await commands?.close();
     await store?.cleanup();
   });
 
-  const cli = (args: string[]) => runCli(args, store.env);
+  const cli = (args: string[]) => commands.run(args);
 
   it.each(['publish', 'list', 'history', 'remind'])(
     'accounts consent %s --help describes the command',

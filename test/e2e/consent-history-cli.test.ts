@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsentHistoryEntry } from '../../src/modules/consents/history.js';
+import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { type RunningService, runCli, startService } from '../helpers/process.js';
@@ -9,17 +10,19 @@ import { type ProcessStore, processStore } from '../helpers/process-store.js';
  * What an operator shows to prove what a user agreed to and when: the records the service wrote through the
  * API, read back by `accounts consent history` from the same database.
  */
-// Each command is a process of its own, and on the embedded database a PGlite start: on a busy two-core
-// machine one takes several seconds, so these get more room than unit tests.
-describe.each(backends)('%s: accounts consent history', { timeout: 120_000 }, (backend) => {
+// `accounts migrate` and the service are processes; the commands under test run in this process.
+describe.each(backends)('%s: accounts consent history', { timeout: 60_000 }, (backend) => {
   let store: ProcessStore;
+  let commands: InProcessCommands;
   let service: RunningService | undefined;
 
   beforeAll(async () => {
     store = await processStore(backend, { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' });
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    commands = inProcessCommands(store.env);
   });
   afterAll(async () => {
+    await commands?.close();
     await service?.stop('SIGKILL');
     await store?.cleanup();
   });
@@ -48,7 +51,7 @@ describe.each(backends)('%s: accounts consent history', { timeout: 120_000 }, (b
     expect(await service.stop()).toBe(0);
     service = undefined;
 
-    const json = await runCli(['consent', 'history', fields.email, '--json'], store.env);
+    const json = await commands.run(['consent', 'history', fields.email, '--json']);
     expect(json.code, json.stderr).toBe(0);
     const entries = JSON.parse(json.stdout) as ConsentHistoryEntry[];
     expect(entries.map(({ key, agreed, channel }) => [key, agreed, channel])).toEqual([
@@ -63,7 +66,7 @@ describe.each(backends)('%s: accounts consent history', { timeout: 120_000 }, (b
     }
     expect(Date.parse(entries[1]?.at ?? '')).toBeGreaterThanOrEqual(Date.parse(entries[0]?.at ?? ''));
 
-    const table = await runCli(['consent', 'history', fields.username], store.env);
+    const table = await commands.run(['consent', 'history', fields.username]);
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^KEY\s+VERSION\s+ANSWER\s+AT\s+CHANNEL\s+ADDRESS\s+REMINDED$/);
@@ -76,7 +79,7 @@ describe.each(backends)('%s: accounts consent history', { timeout: 120_000 }, (b
   });
 
   it('names a user it does not know in one line, and exits 1', async () => {
-    const result = await runCli(['consent', 'history', 'nobody@example.com'], store.env);
+    const result = await commands.run(['consent', 'history', 'nobody@example.com']);
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'User "nobody@example.com" not found\n' });
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
@@ -19,6 +20,11 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
   let service: RunningService | undefined;
   /** Where the commands mail (the service keeps the log transport): what reaches it came from a reset. */
   let smtp: TestSmtp;
+  /**
+   * The commands, mailing through the test SMTP server, run in this process on one open database: closed
+   * before the service starts (an embedded database belongs to one process at a time).
+   */
+  let commands: InProcessCommands;
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
@@ -28,20 +34,27 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
       SECRETS_KEY: TEST_SECRETS_KEY,
     });
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    commands = inProcessCommands({ ...store.env, MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url });
   });
   afterAll(async () => {
+    await commands?.close();
     await service?.stop('SIGKILL');
     await store?.cleanup();
     await smtp?.close();
   });
 
-  /** The reset command, mailing through the test SMTP server (a command sends its mail before it exits). */
-  const reset = (reference: string) =>
-    runCli(['user', '2fa', 'reset', reference, '--yes'], {
-      ...store.env,
-      MAIL_TRANSPORT: 'smtp',
-      SMTP_URL: smtp.url,
-    });
+  /** The reset command (it sends its mail before it ends, as a process does before it exits). */
+  const reset = (reference: string) => commands.run(['user', '2fa', 'reset', reference, '--yes']);
+  /** With PGlite the service stops for the commands, and the commands let go before it starts again. */
+  const startServiceAfterCommands = async () => {
+    await commands.close();
+    service = await startService(store.env);
+  };
+  const stopServiceForCommands = async () => {
+    if (backend === 'postgres') return;
+    await service?.stop();
+    service = undefined;
+  };
   const mailsTo = (address: string) =>
     smtp.mails.filter((mail) => recipients(mail).includes(address.toLowerCase()));
 
@@ -77,10 +90,9 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
     const login = { email: fields.email, password: fields.password };
     expect((await call('/auth/login/email', login)).body.data.status).toBe('second_factor_required');
     // The embedded database belongs to one process: the command runs with the server stopped.
-    await service.stop();
-    service = undefined;
+    await stopServiceForCommands();
 
-    const refused = await runCli(['user', '2fa', 'reset', fields.email], store.env);
+    const refused = await commands.run(['user', '2fa', 'reset', fields.email]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`Not reset: add --yes to remove the second factor of "${fields.email}"\n`);
     const removed = await reset(fields.email);
@@ -95,7 +107,7 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
     expect(again.stdout).toMatch(/has no second factor; nothing to remove\.\n$/);
     expect(mailsTo(fields.email)).toHaveLength(1);
 
-    service = await startService(store.env);
+    if (!service) await startServiceAfterCommands();
     const plain = await call('/auth/login/email', login);
     expect(plain.status).toBe(200);
     const token = (plain.body.data.user as { api_token?: unknown }).api_token;
@@ -106,19 +118,16 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
       expect.objectContaining({ type: 'second_factor_disabled', details: { by: 'operator' }, ip: null }),
       expect.objectContaining({ type: 'second_factor_enabled', details: { factor: 'totp' } }),
     ]);
-    // Two server starts and three commands, each opening the database: more than a request's worth of time.
-  }, 120_000);
+  }, 60_000);
 
   it('only clears a setup that was never enabled: nothing logged, no alert mailed, and it says so', async () => {
-    await service?.stop();
-    service = await startService(store.env);
+    if (!service) await startServiceAfterCommands();
     const fields = registrationForm();
     const user = (await call('/auth/register', fields)).body.data.user as { api_token: string };
     // The authenticator was shown but its first code never entered: the second factor never went on.
     const setup = await call('/user/2fa/totp/setup', { current_password: fields.password }, user.api_token);
     expect(setup.status).toBe(200);
-    await service.stop();
-    service = undefined;
+    await stopServiceForCommands();
 
     const cleared = await reset(fields.email);
     expect(cleared.stderr).toBe('');
@@ -131,9 +140,9 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
     expect(again.stdout).toMatch(/has no second factor; nothing to remove\.\n$/);
     expect(mailsTo(fields.email)).toEqual([]);
 
-    service = await startService(store.env);
+    if (!service) await startServiceAfterCommands();
     const events = await activityOf(user.api_token);
     expect(events.map((event) => event.type)).toContain('account_created');
     expect(events.filter((event) => event.type.startsWith('second_factor'))).toEqual([]);
-  }, 120_000);
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hash } from '@node-rs/bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { type CliResult, type RunningService, runCli, startService } from '../helpers/process.js';
@@ -19,7 +20,11 @@ function expectFailedLines(result: CliResult, stdout: string, stderr: string): v
 
 describe('accounts user import --help', () => {
   it('describes the command, the formats and the exit status, and does nothing else', async () => {
-    const result = await runCli(['user', 'import', '--help'], { DATA_DIR: '/nonexistent/accounts' });
+    const result = await inProcessCommands({ DATA_DIR: '/nonexistent/accounts' }).run([
+      'user',
+      'import',
+      '--help',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^Usage: accounts user import \[options\] <file>\n/);
@@ -37,7 +42,7 @@ describe('accounts user import --help', () => {
       /^error: option '--format <format>' argument 'xml' is invalid/,
     ],
   ])('accounts %j fails with one line', async (args, line) => {
-    const result = await runCli(args, { DATA_DIR: '/nonexistent/accounts' });
+    const result = await inProcessCommands({ DATA_DIR: '/nonexistent/accounts' }).run(args);
     expect(result.code).toBe(1);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     if (typeof line === 'string') expect(result.stderr).toBe(`${line}\n`);
@@ -45,9 +50,11 @@ describe('accounts user import --help', () => {
   });
 });
 
-// Real processes (a server started twice, several commands): minutes on a busy two-core machine.
-describe.each(backends)('%s: accounts user import end to end', { timeout: 180_000 }, (backend: Backend) => {
+// `accounts migrate` and the service are processes (the service started twice); the imports under test run
+// in this process on one open database, closed while the service (owning an embedded one) runs.
+describe.each(backends)('%s: accounts user import end to end', { timeout: 90_000 }, (backend: Backend) => {
   let dir: string;
+  let commands: InProcessCommands;
   let database: TestDatabase | undefined;
   let service: RunningService | undefined;
   const env: Record<string, string> = { ...CHEAP_ARGON2 };
@@ -62,15 +69,17 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 180_00
       env.DATABASE_URL = database.url as string;
     }
     expect((await runCli(['migrate'], env)).code).toBe(0);
+    commands = inProcessCommands(env);
     laravelHash = `$2y$${(await hash(OLD_PASSWORD, 4)).slice(4)}`;
   });
   afterAll(async () => {
+    await commands?.close();
     await service?.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });
     await database?.drop();
   });
 
-  const cli = (args: string[]) => runCli(args, env);
+  const cli = (args: string[]) => commands.run(args);
   const login = async (email: string, password: string) => {
     const res = await fetch(`${service?.url}/v1/auth/login/email`, {
       method: 'POST',
@@ -103,7 +112,7 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 180_00
     );
     // The embedded database belongs to the running server: the import waits until it is stopped.
     if (backend === 'pglite') {
-      const refused = await cli(['user', 'import', csv]);
+      const refused = await runCli(['user', 'import', csv], env);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/^DATA_DIR .* is in use by a running accounts server/);
       expect(await service.stop()).toBe(0);
@@ -150,6 +159,7 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 180_00
       failed,
     );
 
+    await commands.close();
     service ??= await startService(env);
     expect((await login('minji@old.example.com', 'not the password')).status).toBe(401);
     const signedIn = await login('minji@old.example.com', OLD_PASSWORD);
