@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Builds dist/ once (when a source is newer) and migrates the run's PostgreSQL template before any file.
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Measures each file's CPU time (with the processes it started) for the slowest-files report.
+    setupFiles: ['test/helpers/file-cpu-time.ts'],
     reporters: ['default', './test/helpers/slowest-files-reporter.ts'],
     // Each test file gets its own database (a copy of the run's migrated template), so files run in
     // parallel safely. Three workers on CI's two cores: with two the cores sat idle while tests waited on
