@@ -1,8 +1,12 @@
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** How many of the slowest files the run names at its end. */
-const SHOWN = 10;
+/** How many of the slowest files the run names at its end: ten, or SLOWEST_FILES (`all` for every file). */
+function shownCount(): number {
+  const asked = process.env.SLOWEST_FILES;
+  if (asked === 'all') return Number.POSITIVE_INFINITY;
+  return asked && /^\d+$/.test(asked) ? Number(asked) : 10;
+}
 
 interface FileCost {
   file: string;
@@ -35,11 +39,12 @@ export default class SlowestFilesReporter implements Reporter {
     costs.sort((a, b) => b.cpuMs - a.cpuMs || b.wallMs - a.wallMs);
     const wall = costs.reduce((sum, cost) => sum + cost.wallMs, 0);
     const cpu = costs.reduce((sum, cost) => sum + cost.cpuMs, 0);
+    const shown = Math.min(shownCount(), costs.length);
     const lines = costs
-      .slice(0, SHOWN)
+      .slice(0, shown)
       .map((cost) => `  ${seconds(cost.cpuMs, 7)} s CPU ${seconds(cost.wallMs, 7)} s  ${cost.file}`);
     console.log(
-      `\nThe ${Math.min(SHOWN, costs.length)} most expensive of ${costs.length} test files ` +
+      `\nThe ${shown} most expensive of ${costs.length} test files ` +
         `(${(cpu / 1000).toFixed(0)} s of CPU, ${(wall / 1000).toFixed(0)} s of worker time in all):\n` +
         `${lines.join('\n')}\n`,
     );
