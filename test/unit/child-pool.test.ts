@@ -1,4 +1,7 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChildPool, type ChildPoolOptions } from '../../src/lib/child-pool.js';
@@ -8,6 +11,7 @@ const SCRIPT = fileURLToPath(new URL('../helpers/child-pool-worker.mjs', import.
 
 type TestCall =
   | { op: 'echo'; value: string; delayMs?: number }
+  | { op: 'meet'; value: string; dir: string; count: number }
   | { op: 'refuse' }
   | { op: 'hang' }
   | { op: 'exit' };
@@ -16,6 +20,7 @@ interface TestReply {
   id: number;
   ok: boolean;
   value?: string;
+  met?: boolean;
   message?: string;
   pid: number;
   startedAt: number;
@@ -24,6 +29,7 @@ interface TestReply {
 
 interface Answered {
   value: string | undefined;
+  met?: boolean;
   pid: number;
   startedAt: number;
   endedAt: number;
@@ -70,7 +76,8 @@ describe.each(kinds)('ChildPool of %s children', (kind) => {
       timeoutFrom: 'start',
       answer: (reply) => {
         if (!reply.ok) throw new PoolError(`answer: ${reply.message}`);
-        return { value: reply.value, pid: reply.pid, startedAt: reply.startedAt, endedAt: reply.endedAt };
+        const { value, met, pid, startedAt, endedAt } = reply;
+        return { value, met, pid, startedAt, endedAt };
       },
       errors: {
         closed: () => new PoolError('closed'),
@@ -92,17 +99,21 @@ describe.each(kinds)('ChildPool of %s children', (kind) => {
 
   it('answers calls in parallel up to the bound, each in a child of its own', async () => {
     const children = pool({ workers: 2, queueLimit: 0 });
-    const [first, second] = await Promise.all([
-      children.run({ op: 'echo', value: 'one', delayMs: 500 }),
-      children.run({ op: 'echo', value: 'two', delayMs: 500 }),
-    ]);
-    expect([first?.value, second?.value]).toEqual(['one', 'two']);
-    expect(first?.pid).not.toBe(second?.pid);
-    expect([first?.pid, second?.pid]).not.toContain(process.pid);
-    // Overlapping: each started before the other ended.
-    expect(first?.startedAt).toBeLessThan(second?.endedAt as number);
-    expect(second?.startedAt).toBeLessThan(first?.endedAt as number);
-    expect(children.ids().sort()).toEqual([first?.pid, second?.pid].sort());
+    const dir = await mkdtemp(path.join(tmpdir(), 'child-pool-meet-'));
+    try {
+      // Each call waits until both have started: one run after the other would never meet.
+      const [first, second] = await Promise.all([
+        children.run({ op: 'meet', value: 'one', dir, count: 2 }),
+        children.run({ op: 'meet', value: 'two', dir, count: 2 }),
+      ]);
+      expect([first?.value, second?.value]).toEqual(['one', 'two']);
+      expect([first?.met, second?.met]).toEqual([true, true]);
+      expect(first?.pid).not.toBe(second?.pid);
+      expect([first?.pid, second?.pid]).not.toContain(process.pid);
+      expect(children.ids().sort()).toEqual([first?.pid, second?.pid].sort());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('queues calls beyond the bound and runs them, in order, on the children it has', async () => {
