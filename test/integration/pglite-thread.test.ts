@@ -145,5 +145,6 @@ describe('the embedded database on its own thread', () => {
     } finally {
       await rm(parent, { recursive: true, force: true });
     }
-  });
+    // initdb twice the time of a start from the template, and more on a loaded machine.
+  }, 90_000);
 });

@@ -42,6 +42,9 @@ class PoolError extends Error {
   }
 }
 
+/** How long a test waits for children to start or end: seconds on a loaded machine, not vi.waitFor's one. */
+const CHILD_START_TIMEOUT = { timeout: 15_000, interval: 20 };
+
 const failedWith = (kind: string) => expect.objectContaining({ kind });
 
 type Kind = 'process' | 'thread';
@@ -122,7 +125,7 @@ describe.each(kinds)('ChildPool of %s children', (kind) => {
       children.run({ op: 'echo', value, delayMs: 300 }),
     );
     // Two children, however many calls (a thread's id is known once it has said it).
-    await vi.waitFor(() => expect(children.ids()).toHaveLength(2));
+    await vi.waitFor(() => expect(children.ids()).toHaveLength(2), CHILD_START_TIMEOUT);
     const answers = await Promise.all(calls);
     expect(answers.map((answer) => answer.value)).toEqual(['one', 'two', 'three', 'four']);
     expect(new Set(answers.map((answer) => answer.pid)).size).toBe(2);
@@ -139,7 +142,7 @@ describe.each(kinds)('ChildPool of %s children', (kind) => {
     const queued = children.run({ op: 'hang' });
     const outcomes = Promise.allSettled([working, queued]);
     await expect(children.run({ op: 'echo', value: 'shed' })).rejects.toEqual(failedWith('queueFull'));
-    await vi.waitFor(() => expect(children.ids()).toHaveLength(1));
+    await vi.waitFor(() => expect(children.ids()).toHaveLength(1), CHILD_START_TIMEOUT);
     await children.close();
     const [first, second] = await outcomes;
     expect(first).toMatchObject({ status: 'rejected', reason: failedWith('closed') });
@@ -163,7 +166,7 @@ describe.each(kinds)('ChildPool of %s children', (kind) => {
     const children = pool({ workers: 1, queueLimit: 1, timeoutMs: 1_000 });
     const { pid: stuck } = await children.run({ op: 'echo', value: 'warm' });
     await expect(children.run({ op: 'hang' })).rejects.toEqual(failedWith('timedOut'));
-    await vi.waitFor(() => expect(isAlive(kind, stuck)).toBe(false));
+    await vi.waitFor(() => expect(isAlive(kind, stuck)).toBe(false), CHILD_START_TIMEOUT);
     const after = await children.run({ op: 'echo', value: 'after' });
     expect(after.value).toBe('after');
     expect(after.pid).not.toBe(stuck);
@@ -211,7 +214,7 @@ describe.each(kinds)('ChildPool of %s children', (kind) => {
       children.run({ op: 'hang' }),
       children.run({ op: 'echo', value: 'slow', delayMs: 10_000 }),
     ]);
-    await vi.waitFor(() => expect(children.ids()).toHaveLength(3));
+    await vi.waitFor(() => expect(children.ids()).toHaveLength(3), CHILD_START_TIMEOUT);
     const pids = children.ids();
     await children.close();
     for (const pid of pids) expect(isAlive(kind, pid)).toBe(false);

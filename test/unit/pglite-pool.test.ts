@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { isConnectionError } from '../../src/db/errors.js';
 import { PGlitePool } from '../../src/db/pglite-pool.js';
+import { BUILT_TEMPLATE } from '../../src/db/pglite-template.js';
 import { PGliteThread } from '../../src/db/pglite-thread.js';
 import { writeTransaction } from '../../src/db/transaction.js';
 import { ServiceUnavailableError } from '../../src/errors.js';
@@ -41,7 +42,7 @@ describe('the embedded pool', () => {
   });
 
   it('pipelines single statements: each goes to the thread without waiting for the answers before it', async () => {
-    const thread = await PGliteThread.open('memory://');
+    const thread = await PGliteThread.open('memory://', BUILT_TEMPLATE);
     try {
       const pool = new PGlitePool(thread, 200);
       const clients = await Promise.all([1, 2, 3, 4, 5].map(() => pool.connect()));
@@ -108,7 +109,7 @@ describe('the embedded pool', () => {
   });
 
   it('gives up on a turn that never comes, never sends that statement, and the queue moves on', async () => {
-    const thread = await PGliteThread.open('memory://');
+    const thread = await PGliteThread.open('memory://', BUILT_TEMPLATE);
     try {
       await thread.exec('CREATE TABLE late (n int)');
       const pool = new PGlitePool(thread, 100);
