@@ -5,6 +5,7 @@ import type { RateCounter } from '../../limits/rate-counter.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
+import { answered } from '../sign-in/admission.js';
 import { clientInfo } from '../request-client.js';
 import {
   disableRules,
@@ -154,10 +155,15 @@ export function secondFactorEndpoints(
       path: '/auth/login/second-factor',
       summary: 'Finish a login with the second factor',
       description:
-        'For an account with a second factor on, a login whose password (or provider token) is right answers ' +
-        '401 `second_factor_required` with a `challenge`. Send it with `code` (the authenticator) or ' +
-        '`recovery_code` for the login answer. The challenge works once, for 5 minutes, and dies after 5 ' +
-        'wrong codes (then 401 `authentication_failed`: log in again); a wrong code is a 422 on its field.',
+        'For an account with a second factor on, a login whose password (or provider token) is right, a ' +
+        'password reset and a deletion cancel answer 401 `second_factor_required` with a `challenge`. Send it ' +
+        'with `code` (the authenticator) or `recovery_code` for the login answer (for a cancel, the deletion ' +
+        'is taken back first). The challenge works once, for 5 minutes, and dies after 5 wrong codes (then ' +
+        '401 `authentication_failed`: log in again); a wrong code is a 422 on its field. After 5 wrong codes ' +
+        'in a row for the account, each further code waits longer (429 with Retry-After: 30 s, doubling up ' +
+        'to an hour); after 100 the authenticator is locked (a 422 on `code`) until a recovery code, a ' +
+        'passkey or an operator reset. A right code ends the run. An account disabled, or scheduled for ' +
+        'deletion, since the challenge was made gets 401 `account_disabled` or 409 `deletion_scheduled`.',
       tag: 'auth',
       auth: 'none',
       limit: loginLimit,
@@ -165,8 +171,8 @@ export function secondFactorEndpoints(
       rules: secondFactorLoginRules,
       response: signedInResponse,
       example: signedInExample,
-      handle: ({ params, request }) =>
-        signIn.complete(params.challenge, secondFactorProof(params), clientInfo(request)),
+      handle: async ({ params, request }) =>
+        answered(await signIn.complete(params.challenge, secondFactorProof(params), clientInfo(request))),
     }),
   ];
 }
