@@ -167,7 +167,7 @@ export function secondFactorEndpoints(
       tag: 'auth',
       auth: 'none',
       limit: loginLimit,
-      errors: [401, 429],
+      errors: [401, 409, 429],
       rules: secondFactorLoginRules,
       response: signedInResponse,
       example: signedInExample,
