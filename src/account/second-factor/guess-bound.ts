@@ -4,8 +4,8 @@ import type { SecondFactorRepo, TotpCredential } from '../../modules/second-fact
 import type { ChosenProof, SecondFactorCodes } from './codes.js';
 
 /**
- * Wrong codes in a row that cost no wait: one challenge's worth (it dies after 5), so an owner who mistypes
- * through a whole challenge still signs in at once with the next.
+ * Wrong codes in a row after which the next code is still checked at once: one challenge's worth (it dies
+ * after 5), so an owner who mistypes through a whole challenge still signs in at once with the next.
  */
 export const FREE_WRONG_CODES = 5;
 /** Wrong codes in a row after which the authenticator takes no code until its owner acts (NIST SP 800-63B §5.2.2). */
