@@ -88,7 +88,7 @@ describe.each(backends)('%s: wrong second-factor codes, bounded in total', (back
     expect(await run(user.id)).toBe(2);
   });
 
-  it('locks the authenticator at 100 wrong codes in a row; a recovery code still signs in and unlocks', async () => {
+  it('locks the authenticator at 100 wrong codes in a row; a recovery code signs in and unlocks', async () => {
     await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const right = currentCode(user.secret);

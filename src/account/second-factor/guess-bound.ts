@@ -7,8 +7,8 @@ import type { ChosenProof, SecondFactorCodes } from './codes.js';
  * Wrong codes in a row after which the next code is still checked at once: one challenge's worth (it dies
  * after 5), so an owner who mistypes through a whole challenge still signs in at once with the next.
  */
-export const FREE_WRONG_CODES = 5;
-/** Wrong codes in a row after which the authenticator takes no code until its owner acts (NIST SP 800-63B §5.2.2). */
+const FREE_WRONG_CODES = 5;
+/** Wrong codes in a row after which the authenticator takes no code until its owner acts (SP 800-63B §5.2.2). */
 export const MAX_WRONG_CODES = 100;
 /** The wait after the 6th wrong code in a row; it doubles with each further one, up to MAX_WAIT_MS. */
 const FIRST_WAIT_MS = 30_000;

@@ -15,11 +15,6 @@ import { answered, refused, type SignInOutcome } from './admission.js';
 import { LoginAttempts, type LoginLimits } from './login-attempts.js';
 import type { SessionGate } from './session-gate.js';
 
-/** What a password proved, for a deletion's cancel: the account, or the refusal to answer with. */
-export type PasswordProved =
-  | { kind: 'proved'; user: UserWithProviders; knownDevice: boolean }
-  | Extract<SignInOutcome, { kind: 'refused' }>;
-
 /** What SignIn is built from. */
 export interface SignInDeps {
   usersRepo: UsersRepo;

@@ -15,9 +15,9 @@ import {
 import type { IssueWithin, PasskeySignInIssue, PasswordSignInIssue, SignInTokens } from './tokens.js';
 
 /** How long a challenge lives: time to open the authenticator app, not to walk away from the login. */
-export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
-/** A sign-in's first factor: its method (`email`, a provider, `password_reset`, …) and whether the device is known. */
+/** A sign-in's first factor: its method (`email`, a provider, `password_reset`, …), and a device of record? */
 export interface FirstFactor {
   method: string;
   knownDevice: boolean;
@@ -67,7 +67,7 @@ export class SessionGate {
     return { kind: 'second_factor', challenge: await this.challenge(account.id, first, credential.purpose) };
   }
 
-  /** A second-factor challenge for the user (stored as its SHA-256): what the 401 second_factor_required carries. */
+  /** A second-factor challenge (stored as its SHA-256): what the 401 second_factor_required carries. */
   async challenge(userId: string, first: FirstFactor, purpose: SessionPurpose): Promise<string> {
     const challenge = newApiToken();
     await writeTransaction(this.deps.db, (trx) =>

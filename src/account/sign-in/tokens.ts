@@ -50,9 +50,10 @@ class RefusedSession extends ServiceError {
 }
 
 /**
- * The tokens of sign-ins, written for SessionGate alone. A password is checked outside any transaction (argon2 takes a while), so the
- * account may change before its token is written: the token is written only if the account still has the
- * hash that was checked and is neither disabled nor scheduled for deletion, and the outcome says which it
+ * The tokens of sessions, written for SessionGate alone, each after the gate's rule (admission.ts) is applied
+ * again to the account as it is now. A password is checked outside any transaction (argon2 takes a while),
+ * so the account may change before its token is written: the token is written only if the account still has
+ * the hash that was checked and is neither disabled nor scheduled for deletion, and the outcome says which it
  * came to.
  */
 export class SignInTokens {
