@@ -5,7 +5,6 @@ import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm, postJson } from '../helpers/http.js';
 import {
-  awayFromStepEdge,
   enableTotp,
   expectSecondFactorRequired,
   loginByEmail,
@@ -52,7 +51,6 @@ describe.each(backends)('%s: wrong second-factor codes, bounded in total', (back
   };
 
   it('makes every wrong code after the 6th wait longer, with a 429 and Retry-After', async () => {
-    await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const right = currentCode(user.secret);
     // Five wrong codes kill a challenge; the account's run goes on across challenges.
@@ -76,7 +74,6 @@ describe.each(backends)('%s: wrong second-factor codes, bounded in total', (back
   });
 
   it('counts two wrong codes sent at once as two', async () => {
-    await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const wrong = wrongOf(currentCode(user.secret));
     const [first, second] = [await challengeOf(user), await challengeOf(user)];
@@ -89,7 +86,6 @@ describe.each(backends)('%s: wrong second-factor codes, bounded in total', (back
   });
 
   it('locks the authenticator at 100 wrong codes in a row; a recovery code signs in and unlocks', async () => {
-    await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const right = currentCode(user.secret);
     await setRun(user.id, 99);
@@ -107,7 +103,6 @@ describe.each(backends)('%s: wrong second-factor codes, bounded in total', (back
   });
 
   it('a passkey unlocks: its sign-in, or a re-authentication with it', async () => {
-    await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const flows = passkeyFlows(ctx.app);
     const authenticator = new SoftwareAuthenticator(PASSKEY_ORIGIN);

@@ -10,7 +10,6 @@ import { expectError, expectOk, expectValidationError, postForm, UNAUTHENTICATED
 import { latestToken } from '../helpers/mail.js';
 import { providerLogin, providerSignUp } from '../helpers/providers.js';
 import {
-  awayFromStepEdge,
   enableTotp,
   expectSecondFactorRequired,
   loginByEmail,
@@ -59,7 +58,6 @@ describe.each(backends)('%s: the session gate', (backend) => {
     );
 
   it('a cancel by password of a two-factor account needs the code, then restores and signs in', async () => {
-    await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const scheduledFor = await scheduleDeletion(user);
     const challenge = expectSecondFactorRequired(
@@ -83,7 +81,6 @@ describe.each(backends)('%s: the session gate', (backend) => {
   });
 
   it('the mailed cancel link of a two-factor account is only the first factor', async () => {
-    await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const scheduledFor = await scheduleDeletion(user);
     const link = await latestToken(ctx.database.handle, user.email, 'deletion_scheduled');
@@ -97,7 +94,6 @@ describe.each(backends)('%s: the session gate', (backend) => {
   });
 
   it('completing a challenge started before the deletion is refused like a password login', async () => {
-    await awayFromStepEdge();
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const challenge = expectSecondFactorRequired(await loginByEmail(ctx.app, user));
     const scheduledFor = await scheduleDeletion(user);
