@@ -114,7 +114,10 @@ export function secondFactorEndpoints(
       summary: 'Turn the second factor off',
       description:
         'Needs re-authentication and the second factor: `code` (the authenticator) or `recovery_code`. ' +
-        `Removes the authenticator and every recovery code; answers the new status.${note}`,
+        'Removes the authenticator and every recovery code; answers the new status. Wrong codes count on ' +
+        "the account's run, as at `auth/login/second-factor` (waits, then a lock at 100): a locked " +
+        'authenticator takes a `recovery_code`, or its `code` after a passkey re-authentication, which ' +
+        `ends the run.${note}`,
       tag: 'user',
       auth: 'required',
       errors,
@@ -134,7 +137,10 @@ export function secondFactorEndpoints(
       method: 'POST',
       path: '/user/2fa/recovery-codes/regenerate',
       summary: 'Replace the recovery codes',
-      description: `Needs re-authentication and an authenticator \`code\`. The old codes stop working.${note}`,
+      description:
+        'Needs re-authentication and an authenticator `code`. The old codes stop working. Wrong codes count ' +
+        "on the account's run, as at `auth/login/second-factor`; a passkey re-authentication ends it." +
+        note,
       tag: 'user',
       auth: 'required',
       errors,
