@@ -9,7 +9,7 @@ import { buildFactorSettings, buildPasskeyProofs } from './services/factors.js';
 import { buildNotifications } from './services/notifications.js';
 import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
-import { buildSignIn } from './services/sign-in.js';
+import { buildSecondFactorSignIn, buildSignIn } from './services/sign-in.js';
 
 export type { ServiceDeps } from './services/deps.js';
 
@@ -29,15 +29,22 @@ export function buildServices(config: Config, deps: ServiceDeps) {
   const entities = buildEntities(config, deps, { activity, reads });
   const { devicesRepo, devices, notifications } = buildNotifications(config, deps);
   const signInFlows = buildSignIn(config, deps, { ...entities, activity });
-  const { signIn, secondFactorSignIn } = signInFlows;
+  const { signIn, gate } = signInFlows;
   // The deletion's cancel checks the password the login's way, under its counters.
-  const deletionParts = buildDeletion(config, deps, { ...entities, passwords: signIn, activity });
+  const deletionParts = buildDeletion(config, deps, { ...entities, passwords: signIn, gate, activity });
   const { eraser, scheduledDeletions } = deletionParts;
+  // A right code of a cancel's challenge completes the cancel.
+  const secondFactorSignIn = buildSecondFactorSignIn(deps, {
+    ...entities,
+    ...signInFlows,
+    activity,
+    deletionCancel: scheduledDeletions,
+  });
   const proofs = buildPasskeyProofs(config, deps);
   const flows = buildAccountFlows(config, deps, {
     ...entities,
     ...proofs,
-    secondFactorSignIn,
+    gate,
     eraser,
     scheduledDeletions,
     activity,

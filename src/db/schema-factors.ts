@@ -12,6 +12,10 @@ export interface TotpCredentialsTable {
   /** The time step of the last accepted code (bigint: the drivers return a string). */
   last_step: ColumnType<string | null, number | null | undefined, number | null>;
   created_at: Timestamp;
+  /** 0024: wrong codes in a row since the last right one. */
+  failed_attempts: Generated<number>;
+  /** 0024: when the last wrong code came. */
+  last_failed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** 0020: the SHA-256 of each unused recovery code. */
@@ -33,6 +37,8 @@ export interface SecondFactorChallengesTable {
   method: Generated<string>;
   /** 0022: the first step presented a token of the account (the new-device check's proof). */
   known_device: Generated<boolean>;
+  /** 0024: what a right code leads to: `sign_in`, or `deletion_cancel`. */
+  purpose: Generated<string>;
 }
 
 /** 0019: the WebAuthn user handle of a user (random, stable; never the email or the id). */

@@ -30,7 +30,7 @@ export type AccountParts = Pick<
   | 'idempotency'
   | 'oneTimeTokens'
 > &
-  Pick<SignInFlows, 'secondFactorSignIn'> &
+  Pick<SignInFlows, 'gate'> &
   Pick<PasskeyProofs, 'passkeysRepo' | 'passkeyAssertions'> &
   Pick<Deletion, 'eraser' | 'scheduledDeletions'> & {
     /** Every flow logs what it did (and mails its alert) in its transaction. */
@@ -42,7 +42,7 @@ export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: Acco
   const db = deps.database.db;
   const { limits, mailer } = deps;
   const { usersRepo, users, tokens, hasher, images, providers, providerAccounts, activity } = parts;
-  const { oneTimeTokens, secondFactorSignIn } = parts;
+  const { oneTimeTokens, gate } = parts;
   const verification = new EmailVerificationService({
     db,
     oneTimeTokens,
@@ -111,7 +111,7 @@ export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: Acco
     settings: { ttlMs: config.mail.passwordResetTtlMs, urlTemplate: config.mail.passwordResetUrl },
     perEmail: limits.passwordForgotEmail,
     activity,
-    secondFactor: secondFactorSignIn,
+    gate,
   });
   const deletion = new AccountDeletion(parts.eraser, parts.scheduledDeletions, reauth);
   return {

@@ -3,6 +3,7 @@ import { DataExportsRepo } from '../account/data-export/repo.js';
 import { AccountEraser } from '../account/deletion/eraser.js';
 import { type PasswordProof, ScheduledDeletions } from '../account/deletion/scheduled.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import type { SessionGate } from '../account/sign-in/session-gate.js';
 import type { Config } from '../config.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
 import { createExportStore } from '../storage/export-store.js';
@@ -16,6 +17,8 @@ export type DeletionParts = Pick<
 > & {
   /** The cancel's password check: the login's, under its counters (sign-in). */
   passwords: PasswordProof;
+  /** A cancel is a sign-in: the gate decides how (a second factor first), and writes its token. */
+  gate: SessionGate;
   activity: SecurityActivity;
 };
 
@@ -47,6 +50,7 @@ export function buildDeletion(config: Config, deps: ServiceDeps, parts: Deletion
     oneTimeTokens: parts.oneTimeTokens,
     mailer: deps.mailer,
     passwords: parts.passwords,
+    gate: parts.gate,
     settings: { graceDays: config.deletion.graceDays, cancelUrlTemplate: config.mail.deletionCancelUrl },
     activity,
   });

@@ -30,7 +30,7 @@ export type PasskeyProofs = ReturnType<typeof buildPasskeyProofs>;
 
 /** What the factors' settings are made from: the entities, sign-in and the proofs built before them. */
 export type FactorSettingsParts = Pick<Entities, 'usersRepo' | 'users'> &
-  Pick<SignInFlows, 'signInTokens' | 'secondFactorRepo' | 'secondFactorCodes'> &
+  Pick<SignInFlows, 'gate' | 'loginLimits' | 'secondFactorRepo' | 'secondFactorCodes'> &
   PasskeyProofs & {
     reauth: Reauthentication;
     signInMethods: SignInMethodsReader;
@@ -57,8 +57,8 @@ export function buildFactorSettings(config: Config, deps: ServiceDeps, parts: Fa
     passkeys: parts.passkeysRepo,
     usersRepo: parts.usersRepo,
     users: parts.users,
-    signInTokens: parts.signInTokens,
-    limits: { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
+    gate: parts.gate,
+    limits: parts.loginLimits,
     activity,
   });
   const passkeys = new PasskeyManagement({

@@ -22,11 +22,12 @@ export function buildOperatorServices(config: Config, deps: ServiceDeps) {
   const reads = primaryReads(db);
   const { activity } = buildSecurityLog(config, deps);
   const entities = buildEntities(config, deps, { activity, reads });
-  const { signIn, secondFactorRepo } = buildSignIn(config, deps, { ...entities, activity });
+  const { signIn, gate, secondFactorRepo } = buildSignIn(config, deps, { ...entities, activity });
   // The server's scheduled deletion, its cancel's password check included (no command cancels one).
   const { eraser, scheduledDeletions } = buildDeletion(config, deps, {
     ...entities,
     passwords: signIn,
+    gate,
     activity,
   });
   return {

@@ -1,7 +1,8 @@
 import { SecondFactorCodes } from '../account/second-factor/codes.js';
-import { SecondFactorSignIn } from '../account/second-factor/sign-in.js';
+import { type DeletionCancelCompletion, SecondFactorSignIn } from '../account/second-factor/sign-in.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import { SignIn } from '../account/sign-in/service.js';
+import { SessionGate } from '../account/sign-in/session-gate.js';
 import { SignInTokens } from '../account/sign-in/tokens.js';
 import type { Config } from '../config.js';
 import { SecretBox } from '../lib/secret-box.js';
@@ -17,45 +18,63 @@ export type SignInParts = Pick<Entities, 'usersRepo' | 'users' | 'tokens' | 'has
 };
 
 /**
- * Sign-in by password or provider, with its second step for an account with a second factor on. Built before
- * everything that checks a password the login's way (the deletion's cancel) or needs the second factor's
- * state (password reset, the operator's reset).
+ * The session gate and sign-in by password or provider. Built before everything that checks a password the
+ * login's way (the deletion's cancel) or issues a session (password reset, passkeys, the second factor's
+ * completion, built after the deletion by buildSecondFactorSignIn).
  */
 export function buildSignIn(config: Config, deps: ServiceDeps, parts: SignInParts) {
   const db = deps.database.db;
   const { limits } = deps;
   const { usersRepo, users, tokens, hasher, activity } = parts;
-  // One writer of sign-ins' tokens, for every way to sign in.
-  const signInTokens = new SignInTokens(db, usersRepo, tokens, hasher);
-  // The second factor: secrets sealed with SECRETS_KEY (without it, its routes answer 503); a sign-in whose
-  // first factor proved right is handed to it. Wrong codes count per account like failed logins.
+  // The second factor: secrets sealed with SECRETS_KEY (without it, its routes answer 503).
   const { secretsKey } = config.secondFactor;
   const secondFactorCodes = new SecondFactorCodes(secretsKey ? SecretBox.withKey(secretsKey) : undefined);
   const secondFactorRepo = new SecondFactorRepo(db);
-  const secondFactorSignIn = new SecondFactorSignIn({
+  const challenges = new ChallengesRepo(db);
+  // One gate, and one writer of sessions' tokens behind it, for every way to a session.
+  const signInTokens = new SignInTokens({
     db,
-    repo: secondFactorRepo,
-    challenges: new ChallengesRepo(db),
-    codes: secondFactorCodes,
-    signInTokens,
-    usersRepo,
-    users,
-    accountFailures: limits.loginAccount,
-    activity,
+    users: usersRepo,
+    tokens,
+    hasher,
+    secondFactor: secondFactorRepo,
   });
+  const gate = new SessionGate({ db, secondFactorRepo, challenges, tokens: signInTokens });
   // Failed logins per (email or provider identity, IP), and per account (RATE_LIMIT_LOGIN_ACCOUNT).
+  const loginLimits = { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount };
   const signIn = new SignIn({
     usersRepo,
     users,
     tokens,
     providers: parts.providers,
     hasher,
-    limits: { loginFailures: limits.loginFailures, accountFailures: limits.loginAccount },
-    signInTokens,
+    limits: loginLimits,
+    gate,
     activity,
-    secondFactor: secondFactorSignIn,
   });
-  return { signInTokens, secondFactorCodes, secondFactorRepo, secondFactorSignIn, signIn };
+  return { gate, loginLimits, challenges, secondFactorCodes, secondFactorRepo, signIn };
 }
 
 export type SignInFlows = ReturnType<typeof buildSignIn>;
+
+/**
+ * The second step of a sign-in, or of a deletion's cancel (`deletionCancel`: what its right code completes).
+ * Wrong codes count per account like failed logins, and on the account's run of wrong codes.
+ */
+export function buildSecondFactorSignIn(
+  deps: ServiceDeps,
+  parts: SignInParts & SignInFlows & { deletionCancel: DeletionCancelCompletion },
+): SecondFactorSignIn {
+  return new SecondFactorSignIn({
+    db: deps.database.db,
+    repo: parts.secondFactorRepo,
+    challenges: parts.challenges,
+    codes: parts.secondFactorCodes,
+    gate: parts.gate,
+    usersRepo: parts.usersRepo,
+    users: parts.users,
+    limits: { loginFailures: deps.limits.loginFailures, accountFailures: deps.limits.loginAccount },
+    activity: parts.activity,
+    deletionCancel: parts.deletionCancel,
+  });
+}

@@ -37,6 +37,8 @@ const EN: Record<string, string> = {
   second_factor_enabled: 'Two-factor authentication is already enabled; disable it first.',
   second_factor_not_enabled: 'Two-factor authentication is not enabled.',
   second_factor_setup: 'Set up the authenticator first.',
+  second_factor_locked:
+    'Too many wrong codes: the authenticator is locked. Use a recovery code, or sign in with a passkey.',
   deletion_not_scheduled: 'No deletion of this account is scheduled.',
   passkey_incorrect: 'The :attribute does not prove a passkey of this account; ask for new options.',
   passkey_invalid: 'The :attribute could not be verified; ask for new options and try again.',
@@ -93,6 +95,8 @@ const KO: Record<string, string> = {
   second_factor_enabled: '2단계 인증이 이미 켜져 있습니다. 먼저 끄세요.',
   second_factor_not_enabled: '2단계 인증이 켜져 있지 않습니다.',
   second_factor_setup: '먼저 인증 앱을 설정하세요.',
+  second_factor_locked:
+    '잘못된 코드가 너무 많아 인증 앱이 잠겼습니다. 복구 코드를 쓰거나 패스키로 로그인하세요.',
   deletion_not_scheduled: '이 계정은 삭제가 예약되어 있지 않습니다.',
   passkey_incorrect: ':attribute은(는) 이 계정의 패스키를 증명하지 않습니다. 새 옵션을 요청하세요.',
   passkey_invalid: ':attribute을(를) 확인할 수 없습니다. 새 옵션을 요청한 뒤 다시 시도하세요.',

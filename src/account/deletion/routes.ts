@@ -6,6 +6,7 @@ import { preferredLocale } from '../../validation/messages.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
 import { clientInfo } from '../request-client.js';
+import { answered } from '../sign-in/admission.js';
 import { cancelDeletionRules } from './rules.js';
 import type { ScheduledDeletions } from './scheduled.js';
 import type { AccountDeletion, DeletionOutcome } from './service.js';
@@ -83,7 +84,10 @@ export function accountDeletionEndpoints(
         "account's `email` and `password` (throttled like email login). Restores the account as it was — " +
         'its posts and profile are found again, its names stay its own — and answers like login, with a new ' +
         'token: `{"user": {…, "api_token"}}`. The tokens revoked when the deletion was scheduled stay ' +
-        'revoked. A used, expired or unknown token is a 422 on `token`; the right credentials of an account ' +
+        'revoked, and so is any other: every device signs in again. With a second factor on, the token or the ' +
+        "password is only the first factor: the answer is the login's 401 `second_factor_required`, and " +
+        '`auth/login/second-factor` with its `challenge` and a code takes the deletion back and answers the ' +
+        'session. A used, expired or unknown token is a 422 on `token`; the right credentials of an account ' +
         'whose deletion is not scheduled are a 422 on `email`.',
       tag: 'auth',
       auth: 'none',
@@ -92,7 +96,7 @@ export function accountDeletionEndpoints(
       rules: cancelDeletionRules,
       response: signedInResponse,
       example: { user: { ...signedInExample.user, bio: '안녕하세요', email_verified: true } },
-      handle: ({ params, request }) => scheduled.cancel(params, clientInfo(request)),
+      handle: async ({ params, request }) => answered(await scheduled.cancel(params, clientInfo(request))),
     }),
   ];
 }

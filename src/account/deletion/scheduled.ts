@@ -1,6 +1,12 @@
-import type { UserRow } from '../../db/schema.js';
+import type { UserRow, UserWithProviders } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { AccountDisabledError, type FieldFailures, ValidationError } from '../../errors.js';
+import {
+  AccountDisabledError,
+  type FieldFailures,
+  InvalidCredentialsError,
+  type ServiceError,
+  ValidationError,
+} from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
@@ -14,7 +20,10 @@ import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { Locale } from '../../validation/messages.js';
 import type { ClientInfo } from '../client.js';
+import type { CompletedSession, DeletionCancelCompletion } from '../second-factor/sign-in.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
+import { answered, refused, type SignInOutcome } from '../sign-in/admission.js';
+import type { SessionGate } from '../sign-in/session-gate.js';
 import type { CancelProof } from './rules.js';
 
 /** An operator's deletion (the command line): no request, so no address or user agent to log. */
@@ -29,7 +38,12 @@ export interface GracePeriodSettings {
 
 /** The sign-in's password check, under the login's counters (SignIn.provePassword). */
 export interface PasswordProof {
-  provePassword(email: string, password: string, client: ClientInfo): Promise<UserRow>;
+  provePassword(
+    email: string,
+    password: string,
+    client: ClientInfo,
+    then: (user: UserWithProviders, knownDevice: boolean) => Promise<SignInOutcome>,
+  ): Promise<SignInOutcome>;
 }
 
 /** A used, expired or unknown cancel link, or one of an account no longer scheduled: one answer. */
@@ -50,19 +64,23 @@ export interface ScheduledDeletionsDeps {
   passwords: PasswordProof;
   settings: GracePeriodSettings;
   activity: SecurityActivity;
+  /** Whether the account may have its session back now, and how (a second factor first), and its token. */
+  gate: SessionGate;
 }
 
 /**
  * Account deletion with a grace period. Scheduling revokes every token, hides the account's posts (and, by
  * the inspirer pool's trigger, the inspirer) and mails a single-use link that takes it back; the row stays,
  * so its email, username and slug stay taken. Sign-in answers 409 deletion_scheduled meanwhile. A cancel
- * (the link, or the right email and password) restores everything and signs in; once the grace period is
- * over the server erases the account (AccountEraser.eraseDue).
+ * (the link, or the right email and password) is a sign-in to the SessionGate: with a second factor on it
+ * answers the challenge, whose right code (SecondFactorSignIn) comes back here; then it restores everything,
+ * revokes every token left and signs in. Once the grace period is over the server erases the account
+ * (AccountEraser.eraseDue).
  *
  * Every transaction here takes the user row's lock first, as the eraser does, so a cancel racing the sweep
  * queues behind it (and finds no account) or before it (and the sweep skips the account): never half of each.
  */
-export class ScheduledDeletions {
+export class ScheduledDeletions implements DeletionCancelCompletion {
   constructor(private readonly deps: ScheduledDeletionsDeps) {}
 
   /** Whether deletions wait for a grace period at all (DELETION_GRACE_DAYS > 0). */
@@ -121,7 +139,7 @@ export class ScheduledDeletions {
    * Takes the deletion back with the mailed token when one comes, else with the email and password (both
    * required then: a 422 names the missing ones).
    */
-  cancel(proof: CancelProof, client: ClientInfo): Promise<SignedIn> {
+  cancel(proof: CancelProof, client: ClientInfo): Promise<SignInOutcome> {
     if (proof.token !== undefined) return this.cancelWithToken(proof.token, client);
     const { email, password } = proof;
     if (email === undefined || password === undefined) {
@@ -130,15 +148,28 @@ export class ScheduledDeletions {
       if (password === undefined) failures.password = [{ rule: 'required' }];
       throw new ValidationError(failures);
     }
-    return this.cancelWithPassword(email, password, client);
+    return this.byPassword(email, password, client);
   }
 
-  /** Takes the deletion back with the mailed token, which works once; a dead one is a 422 on `token`. */
-  async cancelWithToken(token: string, client: ClientInfo): Promise<SignedIn> {
+  /**
+   * Takes the deletion back with the mailed token, which works once; a dead one is a 422 on `token`. With a
+   * second factor on, the link is the first factor: the answer is the challenge, and the link stays usable
+   * until the code completes the cancel.
+   */
+  async cancelWithToken(token: string, client: ClientInfo): Promise<SignInOutcome> {
     const tokenHash = hashApiToken(token);
     // A dead token fails here, before any lock is taken.
     const holder = await this.deps.oneTimeTokens.findUsable(tokenHash, 'deletion_cancel');
-    if (!holder) throw invalidToken();
+    if (!holder) return refused(invalidToken());
+    // Erased meanwhile (the sweep came first): the link is dead.
+    const user = await this.deps.usersRepo.findById(holder.id);
+    if (user === undefined) return refused(invalidToken());
+    const answer = await this.deps.gate.admit(
+      user,
+      { method: 'deletion_link', knownDevice: false },
+      { factors: 1, purpose: 'deletion_cancel' },
+    );
+    if (answer.kind !== 'session') return answer;
     return this.restore(holder.id, client, invalidToken, async (trx) => {
       const userId = await this.deps.oneTimeTokens.with(trx).consume(tokenHash, 'deletion_cancel');
       if (userId !== holder.id) throw invalidToken();
@@ -147,40 +178,91 @@ export class ScheduledDeletions {
 
   /**
    * Takes the deletion back with the account's email and password, checked under the login's counters; the
-   * mailed link stops working. An account not scheduled for deletion is a 422 on `email`.
+   * mailed link stops working. An account not scheduled for deletion is a 422 on `email`. Answered as the
+   * route does (in-process callers).
    */
   async cancelWithPassword(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
-    const user = await this.deps.passwords.provePassword(email, password, client);
-    if (user.deletion_scheduled_at === null) throw notScheduled();
-    return this.restore(user.id, client, notScheduled, async (trx) => {
-      await this.deps.oneTimeTokens.with(trx).deleteFor(user.id, 'deletion_cancel');
+    return answered(await this.byPassword(email, password, client));
+  }
+
+  private byPassword(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
+    return this.deps.passwords.provePassword(email, password, client, async (user, knownDevice) => {
+      if (user.disabled_at !== null) return refused(new AccountDisabledError());
+      if (user.deletion_scheduled_at === null) return refused(notScheduled());
+      const answer = await this.deps.gate.admit(
+        user,
+        { method: 'email', knownDevice },
+        { factors: 1, purpose: 'deletion_cancel' },
+      );
+      if (answer.kind !== 'session') return answer;
+      return this.restore(user.id, client, notScheduled, (trx) => this.dropLinks(trx, user.id));
     });
   }
 
   /**
-   * One transaction: the row lock, the proof used up (`useProof`), the schedule cleared, the posts shown
-   * again, a new token (the revoked ones stay revoked). `refused`: the answer when the account is no longer
-   * scheduled (cancelled meanwhile) or is gone (the sweep erased it first).
+   * The cancel's challenge got its right code (SecondFactorSignIn, in its transaction): the deletion is taken
+   * back and the mailed link stops working, as for a cancel without a second factor.
+   */
+  async restoreWithin(
+    trx: Executor,
+    userId: string,
+    client: ClientInfo,
+  ): Promise<CompletedSession | { kind: 'refused'; error: ServiceError }> {
+    if (!(await this.deps.usersRepo.with(trx).lockForDelete(userId))) return refused(notScheduled());
+    await this.dropLinks(trx, userId);
+    return this.restoreLocked(trx, userId, client, 2);
+  }
+
+  private async dropLinks(trx: Executor, userId: string): Promise<void> {
+    await this.deps.oneTimeTokens.with(trx).deleteFor(userId, 'deletion_cancel');
+  }
+
+  /**
+   * One transaction: the row lock, the proof used up (`useProof`), then restoreLocked. `refused`: the answer
+   * when the account is no longer scheduled (cancelled meanwhile) or is gone (the sweep erased it first).
    */
   private async restore(
     userId: string,
     client: ClientInfo,
-    refused: () => ValidationError,
+    refusedAnswer: () => ValidationError,
     useProof: (trx: Executor) => Promise<void>,
-  ): Promise<SignedIn> {
-    const { row, issued, alert } = await writeTransaction(this.deps.db, async (trx) => {
-      const users = this.deps.usersRepo.with(trx);
-      if (!(await users.lockForDelete(userId))) throw refused();
+  ): Promise<SignInOutcome> {
+    const done = await writeTransaction(this.deps.db, async (trx) => {
+      if (!(await this.deps.usersRepo.with(trx).lockForDelete(userId))) throw refusedAnswer();
       await useProof(trx);
-      const row = await users.cancelDeletion(userId);
-      if (!row) throw refused();
-      // An operator disabled the account meanwhile: their lock is not undone here (rolled back).
-      if (row.disabled_at !== null) throw new AccountDisabledError();
-      await this.deps.posts.setAuthorHidden(trx, userId, false);
-      const alert = await this.deps.activity.record({ user: row, type: 'deletion_cancelled', client }, trx);
-      return { row, issued: await this.deps.tokens.issue(trx, userId, client.userAgent), alert };
+      const restored = await this.restoreLocked(trx, userId, client, 1);
+      // Thrown, so the proof's use rolls back with the rest.
+      if (restored.kind === 'refused') throw restored.error;
+      return restored;
     });
-    this.deps.activity.send(alert);
-    return { user: { ...(await this.deps.users.view(row)), api_token: issued.token } };
+    this.deps.activity.send(done.alert);
+    const view = await this.deps.users.view(done.row);
+    return { kind: 'session', signedIn: { user: { ...view, api_token: done.token.token } } };
+  }
+
+  /**
+   * With the row locked: the schedule cleared, the posts shown again, every token the account still has
+   * revoked (nothing made before the cancel outlives it) and the session's token, through the gate.
+   */
+  private async restoreLocked(
+    trx: Executor,
+    userId: string,
+    client: ClientInfo,
+    factors: 1 | 2,
+  ): Promise<CompletedSession | { kind: 'refused'; error: ServiceError }> {
+    const row = await this.deps.usersRepo.with(trx).cancelDeletion(userId);
+    if (!row) return refused(notScheduled());
+    // An operator disabled the account meanwhile: their lock is not undone (nothing written yet but this,
+    // which the caller rolls back or never commits alone).
+    if (row.disabled_at !== null) throw new AccountDisabledError();
+    await this.deps.posts.setAuthorHidden(trx, userId, false);
+    await this.deps.tokens.revokeAll(trx, userId);
+    const credential = { factors, purpose: 'sign_in' } as const;
+    const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent);
+    // Under the row's lock nothing else can have changed: a second factor turned on since the password was
+    // checked is the one way here, and gets no session.
+    if (issue.kind !== 'issued') throw new InvalidCredentialsError();
+    const alert = await this.deps.activity.record({ user: row, type: 'deletion_cancelled', client }, trx);
+    return { kind: 'issued', token: issue.token, row, alert };
   }
 }

@@ -11,6 +11,7 @@ import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
+import { answered } from '../sign-in/admission.js';
 import { clientInfo } from '../request-client.js';
 import {
   creationOptionsExample,
@@ -60,19 +61,21 @@ export function passkeySignInEndpoints(signIn: PasskeySignIn, loginLimit: RateCo
       description:
         'JSON body: `challenge_id` and the `response` of `navigator.credentials.get()`. Issues a new token ' +
         'like every login. An unknown or foreign credential, a wrong signature, a used or expired challenge ' +
-        'or a signature counter that went back is the 401 `authentication_failed`.',
+        'or a signature counter that went back is the 401 `authentication_failed`. A passkey is two factors: ' +
+        'no second-factor step follows, and a locked authenticator is unlocked. A disabled account is the ' +
+        '401 `account_disabled`, one whose deletion is scheduled the 409 `deletion_scheduled`, as at login.',
       tag: 'auth',
       auth: 'none',
       limit: loginLimit,
-      errors: [401, 429],
+      errors: [401, 409, 429],
       rules: rules({
         challenge_id: challengeIdField.required(),
         response: assertionResponseField.required(),
       }),
       response: signedInResponse,
       example: signedInExample,
-      handle: ({ params, request }) =>
-        signIn.login(params.challenge_id, params.response, clientInfo(request)),
+      handle: async ({ params, request }) =>
+        answered(await signIn.login(params.challenge_id, params.response, clientInfo(request))),
     }),
   ];
 }

@@ -1,24 +1,19 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Executor } from '../../db/transaction.js';
-import { InvalidCredentialsError } from '../../errors.js';
-import {
-  accountKey,
-  attemptKey,
-  type RateCounter,
-  throttledAttempt,
-  unlimited,
-} from '../../limits/rate-counter.js';
+import { InvalidCredentialsError, type ServiceError } from '../../errors.js';
+import { accountKey, attemptKey } from '../../limits/rate-counter.js';
 import { type PasskeysRepo, signCountOf } from '../../modules/passkeys/repo.js';
+import type { UserRow } from '../../db/schema.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
-import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
 import type { ActivityUser, SecurityActivity } from '../security-activity/recorder.js';
-import type { LoginLimits } from '../sign-in/service.js';
-import type { SignInTokens } from '../sign-in/tokens.js';
+import { refused, type SignInOutcome } from '../sign-in/admission.js';
+import { LoginAttempts, type LoginLimits } from '../sign-in/login-attempts.js';
+import type { SessionGate } from '../sign-in/session-gate.js';
 import type { AssertionOptions, PasskeyAssertions, ProvenPasskey } from './assertions.js';
 
-const isFailedLogin = (error: unknown) => error instanceof InvalidCredentialsError;
+const isFailedLogin = (error: ServiceError) => error instanceof InvalidCredentialsError;
 
 /** What PasskeySignIn is built from. */
 export interface PasskeySignInDeps {
@@ -26,7 +21,8 @@ export interface PasskeySignInDeps {
   passkeys: PasskeysRepo;
   usersRepo: UsersRepo;
   users: UsersService;
-  signInTokens: SignInTokens;
+  /** Whether the account may have a session now (a passkey is two factors), and the writer of its token. */
+  gate: SessionGate;
   limits: LoginLimits;
   /** Every passkey sign-in, and every failed assertion of a known passkey, goes to the security log. */
   activity: SecurityActivity;
@@ -34,19 +30,18 @@ export interface PasskeySignInDeps {
 
 /**
  * Signing in with a passkey: a challenge for anyone, then its answer. The passkey stands for two factors
- * (the authenticator, unlocked by the user's PIN or biometric), so it skips the second factor.
+ * (the authenticator, unlocked by the user's PIN or biometric), so it skips the second factor, and a
+ * session made with it ends a run of wrong second-factor codes (the owner is back).
  *
- * Throttled like email login: failures per (credential, IP); once the credential names an account, failures
- * on that account's counter too (the one email login counts on), so guesses spread over many addresses stop.
- * The per-IP limit is on the route.
+ * Under the login-attempt policy: failures per (credential, IP); once the credential names an account,
+ * failures on that account's counter too (the one email login counts on), so guesses spread over many
+ * addresses stop. The per-IP limit is on the route.
  */
 export class PasskeySignIn {
-  private readonly loginFailures: RateCounter;
-  private readonly accountFailures: RateCounter;
+  private readonly attempts: LoginAttempts;
 
   constructor(private readonly deps: PasskeySignInDeps) {
-    this.loginFailures = deps.limits.loginFailures;
-    this.accountFailures = deps.limits.accountFailures ?? unlimited;
+    this.attempts = new LoginAttempts(deps.limits);
   }
 
   /** A sign-in challenge, bound to no one: any discoverable passkey of this relying party may answer. */
@@ -54,34 +49,34 @@ export class PasskeySignIn {
     return this.deps.assertions.options('authentication', null);
   }
 
-  login(challengeId: string, response: AuthenticationResponseJSON, client: ClientInfo): Promise<SignedIn> {
-    return throttledAttempt(
-      this.loginFailures,
-      attemptKey(`passkey:${response.rawId}`, client.ip),
+  login(
+    challengeId: string,
+    response: AuthenticationResponseJSON,
+    client: ClientInfo,
+  ): Promise<SignInOutcome> {
+    let owner: UserRow | undefined;
+    return this.attempts.run(
+      {
+        pair: attemptKey(`passkey:${response.rawId}`, client.ip),
+        account: async () => {
+          const passkey = await this.deps.passkeys.findByCredentialId(
+            Buffer.from(response.rawId, 'base64url'),
+          );
+          owner = passkey && (await this.deps.usersRepo.findById(passkey.user_id));
+          return owner && accountKey(`email:${owner.email.toLowerCase()}`);
+        },
+      },
       async () => {
-        const passkey = await this.deps.passkeys.findByCredentialId(Buffer.from(response.rawId, 'base64url'));
         // An unknown credential: the challenge is used up all the same, so it cannot be tried again.
-        if (passkey === undefined) {
+        if (owner === undefined) {
           await this.deps.assertions.prove(challengeId, response, 'authentication').catch(() => undefined);
-          throw new InvalidCredentialsError();
+          return refused(new InvalidCredentialsError());
         }
-        const user = await this.deps.usersRepo.findById(passkey.user_id);
-        if (user === undefined) throw new InvalidCredentialsError();
-        return throttledAttempt(
-          this.accountFailures,
-          accountKey(`email:${user.email.toLowerCase()}`),
-          async () => {
-            try {
-              return await this.signIn(user, challengeId, response, client);
-            } catch (error) {
-              // The credential is this account's: a failed assertion of it is a failed sign-in of the account.
-              if (isFailedLogin(error))
-                await this.deps.activity.recordFailedSignIn(user.id, 'passkey', client);
-              throw error;
-            }
-          },
-          isFailedLogin,
-        );
+        const outcome = await this.signIn(owner, challengeId, response, client);
+        // The credential is this account's: a failed assertion of it is a failed sign-in of the account.
+        if (outcome.kind === 'refused' && isFailedLogin(outcome.error))
+          await this.deps.activity.recordFailedSignIn(owner.id, 'passkey', client);
+        return outcome;
       },
       isFailedLogin,
     );
@@ -92,22 +87,30 @@ export class PasskeySignIn {
     challengeId: string,
     response: AuthenticationResponseJSON,
     client: ClientInfo,
-  ): Promise<SignedIn> {
-    const proven = await this.deps.assertions.prove(challengeId, response, 'authentication');
+  ): Promise<SignInOutcome> {
+    let proven: ProvenPasskey;
+    try {
+      proven = await this.deps.assertions.prove(challengeId, response, 'authentication');
+    } catch (error) {
+      if (error instanceof InvalidCredentialsError) return refused(error);
+      throw error;
+    }
     const userId = proven.passkey.user_id;
-    const knownDevice = await this.deps.signInTokens.isKnownDevice(client.deviceToken, userId);
+    const knownDevice = await this.deps.gate.isKnownDevice(client.deviceToken, userId);
     // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
-    const issue = await this.deps.signInTokens.afterPasskey(
+    const issue = await this.deps.gate.afterPasskey(
       userId,
       client.userAgent,
       (trx) => this.recordUse(trx, proven),
       (trx) => this.deps.activity.recordSignIn({ user: owner, method: 'passkey', client, knownDevice }, trx),
     );
-    if (issue.kind !== 'issued') throw new InvalidCredentialsError();
+    if (issue.kind === 'refused') return refused(issue.error);
+    if (issue.kind !== 'issued') return refused(new InvalidCredentialsError());
     this.deps.activity.send(issue.alongside);
     const user = await this.deps.usersRepo.findById(userId);
-    if (user === undefined) throw new InvalidCredentialsError();
-    return { user: { ...(await this.deps.users.view(user)), api_token: issue.token.token } };
+    if (user === undefined) return refused(new InvalidCredentialsError());
+    const view = await this.deps.users.view(user);
+    return { kind: 'session', signedIn: { user: { ...view, api_token: issue.token.token } } };
   }
 
   private recordUse(trx: Executor, { passkey, assertion }: ProvenPasskey): Promise<boolean> {

@@ -6,6 +6,7 @@ import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { forgotPasswordRules, resetPasswordRules } from './rules.js';
 import type { PasswordResetService, ResetClient } from './service.js';
+import { answered } from '../sign-in/admission.js';
 
 /** Who asks, and in which language their mail should be. */
 function resetClient(request: FastifyRequest): ResetClient {
@@ -54,7 +55,8 @@ export function passwordResetEndpoints(
       rules: resetPasswordRules,
       response: signedInResponse,
       example: { user: { ...signedInExample.user, email_verified: true } },
-      handle: ({ params, request }) => reset.reset(params.token, params.password, resetClient(request)),
+      handle: async ({ params, request }) =>
+        answered(await reset.reset(params.token, params.password, resetClient(request))),
     }),
   ];
 }

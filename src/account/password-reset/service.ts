@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { AccountDeletionScheduledError, AccountDisabledError, ValidationError } from '../../errors.js';
+import { ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
@@ -11,10 +11,10 @@ import type { OneTimeTokensRepo } from '../../modules/lifecycle/repo.js';
 import type { TokensService } from '../../modules/tokens/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
-import type { SignedIn } from '../../modules/users/view.js';
 import type { Locale } from '../../validation/messages.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
-import type { SecondFactorGate } from '../sign-in/service.js';
+import type { SignInOutcome } from '../sign-in/admission.js';
+import type { SessionGate } from '../sign-in/session-gate.js';
 
 export interface PasswordResetSettings {
   ttlMs: number;
@@ -49,8 +49,8 @@ export interface PasswordResetServiceDeps {
   perEmail: RateCounter;
   /** A reset is logged, and its alert mailed, in the reset's transaction. */
   activity: SecurityActivity;
-  /** An account with a second factor on gets a challenge, not a token (the mailbox is one factor). */
-  secondFactor?: SecondFactorGate;
+  /** Whether the account may have a session (with a second factor on, a challenge: the mailbox is one factor). */
+  gate: SessionGate;
 }
 
 /** A forgotten password: a single-use link mailed to the account's address, then a new password. */
@@ -95,11 +95,13 @@ export class PasswordResetService {
   /**
    * Sets the new password, marks the email verified (the link proved the user reads it), signs out every
    * session and answers like login with a new token — all in one transaction that uses the token up
-   * atomically, so a token works exactly once however many requests race with it. For an account with a
-   * second factor on, the password is set but no token issued: the answer is the login's 401
-   * second_factor_required, so whoever reads the mailbox still needs the authenticator to sign in.
+   * atomically, so a token works exactly once however many requests race with it. The session goes through
+   * the gate: a disabled account, or one whose deletion was scheduled after the mail went out, is refused and
+   * nothing is written; for an account with a second factor on, the password is set but no token issued:
+   * the answer is the login's 401 second_factor_required, so whoever reads the mailbox still needs the
+   * authenticator to sign in.
    */
-  async reset(token: string, password: string, client: ResetClient): Promise<SignedIn> {
+  async reset(token: string, password: string, client: ResetClient): Promise<SignInOutcome> {
     const tokenHash = hashApiToken(token);
     // A dead token fails here, before a new password is hashed (argon2 is the costly part).
     const holder = await this.deps.oneTimeTokens.findUsable(tokenHash, 'password_reset');
@@ -109,33 +111,30 @@ export class PasswordResetService {
       throw new ValidationError({ password: [{ rule: 'password_common' }] });
     }
     const passwordHash = await this.deps.hasher.hash(password);
-    const secondFactorOn = (await this.deps.secondFactor?.isEnabled(holder.id)) ?? false;
     const { row, issued, alert } = await writeTransaction(this.deps.db, async (trx) => {
       const userId = await this.deps.oneTimeTokens.with(trx).consume(tokenHash, 'password_reset');
       if (userId === undefined) throw invalidToken();
       const row = await this.deps.usersRepo
         .with(trx)
         .update(userId, { password_hash: passwordHash, email_verified: true });
-      // Disabled after the mail went out: the reset is refused (and rolled back with the token's use).
-      if (row.disabled_at !== null) throw new AccountDisabledError();
-      // Scheduled for deletion after the mail went out: likewise (its tokens are revoked, none is issued).
-      if (row.deletion_due_at !== null) throw new AccountDeletionScheduledError(row.deletion_due_at);
       await this.deps.tokens.revokeAll(trx, userId);
-      const issued = secondFactorOn ? undefined : await this.deps.tokens.issue(trx, userId, client.userAgent);
+      const credential = { factors: 1, purpose: 'sign_in' } as const;
+      const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent);
+      // Refused (disabled, or scheduled for deletion, after the mail went out): thrown, so the reset rolls
+      // back with the token's use.
+      if (issue.kind === 'refused') throw issue.error;
+      if (issue.kind === 'gone') throw invalidToken();
       const alert = await this.deps.activity.record({ user: row, type: 'password_reset', client }, trx);
-      return { row, issued, alert };
+      return { row, issued: issue.kind === 'issued' ? issue.token : undefined, alert };
     });
     this.deps.activity.send(alert);
     if (!issued) {
-      // The new password is set; the sign-in goes on with the second factor: this throws its 401 challenge.
-      // The reset link was the first factor; whoever holds it is on no device of record.
-      await this.deps.secondFactor?.demandIfEnabled(
-        row.id,
-        { method: 'password_reset', knownDevice: false },
-        true,
-      );
-      throw new AccountDisabledError(); // Not reached: a demand told `true` always throws.
+      // The new password is set; the sign-in goes on with the second factor. The reset link was the first
+      // factor; whoever holds it is on no device of record.
+      const first = { method: 'password_reset', knownDevice: false };
+      return { kind: 'second_factor', challenge: await this.deps.gate.challenge(row.id, first, 'sign_in') };
     }
-    return { user: { ...(await this.deps.users.view(row)), api_token: issued.token } };
+    const view = await this.deps.users.view(row);
+    return { kind: 'session', signedIn: { user: { ...view, api_token: issued.token } } };
   }
 }

@@ -5,6 +5,7 @@ import type { RateCounter } from '../../limits/rate-counter.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
+import { answered } from '../sign-in/admission.js';
 import { clientInfo } from '../request-client.js';
 import {
   disableRules,
@@ -113,7 +114,10 @@ export function secondFactorEndpoints(
       summary: 'Turn the second factor off',
       description:
         'Needs re-authentication and the second factor: `code` (the authenticator) or `recovery_code`. ' +
-        `Removes the authenticator and every recovery code; answers the new status.${note}`,
+        'Removes the authenticator and every recovery code; answers the new status. Wrong codes count on ' +
+        "the account's run, as at `auth/login/second-factor` (waits, then a lock at 100): a locked " +
+        'authenticator takes a `recovery_code`, or its `code` after a passkey re-authentication, which ' +
+        `ends the run.${note}`,
       tag: 'user',
       auth: 'required',
       errors,
@@ -133,7 +137,10 @@ export function secondFactorEndpoints(
       method: 'POST',
       path: '/user/2fa/recovery-codes/regenerate',
       summary: 'Replace the recovery codes',
-      description: `Needs re-authentication and an authenticator \`code\`. The old codes stop working.${note}`,
+      description:
+        'Needs re-authentication and an authenticator `code`. The old codes stop working. Wrong codes count ' +
+        "on the account's run, as at `auth/login/second-factor`; a passkey re-authentication ends it." +
+        note,
       tag: 'user',
       auth: 'required',
       errors,
@@ -154,19 +161,24 @@ export function secondFactorEndpoints(
       path: '/auth/login/second-factor',
       summary: 'Finish a login with the second factor',
       description:
-        'For an account with a second factor on, a login whose password (or provider token) is right answers ' +
-        '401 `second_factor_required` with a `challenge`. Send it with `code` (the authenticator) or ' +
-        '`recovery_code` for the login answer. The challenge works once, for 5 minutes, and dies after 5 ' +
-        'wrong codes (then 401 `authentication_failed`: log in again); a wrong code is a 422 on its field.',
+        'For an account with a second factor on, a login whose password (or provider token) is right, a ' +
+        'password reset and a deletion cancel answer 401 `second_factor_required` with a `challenge`. Send it ' +
+        'with `code` (the authenticator) or `recovery_code` for the login answer (for a cancel, the deletion ' +
+        'is taken back first). The challenge works once, for 5 minutes, and dies after 5 wrong codes (then ' +
+        '401 `authentication_failed`: log in again); a wrong code is a 422 on its field. After 5 wrong codes ' +
+        'in a row for the account, each further code waits longer (429 with Retry-After: 30 s, doubling up ' +
+        'to an hour); after 100 the authenticator is locked (a 422 on `code`) until a recovery code, a ' +
+        'passkey or an operator reset. A right code ends the run. An account disabled, or scheduled for ' +
+        'deletion, since the challenge was made gets 401 `account_disabled` or 409 `deletion_scheduled`.',
       tag: 'auth',
       auth: 'none',
       limit: loginLimit,
-      errors: [401, 429],
+      errors: [401, 409, 429],
       rules: secondFactorLoginRules,
       response: signedInResponse,
       example: signedInExample,
-      handle: ({ params, request }) =>
-        signIn.complete(params.challenge, secondFactorProof(params), clientInfo(request)),
+      handle: async ({ params, request }) =>
+        answered(await signIn.complete(params.challenge, secondFactorProof(params), clientInfo(request))),
     }),
   ];
 }

@@ -17,6 +17,7 @@ import {
   type SecondFactorProof,
   wrongProof,
 } from './codes.js';
+import { SecondFactorLockedError, useBounded } from './guess-bound.js';
 
 export interface SecondFactorStatus {
   totp: { enabled: boolean; created_at: string | null };
@@ -116,13 +117,15 @@ export class SecondFactorSettings {
     client: ClientInfo,
   ): Promise<SecondFactorStatus> {
     const { user } = auth;
-    const credential = await this.enabledCredential(user.id);
+    await this.enabledCredential(user.id);
     const proof = chosenProof(offered, true);
-    await this.deps.reauth.confirm(user, reauth);
+    await this.reauthenticate(user, reauth);
     await this.attempt(user, async () => {
       const removed = await writeTransaction(this.deps.db, async (trx) => {
         const repo = this.deps.repo.with(trx);
-        if (!(await this.deps.codes.use(repo, user.id, credential, proof))) return false;
+        const use = await useBounded(this.deps.codes, repo, user.id, proof);
+        if (use.kind === 'refused') throw use.error;
+        if (use.kind !== 'right') return false;
         if ((await repo.removeAll(user.id)) === undefined) return false;
         const details = { by: 'user' };
         return {
@@ -146,14 +149,16 @@ export class SecondFactorSettings {
     client: ClientInfo,
   ): Promise<{ recovery_codes: string[] }> {
     const { user } = auth;
-    const credential = await this.enabledCredential(user.id);
+    await this.enabledCredential(user.id);
     const proof = chosenProof(offered, false);
-    await this.deps.reauth.confirm(user, reauth);
+    await this.reauthenticate(user, reauth);
     return this.attempt(user, async () => {
       const recovery = freshRecoveryCodes();
       const replaced = await writeTransaction(this.deps.db, async (trx) => {
         const repo = this.deps.repo.with(trx);
-        if (!(await this.deps.codes.use(repo, user.id, credential, proof))) return false;
+        const use = await useBounded(this.deps.codes, repo, user.id, proof);
+        if (use.kind === 'refused') throw use.error;
+        if (use.kind !== 'right') return false;
         await repo.replaceRecoveryCodes(user.id, recovery.hashes);
         const details = { count: recovery.shown.length };
         const type = 'recovery_codes_regenerated';
@@ -165,19 +170,31 @@ export class SecondFactorSettings {
     });
   }
 
+  /**
+   * Re-authentication; one with a passkey (two factors in itself: the owner) also ends a run of wrong codes,
+   * so a locked authenticator takes codes again.
+   */
+  private async reauthenticate(user: UserRow, proof: ReauthProof): Promise<void> {
+    await this.deps.reauth.confirm(user, proof);
+    if (proof.passkey !== undefined) await writeStatement(() => this.deps.repo.clearFailures(user.id));
+  }
+
   private async enabledCredential(userId: string): Promise<TotpCredential> {
     const credential = await this.deps.repo.findTotp(userId);
     if (!credential?.enabled_at) throw notEnabled();
     return credential;
   }
 
-  /** Wrong codes (a 422) count per account: a stolen session cannot guess its way through. */
+  /**
+   * Wrong codes (a 422) count per account: a stolen session cannot guess its way through. They count on the
+   * account's run of wrong codes too (guess-bound.ts), across sign-in and settings.
+   */
   private attempt<T>(user: UserRow, check: () => Promise<T>): Promise<T> {
     return throttledAttempt(
       this.deps.guesses,
       `second-factor:${user.id}`,
       check,
-      (error) => error instanceof ValidationError,
+      (error) => error instanceof ValidationError && !(error instanceof SecondFactorLockedError),
     );
   }
 }

@@ -6,6 +6,7 @@ import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/rule-list.js';
 import { clientInfo } from '../request-client.js';
 import { whenNotConfigured } from '../unconfigured-provider.js';
+import { answered } from './admission.js';
 import { type AccountByEmail, loginEmailRules } from './rules.js';
 import type { SignIn } from './service.js';
 
@@ -33,8 +34,8 @@ export function signInEndpoints(
       response: signedInResponse,
       example: signedInExample,
       // The email rule hands on the account it found (its address as stored: the same lower-cased).
-      handle: ({ params, request }) =>
-        signIn.loginWithEmail(params.email.email, params.password, clientInfo(request), params.email),
+      handle: async ({ params, request }) =>
+        answered(await signIn.login(params.email.email, params.password, clientInfo(request), params.email)),
     }),
     endpoint({
       method: 'POST',
@@ -77,7 +78,7 @@ export function providerSignInEndpoint(
     rules: rules(credentialFields(name, { use: 'identity' })),
     response: signedInResponse,
     example: { user: { ...signedInExample.user, providers: [name], has_password: false } },
-    handle: ({ params, request }) =>
-      signIn.loginWithProvider(requiredCredentialsIn(params, name), clientInfo(request)),
+    handle: async ({ params, request }) =>
+      answered(await signIn.loginWithProvider(requiredCredentialsIn(params, name), clientInfo(request))),
   });
 }

@@ -1,38 +1,71 @@
 import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
-import { AccountDisabledError } from '../../errors.js';
+import { ServiceError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
 import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
+import { type Admission, admission, type Credential } from './admission.js';
 
 /** What issuing a password sign-in's token came to. */
 export type PasswordSignInIssue =
   | { kind: 'issued'; token: IssuedToken }
   /** The hash is no longer the one checked: the password changed, or a parallel login re-hashed it. */
   | { kind: 'password-changed' }
-  /** An operator disabled the account after its row was read. */
-  | { kind: 'disabled' }
-  /** The account's deletion was scheduled after its row was read. */
-  | { kind: 'deletion-scheduled'; scheduledFor: Date };
+  /** The rule refused it: an operator disabled the account, or its deletion was scheduled, after its read. */
+  | Extract<Admission, { kind: 'refused' }>;
 
 /** What issuing a passkey sign-in's token came to (`alongside`: what the caller wrote with the token). */
 export type PasskeySignInIssue<T> =
   | { kind: 'issued'; token: IssuedToken; alongside: T }
   /** Another use of the same passkey recorded its counter first (or the account is gone). */
-  | { kind: 'replayed' };
+  | { kind: 'replayed' }
+  /** The rule refused the account a session (nothing was written: the passkey's use is rolled back). */
+  | Extract<Admission, { kind: 'refused' }>;
+
+/** What issuing a token inside the caller's transaction came to: the token, or the rule's other answer. */
+export type IssueWithin =
+  | { kind: 'issued'; token: IssuedToken }
+  /** The account is gone (erased meanwhile). */
+  | { kind: 'gone' }
+  | Exclude<Admission, { kind: 'session' }>;
+
+/** What SignInTokens is built from. */
+export interface SignInTokensDeps {
+  db: Executor;
+  users: UsersRepo;
+  tokens: TokensService;
+  hasher: PasswordHasher;
+  /** A session made with two factors ends the run of wrong second-factor codes (the owner is back). */
+  secondFactor: SecondFactorRepo;
+}
 
 /**
- * The tokens of sign-ins. A password is checked outside any transaction (argon2 takes a while), so the
- * account may change before its token is written: the token is written only if the account still has the
- * hash that was checked and is neither disabled nor scheduled for deletion, and the outcome says which it
+ * Thrown to roll a passkey's recorded use back with the rest when the rule refuses the session (a
+ * ServiceError, so writeTransaction hands it on as it is), and caught again in afterPasskey.
+ */
+class RefusedSession extends ServiceError {
+  constructor(readonly admission: Extract<Admission, { kind: 'refused' }>) {
+    super('refused');
+  }
+}
+
+/**
+ * The tokens of sessions, written for SessionGate alone, each after the gate's rule (admission.ts) is applied
+ * again to the account as it is now. A password is checked outside any transaction (argon2 takes a while),
+ * so the account may change before its token is written: the token is written only if the account still has
+ * the hash that was checked and is neither disabled nor scheduled for deletion, and the outcome says which it
  * came to.
  */
 export class SignInTokens {
-  constructor(
-    private readonly db: Executor,
-    private readonly users: UsersRepo,
-    private readonly tokens: TokensService,
-    private readonly hasher: PasswordHasher,
-  ) {}
+  private readonly db: Executor;
+  private readonly users: UsersRepo;
+  private readonly tokens: TokensService;
+
+  constructor(private readonly deps: SignInTokensDeps) {
+    this.db = deps.db;
+    this.users = deps.users;
+    this.tokens = deps.tokens;
+  }
 
   /**
    * After `password` matched `checkedHash`. A hash made with a lower argon2 cost than today's is replaced by
@@ -44,8 +77,8 @@ export class SignInTokens {
     password: string,
     name: string | undefined,
   ): Promise<PasswordSignInIssue> {
-    if (this.hasher.needsRehash(checkedHash)) {
-      return this.inTransaction(userId, checkedHash, name, await this.hasher.hash(password));
+    if (this.deps.hasher.needsRehash(checkedHash)) {
+      return this.inTransaction(userId, checkedHash, name, await this.deps.hasher.hash(password));
     }
     // The usual case, in one statement: the token is written only if the account still has the hash that
     // was just checked and is not disabled, both read under a share lock (TokensService.issueIfSignInHolds).
@@ -56,55 +89,51 @@ export class SignInTokens {
   }
 
   /**
-   * After the identity provider vouched for the user (nothing to re-check): the token in its transaction,
-   * with what `alongside` writes there too (the sign-in's event).
+   * Inside the caller's transaction (the one that uses its proof up): the account's state re-read under a
+   * share lock, the rule applied to it, and the token when it says `session` — so a disable, a scheduled
+   * deletion or a second factor turned on that commits meanwhile is not missed.
    */
-  afterProvider<T>(
-    userId: string,
-    name: string | undefined,
-    alongside: (trx: Executor) => Promise<T>,
-  ): Promise<{ token: IssuedToken; alert: T }> {
-    return writeTransaction(this.db, async (trx) => {
-      const token = await this.tokens.issue(trx, userId, name);
-      return { token, alert: await alongside(trx) };
-    });
-  }
-
-  /**
-   * After the second factor, inside the caller's transaction (the one that uses the challenge up): the token,
-   * unless an operator disabled the account meanwhile (re-read under a share lock, as for a password sign-in).
-   */
-  async afterSecondFactor(
+  async issueWithin(
     trx: Executor,
     userId: string,
+    credential: Credential,
     name: string | undefined,
-  ): Promise<{ kind: 'issued'; token: IssuedToken } | { kind: 'disabled' }> {
+  ): Promise<IssueWithin> {
     const current = await this.users.with(trx).signInState(userId, 'share');
-    if (current === undefined || current.disabled_at !== null) return { kind: 'disabled' };
+    if (current === undefined) return { kind: 'gone' };
+    const admitted = admission(current, credential);
+    if (admitted.kind !== 'session') return admitted;
+    if (credential.factors === 2 && current.second_factor_enabled) {
+      await this.deps.secondFactor.with(trx).clearFailures(userId);
+    }
     return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
   }
 
   /**
    * After a passkey assertion proved the user: `recordUse` (the passkey's new counter, a statement only one
-   * use of an assertion can win) and the token in one transaction, with the disabled flag re-read under a
-   * share lock, so a disable that commits meanwhile is not missed; `replayed` when `recordUse` lost. What
-   * `alongside` writes (the sign-in's event) commits with the token, and only with it.
+   * use of an assertion can win) and the token in one transaction (issueWithin: the rule under a share
+   * lock); `replayed` when `recordUse` lost. What `alongside` writes (the sign-in's event) commits with the
+   * token, and only with it; a refusal rolls the recorded use back with the rest.
    */
-  afterPasskey<T>(
+  async afterPasskey<T>(
     userId: string,
     name: string | undefined,
     recordUse: (trx: Executor) => Promise<boolean>,
     alongside: (trx: Executor) => Promise<T>,
   ): Promise<PasskeySignInIssue<T>> {
-    return writeTransaction(this.db, async (trx): Promise<PasskeySignInIssue<T>> => {
-      if (!(await recordUse(trx))) return { kind: 'replayed' };
-      const current = await this.users.with(trx).signInState(userId, 'share');
-      if (current === undefined) return { kind: 'replayed' };
-      // Rolls the recorded use back with the rest: a disabled account's passkey is not "used".
-      if (current.disabled_at !== null) throw new AccountDisabledError();
-      const token = await this.tokens.issue(trx, userId, name);
-      return { kind: 'issued', token, alongside: await alongside(trx) };
-    });
+    try {
+      return await writeTransaction(this.db, async (trx): Promise<PasskeySignInIssue<T>> => {
+        if (!(await recordUse(trx))) return { kind: 'replayed' };
+        const issue = await this.issueWithin(trx, userId, { factors: 2, purpose: 'sign_in' }, name);
+        if (issue.kind === 'refused') throw new RefusedSession(issue);
+        // `gone`; `second_factor` is not reached (two factors never need a second one).
+        if (issue.kind !== 'issued') return { kind: 'replayed' };
+        return { kind: 'issued', token: issue.token, alongside: await alongside(trx) };
+      });
+    } catch (error) {
+      if (error instanceof RefusedSession) return error.admission;
+      throw error;
+    }
   }
 
   /** True when `deviceToken` (the token a login presented) was issued to `userId`: a device of record. */
@@ -125,10 +154,11 @@ export class SignInTokens {
     return writeTransaction(this.db, async (trx): Promise<PasswordSignInIssue> => {
       const users = this.users.with(trx);
       const current = await users.signInState(userId, rehashed ? 'update' : 'share');
-      if (current !== undefined && current.disabled_at !== null) return { kind: 'disabled' };
-      if (current?.deletion_due_at)
-        return { kind: 'deletion-scheduled', scheduledFor: current.deletion_due_at };
+      const admitted = current && admission(current, { factors: 1, purpose: 'sign_in' });
+      if (admitted?.kind === 'refused') return admitted;
       if (current?.password_hash !== checkedHash) return { kind: 'password-changed' };
+      // A second factor turned on since the row was read: no token (the login starts again).
+      if (admitted?.kind === 'second_factor') return { kind: 'password-changed' };
       if (rehashed) await users.replacePasswordHash(userId, rehashed);
       return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
     });

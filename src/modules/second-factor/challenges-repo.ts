@@ -10,6 +10,8 @@ export interface NewChallenge {
   method: string;
   /** The first step presented a token of this account. */
   knownDevice: boolean;
+  /** What a right code leads to: a sign-in, or taking the account's scheduled deletion back. */
+  purpose: 'sign_in' | 'deletion_cancel';
 }
 
 /** A live challenge, as the sign-in's second step reads it. */
@@ -20,6 +22,7 @@ export interface LiveChallenge {
   username: string;
   method: string;
   known_device: boolean;
+  purpose: string;
 }
 
 /** The SQL of second_factor_challenges: sign-ins waiting for their second factor. */
@@ -46,6 +49,7 @@ export class ChallengesRepo {
         expires_at: challenge.expiresAt,
         method: challenge.method,
         known_device: challenge.knownDevice,
+        purpose: challenge.purpose,
       })
       .execute();
   }
@@ -60,7 +64,15 @@ export class ChallengesRepo {
     const query = this.db
       .selectFrom('second_factor_challenges as c')
       .innerJoin('users', 'users.id', 'c.user_id')
-      .select(['c.id', 'c.user_id', 'users.email', 'users.username', 'c.method', 'c.known_device'])
+      .select([
+        'c.id',
+        'c.user_id',
+        'users.email',
+        'users.username',
+        'c.method',
+        'c.known_device',
+        'c.purpose',
+      ])
       .where('c.challenge_hash', '=', hash)
       .where('c.expires_at', '>', sql<Date>`now()`)
       .where('c.failures', '<', maxFailures);

@@ -7,6 +7,10 @@ export interface TotpCredential {
   secret: string;
   enabled_at: Date | null;
   created_at: Date;
+  /** Wrong codes in a row since the last right one (sign-in and settings alike). */
+  failed_attempts: number;
+  /** When the last wrong code came. */
+  last_failed_at: Date | null;
 }
 
 /** What `removeAll` removed: an authenticator that was on, or a setup still waiting for its first code. */
@@ -20,12 +24,35 @@ export class SecondFactorRepo {
     return new SecondFactorRepo(trx);
   }
 
-  findTotp(userId: string): Promise<TotpCredential | undefined> {
-    return this.db
+  /**
+   * `lock`: row-locked for the rest of the transaction, so that concurrent codes for one account queue here
+   * and each sees the wrong codes counted before it.
+   */
+  findTotp(userId: string, lock = false): Promise<TotpCredential | undefined> {
+    const query = this.db
       .selectFrom('totp_credentials')
-      .select(['secret', 'enabled_at', 'created_at'])
+      .select(['secret', 'enabled_at', 'created_at', 'failed_attempts', 'last_failed_at'])
+      .where('user_id', '=', userId);
+    return (lock ? query.forUpdate() : query).executeTakeFirst();
+  }
+
+  /** One more wrong code in a row, now. */
+  async countFailure(userId: string): Promise<void> {
+    await this.db
+      .updateTable('totp_credentials')
+      .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), last_failed_at: sql<Date>`now()` }))
       .where('user_id', '=', userId)
-      .executeTakeFirst();
+      .execute();
+  }
+
+  /** The run of wrong codes is over (a right code, or a session made with two factors); no write if none. */
+  async clearFailures(userId: string): Promise<void> {
+    await this.db
+      .updateTable('totp_credentials')
+      .set({ failed_attempts: 0, last_failed_at: null })
+      .where('user_id', '=', userId)
+      .where('failed_attempts', '>', 0)
+      .execute();
   }
 
   /**

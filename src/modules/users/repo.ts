@@ -77,11 +77,18 @@ export class UsersRepo {
     id: string,
     lock: 'share' | 'update',
   ): Promise<
-    { password_hash: string | null; disabled_at: Date | null; deletion_due_at: Date | null } | undefined
+    | {
+        password_hash: string | null;
+        disabled_at: Date | null;
+        deletion_due_at: Date | null;
+        second_factor_enabled: boolean;
+      }
+    | undefined
   > {
     const query = this.db
       .selectFrom('users')
       .select(['password_hash', 'disabled_at', 'deletion_due_at'])
+      .select(secondFactorEnabled.as('second_factor_enabled'))
       .where('id', '=', id);
     return (lock === 'update' ? query.forUpdate() : query.forShare()).executeTakeFirst();
   }

@@ -1,0 +1,136 @@
+import type { Executor } from '../../db/transaction.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { newId } from '../../lib/ids.js';
+import { hashApiToken, newApiToken } from '../../lib/tokens.js';
+import type { ChallengesRepo } from '../../modules/second-factor/challenges-repo.js';
+import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
+import type { IssuedToken } from '../../modules/tokens/service.js';
+import {
+  type Admission,
+  admission,
+  type Credential,
+  type GateState,
+  type SessionPurpose,
+} from './admission.js';
+import type { IssueWithin, PasskeySignInIssue, PasswordSignInIssue, SignInTokens } from './tokens.js';
+
+/** How long a challenge lives: time to open the authenticator app, not to walk away from the login. */
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+/** A sign-in's first factor: its method (`email`, a provider, `password_reset`, …), and a device of record? */
+export interface FirstFactor {
+  method: string;
+  knownDevice: boolean;
+}
+
+/** The gate's answer before anything is written: go on to the session, a challenge made, or no session. */
+export type GateAnswer =
+  | { kind: 'session' }
+  | { kind: 'second_factor'; challenge: string }
+  | Extract<Admission, { kind: 'refused' }>;
+
+/** What SessionGate is built from. */
+export interface SessionGateDeps {
+  db: Executor;
+  secondFactorRepo: SecondFactorRepo;
+  challenges: ChallengesRepo;
+  /** The writer of sign-ins' tokens: only the gate calls it. */
+  tokens: SignInTokens;
+}
+
+/**
+ * The one place that decides whether an account may have a session now, and how (the rule: admission.ts),
+ * and the only way to one: every path that issues an API token — password, provider and passkey sign-in, the
+ * second factor's completion, a deletion's cancel, a password reset — asks `admit` once its proof checked
+ * out, then has the token written here, where the rule is applied again under the account row's lock.
+ * `second_factor` makes the challenge whose completion (auth/login/second-factor) leads to `purpose`.
+ */
+export class SessionGate {
+  constructor(private readonly deps: SessionGateDeps) {}
+
+  /**
+   * The rule for `account` (its row as read with the proof, or its id: read here) and what proved it; for
+   * `second_factor` the challenge is made now.
+   */
+  async admit(
+    account: Omit<GateState, 'second_factor_enabled'> & { id: string; second_factor_enabled?: boolean },
+    first: FirstFactor,
+    credential: Credential,
+  ): Promise<GateAnswer> {
+    // Whether a second factor is on is read only when the rest let the account through.
+    const without = admission({ ...account, second_factor_enabled: false }, credential);
+    if (without.kind === 'refused') return without;
+    const secondFactorOn =
+      account.second_factor_enabled ?? (await this.deps.secondFactorRepo.isEnabled(account.id));
+    const admitted = admission({ ...account, second_factor_enabled: secondFactorOn }, credential);
+    if (admitted.kind !== 'second_factor') return admitted;
+    return { kind: 'second_factor', challenge: await this.challenge(account.id, first, credential.purpose) };
+  }
+
+  /** A second-factor challenge (stored as its SHA-256): what the 401 second_factor_required carries. */
+  async challenge(userId: string, first: FirstFactor, purpose: SessionPurpose): Promise<string> {
+    const challenge = newApiToken();
+    await writeTransaction(this.deps.db, (trx) =>
+      this.deps.challenges.with(trx).insert({
+        id: newId(),
+        userId,
+        challengeHash: hashApiToken(challenge),
+        expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+        method: first.method,
+        knownDevice: first.knownDevice,
+        purpose,
+      }),
+    );
+    return challenge;
+  }
+
+  /** A password sign-in's token (SignInTokens.afterPassword): the rule again, with the checked hash. */
+  afterPassword(
+    userId: string,
+    checkedHash: string,
+    password: string,
+    name: string | undefined,
+  ): Promise<PasswordSignInIssue> {
+    return this.deps.tokens.afterPassword(userId, checkedHash, password, name);
+  }
+
+  /** A provider sign-in's token, with what `alongside` writes (SignInTokens.issueWithin's rule, one factor). */
+  afterProvider<T>(
+    userId: string,
+    name: string | undefined,
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<
+    { kind: 'issued'; token: IssuedToken; alongside: T } | Exclude<IssueWithin, { kind: 'issued' }>
+  > {
+    return writeTransaction(this.deps.db, async (trx) => {
+      const issue = await this.deps.tokens.issueWithin(trx, userId, { factors: 1, purpose: 'sign_in' }, name);
+      if (issue.kind !== 'issued') return issue;
+      return { ...issue, alongside: await alongside(trx) };
+    });
+  }
+
+  /** A passkey sign-in's token (two factors), with the passkey's use (SignInTokens.afterPasskey). */
+  afterPasskey<T>(
+    userId: string,
+    name: string | undefined,
+    recordUse: (trx: Executor) => Promise<boolean>,
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<PasskeySignInIssue<T>> {
+    return this.deps.tokens.afterPasskey(userId, name, recordUse, alongside);
+  }
+
+  /** The token inside the caller's transaction, the rule applied under the row's share lock. */
+  issueWithin(
+    trx: Executor,
+    userId: string,
+    credential: Credential,
+    name: string | undefined,
+  ): Promise<IssueWithin> {
+    return this.deps.tokens.issueWithin(trx, userId, credential, name);
+  }
+
+  /** True when `deviceToken` (the token a login presented) was issued to `userId`: a device of record. */
+  isKnownDevice(deviceToken: string | undefined, userId: string): Promise<boolean> {
+    return this.deps.tokens.isKnownDevice(deviceToken, userId);
+  }
+}
