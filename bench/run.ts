@@ -10,6 +10,7 @@ import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
 import { findNginx, NGINX_MISSING } from './mix-target.js';
 import { hugePageSetting } from './proc.js';
+import { benchReads, readRows } from './reads.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, SCENARIO_GROUPS, type Settings } from './settings.js';
@@ -85,6 +86,11 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
       ...hotPaths.notes,
     );
   }
+  if (settings.scenarios.has('reads') && !settings.scenarios.has('hot-paths')) {
+    const reads = await benchReads(database, settings, []);
+    report.rows.push(...reads.limitRows, ...readRows(reads));
+    report.summaries.push(...reads.notes);
+  }
   if (settings.scenarios.has('growth')) report.rows.push(...(await benchGrowth(database, settings)));
   if (settings.scenarios.has('feed')) {
     const feed = await benchFeed(database, settings);
@@ -122,7 +128,7 @@ async function main(): Promise<number> {
     console.error(NGINX_MISSING);
     return 1;
   }
-  if (SCENARIO_GROUPS.some((group) => settings.scenarios.has(group))) {
+  if (SCENARIO_GROUPS.some((group) => settings.scenarios.has(group)) || settings.scenarios.has('reads')) {
     if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
     if (settings.backends.has('postgres') && databaseUrl !== undefined) {
       backends.push(() => serverDatabase(databaseUrl));
