@@ -279,7 +279,8 @@ export class ConsentsService {
     if (unseen.length > 0) {
       // A handful of rows per published version: bounded by what operators publish, dropped if it ever grows.
       if (this.#texts.size > MAX_VERSIONS_IN_MEMORY) this.#texts.clear();
-      for (const found of await this.consents.versionTexts(unseen)) this.#texts.set(versionKey(found), found.texts);
+      for (const found of await this.consents.versionTexts(unseen))
+        this.#texts.set(versionKey(found), found.texts);
     }
     return pending.map((document) => {
       const texts = this.#texts.get(versionKey(document));
