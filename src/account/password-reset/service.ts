@@ -73,7 +73,7 @@ export class PasswordResetService {
     // undone by whoever reads the mailbox. Nor does one scheduled for deletion: its way back is the
     // cancellation (its mailed link, or the password through auth/deletion/cancel), which a reset would skip.
     if (!user || user.disabled_at !== null || user.deletion_due_at !== null) return;
-    const mail: QueuedMail = await writeTransaction(this.deps.db, async (trx) => {
+    const mail: QueuedMail | undefined = await writeTransaction(this.deps.db, async (trx) => {
       await this.deps.oneTimeTokens.with(trx).replace({
         id: newId(),
         userId: user.id,

@@ -137,7 +137,12 @@ export class SecondFactorSignIn implements SecondFactorGate {
       // The sign-in's event (and a new-device alert) commit with its token.
       const alert = await this.deps.activity.recordSignIn(
         {
-          user: { id: live.user_id, email: live.email, username: live.username },
+          user: {
+            id: live.user_id,
+            email: live.email,
+            username: live.username,
+            email_verified: live.email_verified,
+          },
           method: live.method,
           client,
           knownDevice: live.known_device,

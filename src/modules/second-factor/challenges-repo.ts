@@ -18,6 +18,7 @@ export interface LiveChallenge {
   user_id: string;
   email: string;
   username: string;
+  email_verified: boolean;
   method: string;
   known_device: boolean;
 }
@@ -60,7 +61,15 @@ export class ChallengesRepo {
     const query = this.db
       .selectFrom('second_factor_challenges as c')
       .innerJoin('users', 'users.id', 'c.user_id')
-      .select(['c.id', 'c.user_id', 'users.email', 'users.username', 'c.method', 'c.known_device'])
+      .select([
+        'c.id',
+        'c.user_id',
+        'users.email',
+        'users.username',
+        'users.email_verified',
+        'c.method',
+        'c.known_device',
+      ])
       .where('c.challenge_hash', '=', hash)
       .where('c.expires_at', '>', sql<Date>`now()`)
       .where('c.failures', '<', maxFailures);
