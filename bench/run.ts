@@ -5,6 +5,7 @@ import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database
 import { benchFeed } from './feed.js';
 import { benchFirstStart, type FirstStartResult, firstStartReport } from './first-start.js';
 import { benchFlat } from './flat.js';
+import { benchForgotTiming } from './forgot-timing.js';
 import { benchHotPaths } from './hot-paths.js';
 import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
@@ -91,6 +92,8 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.rows.push(...reads.limitRows, ...readRows(reads));
     report.summaries.push(...reads.notes);
   }
+  if (settings.scenarios.has('forgot-timing'))
+    report.summaries.push((await benchForgotTiming(database)).summary);
   if (settings.scenarios.has('growth')) report.rows.push(...(await benchGrowth(database, settings)));
   if (settings.scenarios.has('feed')) {
     const feed = await benchFeed(database, settings);
@@ -128,7 +131,8 @@ async function main(): Promise<number> {
     console.error(NGINX_MISSING);
     return 1;
   }
-  if (SCENARIO_GROUPS.some((group) => settings.scenarios.has(group)) || settings.scenarios.has('reads')) {
+  const perBackend = [...SCENARIO_GROUPS, 'reads', 'forgot-timing'] as const;
+  if (perBackend.some((group) => settings.scenarios.has(group))) {
     if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
     if (settings.backends.has('postgres') && databaseUrl !== undefined) {
       backends.push(() => serverDatabase(databaseUrl));
