@@ -145,7 +145,8 @@ async function main(): Promise<number> {
     try {
       const report = await benchBackend(database, settings);
       reports.push(report);
-      console.log(`\n${report.backend}\n\n${table(report.rows)}\n`);
+      console.log(`\n${report.backend}\n`);
+      if (report.rows.length > 0) console.log(`${table(report.rows)}\n`);
       for (const summary of report.summaries) console.log(summary);
       if (report.verdicts.length > 0) {
         const judged = report.verdicts.filter((verdict) => verdict.judged);
