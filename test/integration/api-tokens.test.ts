@@ -43,7 +43,7 @@ describe.each(backends)('%s: API tokens', (backend) => {
       expectError(await getUser(ctx.app, bearer(user.token)), 401, ...UNAUTHENTICATED);
     });
 
-    it('looks at the query before the header, as Laravel’s token guard does', async () => {
+    it('refuses a header beside a different query token; an empty `api_token` presents none', async () => {
       const user = await registerUser(ctx.app);
       expectError(
         await getUser(ctx.app, bearer(user.token), '?api_token=not-a-token'),
