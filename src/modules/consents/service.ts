@@ -1,4 +1,3 @@
-import type { PendingDocument } from '../../db/pending-consents.js';
 import type { ConsentText, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { type FieldFailures, NotFoundError, ValidationError } from '../../errors.js';
@@ -8,6 +7,7 @@ import type { Coerce } from '../../validation/field.js';
 import { boolean } from '../../validation/field-kinds.js';
 import type { Locale } from '../../validation/messages.js';
 import { CLEARED } from '../../validation/types.js';
+import { type PendingConsent, PendingConsents } from './pending.js';
 import type { ConsentsRepo, CurrentDocument, NewConsentRecord, SignUpConsents } from './repo.js';
 import {
   bodyLanguage,
@@ -57,13 +57,7 @@ export interface LegalRedirect {
   url: string;
 }
 
-/** A required document the user has not agreed to in its current version (user/get). */
-export interface PendingConsent {
-  key: string;
-  version: number;
-  title: string;
-  url: string;
-}
+export type { PendingConsent } from './pending.js';
 
 /** Reads `on|yes|1|true` and `off|no|0|false` (and booleans) the way the boolean rule does. */
 const asBoolean = boolean().spec.coerce as Coerce<boolean>;
@@ -76,14 +70,15 @@ const isAbsent = (value: unknown) => value === undefined || value === CLEARED;
  * never changed: an agreement and a withdrawal are each a row, so the history is the record.
  */
 export class ConsentsService {
-  /** The titles and links of the document versions seen so far, by key and version (`pendingFor`). */
-  readonly #texts = new Map<string, Record<string, ConsentText>>();
+  readonly #pending: PendingConsents;
 
   constructor(
     private readonly db: Executor,
     private readonly consents: ConsentsRepo,
     private readonly log?: ConsentLog,
-  ) {}
+  ) {
+    this.#pending = new PendingConsents(consents);
+  }
 
   /** Every document at its current version, in `locale` (else English, else any language published). */
   async documents(locale: Locale): Promise<ConsentDocumentView[]> {
@@ -260,50 +255,10 @@ export class ConsentsService {
     return { url };
   }
 
-  /**
-   * Required documents whose current version the user has not agreed to, in `locale`. The versions come
-   * with the token's owner (AuthContext.pendingConsents, the same statement); their titles and links from
-   * memory. A version is never changed once published, so what is in memory is never stale: a version this
-   * instance has not seen yet (published since, on whichever instance) costs one query, once. Without the
-   * versions (an AuthContext not made by the token lookup), one query.
-   */
-  async pendingFor(auth: AuthContext, locale: Locale): Promise<PendingConsent[]> {
-    const pending = auth.pendingConsents;
-    if (pending === undefined) {
-      return (await this.consents.pendingRequired(auth.user.id)).map((document) =>
-        pendingView(document, locale),
-      );
-    }
-    if (pending.length === 0) return [];
-    const unseen = pending.filter((document) => !this.#texts.has(versionKey(document)));
-    if (unseen.length > 0) {
-      // A handful of rows per published version: bounded by what operators publish, dropped if it ever grows.
-      if (this.#texts.size > MAX_VERSIONS_IN_MEMORY) this.#texts.clear();
-      for (const found of await this.consents.versionTexts(unseen))
-        this.#texts.set(versionKey(found), found.texts);
-    }
-    return pending.map((document) => {
-      const texts = this.#texts.get(versionKey(document));
-      // Versions are never deleted, so one the statement named is found; a broken row, not the request's fault.
-      if (!texts) throw new Error(`consent document ${document.key} version ${document.version} not found`);
-      return pendingView({ ...document, texts }, locale);
-    });
+  /** Required documents whose current version the user has not agreed to, in `locale` (pending.ts). */
+  pendingFor(auth: AuthContext, locale: Locale): Promise<PendingConsent[]> {
+    return this.#pending.of(auth, locale);
   }
-}
-
-/** The most document versions kept in memory (their titles and links per language). */
-const MAX_VERSIONS_IN_MEMORY = 1000;
-
-function versionKey(document: PendingDocument): string {
-  return `${document.key}\n${document.version}`;
-}
-
-function pendingView(
-  document: PendingDocument & { texts: Record<string, ConsentText> },
-  locale: Locale,
-): PendingConsent {
-  const { title, url } = textIn(document.texts, locale);
-  return { key: document.key, version: document.version, title, url };
 }
 
 function documentView(document: CurrentDocument, locale: Locale): ConsentDocumentView {
