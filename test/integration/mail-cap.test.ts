@@ -74,6 +74,25 @@ describe.each(backends)('%s: at most five mails an address an hour', (backend) =
     expect(await kindsTo(ctx.database.handle, user.email)).toEqual(['email_verify']);
   });
 
+  it("mails someone's address at most five times, however often an account switches to it and back", async () => {
+    const attacker = await verified(ctx.database.handle, await registerUser(ctx.app));
+    const own = attacker.email;
+    const victim = `victim${unique()}@example.com`;
+    for (let i = 0; i < 15; i++) {
+      for (const email of [victim, own]) {
+        const form = { email, current_password: attacker.password };
+        expectOk(await postForm(ctx.app, '/v1/user/update', form, bearer(attacker.token)));
+      }
+    }
+    await ctx.mailer.idle();
+    // Confirmation links only (no alert: the address was never verified), five of the fifteen.
+    expect(await kindsTo(ctx.database.handle, victim)).toEqual(Array(5).fill('email_verify'));
+    await endWindow(ctx.database.handle, victim);
+    expect(await ctx.mailSummaries.summarizeDue()).toBe(1);
+    const summary = (await outboxFor(ctx.database.handle, victim)).at(-1);
+    expect(summary?.text).toContain('10 messages were held back');
+  });
+
   it("mails the email change's alert to the previous address only when it was verified", async () => {
     const unverified = await registerUser(ctx.app);
     const proven = await verified(ctx.database.handle, await registerUser(ctx.app));
