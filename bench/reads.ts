@@ -148,3 +148,13 @@ export function benchBareUnprepared(database: BenchDatabase, settings: Settings)
     (server) => warmThenRun(validateTaken(settings, server), settings.warmupSeconds),
   );
 }
+
+/** validate and user/get, each beside the median of the bare route's windows (the hot paths' rows). */
+export function readRows(reads: Reads): Row[] {
+  const bareName = `bare Fastify + prepared SELECT (median of ${reads.limit.windowsPerSecond?.length})`;
+  const baseline = { scenario: bareName, result: reads.limit, metric: 'req/s' as const };
+  return [
+    { scenario: 'validate/email (taken), 50 conns', result: reads.validate, baseline },
+    { scenario: 'user/get (Bearer), 50 conns', result: reads.userGet, baseline },
+  ];
+}

@@ -5,11 +5,13 @@ import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database
 import { benchFeed } from './feed.js';
 import { benchFirstStart, type FirstStartResult, firstStartReport } from './first-start.js';
 import { benchFlat } from './flat.js';
+import { benchForgotTiming } from './forgot-timing.js';
 import { benchHotPaths } from './hot-paths.js';
 import { benchInspirers } from './inspirers.js';
 import { type LoadOptions, type LoadResult, warmThenRun } from './load.js';
 import { findNginx, NGINX_MISSING } from './mix-target.js';
 import { hugePageSetting } from './proc.js';
+import { benchReads, readRows } from './reads.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, SCENARIO_GROUPS, type Settings } from './settings.js';
@@ -85,6 +87,13 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
       ...hotPaths.notes,
     );
   }
+  if (settings.scenarios.has('reads') && !settings.scenarios.has('hot-paths')) {
+    const reads = await benchReads(database, settings, []);
+    report.rows.push(...reads.limitRows, ...readRows(reads));
+    report.summaries.push(...reads.notes);
+  }
+  if (settings.scenarios.has('forgot-timing'))
+    report.summaries.push((await benchForgotTiming(database)).summary);
   if (settings.scenarios.has('growth')) report.rows.push(...(await benchGrowth(database, settings)));
   if (settings.scenarios.has('feed')) {
     const feed = await benchFeed(database, settings);
@@ -122,7 +131,8 @@ async function main(): Promise<number> {
     console.error(NGINX_MISSING);
     return 1;
   }
-  if (SCENARIO_GROUPS.some((group) => settings.scenarios.has(group))) {
+  const perBackend = [...SCENARIO_GROUPS, 'reads', 'forgot-timing'] as const;
+  if (perBackend.some((group) => settings.scenarios.has(group))) {
     if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
     if (settings.backends.has('postgres') && databaseUrl !== undefined) {
       backends.push(() => serverDatabase(databaseUrl));
@@ -135,7 +145,8 @@ async function main(): Promise<number> {
     try {
       const report = await benchBackend(database, settings);
       reports.push(report);
-      console.log(`\n${report.backend}\n\n${table(report.rows)}\n`);
+      console.log(`\n${report.backend}\n`);
+      if (report.rows.length > 0) console.log(`${table(report.rows)}\n`);
       for (const summary of report.summaries) console.log(summary);
       if (report.verdicts.length > 0) {
         const judged = report.verdicts.filter((verdict) => verdict.judged);

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { buildEndpoints } from './endpoints.js';
 import type { Mailer } from './mail/mailer.js';
+import { MailSummaries } from './mail/summaries.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { ImageRenderer } from './modules/images/process.js';
 import { mediaOrigin } from './web/media-origin.js';
@@ -23,6 +24,8 @@ export interface AppParts {
   dataExports: DataExportJobs;
   /** Erases the accounts whose deletion is due: run periodically, and by tests on demand. */
   dueDeletions: DueDeletions;
+  /** The per-address mail cap's summaries: run a pass (`summarizeDue`). */
+  mailSummaries: MailSummaries;
   /** The instance's own image renderer processes (`runningPids`, `renderedPids`). */
   imageRenderer: ImageRenderer;
   /** Resolves when no background pass (periodic jobs, export builds) is under way. */
@@ -69,7 +72,12 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
   });
-  const backgroundIdle = startBackgroundJobs(app, config, { ...built, storage: infrastructure.storage });
+  const mailSummaries = new MailSummaries(deps.database.db, infrastructure.mailer);
+  const backgroundIdle = startBackgroundJobs(app, config, {
+    ...built,
+    storage: infrastructure.storage,
+    mailSummaries,
+  });
   await registerApi(app, config, { ...built, database: deps.database });
   // The web pages at `/` and the API docs at `/docs`; they call the first configured API version.
   await registerWeb(app, built.webSessions, built.legalDocuments, {
@@ -84,6 +92,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
       mailer: infrastructure.mailer,
       dataExports: built.dataExportJobs,
       dueDeletions: built.dueDeletions,
+      mailSummaries,
       imageRenderer: infrastructure.imageRenderer,
       backgroundIdle,
     },

@@ -116,7 +116,7 @@ export function buildEndpoints(
     ),
     ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
     // user/get lists the required documents the user has yet to agree to (their current versions).
-    ...userEndpoints(users, (userId, locale) => consents.pendingFor(userId, locale)),
+    ...userEndpoints(users, (auth, locale) => consents.pendingFor(auth, locale)),
     ...secondFactorEndpoints(secondFactor, secondFactorSignIn, {
       providers: configured,
       configured: secondFactorConfigured,

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { presentedToken } from '../http/endpoint.js';
+import { presentedToken } from '../http/credentials.js';
 import { preferredLocale } from '../validation/messages.js';
 import type { ClientInfo } from './client.js';
 

@@ -3,6 +3,7 @@ import type { DataExportJobs } from '../account/data-export/jobs.js';
 import { type DueDeletions, sweepDueDeletionsPeriodically } from '../account/deletion/sweep.js';
 import type { Config } from '../config.js';
 import type { PeriodicRun } from '../lib/periodic.js';
+import { type MailSummaries, summarizePeriodically } from '../mail/summaries.js';
 import {
   PRUNE_INTERVAL_MS,
   prunePeriodically as pruneKeysPeriodically,
@@ -27,6 +28,8 @@ export interface BackgroundWork {
   dueDeletions: DueDeletions;
   /** The Idempotency-Key records, for their periodic prune. */
   idempotency: { prune(): Promise<number> };
+  /** The summaries of the mails the per-address cap held back. */
+  mailSummaries: MailSummaries;
 }
 
 /** Resolves when no background pass (periodic jobs, export builds) is under way. */
@@ -50,6 +53,8 @@ function periodicJobs(app: FastifyInstance, config: Config, work: BackgroundWork
       sweepDueDeletionsPeriodically(work.dueDeletions, config.deletion.sweepIntervalMs, app.log),
     );
   }
+  // The per-address mail cap's summaries, by every instance (one per address and window whoever sends it).
+  periodic.push(() => summarizePeriodically(work.mailSummaries, app.log));
   // Idempotency-Key answers past their day.
   periodic.push(() => pruneKeysPeriodically(work.idempotency, PRUNE_INTERVAL_MS, app.log));
   return periodic;

@@ -8,6 +8,7 @@ import { closeConnectionsWhenClosing, registerFallbacks } from '../http/server-s
 import { HashingPool } from '../lib/hashing-pool.js';
 import { openRateLimits } from '../limits/open-rate-limits.js';
 import type { RateLimits } from '../limits/rate-counter.js';
+import { AddressCap } from '../mail/address-cap.js';
 import { Mailer } from '../mail/mailer.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
 import { createMailTransport } from '../mail/transport.js';
@@ -107,6 +108,7 @@ export async function registerInfrastructure(
     retry: config.mail.retry,
     sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
     logger: app.log,
+    cap: new AddressCap(limits.mailAddress),
   });
   mailer.start();
   app.addHook('onClose', async () => mailer.close());

@@ -39,6 +39,8 @@ export interface RateLimitsConfig {
   passwordForgotIp: Limit;
   /** Data exports a user may start (user/export), per user; a request answered by a pending one is free. */
   dataExport: Limit;
+  /** Mails to one (lower-cased) address, alerts and every mail a signed-in action sends (mail/address-cap.ts). */
+  mailAddress: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -90,5 +92,6 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     passwordForgotEmail: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_EMAIL', '3/1h'),
     passwordForgotIp: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_IP', '20/1h'),
     dataExport: limit(env, 'RATE_LIMIT_DATA_EXPORT', '1/1h'),
+    mailAddress: limit(env, 'RATE_LIMIT_MAIL_ADDRESS', '5/1h'),
   };
 }

@@ -186,6 +186,17 @@ export interface MailOutboxTable {
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** A mail the per-address cap held back, until its window's summary (no body: it may hold a link). */
+export interface MailFoldsTable {
+  id: string;
+  to_address: string;
+  kind: string;
+  locale: string;
+  subject: string;
+  folded_at: Generated<Date>;
+  due_at: Date;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
@@ -212,6 +223,7 @@ export interface Database {
   notification_outbox: NotificationOutboxTable;
   one_time_tokens: OneTimeTokensTable;
   mail_outbox: MailOutboxTable;
+  mail_folds: MailFoldsTable;
   schema_migrations: SchemaMigrationsTable;
   posts: PostsTable;
   post_likes: PostLikesTable;
@@ -245,6 +257,7 @@ export type PostRow = Selectable<PostsTable>;
 export type BannerRow = Selectable<BannersTable>;
 export type NotificationOutboxRow = Selectable<NotificationOutboxTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type MailFoldRow = Selectable<MailFoldsTable>;
 export type DataExportRow = Selectable<DataExportsTable>;
 export type SecurityEventRow = Selectable<SecurityEventsTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;

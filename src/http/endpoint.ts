@@ -5,12 +5,11 @@ import { type RateCounter, unlimited } from '../limits/rate-counter.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/rule-list.js';
 import type { JsonSchema } from '../validation/types.js';
-import { bearerToken } from './auth.js';
 import type { AuthContext } from './auth-context.js';
+import { type PresentedCredential, presentedCredential } from './credentials.js';
 import type { SuccessStatus } from './envelope.js';
 import { parameterBag } from './params.js';
 import type { Shape, Static } from './response-schema.js';
-import { sessionCookiePresented, sessionCookieToken } from './session-cookie.js';
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
@@ -123,43 +122,6 @@ export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape
   };
 }
 
-/**
- * The token, in the order Laravel's token guard looks for it: `api_token` in the query string, then in the
- * body, then `Authorization: Bearer`; last, the web pages' HttpOnly session cookie, and only on a same-origin
- * request of those pages (session-cookie.ts: a cross-site request never authenticates by cookie).
- */
-export function presentedToken(request: FastifyRequest): string | undefined {
-  const fromQuery = (request.query as Record<string, unknown> | undefined)?.api_token;
-  if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
-  const body = request.body as Record<string, unknown> | undefined;
-  const fromBody = body && typeof body === 'object' ? body.api_token : undefined;
-  if (typeof fromBody === 'string' && fromBody !== '') return fromBody;
-  return bearerToken(request.headers.authorization) ?? sessionCookieToken(request);
-}
-
-/**
- * Whether the request carries any credential at all, well-formed or not: a non-empty `api_token` in the query
- * or the body, a non-empty `Authorization` header of any scheme, or the session cookie on a same-origin
- * request of the web pages. An optional route answers anonymously only when this is false; a credential that
- * is there but proves nobody is refused like on a protected route (RFC 6750 §3.1), so a client whose token
- * died learns it instead of silently seeing the anonymous answer.
- */
-export function credentialPresented(request: FastifyRequest): boolean {
-  const query = request.query as Record<string, unknown> | undefined;
-  const body = request.body as Record<string, unknown> | undefined;
-  return (
-    parameterPresent(query?.api_token) ||
-    parameterPresent(body && typeof body === 'object' ? body.api_token : undefined) ||
-    (request.headers.authorization ?? '') !== '' ||
-    sessionCookiePresented(request)
-  );
-}
-
-/** Absent, null and empty count as not sent, as for every other parameter (docs/api.md "Conventions"). */
-function parameterPresent(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== '';
-}
-
 /** The `onRequest` hook counting an endpoint's per-IP limit before the body is read; none without a limit. */
 export function limitBeforeBody(
   definition: EndpointInfo,
@@ -199,24 +161,26 @@ const authenticators: {
   [M in AuthMode]: (request: FastifyRequest, services: RequestServices) => Promise<AuthByMode[M]>;
 } = {
   required: async (request, services) => {
-    const auth = await tokenOwner(request, services);
+    const auth = await tokenOwner(presentedCredential(request), services);
     if (!auth) throw new UnauthenticatedError();
     return auth;
   },
   optional: async (request, services) => {
-    const auth = await tokenOwner(request, services);
-    if (!auth && credentialPresented(request)) throw new UnauthenticatedError();
+    const credential = presentedCredential(request);
+    if (credential.kind === 'none') return undefined;
+    const auth = await tokenOwner(credential, services);
+    if (!auth) throw new UnauthenticatedError();
     return auth;
   },
   none: async () => undefined,
 };
 
+/** Whose the one credential is; nobody's when none, or none that can be one (credentials.ts). */
 async function tokenOwner(
-  request: FastifyRequest,
+  credential: PresentedCredential,
   services: RequestServices,
 ): Promise<AuthContext | undefined> {
-  const token = presentedToken(request);
-  return token === undefined ? undefined : services.authenticate(token);
+  return credential.kind === 'token' ? services.authenticate(credential.token) : undefined;
 }
 
 export async function runEndpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(

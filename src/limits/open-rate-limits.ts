@@ -31,7 +31,8 @@ type CounterName =
   | 'emailResend'
   | 'passwordForgotEmail'
   | 'passwordForgotIp'
-  | 'dataExport';
+  | 'dataExport'
+  | 'mailAddress';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -45,6 +46,7 @@ const KEY_NAMES: Record<CounterName, string> = {
   passwordForgotEmail: 'password-forgot-email',
   passwordForgotIp: 'password-forgot-ip',
   dataExport: 'data-export',
+  mailAddress: 'mail-address',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -100,6 +102,7 @@ export function openRateLimits(
     passwordForgotEmail: counter('passwordForgotEmail'),
     passwordForgotIp: counter('passwordForgotIp'),
     dataExport: counter('dataExport'),
+    mailAddress: counter('mailAddress'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

@@ -30,6 +30,8 @@ export interface RateLimits {
   passwordForgotIp: RateCounter;
   /** Data exports started per user. */
   dataExport: RateCounter;
+  /** Mails per address (mail/address-cap.ts). */
+  mailAddress: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export function unlimitedRateLimits(): RateLimits {
     passwordForgotEmail: unlimited,
     passwordForgotIp: unlimited,
     dataExport: unlimited,
+    mailAddress: unlimited,
     ready: async () => {},
     close: async () => {},
   };

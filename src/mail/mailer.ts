@@ -5,7 +5,14 @@ import { newId } from '../lib/ids.js';
 import type { Locale } from '../validation/messages.js';
 import type { MailToWrite, OutboxRepo } from './outbox-repo.js';
 import { type MailContent, type MailKind, type MailValues, renderMail } from './templates.js';
-import { type MailLogger, type MailTransport, maskAddress, type OutgoingMail } from './transport.js';
+import type { AddressCap } from './address-cap.js';
+import {
+  describeError,
+  type MailLogger,
+  type MailTransport,
+  maskAddress,
+  type OutgoingMail,
+} from './transport.js';
 
 /**
  * A mail written to the outbox inside a transaction, claimed for its first send by this instance, which sends
@@ -23,16 +30,6 @@ export interface PreparedMail extends MailToWrite {
 
 /** One send's worth of a claimed outbox row. */
 type ClaimedMail = OutgoingMail & { attempts: number };
-
-/** What a failed send records: the SMTP reply or socket error, never the message. */
-function describeError(error: unknown): string {
-  const details = error as { code?: unknown; responseCode?: unknown; message?: unknown } | undefined;
-  const parts = [details?.code, details?.responseCode, details?.message].filter(
-    (part) => typeof part === 'string' || typeof part === 'number',
-  );
-  return (parts.join(' ') || 'unknown error').slice(0, 500);
-}
-
 /** How long a sent mark waits for others to be written with it. */
 const SENT_MARKS_EVERY_MS = 50;
 
@@ -44,6 +41,8 @@ export interface MailerDeps {
   /** Longest one send can take (the transport's timeouts): a claim is held this long plus a margin. */
   sendTimeoutMs: number;
   logger: MailLogger;
+  /** The per-address cap (address-cap.ts); none: every mail goes. */
+  cap?: AddressCap;
 }
 
 /**
@@ -64,10 +63,6 @@ export class Mailer {
 
   constructor(private readonly deps: MailerDeps) {}
 
-  get transportName(): string {
-    return this.deps.transport.name;
-  }
-
   /**
    * Renders the mail and writes it to the outbox with `trx`: it commits, or not, with the caller's work. The
    * row is claimed for this instance's first send (`sendSoon`); should that never happen (the process dies,
@@ -79,12 +74,20 @@ export class Mailer {
     kind: MailKind,
     locale: Locale,
     values: MailValues,
-  ): Promise<QueuedMail> {
+  ): Promise<QueuedMail | undefined> {
     return this.writeWithin(trx, this.prepare(to, kind, locale, values));
   }
 
-  /** Writes a prepared mail to the outbox with `trx`; hand the result to `sendSoon` after commit. */
-  async writeWithin(trx: Executor, mail: PreparedMail): Promise<QueuedMail> {
+  /**
+   * Writes a prepared mail to the outbox with `trx`; hand the result to `sendSoon` after commit. Undefined
+   * when the address is over its cap: the mail is folded into the window's summary instead.
+   */
+  async writeWithin(trx: Executor, mail: PreparedMail): Promise<QueuedMail | undefined> {
+    const foldUntil = await this.deps.cap?.admit(mail.row.to, mail.row.kind);
+    if (foldUntil !== undefined) {
+      await this.deps.outbox.with(trx).insertFold(mail.row, foldUntil);
+      return undefined;
+    }
     await this.deps.outbox.with(trx).insertClaimed(mail);
     return mail.queued;
   }
@@ -101,7 +104,7 @@ export class Mailer {
     kind: string,
     locale: Locale,
     content: MailContent,
-  ): Promise<QueuedMail> {
+  ): Promise<QueuedMail | undefined> {
     return this.writeWithin(trx, this.prepareRendered(to, kind, locale, content));
   }
 
@@ -126,6 +129,15 @@ export class Mailer {
       return;
     }
     this.#track(this.#send({ ...mail, attempts: 1 }).then(() => undefined));
+  }
+
+  /**
+   * Runs `work` after the reply of the request asking for it is written (the loop's next check phase), tracked
+   * like a send (`idle` waits): work whose cost must not show in the answer's time. Dropped once closing.
+   */
+  afterAnswer(work: () => Promise<void>): void {
+    if (this.#closed) return;
+    this.#track(new Promise<void>((resolve) => setImmediate(resolve)).then(work));
   }
 
   /** Resolves when every background send started so far has finished (tests; shutdown). */

@@ -116,7 +116,21 @@ export class OutboxRepo {
       .set({ to_address: maskAddress(address), text: null, html: null })
       .where(matches)
       .executeTakeFirst();
-    return { discarded: Number(discarded.numDeletedRows), scrubbed: Number(scrubbed.numUpdatedRows) };
+    // Mails held back by the cap are waiting too: no summary of them goes out (their lower(to_address) index).
+    const folded = await this.db.deleteFrom('mail_folds').where(matches).executeTakeFirst();
+    return {
+      discarded: Number(discarded.numDeletedRows) + Number(folded.numDeletedRows),
+      scrubbed: Number(scrubbed.numUpdatedRows),
+    };
+  }
+
+  /** Keeps a mail the cap held back, without its body, until `dueAt` (the end of its address's window). */
+  async insertFold(mail: NewOutboxMail, dueAt: Date): Promise<void> {
+    const { id, to, kind, locale, subject } = mail;
+    await this.db
+      .insertInto('mail_folds')
+      .values({ id, to_address: to, kind, locale, subject, due_at: dueAt })
+      .execute();
   }
 
   /**

@@ -33,6 +33,15 @@ export interface MailTransport {
   close(): Promise<void>;
 }
 
+/** What a failed send records: the SMTP reply or socket error, never the message. */
+export function describeError(error: unknown): string {
+  const details = error as { code?: unknown; responseCode?: unknown; message?: unknown } | undefined;
+  const parts = [details?.code, details?.responseCode, details?.message].filter(
+    (part) => typeof part === 'string' || typeof part === 'number',
+  );
+  return (parts.join(' ') || 'unknown error').slice(0, 500);
+}
+
 /** `kim@example.com` → `k***@example.com`: enough to tell mails apart in a log, not the whole address. */
 export function maskAddress(address: string): string {
   const at = address.lastIndexOf('@');

@@ -52,7 +52,10 @@ export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: Acco
     resendLimit: limits.emailResend,
     log: {
       emailVerified: async (trx, user, client) => {
-        await activity.record({ user, type: 'email_verified', client }, trx);
+        await activity.record(
+          { user: { ...user, email_verified: true }, type: 'email_verified', client },
+          trx,
+        );
       },
     },
   });

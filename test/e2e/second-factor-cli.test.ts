@@ -5,7 +5,7 @@ import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
 import { type RunningService, runCli, startService } from '../helpers/process.js';
-import { type ProcessStore, processStore } from '../helpers/process-store.js';
+import { markStoreEmailVerified, type ProcessStore, processStore } from '../helpers/process-store.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
 
@@ -91,6 +91,8 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
     expect((await call('/auth/login/email', login)).body.data.status).toBe('second_factor_required');
     // The embedded database belongs to one process: the command runs with the server stopped.
     await stopServiceForCommands();
+    // The reset's alert goes only to a verified address.
+    await markStoreEmailVerified(store, fields.email);
 
     const refused = await commands.run(['user', '2fa', 'reset', fields.email]);
     expect(refused.code).toBe(1);

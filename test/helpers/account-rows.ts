@@ -25,3 +25,8 @@ export async function rowsOf(db: Kysely<Database>, userId: string): Promise<Reco
   }
   return counts;
 }
+
+/** Marks the user's address verified, as following its mailed link does: security alerts go only to such. */
+export async function markEmailVerified(db: Kysely<Database>, userId: string): Promise<void> {
+  await sql`UPDATE users SET email_verified = true WHERE id = ${userId}`.execute(db);
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
+import { markEmailVerified } from '../helpers/account-rows.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm, UNAUTHENTICATED } from '../helpers/http.js';
@@ -205,6 +206,8 @@ describe.each(backends)('%s: user/delete with a grace period', (backend) => {
 
   it('logs the request once with its alert mail, and the cancel once; a refused cancel logs none', async () => {
     const user = await registerUser(ctx.app);
+    // Alerts go only to a verified address.
+    await markEmailVerified(ctx.database.handle.db, user.id);
     const raced = await Promise.all([deleteAccount(user), deleteAccount(user)]);
     expect(raced.map((res) => res.statusCode).sort()).toEqual([200, 401]);
     expect(await eventCounts(ctx.database.handle, user.id)).toEqual({
@@ -238,6 +241,7 @@ describe.each(backends)('%s: user/delete with a grace period', (backend) => {
     expect(expectOk(await postForm(ctx.app, '/v1/auth/password/forgot', { email: user.email }))).toEqual({
       status: 'sent',
     });
+    await ctx.mailer.idle();
     const kinds = (await outboxFor(ctx.database.handle, user.email)).map((row) => row.kind);
     expect(kinds).not.toContain('password_reset');
     const { rows } = await sql<{ n: number }>`

@@ -49,6 +49,7 @@ describe.each(backends)('%s: mail with the log transport', (backend) => {
       logger,
     });
     const mail = await mailer.queueWithin(ctx.db, to, 'email_verify', 'en', VALUES);
+    if (!mail) throw new Error('no cap here: the mail is written');
     return { mailer, mail, row: await outboxRow(mail.id) };
   }
 

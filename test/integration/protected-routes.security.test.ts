@@ -82,6 +82,32 @@ function malformed(live: string): Presentation[] {
   }));
 }
 
+/**
+ * Two different credentials in one request, each of a live or a dead token: refused whichever is read first,
+ * never served by one of them. (A body token is left out: a GET carries none, and would present one only.)
+ */
+function twoCredentials(live: string, otherLive: string): Presentation[] {
+  const webCookie = (token: string) => ({
+    cookie: `accounts_session=${token}`,
+    'x-requested-with': 'accounts-web',
+  });
+  return [
+    { name: 'two: unknown Bearer, live query token', headers: bearer(newApiToken()), query: live },
+    { name: 'two: live Bearer, unknown query token', headers: bearer(live), query: newApiToken() },
+    { name: "two: live Bearer, another user's live query token", headers: bearer(live), query: otherLive },
+    {
+      name: 'two: malformed Authorization, live query token',
+      headers: { authorization: 'Token x' },
+      query: live,
+    },
+    {
+      name: "two: live session cookie, another user's live Bearer",
+      headers: { ...bearer(otherLive), ...webCookie(live) },
+    },
+    { name: 'two: unknown session cookie, live query token', headers: webCookie(newApiToken()), query: live },
+  ];
+}
+
 describe.each(backends)('%s: every protected route refuses bad credentials alike', (backend) => {
   let fake: FakeProvider;
   let ctx: TestApp;
@@ -130,6 +156,7 @@ describe.each(backends)('%s: every protected route refuses bad credentials alike
       ...everywhere('revoked token', revoked),
       ...everywhere('expired token', expired),
       ...malformed(live.token),
+      ...twoCredentials(live.token, (await registerUser(ctx.app)).token),
     );
   });
   afterAll(async () => {
@@ -207,6 +234,8 @@ describe.each(backends)('%s: every protected route refuses bad credentials alike
       // Only the web pages' own calls present the cookie: a cross-site request's cookie is no credential.
       { name: 'cookie without the web header', headers: { cookie: `accounts_session=${newApiToken()}` } },
       { name: 'the live token', headers: bearer(live.token) },
+      // The same token twice is one credential.
+      { name: 'the live token in the header and the query', headers: bearer(live.token), query: live.token },
     ];
     for (const version of versions) {
       for (const route of routes.filter((candidate) => candidate.auth === 'optional')) {
@@ -219,6 +248,24 @@ describe.each(backends)('%s: every protected route refuses bad credentials alike
           );
         }
       }
+    }
+  });
+
+  it('serves a request that presents one token twice, and refuses one that presents two (user/get)', async () => {
+    const other = await registerUser(ctx.app);
+    const userGet = (query: string, headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'GET', url: `/v1/user/get?api_token=${query}`, headers });
+    const own = expectOk<{ user: { id: string } }>(await userGet(live.token, bearer(live.token)));
+    expect(own.user.id).toBe(live.id);
+    for (const res of [
+      await userGet(live.token, bearer(other.token)),
+      await userGet(other.token, bearer(live.token)),
+      await userGet(live.token, bearer(newApiToken())),
+    ]) {
+      expect({ status: res.statusCode, body: res.json() }).toEqual({
+        status: 401,
+        body: UNAUTHENTICATED_BODY,
+      });
     }
   });
 });

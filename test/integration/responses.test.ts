@@ -216,6 +216,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
 
     // password reset, then the sessions: revoke one, log out, delete the account
     await check('POST /auth/password/forgot', post('/auth/password/forgot', { email: author.email }));
+    await ctx.mailer.idle();
     const resetToken = await latestToken(ctx.database.handle, author.email, 'password_reset');
     const reset = await check(
       'POST /auth/password/reset',

@@ -1,6 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { markEmailVerified } from '../helpers/account-rows.js';
 import { backends } from '../helpers/database.js';
 import { type RegisteredUser, registerUser, registrationForm } from '../helpers/factories.js';
 import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
@@ -48,6 +49,8 @@ describe.each(backends)('%s: security events of second-factor and passkey sign-i
     const fields = registrationForm();
     const res = await postForm(ctx.app, '/v1/auth/register', fields, { 'user-agent': agent });
     const { user } = expectOk<{ user: { id: string; api_token: string; slug: string } }>(res);
+    // Alerts go only to a verified address.
+    await markEmailVerified(ctx.database.handle.db, user.id);
     const registered: RegisteredUser = {
       ...fields,
       id: user.id,
@@ -137,6 +140,7 @@ describe.each(backends)('%s: security events of second-factor and passkey sign-i
 
     async function userWithPasskey() {
       const user = await registerUser(ctx.app);
+      await markEmailVerified(ctx.database.handle.db, user.id);
       const authenticator = new SoftwareAuthenticator(PASSKEY_ORIGIN);
       await flows().addPasskey(user.token, authenticator, { current_password: user.password });
       return { user, authenticator };

@@ -4,6 +4,7 @@ import { SecondFactorReset } from '../../src/account/second-factor/operator-rese
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { SecondFactorRepo } from '../../src/modules/second-factor/repo.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { markEmailVerified } from '../helpers/account-rows.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, unique } from '../helpers/factories.js';
 import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
@@ -42,6 +43,13 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
 
   const flows = () => passkeyFlows(ctx.app);
 
+  /** A registered user whose address is verified: alerts go only to such. */
+  async function verifiedUser(): Promise<RegisteredUser> {
+    const user = await registerUser(ctx.app);
+    await markEmailVerified(ctx.database.handle.db, user.id);
+    return user;
+  }
+
   /** The alert mails (not the verification mails) this address received, once every send has finished. */
   async function alertsTo(address: string): Promise<ParsedMail[]> {
     await ctx.mailer.idle();
@@ -56,7 +64,7 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
     (await eventsOf(ctx.database.handle, userId)).filter((event) => event.type !== 'account_created');
 
   it('logs an added, renamed and removed passkey once each, naming it; adding and removing are mailed', async () => {
-    const user = await registerUser(ctx.app);
+    const user = await verifiedUser();
     const authenticator = new SoftwareAuthenticator(PASSKEY_ORIGIN);
     const proof = { current_password: user.password };
     const passkey = await flows().addPasskey(user.token, authenticator, proof, 'Minji phone');
@@ -112,7 +120,7 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
 
   it('logs turning the second factor on, new recovery codes and turning it off, each mailed once', async () => {
     await awayFromStepEdge();
-    const user = await registerUser(ctx.app);
+    const user = await verifiedUser();
     const headers = { ...bearer(user.token), 'user-agent': USER_AGENTS.firefoxWindows };
     const setup = expectOk<{ secret: string }>(
       await postForm(ctx.app, '/v1/user/2fa/totp/setup', { current_password: user.password }, headers),
@@ -158,7 +166,7 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
   });
 
   it('mails in Korean for a Korean request', async () => {
-    const user = await registerUser(ctx.app);
+    const user = await verifiedUser();
     const korean = { ...bearer(user.token), 'accept-language': 'ko-KR,ko;q=0.9' };
     const options = expectOk<{ options: Parameters<SoftwareAuthenticator['create']>[0] }>(
       await flows().post('/user/passkeys/options', { current_password: user.password }, user.token),
@@ -179,14 +187,14 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
   });
 
   it("logs an operator's reset as second_factor_disabled by the operator, and mails it", async () => {
-    const user: RegisteredUser = await enableTotp(ctx.app, await registerUser(ctx.app));
+    const user: RegisteredUser = await enableTotp(ctx.app, await verifiedUser());
     const services = buildTestServices(ctx);
     const reset = new SecondFactorReset(
       ctx.database.handle.db,
       new SecondFactorRepo(ctx.database.handle.db),
       services.activity,
     );
-    const account = { id: user.id, email: user.email, username: user.username };
+    const account = { id: user.id, email: user.email, username: user.username, email_verified: true };
     expect(await reset.reset(account, 'ko')).toBe('disabled');
     // Nothing left to remove: nothing logged, nothing mailed.
     expect(await reset.reset(account, 'ko')).toBe('nothing');
@@ -204,7 +212,7 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
   });
 
   it('clears a setup never enabled without logging or mailing a second factor turned off', async () => {
-    const user = await registerUser(ctx.app);
+    const user = await verifiedUser();
     // A setup that never got its first code: sign-in never asked for it.
     expectOk(
       await postForm(
@@ -219,7 +227,7 @@ describe.each(backends)('%s: security events of passkeys and the second factor',
       new SecondFactorRepo(ctx.database.handle.db),
       buildTestServices(ctx).activity,
     );
-    const account = { id: user.id, email: user.email, username: user.username };
+    const account = { id: user.id, email: user.email, username: user.username, email_verified: true };
     expect(await reset.reset(account, 'en')).toBe('cleared_setup');
     const left = await ctx.database.handle.db
       .selectFrom('totp_credentials')

@@ -88,6 +88,7 @@ describe.each(backends)('%s: the security activity log', (backend) => {
   it('logs a password reset once; a dead reset token logs nothing', async () => {
     const user = await registerUser(ctx.app);
     expectOk(await postForm(ctx.app, '/v1/auth/password/forgot', { email: user.email }));
+    await ctx.mailer.idle();
     const token = await latestToken(ctx.database.handle, user.email, 'password_reset');
     expectOk(await postForm(ctx.app, '/v1/auth/password/reset', { token, password: 'Another-passphrase-1' }));
     const again = await postForm(ctx.app, '/v1/auth/password/reset', {

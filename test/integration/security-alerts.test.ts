@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, registrationForm, unique } from '../helpers/factories.js';
+import { markEmailVerified } from '../helpers/account-rows.js';
 import { expectOk, postForm } from '../helpers/http.js';
 import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
 import { USER_AGENTS } from '../helpers/security-events.js';
@@ -39,12 +40,20 @@ describe.each(backends)('%s: security alert mails', (backend) => {
       { 'user-agent': agent, ...headers },
     );
 
-  /** A user registered from `agent`: the device of record. */
+  /** A user registered from `agent`: the device of record; the address verified (alerts go only to such). */
   async function registerFrom(app: TestApp, agent: string): Promise<RegisteredUser> {
     const fields = registrationForm();
     const res = await postForm(app.app, '/v1/auth/register', fields, { 'user-agent': agent });
     const { user } = expectOk<{ user: { id: string; api_token: string; slug: string } }>(res);
+    await markEmailVerified(app.database.handle.db, user.id);
     return { ...fields, id: user.id, slug: user.slug, token: user.api_token, user };
+  }
+
+  /** A user registered through the factory, the address verified. */
+  async function verifiedUser(): Promise<RegisteredUser> {
+    const user = await registerUser(ctx.app);
+    await markEmailVerified(ctx.database.handle.db, user.id);
+    return user;
   }
 
   it('mails nothing for the device the account registered on', async () => {
@@ -85,7 +94,7 @@ describe.each(backends)('%s: security alert mails', (backend) => {
   });
 
   it('mails a password change in the language of the request', async () => {
-    const user = await registerUser(ctx.app);
+    const user = await verifiedUser();
     const res = await postForm(
       ctx.app,
       '/v1/user/update',
@@ -100,7 +109,7 @@ describe.each(backends)('%s: security alert mails', (backend) => {
   });
 
   it('mails an email change to the old address, with the way back', async () => {
-    const user = await registerUser(ctx.app);
+    const user = await verifiedUser();
     const newEmail = `moved${unique()}@example.com`;
     const res = await postForm(
       ctx.app,

@@ -20,6 +20,7 @@ describe('rate-limit configuration', () => {
       passwordForgotEmail: { points: 3, windowSeconds: 3600 },
       passwordForgotIp: { points: 20, windowSeconds: 3600 },
       dataExport: { points: 1, windowSeconds: 3600 },
+      mailAddress: { points: 5, windowSeconds: 3600 },
     });
   });
 
@@ -36,6 +37,7 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_EMAIL_RESEND: '1/10m',
       RATE_LIMIT_PASSWORD_FORGOT_EMAIL: '2/1h',
       RATE_LIMIT_PASSWORD_FORGOT_IP: '9/1h',
+      RATE_LIMIT_MAIL_ADDRESS: '3/30m',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -51,6 +53,7 @@ describe('rate-limit configuration', () => {
       passwordForgotEmail: { points: 2, windowSeconds: 3600 },
       passwordForgotIp: { points: 9, windowSeconds: 3600 },
       dataExport: { points: 1, windowSeconds: 3600 },
+      mailAddress: { points: 3, windowSeconds: 1800 },
     });
   });
 

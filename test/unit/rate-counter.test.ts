@@ -18,6 +18,7 @@ const config = {
   passwordForgotEmail: { points: 2, windowSeconds: 60 },
   passwordForgotIp: { points: 2, windowSeconds: 60 },
   dataExport: { points: 1, windowSeconds: 60 },
+  mailAddress: { points: 5, windowSeconds: 3600 },
 };
 const silent = { warn: () => {} };
 

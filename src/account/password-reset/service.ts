@@ -60,25 +60,30 @@ export class PasswordResetService {
   /**
    * Mails a reset link when an account has this address, and answers the same either way: the response
    * never tells whether an account exists (the availability endpoints are throttled; this one must not be
-   * a way around them). The work is alike too — a token is made either way, and the send is never awaited —
-   * so the time taken tells little more than the answer.
+   * a way around them). Nor does its time: the request only counts the address, the same work whatever it
+   * is, and the account is looked up, and its link made and mailed, once the answer is written
+   * (`mailResetLink`). The link's mail is not in the outbox when the answer arrives, but a moment later.
    */
   async forgot(email: string, client: ResetClient): Promise<void> {
     // Counted per address whether or not it has an account, so a 429 tells nothing either.
     await this.deps.perEmail.consume(emailKey(email));
-    const token = newApiToken();
-    const tokenHash = hashApiToken(token);
+    this.deps.mailer.afterAnswer(() => this.mailResetLink(email, client));
+  }
+
+  /** A reset link to the account with this address, if there is one that may reset its password. */
+  private async mailResetLink(email: string, client: ResetClient): Promise<void> {
     const user = await this.deps.usersRepo.findByEmail(email);
     // A disabled account gets no mail either, and the answer stays the same: an operator's lock is not
     // undone by whoever reads the mailbox. Nor does one scheduled for deletion: its way back is the
     // cancellation (its mailed link, or the password through auth/deletion/cancel), which a reset would skip.
     if (!user || user.disabled_at !== null || user.deletion_due_at !== null) return;
-    const mail: QueuedMail = await writeTransaction(this.deps.db, async (trx) => {
+    const token = newApiToken();
+    const mail: QueuedMail | undefined = await writeTransaction(this.deps.db, async (trx) => {
       await this.deps.oneTimeTokens.with(trx).replace({
         id: newId(),
         userId: user.id,
         purpose: 'password_reset',
-        tokenHash,
+        tokenHash: hashApiToken(token),
         email: user.email,
         expiresAt: new Date(Date.now() + this.deps.settings.ttlMs),
       });

@@ -11,11 +11,12 @@ import type { SecurityEventsService } from '../../modules/security-events/servic
 import type { EventDetails, SecurityEventType } from '../../modules/security-events/types.js';
 import type { ClientInfo } from '../client.js';
 
-/** The account an event is about: its id, and where and to whom an alert goes. */
+/** The account an event is about: its id, and where and to whom an alert goes (if its owner proved it). */
 export interface ActivityUser {
   id: string;
   email: string;
   username: string;
+  email_verified: boolean;
 }
 
 export interface ActivityEvent {
@@ -23,8 +24,6 @@ export interface ActivityEvent {
   type: SecurityEventType;
   client: ClientInfo;
   details?: EventDetails;
-  /** Where the alert goes instead of the account's address (an email change: the address it had). */
-  alertTo?: string;
 }
 
 export interface SignInEvent {
@@ -174,7 +173,7 @@ export class SecurityActivity {
     await this.deps.events.append(this.eventOf(event), trx);
     const kind = this.alertOf(event.type);
     if (!kind) return undefined;
-    return this.queueAlert(trx, kind, event.user, event.client, event.alertTo, alertFacts(event.details));
+    return this.queueAlert(trx, kind, event.user, event.client, alertFacts(event.details));
   }
 
   private async newDeviceAlert(trx: Executor, signIn: SignInEvent): Promise<PendingAlert> {
@@ -185,14 +184,20 @@ export class SecurityActivity {
     return this.queueAlert(trx, 'alert_new_device', user, client);
   }
 
-  private queueAlert(
+  /**
+   * An alert to the account's address, only if its owner proved they read it (a verification link, a reset
+   * link, a provider's word): otherwise anyone could register with someone else's address and mail them
+   * with every action. The user is the account as it was before the change: an email change's alert goes
+   * to the address it had, when that one was verified, which a thief who changed it does not read.
+   */
+  private async queueAlert(
     trx: Executor,
     kind: SecurityAlertKind,
     user: ActivityUser,
     client: ClientInfo,
-    to = user.email,
     facts: AlertFacts = {},
-  ): Promise<QueuedMail> {
+  ): Promise<PendingAlert> {
+    if (!user.email_verified) return undefined;
     const locale = client.locale ?? 'en';
     const content = renderSecurityAlert(kind, locale, {
       username: user.username,
@@ -202,7 +207,7 @@ export class SecurityActivity {
       resetLink: this.deps.settings.resetPageUrl,
       ...facts,
     });
-    return this.deps.mailer.queueRenderedWithin(trx, to, kind, locale, content);
+    return this.deps.mailer.queueRenderedWithin(trx, user.email, kind, locale, content);
   }
 
   private alertOf(type: SecurityEventType): SecurityAlertKind | undefined {

@@ -102,14 +102,14 @@ export class ConsentReminders {
             const texts = titles.get(r.key);
             return texts ? textIn(texts, locale).title : r.key;
           });
-          sent.push(
-            await this.deps.mailer.queueWithin(trx, user.email, 'consent_reconfirm', locale, {
-              username: user.username,
-              link: this.deps.settings.link,
-              validForMs: ANSWER_WITHIN_MS,
-              items,
-            }),
-          );
+          // A reminder is not a signed-in action's mail: never held back by the per-address cap.
+          const mail = await this.deps.mailer.queueWithin(trx, user.email, 'consent_reconfirm', locale, {
+            username: user.username,
+            link: this.deps.settings.link,
+            validForMs: ANSWER_WITHIN_MS,
+            items,
+          });
+          if (mail) sent.push(mail);
         }
         return sent;
       });

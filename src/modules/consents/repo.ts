@@ -247,6 +247,19 @@ export class ConsentsRepo {
       .execute();
   }
 
+  /** The titles and links of these versions (on the (key, version) primary key), in one query. */
+  async versionTexts(
+    versions: readonly { key: string; version: number }[],
+  ): Promise<Array<{ key: string; version: number; texts: Record<string, ConsentText> }>> {
+    return this.db
+      .selectFrom('consent_document_versions')
+      .select(['key', 'version', 'texts'])
+      .where(
+        sql<boolean>`(key, version) IN (SELECT * FROM unnest(${versions.map((v) => v.key)}::text[], ${versions.map((v) => v.version)}::int[]))`,
+      )
+      .execute();
+  }
+
   /**
    * The required documents whose current version the user has not agreed to, in one query: the documents
    * (a handful of rows) each probing the user's records on (user_id, key, id DESC).

@@ -7,6 +7,7 @@ import type { Coerce } from '../../validation/field.js';
 import { boolean } from '../../validation/field-kinds.js';
 import type { Locale } from '../../validation/messages.js';
 import { CLEARED } from '../../validation/types.js';
+import { type PendingConsent, PendingConsents } from './pending.js';
 import type { ConsentsRepo, CurrentDocument, NewConsentRecord, SignUpConsents } from './repo.js';
 import {
   bodyLanguage,
@@ -56,13 +57,7 @@ export interface LegalRedirect {
   url: string;
 }
 
-/** A required document the user has not agreed to in its current version (user/get). */
-export interface PendingConsent {
-  key: string;
-  version: number;
-  title: string;
-  url: string;
-}
+export type { PendingConsent } from './pending.js';
 
 /** Reads `on|yes|1|true` and `off|no|0|false` (and booleans) the way the boolean rule does. */
 const asBoolean = boolean().spec.coerce as Coerce<boolean>;
@@ -75,11 +70,15 @@ const isAbsent = (value: unknown) => value === undefined || value === CLEARED;
  * never changed: an agreement and a withdrawal are each a row, so the history is the record.
  */
 export class ConsentsService {
+  readonly #pending: PendingConsents;
+
   constructor(
     private readonly db: Executor,
     private readonly consents: ConsentsRepo,
     private readonly log?: ConsentLog,
-  ) {}
+  ) {
+    this.#pending = new PendingConsents(consents);
+  }
 
   /** Every document at its current version, in `locale` (else English, else any language published). */
   async documents(locale: Locale): Promise<ConsentDocumentView[]> {
@@ -256,12 +255,9 @@ export class ConsentsService {
     return { url };
   }
 
-  /** Required documents whose current version the user has not agreed to, in `locale`. One query. */
-  async pendingFor(userId: string, locale: Locale): Promise<PendingConsent[]> {
-    return (await this.consents.pendingRequired(userId)).map((document) => {
-      const { title, url } = textIn(document.texts, locale);
-      return { key: document.key, version: document.version, title, url };
-    });
+  /** Required documents whose current version the user has not agreed to, in `locale` (pending.ts). */
+  pendingFor(auth: AuthContext, locale: Locale): Promise<PendingConsent[]> {
+    return this.#pending.of(auth, locale);
   }
 }
 

@@ -76,7 +76,7 @@ export class EmailVerificationService {
     user: MailRecipient,
     locale: Locale,
     newAccount = false,
-  ): Promise<QueuedMail> {
+  ): Promise<QueuedMail | undefined> {
     const { token, mail } = this.prepare(user, locale);
     const tokens = this.deps.oneTimeTokens.with(trx);
     if (newAccount) await tokens.insert(token);

@@ -20,6 +20,7 @@ export interface LiveChallenge {
   user_id: string;
   email: string;
   username: string;
+  email_verified: boolean;
   method: string;
   known_device: boolean;
   purpose: string;
@@ -69,6 +70,7 @@ export class ChallengesRepo {
         'c.user_id',
         'users.email',
         'users.username',
+        'users.email_verified',
         'c.method',
         'c.known_device',
         'c.purpose',

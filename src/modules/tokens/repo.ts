@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { linkedProviderNames } from '../../db/linked-providers.js';
+import { type PendingDocument, pendingConsentVersions, pendingDocuments } from '../../db/pending-consents.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor, TableInserter } from '../../db/transaction.js';
@@ -10,6 +11,15 @@ export interface NewToken {
   tokenHash: Buffer;
   name: string | null;
   expiresAt: Date | null;
+}
+
+/** What the token lookup of an authenticated request reads, in one statement. */
+export interface LiveOwner {
+  user: UserRow;
+  tokenId: string;
+  lastUsedAt: Date | null;
+  linkedProviders: string[];
+  pendingConsents: PendingDocument[];
 }
 
 export interface DeviceSummary {
@@ -31,8 +41,9 @@ const isLive = (eb: ExpressionBuilder<Database, 'api_tokens'>) =>
   eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]);
 
 /**
- * The owner of the live token with this digest, unless the owner is disabled: the query of every
- * authenticated request, compiled once (db/precompiled.ts).
+ * The owner of the live token with this digest, unless the owner is disabled, with the account's state (its
+ * row), its linked providers and the required documents it has not agreed to in their current version: the
+ * one statement of every authenticated request, compiled once (db/precompiled.ts).
  */
 const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
   db
@@ -43,6 +54,9 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     // The user's linked providers (user/get shows them) in the same round trip: the (user_id, provider)
     // primary key of provider_accounts, already in provider order.
     .select(linkedProviderNames.as('token_linked_providers'))
+    // The required documents not agreed to in their current version (user/get's `pending_consents`), read
+    // from the documents themselves, so a version published on any instance counts at once on every one.
+    .select(pendingConsentVersions.as('token_pending_consents'))
     .where('api_tokens.token_hash', '=', tokenHash)
     .where(isLive)
     // A disabled user's tokens stop working at once and work again when the user is enabled. An account
@@ -115,22 +129,26 @@ export class TokensRepo {
 
   /**
    * The owner of the live token with this digest, and the token's id, unless the owner is disabled: one
-   * query, one probe of the unique token_hash index and one of the users primary key.
+   * query, one probe of the unique token_hash index and one of the users primary key, then the owner's
+   * provider links and consent records on their indexes.
    */
-  async findLiveOwner(
-    tokenHash: Buffer,
-  ): Promise<
-    { user: UserRow; tokenId: string; lastUsedAt: Date | null; linkedProviders: string[] } | undefined
-  > {
+  async findLiveOwner(tokenHash: Buffer): Promise<LiveOwner | undefined> {
     const [row] = await LIVE_OWNER.execute(this.db, tokenHash);
     if (!row) return undefined;
     const {
       token_id: tokenId,
       token_last_used_at: lastUsedAt,
       token_linked_providers: linkedProviders,
+      token_pending_consents: pendingConsents,
       ...user
     } = row;
-    return { user, tokenId, lastUsedAt, linkedProviders: linkedProviders ?? [] };
+    return {
+      user,
+      tokenId,
+      lastUsedAt,
+      linkedProviders: linkedProviders ?? [],
+      pendingConsents: pendingDocuments(pendingConsents),
+    };
   }
 
   /** The user a stored token (live or expired; a revoked one is gone) was issued to, on the token_hash index. */

@@ -114,7 +114,8 @@ export class TokensService {
     if (found.lastUsedAt === null || Date.now() - found.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
       await this.tokens.touch(found.tokenId);
     }
-    return { user: found.user, tokenId: found.tokenId, linkedProviders: found.linkedProviders };
+    const { user, tokenId, linkedProviders, pendingConsents } = found;
+    return { user, tokenId, linkedProviders, pendingConsents };
   }
 
   /** Who a token was issued to, even when it has expired: a device that signed in to that account before. */

@@ -1,4 +1,4 @@
-import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
+import { type AnyEndpoint, type AuthContext, endpoint } from '../../http/endpoint.js';
 import { type Static, t } from '../../http/response-schema.js';
 import type { Locale } from '../../validation/messages.js';
 import { preferredLocale } from '../../validation/messages.js';
@@ -15,8 +15,11 @@ const pendingConsentShape = t.object({
 });
 type PendingConsent = Static<typeof pendingConsentShape>;
 
-/** Where user/get learns what the user has yet to agree to (the consents module answers, in one query). */
-export type PendingConsents = (userId: string, locale: Locale) => Promise<PendingConsent[]>;
+/**
+ * Where user/get learns what the user has yet to agree to: the consents module answers from what the token's
+ * query read (AuthContext.pendingConsents) and the titles it holds in memory.
+ */
+export type PendingConsents = (auth: AuthContext, locale: Locale) => Promise<PendingConsent[]>;
 
 /** user/get's own user object: the profile and the required documents the user has yet to agree to. */
 const ownUserResponse = t.object({
@@ -40,7 +43,7 @@ export function userEndpoints(users: UsersService, pendingConsents: PendingConse
       handle: async ({ auth, request }) => {
         const [view, pending] = await Promise.all([
           users.view(auth.user, auth.linkedProviders),
-          pendingConsents(auth.user.id, preferredLocale(request.headers['accept-language'])),
+          pendingConsents(auth, preferredLocale(request.headers['accept-language'])),
         ]);
         return { user: { ...view, pending_consents: pending } };
       },
