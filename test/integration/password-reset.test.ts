@@ -104,7 +104,7 @@ describe.each(backends)('%s: password reset (log transport)', (backend) => {
     expectValidationError(
       await reset('not a token', `Anything-Goes-${unique()}`, { 'accept-language': 'ko' }),
       {
-        token: ['선택된 토큰은(는) 유효하지 않습니다.'],
+        token: ['선택된 토큰은 유효하지 않습니다.'],
       },
     );
   });
