@@ -7,6 +7,7 @@ import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/rou
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
+import { reauthEndpoints } from './account/reauth/routes.js';
 import { secondFactorEndpoints } from './account/second-factor/routes.js';
 import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
 import { signUpEndpoints } from './account/sign-up/routes.js';
@@ -67,6 +68,7 @@ export function buildEndpoints(
     secondFactorSignIn,
     secondFactorConfigured,
     profile,
+    reauth,
     profilePictures,
     verification,
     passwordReset,
@@ -123,6 +125,7 @@ export function buildEndpoints(
       loginLimit: limits.loginIp,
     }),
     ...profileEndpoints(profile, configured, taken),
+    ...reauthEndpoints(reauth, configured),
     ...accountDeletionEndpoints(deletion, scheduledDeletions, configured, limits.loginIp),
     ...dataExportEndpoints(dataExports, exportCursors, configured),
     ...profilePictureEndpoints(profilePictures, imageLimits, limits.imageUpload),

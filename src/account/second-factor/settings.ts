@@ -69,7 +69,7 @@ export class SecondFactorSettings {
   async setup(auth: AuthContext, proof: ReauthProof): Promise<TotpSetup> {
     const { user } = auth;
     if ((await this.deps.repo.findTotp(user.id))?.enabled_at) throw alreadyEnabled();
-    await this.deps.reauth.confirm(user, proof);
+    await this.deps.reauth.confirm(auth, proof);
     const secret = newTotpSecret();
     const sealed = this.deps.codes.seal(secret, user.id);
     // Refused in the same statement when an enable committed meanwhile.
@@ -118,7 +118,7 @@ export class SecondFactorSettings {
     const { user } = auth;
     const credential = await this.enabledCredential(user.id);
     const proof = chosenProof(offered, true);
-    await this.deps.reauth.confirm(user, reauth);
+    await this.deps.reauth.confirm(auth, reauth);
     await this.attempt(user, async () => {
       const removed = await writeTransaction(this.deps.db, async (trx) => {
         const repo = this.deps.repo.with(trx);
@@ -148,7 +148,7 @@ export class SecondFactorSettings {
     const { user } = auth;
     const credential = await this.enabledCredential(user.id);
     const proof = chosenProof(offered, false);
-    await this.deps.reauth.confirm(user, reauth);
+    await this.deps.reauth.confirm(auth, reauth);
     return this.attempt(user, async () => {
       const recovery = freshRecoveryCodes();
       const replaced = await writeTransaction(this.deps.db, async (trx) => {
