@@ -12,6 +12,7 @@ import { secondFactorEndpoints } from './account/second-factor/routes.js';
 import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
 import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
+import { PasskeysUnavailableError } from './errors.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
 import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
@@ -102,6 +103,11 @@ export function buildEndpoints(
     username: (value) => users.takenForAvailability('username', value),
     slug: (value) => users.takenForAvailability('slug', value),
   };
+  // An IP-address relying party (derived from PUBLIC_URL): browsers refuse every ceremony, so they say why.
+  const { rpId, passkeysAvailable } = config.webauthn;
+  const passkeyCeremonies = {
+    unavailable: passkeysAvailable ? undefined : () => new PasskeysUnavailableError(rpId),
+  };
   const endpoints = [
     ...validateEndpoints(limits.validateIp, availability),
     ...signUpEndpoints(
@@ -141,8 +147,8 @@ export function buildEndpoints(
       providerLinkEndpoint(providerLinks, name, configured),
     ]),
     ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),
-    ...passkeySignInEndpoints(passkeySignIn, limits.loginIp),
-    ...passkeyEndpoints(passkeys, configured),
+    ...passkeySignInEndpoints(passkeySignIn, limits.loginIp, passkeyCeremonies),
+    ...passkeyEndpoints(passkeys, configured, passkeyCeremonies),
     ...postEndpoints(posts, feedCursors, imageLimits, limits.imageUpload),
     ...promotionEndpoints(promotions),
     ...emailVerificationEndpoints(verification),
