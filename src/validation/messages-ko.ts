@@ -8,7 +8,7 @@ import type { JosaOption } from './josa.js';
  */
 export const KO: Record<string, string> = {
   required: ':attribute 필드는 필수입니다.',
-  required_if: ':other{이/가} :value 일 때 :attribute 필드는 필수입니다.',
+  required_if: ':other{이/가} :value일 때 :attribute 필드는 필수입니다.',
   string: ':attribute{은/는} 문자열이어야 합니다.',
   integer: ':attribute{은/는} 정수여야 합니다.',
   boolean: ':attribute{은/는} true 또는 false여야 합니다.',
@@ -105,7 +105,17 @@ export const KO_ATTRIBUTES: Record<string, string> = {
   starts_at: '시작 시각',
   ends_at: '종료 시각',
   'Idempotency-Key': '멱등성 키',
+  // The seeded consent documents, by their titles on the pages (less the closing 동의, which the messages add).
+  terms: '서비스 이용약관',
+  privacy: '개인정보 수집·이용',
+  marketing_email: '광고성 정보 이메일 수신',
+  marketing_push: '광고성 정보 앱 푸시 수신',
+  marketing_sms: '광고성 정보 문자(SMS) 수신',
+  night_push: '야간(21시~08시) 광고성 푸시 수신',
 };
+
+/** Register's `consent_<key>` fields: the document's consent (`광고성 정보 이메일 수신 동의`). */
+const CONSENT_PREFIX = 'consent_';
 
 /** A provider's credential fields, named for any provider: `alpha_user_id` → `alpha 사용자 ID`. */
 const KO_PROVIDER_SUFFIXES: ReadonlyArray<[suffix: string, name: string]> = [
@@ -116,6 +126,10 @@ const KO_PROVIDER_SUFFIXES: ReadonlyArray<[suffix: string, name: string]> = [
 export function koreanAttributeName(field: string): string | undefined {
   const known = KO_ATTRIBUTES[field];
   if (known !== undefined) return known;
+  if (field.startsWith(CONSENT_PREFIX)) {
+    const document = field.slice(CONSENT_PREFIX.length);
+    return `${KO_ATTRIBUTES[document] ?? document.replaceAll('_', ' ')} 동의`;
+  }
   for (const [suffix, name] of KO_PROVIDER_SUFFIXES) {
     if (field.endsWith(suffix) && field.length > suffix.length)
       return `${field.slice(0, -suffix.length)} ${name}`;

@@ -72,10 +72,24 @@ const ENDS_IN_CONSONANT: Record<string, boolean> = {
   '종료 시각': true,
   '멱등성 키': false,
   'alpha 사용자 ID': false,
+  '서비스 이용약관': true,
+  '개인정보 수집·이용': true,
+  '광고성 정보 이메일 수신': true,
+  '광고성 정보 앱 푸시 수신': true,
+  '광고성 정보 문자(SMS) 수신': true,
+  '야간(21시~08시) 광고성 푸시 수신': true,
+  '광고성 정보 이메일 수신 동의': false,
+  'newsletter 동의': false,
   'alpha 액세스 토큰': true,
 };
 
-const FIELDS = [...Object.keys(KO_ATTRIBUTES), 'alpha_user_id', 'alpha_access_token'];
+const FIELDS = [
+  ...Object.keys(KO_ATTRIBUTES),
+  'alpha_user_id',
+  'alpha_access_token',
+  'consent_marketing_email',
+  'consent_newsletter',
+];
 const PARAMS = {
   max: 255,
   min: 4,

@@ -62,7 +62,7 @@ describe('renderFailure in Korean (Laravel-Lang ko/validation.php, particles fit
     [
       'password',
       { rule: 'required_if', params: { other: 'type', value: 'email' } },
-      '가입 유형이 email 일 때 비밀번호 필드는 필수입니다.',
+      '가입 유형이 email일 때 비밀번호 필드는 필수입니다.',
     ],
     ['email', { rule: 'string' }, '이메일은 문자열이어야 합니다.'],
     ['gender', { rule: 'integer' }, '성별은 정수여야 합니다.'],
