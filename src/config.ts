@@ -8,7 +8,7 @@ import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw
 import { type HashingConfig, parseHashing } from './config/hashing.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
 import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
-import { type MailConfig, parseMail } from './config/mail.js';
+import { duration, type MailConfig, parseMail } from './config/mail.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
 import { type MetricsConfig, parseMetrics } from './config/metrics.js';
 import { parseBannerLinkSchemes } from './config/promotions.js';
@@ -63,6 +63,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** undefined = tokens live until revoked. */
   tokenTtlDays: number | undefined;
+  /** REAUTH_WINDOW: how long a proof given to user/reauth stands for that session (absolute, not renewed). */
+  reauthWindowMs: number;
   /**
    * Which proxies' X-Forwarded-For to believe: false (none) or their addresses/CIDRs. Never "all": a client
    * could then name its own IP and walk past every per-IP limit. (No hop count either: Fastify cannot check
@@ -191,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     tokenTtlDays: optionalInteger(env, 'TOKEN_TTL_DAYS', 1, 36_500),
+    reauthWindowMs: duration(env, 'REAUTH_WINDOW', '10m', 30_000, 3_600_000),
     trustProxy: trustProxy(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     providers: parseProviders(envReader(env)),

@@ -7,10 +7,12 @@ import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/rou
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
+import { reauthEndpoints } from './account/reauth/routes.js';
 import { secondFactorEndpoints } from './account/second-factor/routes.js';
 import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/routes.js';
 import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
+import { PasskeysUnavailableError } from './errors.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
 import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
@@ -67,6 +69,7 @@ export function buildEndpoints(
     secondFactorSignIn,
     secondFactorConfigured,
     profile,
+    reauth,
     profilePictures,
     verification,
     passwordReset,
@@ -100,6 +103,11 @@ export function buildEndpoints(
     username: (value) => users.takenForAvailability('username', value),
     slug: (value) => users.takenForAvailability('slug', value),
   };
+  // An IP-address relying party (derived from PUBLIC_URL): browsers refuse every ceremony, so they say why.
+  const { rpId, passkeysAvailable } = config.webauthn;
+  const passkeyCeremonies = {
+    unavailable: passkeysAvailable ? undefined : () => new PasskeysUnavailableError(rpId),
+  };
   const endpoints = [
     ...validateEndpoints(limits.validateIp, availability),
     ...signUpEndpoints(
@@ -123,6 +131,7 @@ export function buildEndpoints(
       loginLimit: limits.loginIp,
     }),
     ...profileEndpoints(profile, configured, taken),
+    ...reauthEndpoints(reauth, configured),
     ...accountDeletionEndpoints(deletion, scheduledDeletions, configured, limits.loginIp),
     ...dataExportEndpoints(dataExports, exportCursors, configured),
     ...profilePictureEndpoints(profilePictures, imageLimits, limits.imageUpload),
@@ -138,8 +147,8 @@ export function buildEndpoints(
       providerLinkEndpoint(providerLinks, name, configured),
     ]),
     ...config.providers.names.map((name) => providerUnlinkEndpoint(providerLinks, name, configured)),
-    ...passkeySignInEndpoints(passkeySignIn, limits.loginIp),
-    ...passkeyEndpoints(passkeys, configured),
+    ...passkeySignInEndpoints(passkeySignIn, limits.loginIp, passkeyCeremonies),
+    ...passkeyEndpoints(passkeys, configured, passkeyCeremonies),
     ...postEndpoints(posts, feedCursors, imageLimits, limits.imageUpload),
     ...promotionEndpoints(promotions),
     ...emailVerificationEndpoints(verification),

@@ -188,6 +188,17 @@ export class SecondFactorNotConfiguredError extends ServiceError {
   }
 }
 
+/**
+ * A passkey ceremony on a deployment whose relying-party ID is an IP address (derived from an IP-address
+ * PUBLIC_URL): browsers make and use passkeys only for a domain name, so the ceremony could never succeed.
+ */
+export class PasskeysUnavailableError extends ServiceError {
+  constructor(readonly rpId: string) {
+    super(`Passkeys need a domain name: the relying party is the IP address ${rpId}`);
+    this.name = 'PasskeysUnavailableError';
+  }
+}
+
 export class TooManyRequestsError extends ServiceError {
   constructor(readonly retryAfterSeconds: number) {
     super('Too Many Attempts.');

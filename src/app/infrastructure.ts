@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { passkeysWarning } from '../config/webauthn.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { registerBodyParsers } from '../http/body-parsers.js';
@@ -99,6 +100,8 @@ export async function registerInfrastructure(
   // Built once: every request of this instance shares the counters (and, with Redis, every instance does).
   const limits = openRateLimits(config.rateLimits, config.redisUrl, app.log, metrics.rateLimitObserver);
   warnAboutOpenProviders(app, config);
+  const passkeys = passkeysWarning(config.webauthn);
+  if (passkeys !== undefined) app.log.warn(passkeys);
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
   // Mail goes out after commit and is retried from the outbox in the background.

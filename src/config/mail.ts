@@ -96,7 +96,8 @@ function linkTemplate(env: Env, name: string, fallback: string): string {
 }
 
 function publicUrl(env: Env, port: number): string {
-  const value = raw(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${port}`;
+  // localhost, not 127.0.0.1: browsers make passkeys only for a domain name, never an IP address.
+  const value = raw(env, 'PUBLIC_URL') ?? `http://localhost:${port}`;
   if (!/^https?:\/\/[^\s/]+(\/\S*)?$/i.test(value)) {
     throw new ConfigError('PUBLIC_URL', `must be an http:// or https:// URL (got "${value}")`);
   }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError, type Env, raw } from './env.js';
 
 /** The relying party of passkeys (WebAuthn): who the credentials are made for, and where they may be used. */
@@ -12,6 +13,11 @@ export interface WebAuthnConfig {
    * domain's https origin.
    */
   origins: string[];
+  /**
+   * False when the RP ID, derived from PUBLIC_URL, is an IP address: browsers refuse passkeys there, so the
+   * passkey ceremonies answer 409 `passkeys_unavailable` and the pages hide their passkey buttons.
+   */
+  passkeysAvailable: boolean;
 }
 
 /** An Android app's facet: the SHA-256 of its signing certificate, base64url without padding (43 characters). */
@@ -26,6 +32,14 @@ function hostOf(publicUrl: string): string {
 function rpId(env: Env, publicUrl: string): string {
   const value = raw(env, 'WEBAUTHN_RP_ID');
   if (value === undefined) return hostOf(publicUrl);
+  // `127.0.0.1` would pass as a domain of digit labels; browsers refuse any IP address as an RP ID.
+  if (isIP(value.replace(/^\[(.*)\]$/, '$1')) !== 0) {
+    throw new ConfigError(
+      'WEBAUTHN_RP_ID',
+      `is an IP address ("${value}"), but browsers make passkeys only for a domain name: set a domain ` +
+        'such as localhost or example.com, and serve the pages there',
+    );
+  }
   if (!DOMAIN.test(value)) {
     throw new ConfigError(
       'WEBAUTHN_RP_ID',
@@ -73,6 +87,15 @@ function origins(env: Env, rp: string, publicUrl: string): string[] {
   return [...new Set(entries)];
 }
 
+/** The start-up warning of a deployment whose passkeys cannot work (`passkeysAvailable` false), else undefined. */
+export function passkeysWarning(config: WebAuthnConfig): string | undefined {
+  if (config.passkeysAvailable) return undefined;
+  return (
+    `passkeys are off: PUBLIC_URL's host ${config.rpId} is an IP address, and browsers make passkeys only ` +
+    'for a domain name; set PUBLIC_URL to one (http://localhost:PORT on this machine)'
+  );
+}
+
 /** `publicUrl`: PUBLIC_URL as parsed (config/mail.ts), whose host and origin are the defaults. */
 export function parseWebAuthn(env: Env, publicUrl: string): WebAuthnConfig {
   const rp = rpId(env, publicUrl);
@@ -80,5 +103,10 @@ export function parseWebAuthn(env: Env, publicUrl: string): WebAuthnConfig {
   if (rpName.length > 64) {
     throw new ConfigError('WEBAUTHN_RP_NAME', `must be at most 64 characters (got ${rpName.length})`);
   }
-  return { rpId: rp, rpName, origins: origins(env, rp, publicUrl) };
+  return {
+    rpId: rp,
+    rpName,
+    origins: origins(env, rp, publicUrl),
+    passkeysAvailable: isIP(rp) === 0,
+  };
 }

@@ -61,6 +61,8 @@ export interface ApiTokensTable {
   created_at: Timestamp;
   last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The end of the session's re-authentication window (user/reauth), if one was opened. */
+  reauthenticated_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ProviderAccountsTable {

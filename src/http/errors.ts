@@ -9,6 +9,7 @@ import {
   NotFoundError,
   NotRegisteredError,
   OverloadedError,
+  PasskeysUnavailableError,
   ProviderNotConfiguredError,
   ProviderUnavailableError,
   SecondFactorNotConfiguredError,
@@ -97,6 +98,12 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
     return failure(409, 'ConflictHttpException', 'This account is scheduled for deletion.', {
       status: 'deletion_scheduled',
       scheduled_for: error.scheduledFor.toISOString(),
+    });
+  }
+  if (error instanceof PasskeysUnavailableError) {
+    return failure(409, 'ConflictHttpException', 'Passkeys need a domain name.', {
+      status: 'passkeys_unavailable',
+      rp_id: error.rpId,
     });
   }
   if (error instanceof UnauthenticatedError) {

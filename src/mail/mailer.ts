@@ -3,9 +3,9 @@ import type { MailOutboxRow } from '../db/schema.js';
 import type { Executor } from '../db/transaction.js';
 import { newId } from '../lib/ids.js';
 import type { Locale } from '../validation/messages.js';
+import type { AddressCap } from './address-cap.js';
 import type { MailToWrite, OutboxRepo } from './outbox-repo.js';
 import { type MailContent, type MailKind, type MailValues, renderMail } from './templates.js';
-import type { AddressCap } from './address-cap.js';
 import {
   describeError,
   type MailLogger,

@@ -9,6 +9,7 @@ import { SignInMethodsReader } from '../account/sign-in-methods.js';
 import { SignUp } from '../account/sign-up/service.js';
 import type { Config } from '../config.js';
 import { EmailVerificationService } from '../modules/lifecycle/verification-service.js';
+import { ReauthWindowsRepo } from '../modules/tokens/reauth-window-repo.js';
 import type { Deletion } from './deletion.js';
 import type { ServiceDeps } from './deps.js';
 import type { Entities } from './entities.js';
@@ -81,6 +82,9 @@ export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: Acco
     links: providerAccounts,
     guesses: limits.loginFailures,
     passkeys: parts.passkeyAssertions,
+    // The window user/reauth opens lives on the token's row (every instance sees it).
+    windows: new ReauthWindowsRepo(db),
+    windowMs: config.reauthWindowMs,
   });
   const signInMethods = new SignInMethodsReader(usersRepo, providerAccounts, parts.passkeysRepo);
   const providerLinks = new ProviderLinks({

@@ -104,6 +104,13 @@ describe('start-up failures are one line naming the variable', () => {
     );
   });
 
+  it("refuses an IP address as the passkeys' relying party", async () => {
+    expect(await failsWithOneLine('serve', { WEBAUTHN_RP_ID: '127.0.0.1', PORT: '0' })).toBe(
+      'Invalid configuration: WEBAUTHN_RP_ID is an IP address ("127.0.0.1"), but browsers make passkeys only ' +
+        'for a domain name: set a domain such as localhost or example.com, and serve the pages there',
+    );
+  });
+
   it.each(['serve', 'migrate'])('names DATABASE_URL when nothing listens there (%s)', async (command) => {
     const line = await failsWithOneLine(command, {
       DATABASE_URL: 'postgres://postgres:secret-pw@127.0.0.1:1/postgres',

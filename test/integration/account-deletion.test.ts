@@ -202,7 +202,7 @@ describe.each(backends)('%s: user/delete', (backend) => {
         { current_password: 'Not-The-Password-1' },
         { 'accept-language': 'ko' },
       ),
-      { current_password: ['현재 비밀번호이(가) 올바르지 않습니다.'] },
+      { current_password: ['현재 비밀번호가 올바르지 않습니다.'] },
     );
     expectOk(await me(user.token));
   });

@@ -214,7 +214,7 @@ describe.each(backends)('%s: consent documents and records', (backend) => {
       },
     );
     expectValidationError(ko, {
-      privacy: ['privacy 동의는 필수 항목이라 철회할 수 없습니다. 철회하려면 계정을 삭제하세요.'],
+      privacy: ['개인정보 수집·이용 동의는 필수 항목이라 철회할 수 없습니다. 철회하려면 계정을 삭제하세요.'],
     });
     expect(await recordsOf(me.id)).toHaveLength(2);
   });

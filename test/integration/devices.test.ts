@@ -119,7 +119,7 @@ describe.each(backends)('%s: user/device/update and user/device/get', (backend) 
       { device_id: 'x', timezone: 'Nowhere/Land' },
       { ...bearer(me.token), 'accept-language': 'ko' },
     );
-    expectValidationError(res, { timezone: ['시간대은(는) 올바른 시간대 이어야 합니다.'] });
+    expectValidationError(res, { timezone: ['시간대는 올바른 시간대여야 합니다.'] });
   });
 
   it('moves a push token to the account that registers it last: the previous one never gets it again', async () => {

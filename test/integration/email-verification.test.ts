@@ -39,7 +39,7 @@ describe.each(backends)('%s: email verification (log transport)', (backend) => {
       locale: 'en',
       subject: 'Confirm your email address',
     });
-    expect(mail?.text).toContain(`http://127.0.0.1:8080/verify-email?token=${token}`);
+    expect(mail?.text).toContain(`http://localhost:8080/verify-email?token=${token}`);
     expect(expectOk(await verify(token))).toEqual({ status: 'verified' });
     expect((await me(user.token)).email_verified).toBe(true);
     expectValidationError(await verify(token), INVALID_TOKEN);

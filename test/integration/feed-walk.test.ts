@@ -138,8 +138,8 @@ describe.each(backends)('%s: walking the feed page by page', (backend) => {
       headers: { 'accept-language': 'ko' },
     });
     expectValidationError(korean, {
-      order: ['선택된 정렬은(는) 유효하지 않습니다.'],
-      limit: ['개수은(는) 최소한 1이어야 합니다.'],
+      order: ['선택된 정렬은 유효하지 않습니다.'],
+      limit: ['개수는 1 이상이어야 합니다.'],
     });
   });
 

@@ -40,7 +40,7 @@ describe.each(backends)('%s: GET /openapi.json, parameters and bodies', (backend
       }
     }
     expect(schema.properties.email?.description).toContain('“The email must be a valid email address.”');
-    expect(schema.properties.email?.['x-messages']?.ko).toContain('이메일은(는) 이미 사용 중입니다.');
+    expect(schema.properties.email?.['x-messages']?.ko).toContain('이메일은 이미 사용 중입니다.');
     const unprocessable = doc.paths['/auth/register']?.post?.responses['422'] as
       | { content: Record<string, { example: { meta: unknown; data: Record<string, string[]> } }> }
       | undefined;

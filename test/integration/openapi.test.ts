@@ -76,6 +76,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/user/providers/beta/unlink',
       '/user/providers/gamma/link',
       '/user/providers/gamma/unlink',
+      '/user/reauth',
       '/user/tokens',
       '/user/tokens/{id}/revoke',
       '/user/update',

@@ -101,6 +101,16 @@ describe.each(backends)('%s: passkeys and re-authentication', (backend) => {
     );
   });
 
+  it("opens the session's re-authentication window with a passkey: then a passkey goes without a proof", async () => {
+    const { user, authenticator } = await userWithPasskey();
+    const second = await flows().addPasskey(user.token, authenticator, { current_password: user.password });
+    expectOk(
+      await flows().post('/user/reauth', await flows().reauthProof(user.token, authenticator), user.token),
+    );
+    expectOk(await flows().post(`/user/passkeys/${second.id}/remove`, {}, user.token));
+    expectOk(await flows().post('/user/passkeys/options', {}, user.token));
+  });
+
   it('lets a password-less account unlink its provider once it has a passkey; the last passkey then stays', async () => {
     const alphaId = `a-${unique()}`;
     const fields = providerSignUp('alpha', alphaId, fake.issueAccessToken(alphaId));

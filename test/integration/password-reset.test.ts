@@ -47,7 +47,7 @@ describe.each(backends)('%s: password reset (log transport)', (backend) => {
       locale: 'en',
       subject: 'Reset your password',
     });
-    expect(mail?.text).toContain(`http://127.0.0.1:8080/reset-password?token=${token}`);
+    expect(mail?.text).toContain(`http://localhost:8080/reset-password?token=${token}`);
 
     const newPassword = `Brand-New-Harbour-${unique()}`;
     const signedIn = expectOk<SignedIn>(await reset(token, newPassword));
@@ -104,7 +104,7 @@ describe.each(backends)('%s: password reset (log transport)', (backend) => {
     expectValidationError(
       await reset('not a token', `Anything-Goes-${unique()}`, { 'accept-language': 'ko' }),
       {
-        token: ['선택된 토큰은(는) 유효하지 않습니다.'],
+        token: ['선택된 토큰은 유효하지 않습니다.'],
       },
     );
   });

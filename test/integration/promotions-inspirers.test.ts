@@ -158,7 +158,7 @@ describe.each(backends)('%s: promotions/inspirers', (backend) => {
       url: '/v1/promotions/inspirers?limit=0',
       headers: { 'accept-language': 'ko' },
     });
-    expectValidationError(korean, { limit: ['개수은(는) 최소한 1이어야 합니다.'] });
+    expectValidationError(korean, { limit: ['개수는 1 이상이어야 합니다.'] });
   });
 });
 

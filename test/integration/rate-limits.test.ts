@@ -206,6 +206,24 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       expectTooManyRequests(await change(victim, victim.password, newIp()), 900);
       expectOk(await change(other, other.password, newIp()));
     });
+
+    it('counts wrong proofs at user/reauth on the same per-account counter', async () => {
+      const victim = await signUp(ctx.app);
+      const reauth = (current: string) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/v1/user/reauth',
+          remoteAddress: newIp(),
+          headers: { authorization: `Bearer ${victim.token}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ current_password: current }),
+        });
+      for (let i = 0; i < 3; i++) {
+        expectValidationError(await reauth(`Wrong-Guess-${i}`), {
+          current_password: ['The current password is incorrect.'],
+        });
+      }
+      expectTooManyRequests(await reauth(victim.password), 900);
+    });
   });
 
   describe('provider login (failures per identity and IP)', () => {

@@ -167,8 +167,8 @@ describe.each(backends)('%s: re-authentication', (backend) => {
       expectValidationError(
         await post('/user/providers/alpha/unlink', owner.token, {}, { 'accept-language': 'ko' }),
         {
-          alpha_user_id: ['alpha user id 필드는 필수입니다.'],
-          alpha_access_token: ['alpha access token 필드는 필수입니다.'],
+          alpha_user_id: ['alpha 사용자 ID 필드는 필수입니다.'],
+          alpha_access_token: ['alpha 액세스 토큰 필드는 필수입니다.'],
         },
       );
     });

@@ -145,8 +145,8 @@ describe.each(backends)('%s: POST /{v}/auth/register answers 422', (backend) => 
       'accept-language': 'ko',
     });
     expectValidationError(res, {
-      gender: ['선택된 성별은(는) 유효하지 않습니다.'],
-      password: ['가입 유형이(가) email 일 때 비밀번호 필드는 필수입니다.'],
+      gender: ['선택된 성별은 유효하지 않습니다.'],
+      password: ['가입 유형이 email일 때 비밀번호 필드는 필수입니다.'],
     });
   });
 

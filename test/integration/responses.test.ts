@@ -242,6 +242,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       202,
     );
     await ctx.dataExports.idle();
+    await check('POST /user/reauth', post('/user/reauth', { current_password: minji.password }, minji.token));
     const exportId = (started.export as { id: string }).id;
     await check('GET /user/export/{id}', get(`/user/export/${exportId}`, minji.token));
     await check('GET /user/export', get('/user/export', minji.token));

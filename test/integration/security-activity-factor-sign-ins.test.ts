@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { markEmailVerified } from '../helpers/account-rows.js';
+import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { type RegisteredUser, registerUser, registrationForm } from '../helpers/factories.js';
 import { expectOk, expectValidationError, postForm } from '../helpers/http.js';

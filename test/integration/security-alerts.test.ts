@@ -1,9 +1,9 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markEmailVerified } from '../helpers/account-rows.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, registrationForm, unique } from '../helpers/factories.js';
-import { markEmailVerified } from '../helpers/account-rows.js';
 import { expectOk, postForm } from '../helpers/http.js';
 import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
 import { USER_AGENTS } from '../helpers/security-events.js';

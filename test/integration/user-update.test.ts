@@ -147,7 +147,7 @@ describe.each(backends)('%s: POST user/update', (backend) => {
     expectValidationError(
       await update(me.token, { bio: 'x'.repeat(501) }, { 'accept-language': 'ko-KR,ko;q=0.9' }),
       {
-        bio: ['소개은(는) 500자보다 클 수 없습니다.'],
+        bio: ['자기소개는 500자보다 길 수 없습니다.'],
       },
     );
   });

@@ -6,7 +6,7 @@ describe('account deletion configuration', () => {
   it('waits 14 days by default and sweeps every 10 minutes; the cancel link is on this service', () => {
     const config = loadConfig({ PORT: '9090' });
     expect(config.deletion).toEqual({ graceDays: 14, sweepIntervalMs: 600_000 });
-    expect(config.mail.deletionCancelUrl).toBe('http://127.0.0.1:9090/cancel-deletion?token={token}');
+    expect(config.mail.deletionCancelUrl).toBe('http://localhost:9090/cancel-deletion?token={token}');
   });
 
   it('takes 0 (immediate deletion), a sweep interval and an app link', () => {

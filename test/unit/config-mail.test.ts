@@ -11,10 +11,10 @@ describe('mail configuration', () => {
       retry: { maxAttempts: 5, baseDelayMs: 30_000, maxDelayMs: 3_600_000, intervalMs: 30_000 },
       emailVerifyTtlMs: 86_400_000,
       passwordResetTtlMs: 3_600_000,
-      publicUrl: 'http://127.0.0.1:9090',
-      emailVerifyUrl: 'http://127.0.0.1:9090/verify-email?token={token}',
-      passwordResetUrl: 'http://127.0.0.1:9090/reset-password?token={token}',
-      deletionCancelUrl: 'http://127.0.0.1:9090/cancel-deletion?token={token}',
+      publicUrl: 'http://localhost:9090',
+      emailVerifyUrl: 'http://localhost:9090/verify-email?token={token}',
+      passwordResetUrl: 'http://localhost:9090/reset-password?token={token}',
+      deletionCancelUrl: 'http://localhost:9090/cancel-deletion?token={token}',
     });
   });
 

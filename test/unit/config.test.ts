@@ -20,9 +20,20 @@ describe('loadConfig', () => {
       argon2: { memoryKib: 19_456, timeCost: 2, parallelism: 1 },
       migrateOnStart: true,
       tokenTtlDays: undefined,
+      reauthWindowMs: 10 * 60_000,
       trustProxy: false,
       shutdownTimeoutMs: 10_000,
     });
+  });
+
+  it('takes a re-authentication window of 30 seconds to an hour', () => {
+    expect(loadConfig({ REAUTH_WINDOW: '5m' }).reauthWindowMs).toBe(300_000);
+    expect(loadConfig({ REAUTH_WINDOW: '1h' }).reauthWindowMs).toBe(3_600_000);
+    for (const value of ['10s', '2h', '0', 'forever']) {
+      expect(configError({ REAUTH_WINDOW: value }).message, value).toMatch(
+        /^Invalid configuration: REAUTH_WINDOW must be a duration/,
+      );
+    }
   });
 
   it('treats empty and blank values as unset, as a .env line `NAME=` means', () => {

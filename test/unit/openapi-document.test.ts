@@ -77,7 +77,7 @@ describe('openApiDocument', () => {
           type: 'string',
           'x-messages': {
             en: ['The id field is required.', 'The id must be a string.'],
-            ko: ['id 필드는 필수입니다.', 'id은(는) 문자열이어야 합니다.'],
+            ko: ['ID 필드는 필수입니다.', 'ID는 문자열이어야 합니다.'],
           },
         },
         description:

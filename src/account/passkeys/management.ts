@@ -87,7 +87,7 @@ export class PasskeyManagement {
     proof: ReauthProof,
   ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON }> {
     const { user } = auth;
-    await this.deps.reauth.confirm(user, proof);
+    await this.deps.reauth.confirm(auth, proof);
     return writeTransaction(this.deps.db, async (trx) => {
       const passkeys = this.deps.passkeys.with(trx);
       const options = await this.deps.ceremonies.registrationOptions({
@@ -195,7 +195,7 @@ export class PasskeyManagement {
     client: ClientInfo,
   ): Promise<{ removed: true }> {
     const { user } = auth;
-    await this.deps.reauth.confirm(user, proof);
+    await this.deps.reauth.confirm(auth, proof);
     if (!UUID_PATTERN.test(id)) throw new NotFoundError('passkey');
     const alert = await writeTransaction(this.deps.db, async (trx) => {
       const methods = await this.deps.methods.lockedFor(trx, user.id);

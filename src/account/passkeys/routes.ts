@@ -11,8 +11,8 @@ import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
-import { answered } from '../sign-in/admission.js';
 import { clientInfo } from '../request-client.js';
+import { answered } from '../sign-in/admission.js';
 import {
   creationOptionsExample,
   creationOptionsShape,
@@ -33,10 +33,27 @@ const REAUTH =
 const idRule = string().required().describe('The `id` of the passkey, from user/passkeys.');
 
 /**
+ * The ceremonies' refusal on a deployment where passkeys cannot work (an IP-address relying party): set, every
+ * ceremony answers it, and its status is documented.
+ */
+export interface PasskeyCeremonies {
+  unavailable?: (() => Error) | undefined;
+}
+
+const refusal = ({ unavailable }: PasskeyCeremonies, errors: number[]) => ({
+  unavailable,
+  errors: unavailable ? [...new Set([...errors, 409])].sort((a, b) => a - b) : errors,
+});
+
+/**
  * Signing in with a passkey. `loginLimit`: logins per IP, shared with the other logins; the options count on
  * it too, so nobody can fill the challenge table from one address.
  */
-export function passkeySignInEndpoints(signIn: PasskeySignIn, loginLimit: RateCounter): AnyEndpoint[] {
+export function passkeySignInEndpoints(
+  signIn: PasskeySignIn,
+  loginLimit: RateCounter,
+  ceremonies: PasskeyCeremonies = {},
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'POST',
@@ -48,7 +65,7 @@ export function passkeySignInEndpoints(signIn: PasskeySignIn, loginLimit: RateCo
       tag: 'auth',
       auth: 'none',
       limit: loginLimit,
-      errors: [429],
+      ...refusal(ceremonies, [429]),
       rules: rules({}),
       response: t.object({ options: requestOptionsShape, challenge_id: t.string() }),
       example: { options: signInOptionsExample, challenge_id: '019ab0c5-3c4d-7e5f-8a6b-7c8d9e0f1a2b' },
@@ -67,7 +84,7 @@ export function passkeySignInEndpoints(signIn: PasskeySignIn, loginLimit: RateCo
       tag: 'auth',
       auth: 'none',
       limit: loginLimit,
-      errors: [401, 409, 429],
+      ...refusal(ceremonies, [401, 409, 429]),
       rules: rules({
         challenge_id: challengeIdField.required(),
         response: assertionResponseField.required(),
@@ -81,7 +98,11 @@ export function passkeySignInEndpoints(signIn: PasskeySignIn, loginLimit: RateCo
 }
 
 /** `providers`: the configured provider names, whose credentials a password-less account re-authenticates with. */
-export function passkeyEndpoints(passkeys: PasskeyManagement, providers: readonly string[]): AnyEndpoint[] {
+export function passkeyEndpoints(
+  passkeys: PasskeyManagement,
+  providers: readonly string[],
+  ceremonies: PasskeyCeremonies = {},
+): AnyEndpoint[] {
   return [
     endpoint({
       method: 'GET',
@@ -104,7 +125,7 @@ export function passkeyEndpoints(passkeys: PasskeyManagement, providers: readonl
         "user's passkeys are excluded, so an authenticator never makes a second one for the account.",
       tag: 'user',
       auth: 'required',
-      errors: [429, 502],
+      ...refusal(ceremonies, [429, 502]),
       rules: rules(reauthRules(providers)),
       response: t.object({ options: creationOptionsShape }),
       example: { options: creationOptionsExample },
@@ -119,6 +140,7 @@ export function passkeyEndpoints(passkeys: PasskeyManagement, providers: readonl
         'user/passkeys/options, and an optional `name` (default: the browser and system of the user agent).',
       tag: 'user',
       auth: 'required',
+      ...refusal(ceremonies, []),
       rules: rules({ response: registrationResponseField, name: passkeyNameField }),
       response: t.object({ passkey: passkeyShape }),
       example: { passkey: passkeyExample },
@@ -135,6 +157,7 @@ export function passkeyEndpoints(passkeys: PasskeyManagement, providers: readonl
         'to any endpoint that needs re-authentication.',
       tag: 'user',
       auth: 'required',
+      ...refusal(ceremonies, []),
       rules: rules({}),
       response: t.object({ options: requestOptionsShape, challenge_id: t.string() }),
       example: { options: reauthOptionsExample, challenge_id: '019ab0c5-3c4d-7e5f-8a6b-7c8d9e0f1a2b' },

@@ -1,9 +1,9 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { InvalidCredentialsError, type ServiceError } from '../../errors.js';
 import { accountKey, attemptKey } from '../../limits/rate-counter.js';
 import { type PasskeysRepo, signCountOf } from '../../modules/passkeys/repo.js';
-import type { UserRow } from '../../db/schema.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { ClientInfo } from '../client.js';

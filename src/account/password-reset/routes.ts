@@ -4,9 +4,9 @@ import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { preferredLocale } from '../../validation/messages.js';
+import { answered } from '../sign-in/admission.js';
 import { forgotPasswordRules, resetPasswordRules } from './rules.js';
 import type { PasswordResetService, ResetClient } from './service.js';
-import { answered } from '../sign-in/admission.js';
 
 /** Who asks, and in which language their mail should be. */
 function resetClient(request: FastifyRequest): ResetClient {

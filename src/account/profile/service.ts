@@ -65,7 +65,7 @@ export class ProfileService {
     // session alone cannot take the account over.
     const emailChanges =
       changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase();
-    if (password !== undefined || emailChanges) await this.deps.reauth.confirm(user, proof);
+    if (password !== undefined || emailChanges) await this.deps.reauth.confirm(auth, proof);
     // A new address is unproven until its own link is followed; the old address's link stops working.
     if (emailChanges) changes.email_verified = false;
     if (password !== undefined) {

@@ -10,7 +10,7 @@ export const currentPasswordField = string()
     'The present password: the proof of identity for this change when the account has a password. ' +
       'A password-less account sends the `<provider>_user_id` and `<provider>_access_token` of a provider ' +
       'already linked to it instead; any account with a passkey may send `passkey_challenge_id` and ' +
-      '`passkey_response` instead.',
+      '`passkey_response` instead. None of them is needed within a window user/reauth opened for this token.',
   );
 
 /**

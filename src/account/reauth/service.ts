@@ -1,7 +1,14 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { UserRow } from '../../db/schema.js';
-import { InvalidCredentialsError, type RuleFailure, ValidationError } from '../../errors.js';
+import {
+  InvalidCredentialsError,
+  type RuleFailure,
+  UnauthenticatedError,
+  ValidationError,
+} from '../../errors.js';
+import type { AuthContext } from '../../http/auth-context.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import { iso } from '../../lib/time.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
 import {
   accessTokenField,
@@ -44,6 +51,13 @@ const INCORRECT: RuleFailure[] = [{ rule: 'current_password' }];
 const PASSKEY_REQUIRED = { passkey_challenge_id: REQUIRED, passkey_response: REQUIRED };
 const PASSKEY_INCORRECT = { passkey_response: [{ rule: 'passkey_incorrect' }] };
 
+/** A session's re-authentication window, kept where every instance sees it (the token's row). */
+export interface ReauthWindows {
+  /** Opens the token's window until now + `durationMs`; undefined when the token is gone. */
+  open(tokenId: string, durationMs: number): Promise<Date | undefined>;
+  isOpen(tokenId: string): Promise<boolean>;
+}
+
 /** What Reauthentication is built from. */
 export interface ReauthenticationDeps {
   hasher: PasswordHasher;
@@ -51,7 +65,13 @@ export interface ReauthenticationDeps {
   links: ProviderAccountsRepo;
   guesses: RateCounter;
   passkeys: PasskeyProofs;
+  windows: ReauthWindows;
+  /** REAUTH_WINDOW: how long a proof given to user/reauth stands for the session, from the moment it is given. */
+  windowMs: number;
 }
+
+const offersProof = (proof: ReauthProof): boolean =>
+  proof.currentPassword !== undefined || proof.passkey !== undefined || proof.credentials.length > 0;
 
 /**
  * Re-authentication before the changes that hand an account to whoever makes them (ASVS 5.0 V6.3, V7.5.1):
@@ -68,11 +88,33 @@ export interface ReauthenticationDeps {
  *
  * Wrong proofs of either kind count on one per-account counter (whatever the address): a stolen session
  * cannot guess at it. A provider that cannot be reached is a 502 and costs no attempt.
+ *
+ * A proof given to user/reauth opens a window for that session alone (GitHub's sudo mode): until it ends,
+ * a request of that session that offers no proof needs none. The window is absolute (use never extends
+ * it), and only a new proof opens another.
  */
 export class Reauthentication {
   constructor(private readonly deps: ReauthenticationDeps) {}
 
-  async confirm(user: UserRow, proof: ReauthProof): Promise<void> {
+  /**
+   * Passes when the request proves the owner, or offers no proof within its session's window; a proof
+   * offered is always checked, window or not.
+   */
+  async confirm(auth: AuthContext, proof: ReauthProof): Promise<void> {
+    if (!offersProof(proof) && (await this.deps.windows.isOpen(auth.tokenId))) return;
+    await this.check(auth.user, proof);
+  }
+
+  /** user/reauth: checks the proof (never the window: it cannot renew itself), then opens the window. */
+  async openWindow(auth: AuthContext, proof: ReauthProof): Promise<{ reauthenticated_until: string }> {
+    await this.check(auth.user, proof);
+    const until = await this.deps.windows.open(auth.tokenId, this.deps.windowMs);
+    // Revoked while the proof was checked: the session no longer exists.
+    if (until === undefined) throw new UnauthenticatedError();
+    return { reauthenticated_until: iso(until) };
+  }
+
+  private async check(user: UserRow, proof: ReauthProof): Promise<void> {
     const passkey = proof.passkey;
     if (passkey !== undefined) {
       // A wrong assertion counts like a wrong password, on the same per-account counter.

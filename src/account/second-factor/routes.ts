@@ -5,8 +5,8 @@ import type { RateCounter } from '../../limits/rate-counter.js';
 import { signedInExample, signedInResponse } from '../../modules/users/view.js';
 import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
-import { answered } from '../sign-in/admission.js';
 import { clientInfo } from '../request-client.js';
+import { answered } from '../sign-in/admission.js';
 import {
   disableRules,
   enableRules,

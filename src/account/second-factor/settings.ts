@@ -70,7 +70,7 @@ export class SecondFactorSettings {
   async setup(auth: AuthContext, proof: ReauthProof): Promise<TotpSetup> {
     const { user } = auth;
     if ((await this.deps.repo.findTotp(user.id))?.enabled_at) throw alreadyEnabled();
-    await this.deps.reauth.confirm(user, proof);
+    await this.deps.reauth.confirm(auth, proof);
     const secret = newTotpSecret();
     const sealed = this.deps.codes.seal(secret, user.id);
     // Refused in the same statement when an enable committed meanwhile.
@@ -119,7 +119,7 @@ export class SecondFactorSettings {
     const { user } = auth;
     await this.enabledCredential(user.id);
     const proof = chosenProof(offered, true);
-    await this.reauthenticate(user, reauth);
+    await this.reauthenticate(auth, reauth);
     await this.attempt(user, async () => {
       const removed = await writeTransaction(this.deps.db, async (trx) => {
         const repo = this.deps.repo.with(trx);
@@ -151,7 +151,7 @@ export class SecondFactorSettings {
     const { user } = auth;
     await this.enabledCredential(user.id);
     const proof = chosenProof(offered, false);
-    await this.reauthenticate(user, reauth);
+    await this.reauthenticate(auth, reauth);
     return this.attempt(user, async () => {
       const recovery = freshRecoveryCodes();
       const replaced = await writeTransaction(this.deps.db, async (trx) => {
@@ -174,9 +174,11 @@ export class SecondFactorSettings {
    * Re-authentication; one with a passkey (two factors in itself: the owner) also ends a run of wrong codes,
    * so a locked authenticator takes codes again.
    */
-  private async reauthenticate(user: UserRow, proof: ReauthProof): Promise<void> {
-    await this.deps.reauth.confirm(user, proof);
-    if (proof.passkey !== undefined) await writeStatement(() => this.deps.repo.clearFailures(user.id));
+  private async reauthenticate(auth: AuthContext, proof: ReauthProof): Promise<void> {
+    await this.deps.reauth.confirm(auth, proof);
+    if (proof.passkey !== undefined) {
+      await writeStatement(() => this.deps.repo.clearFailures(auth.user.id));
+    }
   }
 
   private async enabledCredential(userId: string): Promise<TotpCredential> {

@@ -108,7 +108,7 @@ export class PromotionsService {
     const startsAt = params.starts_at === undefined ? null : new Date(params.starts_at);
     const endsAt = params.ends_at === undefined ? null : new Date(params.ends_at);
     if (startsAt && endsAt && endsAt <= startsAt) {
-      throw new ValidationError({ ends_at: [{ rule: 'after', params: { date: 'starts at' } }] });
+      throw new ValidationError({ ends_at: [{ rule: 'after', params: { date: 'starts_at' } }] });
     }
     const row = await this.deps.banners.insert({
       id: newId(),
