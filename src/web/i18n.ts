@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
+import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
 import { PRIVACY_ENGLISH, PRIVACY_KOREAN } from './i18n-privacy.js';
+import { PROFILE_ENGLISH, PROFILE_KOREAN } from './i18n-profile.js';
 
 /** The language switch remembers the choice in this (readable, harmless) cookie. */
 export const LANG_COOKIE = 'accounts_lang';
@@ -27,7 +29,7 @@ const englishBase = {
   'cancel.title': 'Keep your account',
   'field.email': 'Email',
   'field.username': 'Username',
-  'field.slug': 'Profile address (slug)',
+  'field.slug': 'Profile address',
   'field.gender': 'Gender',
   'field.gender.female': 'Female',
   'field.gender.male': 'Male',
@@ -61,7 +63,6 @@ const englishBase = {
   'status.email_sent': 'Saved. We sent a verification link to {email}: open it to confirm the new address.',
   'error.network': 'The service could not be reached. Please try again.',
   'error.generic': 'Something went wrong. Please try again.',
-  'error.no_token': 'This link has no token. Open the link from the mail again.',
   'profile.sessions': 'Signed-in sessions',
   'profile.current': 'this browser',
   'profile.created': 'signed in',
@@ -115,10 +116,9 @@ const englishBase = {
   'status.totp_enabled': 'Two-step verification is on.',
   'status.totp_disabled': 'Two-step verification is off.',
   'status.copied': 'Copied.',
-  'error.passkey_cancelled': 'The passkey was not created: the browser cancelled or refused it.',
 } as const;
 
-const english = { ...englishBase, ...PRIVACY_ENGLISH };
+const english = { ...englishBase, ...PRIVACY_ENGLISH, ...ERRORS_ENGLISH, ...PROFILE_ENGLISH };
 
 export type MessageKey = keyof typeof english;
 
@@ -143,7 +143,7 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'cancel.title': '계정 유지하기',
   'field.email': '이메일',
   'field.username': '사용자 이름',
-  'field.slug': '프로필 주소 (슬러그)',
+  'field.slug': '프로필 주소',
   'field.gender': '성별',
   'field.gender.female': '여성',
   'field.gender.male': '남성',
@@ -175,10 +175,9 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'status.reset_sent':
     '이 주소를 쓰는 계정이 있다면 새 비밀번호를 설정할 링크를 보냈습니다. 받은편지함과 스팸함을 확인해 주세요.',
   'status.email_sent':
-    '저장되었습니다. {email}(으)로 인증 링크를 보냈습니다. 링크를 열어 새 주소를 확인해 주세요.',
+    '저장되었습니다. 인증 링크를 {email} 주소로 보냈습니다. 링크를 열어 새 주소를 확인해 주세요.',
   'error.network': '서비스에 연결할 수 없습니다. 다시 시도해 주세요.',
   'error.generic': '문제가 발생했습니다. 다시 시도해 주세요.',
-  'error.no_token': '링크에 토큰이 없습니다. 메일의 링크를 다시 열어 주세요.',
   'profile.sessions': '로그인된 세션',
   'profile.current': '이 브라우저',
   'profile.created': '로그인',
@@ -232,10 +231,14 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'status.totp_enabled': '2단계 인증이 켜졌습니다.',
   'status.totp_disabled': '2단계 인증이 꺼졌습니다.',
   'status.copied': '복사되었습니다.',
-  'error.passkey_cancelled': '패스키가 만들어지지 않았습니다: 브라우저가 취소하거나 거부했습니다.',
 };
 
-const korean: Record<MessageKey, string> = { ...koreanBase, ...PRIVACY_KOREAN };
+const korean: Record<MessageKey, string> = {
+  ...koreanBase,
+  ...PRIVACY_KOREAN,
+  ...ERRORS_KOREAN,
+  ...PROFILE_KOREAN,
+};
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };
 

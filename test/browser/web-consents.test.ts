@@ -128,7 +128,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
   it('shows each consent on /profile and turns an optional one on and off; required ones stay', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#privacy');
     const rows = page.locator('#consents li');
     await expect.poll(() => rows.count(), LOADED).toBe(6);
     const terms = rows.filter({ hasText: 'Terms of Service' });
@@ -168,7 +168,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
       WHERE user_id = ${me.id} AND key = 'marketing_email'`.execute(suite.ctx.database.handle.db);
     const before = (await consentsOf(me.token)).marketing_email?.agreed_at ?? '';
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#privacy');
     const again = page.getByRole('button', { name: 'Confirm again: Marketing by email' });
     await expect.poll(() => again.isVisible(), LOADED).toBe(true);
     // Only the old agreement offers it.
@@ -196,7 +196,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
       },
     });
     const { page, problems } = await suite.openSignedIn(me.token, { locale: 'ko-KR' });
-    await page.goto('/profile');
+    await page.goto('/profile#privacy');
     await expect.poll(() => page.locator('#consents-pending').isVisible(), LOADED).toBe(true);
     const terms = page.locator('#consents li').filter({ hasText: '서비스 이용약관' });
     expect(await terms.locator('.pending').textContent()).toBe('버전 2에 동의가 필요합니다.');

@@ -82,8 +82,8 @@ describe.skipIf(!chromiumInstalled)('web pages’ look in Chromium: widths, dark
     const { page, problems } = await suite.openPage();
     await page.goto('/login');
     await page.locator('#email').focus();
-    // From the email field: the password, the "forgot" link, the log-in button.
-    for (const tag of ['input', 'a', 'button']) {
+    // From the email field: the password, its show button, the "forgot" link, the log-in button.
+    for (const tag of ['input', 'button', 'a', 'button']) {
       await page.keyboard.press('Tab');
       const focus = (await page.evaluate(`(() => {
         const element = document.activeElement;

@@ -51,16 +51,17 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
         isUserVerified: true,
       },
     });
-    await page.goto('/profile');
-    await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await page.goto('/profile#security');
     await expect.poll(() => page.locator('#no-passkeys').isVisible()).toBe(true);
 
-    // The API re-authenticates first: a wrong password is a message under the card's own field.
-    await page.locator('#passkey_password').fill('not my password');
+    // The API re-authenticates first: a wrong password is a message under the confirmation panel's field.
+    await page.locator('#reauth_password').fill('not my password');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await expect.poll(() => page.locator('#passkey_password-message').textContent()).not.toBe('');
+    await expect
+      .poll(() => page.locator('#reauth_password-message').textContent())
+      .toBe('The current password is incorrect.');
 
-    await page.locator('#passkey_password').fill(me.password);
+    await page.locator('#reauth_password').fill(me.password);
     await page.getByLabel('Name of the passkey (optional)').fill('Test laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     const status = page.locator('#passkey-add .status');
@@ -81,11 +82,14 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.waitForURL('**/profile');
     await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await page.getByRole('link', { name: 'Two-step verification and passkeys' }).click();
     await expect
       .poll(() => page.locator('#passkeys .meta').first().textContent())
-      .not.toMatch(/last used –$/);
+      .toMatch(/^added .+ · last used .+\d/);
 
-    await page.locator('#passkey_password').fill(me.password);
+    // A passkey proves it is the owner as well as the password does.
+    await page.getByRole('button', { name: 'Confirm with a passkey' }).click();
+    await expect.poll(() => page.locator('#reauth-state').textContent()).not.toBe('');
     await page.getByRole('button', { name: 'Remove: <b>Work</b> laptop' }).click();
     await expect.poll(() => status.textContent()).toBe('Passkey removed.');
     await expect.poll(() => page.locator('#passkeys li').count()).toBe(0);
@@ -95,12 +99,13 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
   it('sets up the authenticator app on /profile, then a login asks for its code', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#security');
     await expect.poll(() => page.locator('#totp-state').textContent()).toBe('Off.');
-    await page.locator('#totp_password').fill(me.password);
+    await page.locator('#reauth_password').fill(me.password);
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
     const secret = page.locator('#totp-secret');
-    await expect.poll(() => secret.textContent()).toMatch(/^[A-Z2-7]{16,}$/);
+    // In groups of four, as it is typed into an app by hand.
+    await expect.poll(() => secret.textContent()).toMatch(/^([A-Z2-7]{4} ){3,}[A-Z2-7]{1,4}$/);
     // The QR code is the API's SVG as an image: loaded, and nothing of it in the document.
     await expect
       .poll(() => page.evaluate(`document.getElementById('totp-qr').naturalWidth`))
@@ -114,7 +119,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
 
     await awayFromStepEdge();
     // The previous step's code: this step's stays unused for the login below (each step works once).
-    const base32 = (await secret.textContent()) ?? '';
+    const base32 = (await secret.getAttribute('data-secret')) ?? '';
     await page.getByLabel('Code from the app', { exact: true }).fill(currentCode(base32, -1));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.locator('#recovery-list li').count()).toBe(10);

@@ -1,4 +1,5 @@
 import { api } from '../lib/api.js';
+import { fieldMessages } from '../lib/answers.js';
 import { type ConsentDocument, consentDocuments, documentLink } from '../lib/consent-documents.js';
 import { when } from '../lib/dates.js';
 import { clearMessages, errorText, setError, setStatus } from '../lib/form.js';
@@ -129,7 +130,7 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
       if (answer.status === 401) return toLogin();
       if (answer.status !== 200) {
         const messages = answer.body.data[key as never] as unknown;
-        setError(form, Array.isArray(messages) ? messages.join(' ') : errorText(answer.body));
+        setError(form, Array.isArray(messages) ? fieldMessages(messages).join(' ') : errorText(answer));
         return await load();
       }
       show(answer.body.data.consents);
@@ -149,7 +150,7 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
       consentDocuments(),
     ]);
     if (answer.status === 401) return toLogin();
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
+    if (answer.status !== 200) return setError(form, errorText(answer));
     if (known) documents = new Map(known.map((document_) => [document_.key, document_]));
     show(answer.body.data.consents);
   }

@@ -1,3 +1,4 @@
+import { fieldMessages } from '../lib/answers.js';
 import { setError, showField } from '../lib/form.js';
 
 /**
@@ -13,7 +14,7 @@ export function showMappedErrors(
   const loose: string[] = [];
   let first: HTMLElement | null = null;
   for (const [name, value] of Object.entries(data)) {
-    const messages = Array.isArray(value) ? value.map(String) : [String(value)];
+    const messages = fieldMessages(value);
     const input = fields[name];
     if (input) {
       showField(input, messages, true);
