@@ -148,7 +148,7 @@ ${sectionStatus}
  */
 export function accountDeletedBody(t: Translate): string {
   return card(`<div id="deletion-scheduled" hidden>
-<p class="lead"><strong id="deletion-date"></strong></p>
+<p><strong id="deletion-date"></strong></p>
 <p>${escapeHtml(t('deleted.until'))}</p>
 <p>${escapeHtml(t('deleted.cancel_lead'))} <a href="/cancel-deletion">${escapeHtml(t('deleted.cancel_link'))}</a>.</p>
 </div>

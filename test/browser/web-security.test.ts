@@ -185,4 +185,46 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await expect.poll(() => page.locator('#totp-state').textContent()).toMatch(/9$/);
     expectNoProblems(problems);
   });
+
+  it('confirms once for the session’s window: a change then sends no proof, a closed window asks again', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token);
+    // The window as user/reauth opens it; this server's own sensitive endpoints still decide.
+    const until = new Date(Date.now() + 10 * 60_000).toISOString();
+    let confirmation = '';
+    await page.route('**/dev/user/reauth', (route) => {
+      confirmation = route.request().postData() ?? '';
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ meta: { code: 200 }, data: { reauthenticated_until: until } }),
+      });
+    });
+    await page.goto('/profile#data');
+    await page.locator('#reauth_password').fill(me.password);
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const state = page.locator('#reauth-state');
+    await expect
+      .poll(() => state.textContent())
+      .toMatch(/^Confirmed until .+: changes ask for nothing more until then\.$/);
+    expect(JSON.parse(confirmation)).toEqual({ password: me.password });
+    expect(await page.locator('#reauth-form').isVisible()).toBe(false);
+    await lookAt(page, SUITE, 'profile-reauth-open');
+
+    // A reload of the tab still shows the window; the next change sends no proof at all.
+    await page.reload();
+    await expect.poll(() => state.textContent()).toMatch(/^Confirmed until/);
+    const sent = page.waitForRequest(
+      (request) => request.url().endsWith('/user/export') && request.method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Prepare my data' }).click();
+    expect(JSON.parse((await sent).postData() ?? '')).toEqual({});
+    // The server asked for a proof after all (its window closed): the panel asks again.
+    await expect
+      .poll(() => state.textContent())
+      .toBe('The confirmation has expired. Confirm it is you again.');
+    expect(await page.locator('#reauth-form').isVisible()).toBe(true);
+    expect(await page.locator('#data-export .error[role="alert"]').textContent()).not.toBe('');
+    expectNoProblems(problems);
+  });
 });
