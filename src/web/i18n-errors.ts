@@ -42,7 +42,7 @@ export const ERRORS_KOREAN: Record<ErrorMessageKey, string> = {
   'error.not_registered': '이 로그인 수단에 연결된 계정이 없습니다.',
   'error.deletion_scheduled':
     '{date}에 삭제될 예정인 계정이라 로그인할 수 없습니다. 계정을 유지하려면 “계정 유지하기” 페이지를 이용하세요.',
-  'error.signed_out': '로그인이 끝났습니다. 다시 로그인해 주세요.',
+  'error.signed_out': '로그인이 만료되었습니다. 다시 로그인해 주세요.',
   'error.forbidden': '이 작업을 할 권한이 없습니다.',
   'error.not_found': '찾을 수 없습니다. 이미 삭제되었을 수 있습니다.',
   'error.too_many': '시도가 너무 많습니다. {wait} 뒤에 다시 시도해 주세요.',

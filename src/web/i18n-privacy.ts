@@ -71,9 +71,6 @@ export const PRIVACY_ENGLISH = {
   'delete.cancel_link': 'the “Keep your account” page',
   'delete.lead_now': 'Your account and everything in it are erased at once. This cannot be undone.',
   'action.delete': 'Delete my account',
-  'status.deletion_scheduled':
-    'Your account will be erased on {date}. You are signed out, and signing in is refused until then. To keep your account, open the link in the mail we sent you, or use the “Keep your account” page.',
-  'status.deleted': 'Your account has been deleted.',
   'cancel.credentials_lead':
     'No link at hand? Enter the email and password of the account whose deletion is scheduled.',
   'legal.version': 'Version {version}',
@@ -152,9 +149,6 @@ export const PRIVACY_KOREAN: Record<PrivacyMessageKey, string> = {
   'delete.cancel_link': '“계정 유지하기” 페이지',
   'delete.lead_now': '계정과 그 안의 모든 것이 바로 지워집니다. 되돌릴 수 없습니다.',
   'action.delete': '계정 삭제하기',
-  'status.deletion_scheduled':
-    '계정이 {date}에 지워집니다. 로그아웃되었으며, 그때까지 로그인은 거부됩니다. 계정을 유지하려면 보내 드린 메일의 링크를 열거나 “계정 유지하기” 페이지를 이용하세요.',
-  'status.deleted': '계정이 삭제되었습니다.',
   'cancel.credentials_lead': '링크가 없으신가요? 삭제가 예약된 계정의 이메일과 비밀번호를 입력하세요.',
   'legal.version': '버전 {version}',
   'legal.older': '이전 버전입니다. 현재 버전은 {current}입니다:',

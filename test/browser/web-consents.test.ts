@@ -111,8 +111,29 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     await page.getByRole('button', { name: '계정 만들기' }).click();
     const agreement = page.locator('#user_agreement-message');
     await expect.poll(() => agreement.textContent()).toMatch(/[가-힣]/);
-    await page.getByLabel('필수 약관에 모두 동의합니다').check();
+    // 전체 동의 ticks every box, the optional ones too (clearing the required one's message); each stays its
+    // own: unticking the optional ones leaves 전체 동의 mixed, and only the required box ticked.
+    const all = page.getByLabel('전체 동의 (선택 항목 포함)');
+    await all.check();
     expect(await agreement.textContent()).toBe('');
+    const boxes = page.locator('#signup input[type="checkbox"]:not(#agree_all)');
+    expect(await Promise.all((await boxes.all()).map((box) => box.isChecked()))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    for (const box of await page.locator('#optional-consents input[type="checkbox"]').all())
+      await box.uncheck();
+    expect(await all.isChecked()).toBe(false);
+    expect(await page.evaluate(`document.getElementById('agree_all').indeterminate`)).toBe(true);
+    expect(await page.getByLabel('필수 약관에 모두 동의합니다').isChecked()).toBe(true);
+    // The password's strength while typing, and a button that shows it.
+    expect(await page.locator('#password-strength').textContent()).toMatch(/^(좋음|강함)\.$/);
+    await page.getByRole('button', { name: '보기' }).click();
+    expect(await page.locator('#password').getAttribute('type')).toBe('text');
+    expect(await page.getByRole('button', { name: '숨기기' }).getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: '계정 만들기' }).click();
     await page.waitForURL('**/profile');
     const consents = await consentsOf(await tokenOf(`${username}@example.com`, password));

@@ -15,9 +15,13 @@ const LOADED = { timeout: 10_000 };
 
 type Locale = 'ko' | 'en';
 
+/** A desktop Chrome's user agent, named by the server "Chrome 131 · Linux". */
+const CHROME_ON_LINUX =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 /** Every line a page writes its outcomes in: field messages, form results, hints, the panel's state. */
 const OUTCOME_LINES =
-  '.message, .status, .error, .strength, .file-name, [data-passkey-note], #reauth-state, #deletion-date';
+  '.message, .status, .error, .strength, [data-passkey-note], #reauth-state, #deletion-date';
 
 /** Names, codes and addresses a Korean sentence may hold: what is left must be Hangul. */
 const ALLOWED_ON_KOREAN =
@@ -28,11 +32,9 @@ const PLACEHOLDER = /\((은|는|이|가|을|를|과|와|으)\)/;
 
 /** The texts of the page's outcome lines that say something, and the main element's whole text. */
 async function pageTexts(page: Page): Promise<{ lines: string[]; main: string }> {
-  const lines = (await page.locator(OUTCOME_LINES).allTextContents()).map((text) => text.trim());
-  return {
-    lines: lines.filter((text) => text !== ''),
-    main: (await page.locator('main').textContent()) ?? '',
-  };
+  const lines = await page.locator(OUTCOME_LINES).allTextContents();
+  const main = (await page.locator('main').textContent()) ?? '';
+  return { lines: lines.map((text) => text.trim()).filter((text) => text !== ''), main };
 }
 
 /** No line in the other language, no placeholder particle anywhere; `expected` must be among the lines. */
@@ -88,6 +90,8 @@ const WORDS = {
     differ: /^새 비밀번호 두 개가 서로 다릅니다/,
     mismatch: /^계정을 삭제하려면/,
     server: /^서버에서 문제가 생겼습니다/,
+    badCode: /^인증 코드가 올바르지 않습니다/,
+    notImage: /^프로필 사진은 /,
     device: /^Linux의 Chrome \d+$/,
     enabled: '2단계 인증 켜짐',
   },
@@ -108,6 +112,8 @@ const WORDS = {
     differ: /^The two new passwords are not the same/,
     mismatch: /^Type “delete my account” exactly/,
     server: /^Something went wrong on our side/,
+    badCode: /^The code is invalid/,
+    notImage: /^The profile picture /,
     device: /^Chrome \d+ on Linux$/,
     enabled: 'Two-step verification turned on',
   },
@@ -228,6 +234,20 @@ describe.skipIf(!chromiumInstalled)(
         expect(await page.locator('#reauth_password-message').textContent()).toBe('');
         await screenshot(page, SUITE, `${locale}-profile-password-common`);
 
+        await page.goto('/profile#security');
+        await page.locator('#manage_code').fill('000000');
+        await page.locator('#totp-manage button[value="disable"]').click();
+        await expectReadable(page, locale, words.badCode);
+
+        await page.goto('/profile#details');
+        await page.locator('#profile_picture').setInputFiles({
+          name: 'notes.txt',
+          mimeType: 'text/plain',
+          buffer: Buffer.from('not a picture'),
+        });
+        await page.locator('#picture button[type="submit"]').click();
+        await expectReadable(page, locale, words.notImage);
+
         await page.goto('/profile#data');
         await page.locator('#delete-account button[type="submit"]').click();
         await expectReadable(page, locale, words.mismatch);
@@ -276,7 +296,3 @@ describe.skipIf(!chromiumInstalled)(
     });
   },
 );
-
-/** A desktop Chrome's user agent, named by the server "Chrome 131 · Linux". */
-const CHROME_ON_LINUX =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

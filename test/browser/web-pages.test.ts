@@ -103,6 +103,9 @@ describe.skipIf(!chromiumInstalled)(
       });
       const preview = page.locator('#preview');
       await expect.poll(() => preview.isVisible()).toBe(true);
+      // The page's own button in the page's language (the native one, in the browser's, is hidden).
+      expect(await page.locator('label.button[for="profile_picture"]').textContent()).toBe('사진 선택');
+      expect(await page.locator('#profile_picture-name').textContent()).toBe('me.png');
       expect(await preview.getAttribute('src')).toMatch(/^blob:/);
       await screenshot(page, SUITE, '03-signup-filled-with-preview');
 

@@ -19,9 +19,19 @@ import { showUser, toLogin, type User } from '../profile/user.js';
 // One module per card of the page (src/web/page-profile.ts builds their HTML, in the same order).
 revealButtons();
 const reauth = reauthPanel();
-profileSections((_name, sensitive) => reauth.want('section', sensitive));
+// The confirmation panel shows above the sensitive sections, and above the details while the email changes.
+let open = { name: '', sensitive: false };
+let emailChanging = false;
+const showPanel = () => reauth.show(open.sensitive || (open.name === 'details' && emailChanging));
+profileSections((name, sensitive) => {
+  open = { name, sensitive };
+  showPanel();
+});
 pictureSection();
-detailsSection(reauth);
+detailsSection(reauth, (changing) => {
+  emailChanging = changing;
+  showPanel();
+});
 passwordSection(reauth);
 const sessions = sessionsSection();
 const passkeys = passkeysSection(reauth);

@@ -20,16 +20,16 @@ const sameName = (a: string, b: string) =>
 
 /**
  * The account's details: email, username, slug, gender, bio. A new email needs the owner's proof
- * (user/update's re-authentication), so the confirmation panel shows as soon as the email differs from the
- * saved one; after saving, the page says where the verification mail went.
+ * (user/update's re-authentication): `onEmailChanging` hears whether the email differs from the saved one,
+ * so that the confirmation panel shows; after saving, the page says where the verification mail went.
  */
-export function detailsSection(reauth: Reauth): void {
+export function detailsSection(reauth: Reauth, onEmailChanging: (changing: boolean) => void): void {
   const form = document.getElementById('profile') as HTMLFormElement;
   const email = input('email');
   let saved: User | undefined;
 
   const emailChanged = () => saved !== undefined && !sameName(email.value, saved.email);
-  const showReauth = () => reauth.want('email', emailChanged());
+  const showReauth = () => onEmailChanging(emailChanged());
   email.addEventListener('input', showReauth);
 
   // The user's own names are not "taken": validate is asked only about a value that differs from them, and

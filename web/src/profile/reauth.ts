@@ -19,8 +19,8 @@ export interface Reauth {
   proof(): Promise<Proof | undefined>;
   /** A sensitive request's 422: the proof's messages go under the panel's field; the text for the request's own line. */
   refused(data: Record<string, unknown>): string | undefined;
-  /** Shows or hides the panel for a reason (a sensitive section is open, the email is being changed). */
-  want(reason: string, wanted: boolean): void;
+  /** Shows the panel (above a sensitive section, or while the email is being changed) or hides it. */
+  show(visible: boolean): void;
 }
 
 type PasskeyOptions = Parameters<typeof startAuthentication>[0]['optionsJSON'];
@@ -37,7 +37,7 @@ export function reauthPanel(): Reauth {
   const state = document.getElementById('reauth-state') as HTMLElement;
   const password = document.getElementById('reauth_password') as HTMLInputElement;
   const passkeyButton = document.getElementById('reauth-passkey') as HTMLButtonElement;
-  const wanted = new Set<string>();
+  let visible = false;
   let windowSupported: boolean | undefined;
   let until = Number(sessionStorage.getItem(REAUTH_UNTIL_KEY) ?? 0);
   let passkeyProof: Proof | undefined;
@@ -57,7 +57,7 @@ export function reauthPanel(): Reauth {
       state.textContent = t('reauth.open').replace('{time}', time);
       closing = setTimeout(() => render(t('reauth.closed')), Math.min(until - Date.now(), 2 ** 31 - 1));
     } else state.textContent = note;
-    panel.hidden = wanted.size === 0;
+    panel.hidden = !visible;
   }
 
   function close(note: string): void {
@@ -178,10 +178,9 @@ export function reauthPanel(): Reauth {
       password.focus();
       return messages.join(' ');
     },
-    want(reason, on) {
-      if (on) wanted.add(reason);
-      else wanted.delete(reason);
-      panel.hidden = wanted.size === 0;
+    show(on) {
+      visible = on;
+      panel.hidden = !on;
     },
   };
 }

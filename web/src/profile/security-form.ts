@@ -2,9 +2,9 @@ import { fieldMessages } from '../lib/answers.js';
 import { setError, showField } from '../lib/form.js';
 
 /**
- * A 422 of the Security card's forms: the API names its fields (`current_password`, `code` …) while the
- * card's inputs carry page-unique names (the details form has a `current_password` of its own), so
- * `fields` maps API name → input name; anything else goes to the form's error line.
+ * A 422 of the Security section's forms: the API names its fields (`code`, `name` …) while the section's
+ * inputs carry page-unique names (`manage_code`, `passkey_name`), so `fields` maps API name → input name;
+ * anything else goes to the form's error line.
  */
 export function showMappedErrors(
   form: HTMLFormElement,

@@ -82,10 +82,13 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
     clearMessages(setupForm);
     const proof = await reauth.proof();
     if (!proof) return askForProof(setupForm);
-    const answer = await api<Setup>('/user/2fa/totp/setup', { method: 'POST', body: proof });
+    const answer = await api<Setup & Record<string, unknown>>('/user/2fa/totp/setup', {
+      method: 'POST',
+      body: proof,
+    });
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
-      const data = answer.body.data as unknown as Record<string, unknown>;
+      const data: Record<string, unknown> = answer.body.data;
       return setError(setupForm, reauth.refused(data) ?? fieldMessages(Object.values(data).flat()).join(' '));
     }
     if (answer.status !== 200) return setError(setupForm, errorText(answer));
@@ -131,13 +134,13 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
     const path = action === 'disable' ? '/user/2fa/disable' : '/user/2fa/recovery-codes/regenerate';
     const owner = await reauth.proof();
     if (!owner) return askForProof(manageForm);
-    const answer = await api<Status & { recovery_codes: string[] }>(path, {
+    const answer = await api<Status & { recovery_codes: string[] } & Record<string, unknown>>(path, {
       method: 'POST',
       body: { ...owner, ...proof },
     });
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
-      const data = answer.body.data as unknown as Record<string, unknown>;
+      const data: Record<string, unknown> = answer.body.data;
       const aboutProof = reauth.refused(data);
       if (aboutProof) return setError(manageForm, aboutProof);
       return showMappedErrors(manageForm, data, { code: 'manage_code', recovery_code: 'manage_code' });
