@@ -21,7 +21,7 @@ export const ERRORS_ENGLISH = {
   'error.second_factor_unavailable': 'Two-step verification is not available on this server.',
   'error.provider_unavailable': 'The sign-in provider could not be reached. Please try again.',
   'error.server': 'Something went wrong on our side. Please try again.',
-  'error.no_token': 'This link has no token. Open the link from the mail again.',
+  'error.no_token': 'This link is incomplete. Open the link from the mail again.',
   'error.link_used':
     'This link has already been used or has expired. Each link works once and only for a limited time.',
   'error.reauth_needed': 'First confirm it is you, with your password or a passkey.',
@@ -53,7 +53,7 @@ export const ERRORS_KOREAN: Record<ErrorMessageKey, string> = {
   'error.second_factor_unavailable': '이 서버에서는 2단계 인증을 쓸 수 없습니다.',
   'error.provider_unavailable': '로그인 서비스에 연결할 수 없습니다. 다시 시도해 주세요.',
   'error.server': '서버에서 문제가 생겼습니다. 다시 시도해 주세요.',
-  'error.no_token': '링크에 인증 정보가 없습니다. 메일의 링크를 다시 열어 주세요.',
+  'error.no_token': '링크가 완전하지 않습니다. 메일의 링크를 다시 열어 주세요.',
   'error.link_used':
     '이미 사용했거나 기한이 지난 링크입니다. 링크는 한 번만, 정해진 시간 안에만 쓸 수 있습니다.',
   'error.reauth_needed': '먼저 비밀번호나 패스키로 본인 확인을 해 주세요.',
