@@ -30,6 +30,9 @@ export const ERRORS_ENGLISH = {
   'error.passkeys_unusable_ip':
     'Passkeys do not work at an IP address such as {host}. Open this site at its name (for example localhost) to use them.',
   'error.passkeys_unsupported': 'This browser cannot use passkeys.',
+  'error.passkeys_wrong_address':
+    'Passkeys are not set up for this address ({host}). Open the site at its usual address to use them.',
+  'error.passkey_registered': 'This passkey is already added to your account.',
   'time.seconds': '{count} seconds',
   'time.minutes': '{count} minutes',
 } as const;
@@ -62,6 +65,9 @@ export const ERRORS_KOREAN: Record<ErrorMessageKey, string> = {
   'error.passkeys_unusable_ip':
     '{host} 같은 IP 주소에서는 패스키를 쓸 수 없습니다. 패스키를 쓰려면 이 사이트를 이름(예: localhost)으로 열어 주세요.',
   'error.passkeys_unsupported': '이 브라우저에서는 패스키를 쓸 수 없습니다.',
+  'error.passkeys_wrong_address':
+    '이 주소({host})에서는 패스키를 쓰도록 설정되어 있지 않습니다. 패스키를 쓰려면 사이트의 원래 주소로 열어 주세요.',
+  'error.passkey_registered': '이미 계정에 추가된 패스키입니다.',
   'time.seconds': '{count}초',
   'time.minutes': '{count}분',
 };

@@ -227,4 +227,25 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     expect(await page.locator('#data-export .error[role="alert"]').textContent()).not.toBe('');
     expectNoProblems(problems);
   });
+
+  it('names the address, not the browser, when the site’s passkeys are set up for another host', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token);
+    // Options for another relying party, as a server whose PUBLIC_URL names another host would send.
+    await page.route('**/dev/user/passkeys/options', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { options: { rp: { id: string } } } };
+      body.data.options.rp.id = 'accounts.example.com';
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto('/profile#security');
+    await page.locator('#reauth_password').fill(me.password);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect
+      .poll(() => page.locator('#passkey-add .error[role="alert"]').textContent())
+      .toBe(
+        `Passkeys are not set up for this address (${new URL(origin).host}). Open the site at its usual address to use them.`,
+      );
+    expectNoProblems(problems);
+  });
 });

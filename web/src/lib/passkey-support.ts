@@ -29,3 +29,16 @@ export function offerPasskeys(): boolean {
   }
   return reason === undefined;
 }
+
+/**
+ * What to say when the browser's passkey ceremony failed: the address when the browser refused the site's
+ * relying party (a host the server did not set passkeys up for), a passkey already added, or else `fallback`
+ * (cancelled, timed out). @simplewebauthn/browser names the cause in the error's `code`.
+ */
+export function passkeyFailure(error: unknown, fallback: string): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID')
+    return t('error.passkeys_wrong_address').replace('{host}', location.host);
+  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return t('error.passkey_registered');
+  return fallback;
+}

@@ -10,7 +10,7 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import { offerPasskeys } from '../lib/passkey-support.js';
+import { offerPasskeys, passkeyFailure } from '../lib/passkey-support.js';
 import { revealButtons } from '../lib/password-field.js';
 import { startAuthentication } from '../vendor/simplewebauthn/index.js';
 
@@ -89,9 +89,9 @@ async function signInWithPasskey(): Promise<void> {
   let response: Awaited<ReturnType<typeof startAuthentication>>;
   try {
     response = await startAuthentication({ optionsJSON: options.body.data.options });
-  } catch {
+  } catch (error) {
     setStatus(passkeyLines, '');
-    return setError(passkeyLines, t('login.passkey_cancelled'));
+    return setError(passkeyLines, passkeyFailure(error, t('login.passkey_cancelled')));
   }
   const answer = await api<LoginAnswer>('/auth/login/passkey', {
     method: 'POST',

@@ -2,6 +2,7 @@ import { api } from '../lib/api.js';
 import { when } from '../lib/dates.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { passkeyFailure } from '../lib/passkey-support.js';
 import { startRegistration } from '../vendor/simplewebauthn/index.js';
 import { askForProof, type Reauth } from './reauth.js';
 import { clearInputs, inputValue, showMappedErrors } from './security-form.js';
@@ -131,8 +132,8 @@ export function passkeysSection(reauth: Reauth): { load(): Promise<void> } {
     let response: Awaited<ReturnType<typeof startRegistration>>;
     try {
       response = await startRegistration({ optionsJSON: options.body.data.options });
-    } catch {
-      return setError(form, t('error.passkey_cancelled'));
+    } catch (error) {
+      return setError(form, passkeyFailure(error, t('error.passkey_cancelled')));
     }
     const name = inputValue('passkey_name').trim();
     const added = await api('/user/passkeys/add', {

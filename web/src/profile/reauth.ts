@@ -2,7 +2,7 @@ import { api, REAUTH_UNTIL_KEY } from '../lib/api.js';
 import { fieldMessages } from '../lib/answers.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus, showField } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import { offerPasskeys } from '../lib/passkey-support.js';
+import { offerPasskeys, passkeyFailure } from '../lib/passkey-support.js';
 import { startAuthentication } from '../vendor/simplewebauthn/index.js';
 import { toLogin } from './user.js';
 
@@ -140,8 +140,8 @@ export function reauthPanel(): Reauth {
     let response: Awaited<ReturnType<typeof startAuthentication>>;
     try {
       response = await startAuthentication({ optionsJSON: options.body.data.options });
-    } catch {
-      return setError(form, t('error.passkey_cancelled'));
+    } catch (error) {
+      return setError(form, passkeyFailure(error, t('error.passkey_cancelled')));
     }
     const proof = { passkey_challenge_id: options.body.data.challenge_id, passkey_response: response };
     if (!(await confirm(proof))) return;
