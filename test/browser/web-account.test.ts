@@ -114,6 +114,16 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     expect(mail.text).toContain('/verify-email?token=');
     await page.reload();
     await expect.poll(() => page.locator('#email').inputValue()).toBe(newEmail);
+
+    // A link that no longer works offers a new one, mailed to the signed-in account's address.
+    await page.goto('/verify-email?token=no-longer-valid');
+    await page.getByRole('button', { name: 'Verify my email' }).click();
+    await page.getByRole('button', { name: 'Send a new link' }).click();
+    await expect
+      .poll(() => page.locator('#resend .status').textContent())
+      .toBe('A new link is on its way. Check your inbox and spam folder.');
+    await expect.poll(() => smtp.mails.filter((sent) => recipients(sent).includes(newEmail)).length).toBe(2);
+    await screenshot(page, SUITE, '04b-verify-new-link-sent');
     expectNoProblems(problems);
   });
 
