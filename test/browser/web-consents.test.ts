@@ -217,7 +217,9 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
       },
     });
     const { page, problems } = await suite.openSignedIn(me.token, { locale: 'ko-KR' });
-    await page.goto('/profile#privacy');
+    // The reminder's link names no section: the profile opens the one that waits for the user.
+    await page.goto('/profile');
+    await page.waitForURL('**/profile#privacy');
     await expect.poll(() => page.locator('#consents-pending').isVisible(), LOADED).toBe(true);
     const terms = page.locator('#consents li').filter({ hasText: '서비스 이용약관' });
     expect(await terms.locator('.pending').textContent()).toBe('버전 2에 동의가 필요합니다.');

@@ -113,9 +113,18 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
     return row;
   }
 
+  let asked = false;
+  /**
+   * A required document waiting for agreement marks the section in the side list and, the first time and
+   * when the address names no section, opens it: the reminder mail links to /profile.
+   */
   function show(consents: Consent[]): void {
     list.replaceChildren(...consents.map(item));
-    pendingNotice.hidden = !consents.some(isPending);
+    const pending = consents.some(isPending);
+    pendingNotice.hidden = !pending;
+    document.querySelector('[data-section-link="privacy"]')?.classList.toggle('attention', pending);
+    if (pending && !asked && location.hash === '') location.hash = 'privacy';
+    asked ||= pending;
   }
 
   /** One document on or off (channel `web`); the card then shows the state the API answered. */
