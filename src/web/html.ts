@@ -50,12 +50,52 @@ export function genderField(t: Translate): string {
 </fieldset>`;
 }
 
+/**
+ * The picture input: the native button speaks the browser's language, not the page's, so the input is
+ * visually hidden and a label styled as a button opens it; the chosen file's name shows beside it.
+ */
 export function pictureField(t: Translate): string {
   return `<div class="field">
   <label for="profile_picture">${escapeHtml(t('field.profile_picture'))}</label>
-  <input id="profile_picture" name="profile_picture" type="file" accept="image/jpeg,image/png,image/gif" aria-describedby="profile_picture-message">
+  <div class="file-picker">
+  <input id="profile_picture" name="profile_picture" type="file" class="visually-hidden" accept="image/jpeg,image/png,image/gif" aria-describedby="profile_picture-name profile_picture-message">
+  <label for="profile_picture" class="button" aria-hidden="true">${escapeHtml(t('file.choose'))}</label>
+  <span id="profile_picture-name" class="file-name">${escapeHtml(t('file.none'))}</span>
+  </div>
   <img id="preview" class="preview" alt="${escapeHtml(t('field.preview'))}" hidden>
   <p id="profile_picture-message" class="message" aria-live="polite"></p>
+</div>`;
+}
+
+export interface PasswordFieldOptions {
+  autocomplete: 'current-password' | 'new-password';
+  required?: boolean;
+  /** A strength hint under a new password (web/src/lib/password-field.ts fills it while typing). */
+  strength?: boolean;
+}
+
+/**
+ * A password input with a show/hide button (shown by the page's script, which makes it work) and, for a
+ * new password, a strength line read out as it changes.
+ */
+export function passwordField(
+  t: Translate,
+  name: string,
+  label: MessageKey,
+  options: PasswordFieldOptions,
+): string {
+  const required = options.required ? ' required' : '';
+  const strength = options.strength
+    ? `\n  <p id="${name}-strength" class="strength" aria-live="polite"></p>`
+    : '';
+  const describedBy = options.strength ? `${name}-strength ${name}-message` : `${name}-message`;
+  return `<div class="field">
+  <label for="${name}">${escapeHtml(t(label))}</label>
+  <div class="password-row">
+  <input id="${name}" name="${name}" type="password" autocomplete="${options.autocomplete}"${required} aria-describedby="${describedBy}">
+  <button type="button" class="reveal" data-reveal="${name}" aria-controls="${name}" aria-pressed="false" hidden>${escapeHtml(t('password.show'))}</button>
+  </div>${strength}
+  <p id="${name}-message" class="message" aria-live="polite"></p>
 </div>`;
 }
 

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
+import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
 import { PRIVACY_ENGLISH, PRIVACY_KOREAN } from './i18n-privacy.js';
+import { PROFILE_ENGLISH, PROFILE_KOREAN } from './i18n-profile.js';
 
 /** The language switch remembers the choice in this (readable, harmless) cookie. */
 export const LANG_COOKIE = 'accounts_lang';
@@ -27,13 +29,12 @@ const englishBase = {
   'cancel.title': 'Keep your account',
   'field.email': 'Email',
   'field.username': 'Username',
-  'field.slug': 'Profile address (slug)',
+  'field.slug': 'Profile address',
   'field.gender': 'Gender',
   'field.gender.female': 'Female',
   'field.gender.male': 'Male',
   'field.password': 'Password',
   'field.new_password': 'New password',
-  'field.current_password': 'Current password',
   'field.user_agreement': 'I agree to the required terms',
   'field.profile_picture': 'Profile picture (JPEG, PNG or GIF)',
   'field.bio': 'About you',
@@ -61,7 +62,6 @@ const englishBase = {
   'status.email_sent': 'Saved. We sent a verification link to {email}: open it to confirm the new address.',
   'error.network': 'The service could not be reached. Please try again.',
   'error.generic': 'Something went wrong. Please try again.',
-  'error.no_token': 'This link has no token. Open the link from the mail again.',
   'profile.sessions': 'Signed-in sessions',
   'profile.current': 'this browser',
   'profile.created': 'signed in',
@@ -71,7 +71,6 @@ const englishBase = {
   'profile.no_picture': 'No picture yet.',
   'profile.edit': 'Edit profile',
   'profile.email_hint': 'A new address is confirmed through a link we mail to it.',
-  'profile.reauth_hint': 'Changing your email needs your current password.',
   'signup.have_account': 'Already have an account?',
   'login.no_account': 'No account yet?',
   'login.forgot': 'Forgot your password?',
@@ -82,7 +81,6 @@ const englishBase = {
   'login.passkey_cancelled': 'The passkey sign-in was cancelled or failed. Please try again.',
   'login.start_over': 'Start over',
   'field.second_factor_code': 'Code or recovery code',
-  'field.confirm_password': 'Your password, to confirm it is you',
   'field.passkey_name': 'Name of the passkey (optional)',
   'field.totp_code': 'Code from the app',
   'field.totp_manage_code': 'Code from the app (or a recovery code to turn it off)',
@@ -96,10 +94,8 @@ const englishBase = {
   'action.regenerate': 'New recovery codes',
   'action.copy': 'Copy',
   'action.download': 'Download',
-  'security.title': 'Security',
   'security.passkeys': 'Passkeys',
   'security.no_passkeys': 'No passkeys yet.',
-  'security.reauth_hint': 'Adding a passkey or changing two-step verification needs your current password.',
   'security.rename_prompt': 'New name of the passkey',
   'security.two_factor': 'Two-step verification',
   'security.totp_on': 'On: logging in with a password also asks for a code from your authenticator app.',
@@ -115,10 +111,9 @@ const englishBase = {
   'status.totp_enabled': 'Two-step verification is on.',
   'status.totp_disabled': 'Two-step verification is off.',
   'status.copied': 'Copied.',
-  'error.passkey_cancelled': 'The passkey was not created: the browser cancelled or refused it.',
 } as const;
 
-const english = { ...englishBase, ...PRIVACY_ENGLISH };
+const english = { ...englishBase, ...PRIVACY_ENGLISH, ...ERRORS_ENGLISH, ...PROFILE_ENGLISH };
 
 export type MessageKey = keyof typeof english;
 
@@ -143,13 +138,12 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'cancel.title': '계정 유지하기',
   'field.email': '이메일',
   'field.username': '사용자 이름',
-  'field.slug': '프로필 주소 (슬러그)',
+  'field.slug': '프로필 주소',
   'field.gender': '성별',
   'field.gender.female': '여성',
   'field.gender.male': '남성',
   'field.password': '비밀번호',
   'field.new_password': '새 비밀번호',
-  'field.current_password': '현재 비밀번호',
   'field.user_agreement': '필수 약관에 모두 동의합니다',
   'field.profile_picture': '프로필 사진 (JPEG, PNG, GIF)',
   'field.bio': '자기소개',
@@ -175,10 +169,9 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'status.reset_sent':
     '이 주소를 쓰는 계정이 있다면 새 비밀번호를 설정할 링크를 보냈습니다. 받은편지함과 스팸함을 확인해 주세요.',
   'status.email_sent':
-    '저장되었습니다. {email}(으)로 인증 링크를 보냈습니다. 링크를 열어 새 주소를 확인해 주세요.',
+    '저장되었습니다. 인증 링크를 {email} 주소로 보냈습니다. 링크를 열어 새 주소를 확인해 주세요.',
   'error.network': '서비스에 연결할 수 없습니다. 다시 시도해 주세요.',
   'error.generic': '문제가 발생했습니다. 다시 시도해 주세요.',
-  'error.no_token': '링크에 토큰이 없습니다. 메일의 링크를 다시 열어 주세요.',
   'profile.sessions': '로그인된 세션',
   'profile.current': '이 브라우저',
   'profile.created': '로그인',
@@ -188,7 +181,6 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'profile.no_picture': '아직 사진이 없습니다.',
   'profile.edit': '프로필 수정',
   'profile.email_hint': '새 주소는 그 주소로 보내는 링크로 확인합니다.',
-  'profile.reauth_hint': '이메일을 바꾸려면 현재 비밀번호가 필요합니다.',
   'signup.have_account': '이미 계정이 있으신가요?',
   'login.no_account': '아직 계정이 없으신가요?',
   'login.forgot': '비밀번호를 잊으셨나요?',
@@ -199,7 +191,6 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'login.passkey_cancelled': '패스키 로그인이 취소되었거나 실패했습니다. 다시 시도해 주세요.',
   'login.start_over': '처음부터 다시',
   'field.second_factor_code': '코드 또는 복구 코드',
-  'field.confirm_password': '본인 확인용 비밀번호',
   'field.passkey_name': '패스키 이름 (선택)',
   'field.totp_code': '앱의 코드',
   'field.totp_manage_code': '앱의 코드 (끄려면 복구 코드도 가능)',
@@ -213,10 +204,8 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'action.regenerate': '새 복구 코드',
   'action.copy': '복사',
   'action.download': '다운로드',
-  'security.title': '보안',
   'security.passkeys': '패스키',
   'security.no_passkeys': '아직 패스키가 없습니다.',
-  'security.reauth_hint': '패스키를 추가하거나 2단계 인증을 바꾸려면 현재 비밀번호가 필요합니다.',
   'security.rename_prompt': '패스키의 새 이름',
   'security.two_factor': '2단계 인증',
   'security.totp_on': '켜짐: 비밀번호로 로그인할 때 인증 앱의 코드도 묻습니다.',
@@ -232,10 +221,14 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'status.totp_enabled': '2단계 인증이 켜졌습니다.',
   'status.totp_disabled': '2단계 인증이 꺼졌습니다.',
   'status.copied': '복사되었습니다.',
-  'error.passkey_cancelled': '패스키가 만들어지지 않았습니다: 브라우저가 취소하거나 거부했습니다.',
 };
 
-const korean: Record<MessageKey, string> = { ...koreanBase, ...PRIVACY_KOREAN };
+const korean: Record<MessageKey, string> = {
+  ...koreanBase,
+  ...PRIVACY_KOREAN,
+  ...ERRORS_KOREAN,
+  ...PROFILE_KOREAN,
+};
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };
 

@@ -4,6 +4,7 @@ import {
   field,
   formStatus,
   genderField,
+  passwordField,
   pictureField,
   sectionStatus,
   submitButton,
@@ -26,7 +27,7 @@ ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', requi
 ${field(t, 'username', 'field.username', { autocomplete: 'username', required: true })}
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
 ${genderField(t)}
-${field(t, 'password', 'field.password', { type: 'password', autocomplete: 'new-password', required: true })}
+${passwordField(t, 'password', 'field.password', { autocomplete: 'new-password', required: true, strength: true })}
 ${consentFields(t)}
 ${pictureField(t)}
 ${submitButton(t, 'action.signup')}
@@ -36,11 +37,17 @@ ${formStatus}
 }
 
 /**
- * The sign-up's consents: one box for every required document (listed under it by web/src/pages/signup.ts
- * from consents/documents, in the page's language), then one unticked box per optional document.
+ * The sign-up's consents: 전체 동의 first (it ticks and unticks every box below, each still its own), one box
+ * for every required document (listed under it by web/src/pages/signup.ts from consents/documents, in the
+ * page's language), then one unticked box per optional document.
  */
 function consentFields(t: Translate): string {
-  return `<div class="field checkbox">
+  return `<div class="field checkbox agree-all">
+  <input id="agree_all" type="checkbox" aria-describedby="agree_all-message">
+  <label for="agree_all">${escapeHtml(t('consent.all'))}</label>
+  <p id="agree_all-message" class="message" aria-live="polite"></p>
+</div>
+<div class="field checkbox">
   <input id="user_agreement" name="user_agreement" type="checkbox" value="on" aria-describedby="required-documents user_agreement-message">
   <label for="user_agreement">${escapeHtml(t('field.user_agreement'))}</label>
   <ul id="required-documents" class="documents" aria-label="${escapeHtml(t('consent.required_lead'))}"></ul>
@@ -55,14 +62,15 @@ function consentFields(t: Translate): string {
 export function loginBody(t: Translate): string {
   return `${card(`<form id="login" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
-${field(t, 'password', 'field.password', { type: 'password', autocomplete: 'current-password', required: true })}
+${passwordField(t, 'password', 'field.password', { autocomplete: 'current-password', required: true })}
 <p class="form-link"><a href="/forgot-password">${escapeHtml(t('login.forgot'))}</a></p>
 ${submitButton(t, 'action.login')}
 ${formStatus}
 </form>
 <div id="passkey-login" class="alternative">
 <p class="or">${escapeHtml(t('login.or'))}</p>
-<button type="button" id="passkey-login-button">${escapeHtml(t('login.passkey'))}</button>
+<button type="button" id="passkey-login-button" data-passkey>${escapeHtml(t('login.passkey'))}</button>
+<p class="hint" data-passkey-note hidden></p>
 ${sectionStatus}
 </div>
 <form id="second-factor" novalidate hidden>
@@ -86,11 +94,21 @@ ${formStatus}
 <p class="aside"><a href="/login">${escapeHtml(t('forgot.back'))}</a></p>`;
 }
 
+/**
+ * One button (mail scanners that open links must not use the token up); a used or expired link says so and
+ * offers a new one, sent to the signed-in user's address (user/email/resend).
+ */
 export function verifyEmailBody(t: Translate): string {
   return card(`<form id="verify" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
 ${submitButton(t, 'action.verify')}
 ${formStatus}
+</form>
+<form id="resend" novalidate hidden>
+<p class="hint">${escapeHtml(t('verify.resend_lead'))}</p>
+<button type="submit">${escapeHtml(t('action.resend'))}</button>
+<p id="resend-login" class="hint" hidden><a href="/login">${escapeHtml(t('verify.login_to_resend'))}</a></p>
+${sectionStatus}
 </form>`);
 }
 
@@ -101,18 +119,39 @@ export function cancelDeletionBody(t: Translate): string {
 <div id="cancel-credentials" hidden>
 <p class="hint">${escapeHtml(t('cancel.credentials_lead'))}</p>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
-${field(t, 'password', 'field.password', { type: 'password', autocomplete: 'current-password', required: true })}
+${passwordField(t, 'password', 'field.password', { autocomplete: 'current-password', required: true })}
 </div>
 ${submitButton(t, 'action.cancel_deletion')}
 ${formStatus}
 </form>`);
 }
 
+/** The new password; an account with a second factor then gives its code, as at log-in, to be signed in. */
 export function resetPasswordBody(t: Translate): string {
   return card(`<form id="reset" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
-${field(t, 'password', 'field.new_password', { type: 'password', autocomplete: 'new-password', required: true })}
+${passwordField(t, 'password', 'field.new_password', { autocomplete: 'new-password', required: true, strength: true })}
 ${submitButton(t, 'action.reset')}
 ${formStatus}
+</form>
+<form id="second-factor" novalidate hidden>
+<p class="lead">${escapeHtml(t('reset.second_factor'))}</p>
+${field(t, 'code', 'field.second_factor_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="text" spellcheck="false"' })}
+${submitButton(t, 'action.verify_code')}
+${sectionStatus}
 </form>`);
+}
+
+/**
+ * Where a deletion leaves the user: what happens next and how to take it back. The script shows the part
+ * that fits (`?on=` the erasure's date, none when it is done) and writes the date in the reader's zone.
+ */
+export function accountDeletedBody(t: Translate): string {
+  return card(`<div id="deletion-scheduled" hidden>
+<p><strong id="deletion-date"></strong></p>
+<p>${escapeHtml(t('deleted.until'))}</p>
+<p>${escapeHtml(t('deleted.cancel_lead'))} <a href="/cancel-deletion">${escapeHtml(t('deleted.cancel_link'))}</a>.</p>
+</div>
+<p id="deletion-done" hidden>${escapeHtml(t('deleted.now'))}</p>
+<p class="actions"><a class="button" href="/">${escapeHtml(t('deleted.home'))}</a></p>`);
 }

@@ -1,9 +1,9 @@
-import { card, escapeHtml, field, sectionStatus, type Translate } from './html.js';
+import { card, escapeHtml, sectionStatus, type Translate } from './html.js';
 
 /**
  * The profile's Privacy, Activity, data download and deletion cards. Their behaviour is web/src/profile/
- * privacy.ts, activity.ts, data-export.ts and deletion.ts. As in the Security card, each password field has a
- * page-unique name, sent under the API's `current_password` by its module.
+ * privacy.ts, activity.ts, data-export.ts and deletion.ts; the proof of identity the last two need comes
+ * from the confirmation panel (page-profile.ts).
  */
 
 /** What the profile's cards need from the server's configuration. */
@@ -11,9 +11,6 @@ export interface ProfileOptions {
   /** DELETION_GRACE_DAYS: days between asking and the erasure; 0 = erased at once. */
   deletionGraceDays: number;
 }
-
-const password = (t: Translate, name: string) =>
-  field(t, name, 'field.confirm_password', { type: 'password', autocomplete: 'current-password' });
 
 export function privacySection(t: Translate): string {
   return card(
@@ -43,7 +40,6 @@ export function dataExportSection(t: Translate): string {
   return card(
     `<p class="hint">${escapeHtml(t('export.lead'))}</p>
 <form id="data-export" novalidate>
-${password(t, 'export_password')}
 <button type="submit">${escapeHtml(t('action.export'))}</button>
 ${sectionStatus}
 <p id="export-ready" class="export-ready" hidden><a id="export-download" class="button primary" href="#">${escapeHtml(t('export.download'))}</a> <span id="export-expires" class="meta"></span></p>
@@ -59,6 +55,16 @@ function cancelHint(t: Translate, days: string): string {
   return `${escapeHtml(before)}${link}${escapeHtml(after)}`;
 }
 
+/** Typing the phrase is the confirmation: a deletion never follows from a stray click. */
+function confirmField(t: Translate): string {
+  const label = t('delete.confirm_label').replace('{word}', t('delete.confirm_word'));
+  return `<div class="field">
+  <label for="delete_confirm">${escapeHtml(label)}</label>
+  <input id="delete_confirm" name="delete_confirm" type="text" autocomplete="off" spellcheck="false" aria-describedby="delete_confirm-message">
+  <p id="delete_confirm-message" class="message" aria-live="polite"></p>
+</div>`;
+}
+
 /** The grace period is the server's (DELETION_GRACE_DAYS): the card says it before anything is asked. */
 export function deletionSection(t: Translate, options: ProfileOptions): string {
   const days = String(options.deletionGraceDays);
@@ -70,7 +76,7 @@ export function deletionSection(t: Translate, options: ProfileOptions): string {
   return card(
     `${lead}
 <form id="delete-account" novalidate>
-${password(t, 'delete_password')}
+${confirmField(t)}
 <button type="submit" class="danger">${escapeHtml(t('action.delete'))}</button>
 ${sectionStatus}
 </form>`,

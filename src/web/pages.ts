@@ -2,6 +2,7 @@ import type { Locale } from '../validation/messages.js';
 import { escapeHtml, type Translate } from './html.js';
 import { MESSAGES, type MessageKey } from './i18n.js';
 import {
+  accountDeletedBody,
   cancelDeletionBody,
   forgotPasswordBody,
   homeBody,
@@ -22,6 +23,7 @@ export const PAGES = {
   'verify-email': '/verify-email',
   'reset-password': '/reset-password',
   'cancel-deletion': '/cancel-deletion',
+  'account-deleted': '/account-deleted',
 } as const;
 
 export type PageName = keyof typeof PAGES;
@@ -35,6 +37,7 @@ const TITLES: Record<PageName, MessageKey> = {
   'verify-email': 'verify.title',
   'reset-password': 'reset.title',
   'cancel-deletion': 'cancel.title',
+  'account-deleted': 'deleted.title',
 };
 
 function body(context: PageContext, t: Translate): string {
@@ -55,6 +58,8 @@ function body(context: PageContext, t: Translate): string {
       return cancelDeletionBody(t);
     case 'reset-password':
       return resetPasswordBody(t);
+    case 'account-deleted':
+      return accountDeletedBody(t);
   }
 }
 

@@ -7,7 +7,8 @@ import { notFound } from '../http/errors.js';
 import { isSameOriginWebRequest, sessionCookieToken } from '../http/session-cookie.js';
 import { loadWebAssets } from './assets.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
-import { LANG_COOKIE, pageLocale } from './i18n.js';
+import { escapeHtml } from './html.js';
+import { LANG_COOKIE, MESSAGES, pageLocale } from './i18n.js';
 import { type LegalDocuments, registerLegalPages } from './legal.js';
 import { PAGES, type PageName, renderPage } from './pages.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
@@ -29,16 +30,19 @@ export interface WebOptions {
   deletionGraceDays: number;
 }
 
-const DOCS_HTML = `<!doctype html>
+/** /docs: Swagger UI, under a line that leads back to the site (in the reader's language). */
+const docsHtml = (back: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API docs · Accounts</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/assets/docs.css">
 <link rel="icon" href="data:,">
 </head>
 <body>
+<nav class="docs-back" aria-label="Accounts"><a href="/">${escapeHtml(back)}</a></nav>
 <div id="swagger-ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/assets/docs.js"></script>
@@ -95,10 +99,11 @@ export async function registerWeb(
   registerLegalPages(app, documents, policy);
 
   if (options.docs) {
-    app.get('/docs', async (_request, reply) => {
+    app.get('/docs', async (request, reply) => {
       securityHeaders(reply, DOCS_POLICY);
+      reply.header('vary', 'accept-language, cookie');
       reply.type('text/html; charset=utf-8');
-      return DOCS_HTML;
+      return docsHtml(MESSAGES[pageLocale(request).locale]['docs.back']);
     });
   }
 

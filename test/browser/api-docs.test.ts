@@ -62,6 +62,9 @@ describe.skipIf(!chromiumInstalled)('API docs at /docs in Chromium', () => {
     await operations.first().locator('.opblock-summary').click();
     await expect.poll(() => page.locator('.opblock.is-open .responses-table').count()).toBeGreaterThan(0);
     await screenshot(page, 'api-docs', '02-operation-open');
+    // A way back to the site, above Swagger UI.
+    await page.getByRole('link', { name: '← Back to the site' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
     expectNoProblems(problems);
     await page.close();
   });

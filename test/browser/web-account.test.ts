@@ -75,7 +75,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     const { page, problems } = await suite.openSignedIn(me.token);
     await page.goto('/profile');
     await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
-    const reauth = page.locator('#reauth');
+    const reauth = page.locator('#reauth-panel');
     expect(await reauth.isVisible()).toBe(false);
 
     // Someone else's address is taken as you type; a free one is not, and now the password is asked for.
@@ -88,17 +88,22 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await expect.poll(() => page.locator('#email-message').textContent()).toBe('Available.');
     expect(await reauth.isVisible()).toBe(true);
 
-    await page.getByLabel('Current password').fill('not-my-password');
+    // Nothing typed in the confirmation panel: the save says what it needs beside its button.
     await page.getByRole('button', { name: 'Save profile' }).click();
-    const passwordMessage = page.locator('#current_password-message');
+    await expect
+      .poll(() => page.locator('#form-error').textContent())
+      .toBe('First confirm it is you, with your password or a passkey.');
+    await page.getByLabel('Your current password').fill('not-my-password');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    const passwordMessage = page.locator('#reauth_password-message');
     await expect.poll(() => passwordMessage.textContent()).toBe('The current password is incorrect.');
-    await expect.poll(() => page.locator('#current_password').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.locator('#reauth_password').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, SUITE, '03-email-change-wrong-password');
     // The error was about the old value: it goes with the first keystroke.
-    await page.getByLabel('Current password').press('Backspace');
+    await page.getByLabel('Your current password').press('Backspace');
     expect(await passwordMessage.textContent()).toBe('');
 
-    await page.getByLabel('Current password').fill(me.password);
+    await page.getByLabel('Your current password').fill(me.password);
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect
       .poll(() => page.locator('#form-status').textContent())
@@ -109,6 +114,16 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     expect(mail.text).toContain('/verify-email?token=');
     await page.reload();
     await expect.poll(() => page.locator('#email').inputValue()).toBe(newEmail);
+
+    // A link that no longer works offers a new one, mailed to the signed-in account's address.
+    await page.goto('/verify-email?token=no-longer-valid');
+    await page.getByRole('button', { name: 'Verify my email' }).click();
+    await page.getByRole('button', { name: 'Send a new link' }).click();
+    await expect
+      .poll(() => page.locator('#resend .status').textContent())
+      .toBe('A new link is on its way. Check your inbox and spam folder.');
+    await expect.poll(() => smtp.mails.filter((sent) => recipients(sent).includes(newEmail)).length).toBe(2);
+    await screenshot(page, SUITE, '04b-verify-new-link-sent');
     expectNoProblems(problems);
   });
 
@@ -131,18 +146,37 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await expect.poll(() => page.locator('#username').getAttribute('aria-invalid')).toBe('true');
     // Back to the own name, re-cased: nothing is asked and nothing is shown.
     await username.fill(me.username.toUpperCase());
-    await page.getByLabel('Profile address (slug)').fill(me.slug);
+    await page.getByLabel('Profile address').fill(me.slug);
     await page.getByLabel('About you').fill('waiting past the pause');
     await expect.poll(() => page.locator('#username-message').textContent()).toBe('');
     expect(await page.locator('#username').getAttribute('aria-invalid')).toBeNull();
     expect(await page.locator('#slug-message').textContent()).toBe('');
-    const slug = page.getByLabel('Profile address (slug)');
+    const slug = page.getByLabel('Profile address');
     await slug.fill(`free-${unique()}`);
     await expect.poll(() => page.locator('#slug-message').textContent()).toBe('Available.');
     expect(asked.filter((entry) => entry.includes(me.username) || entry.includes(`"${me.slug}"`))).toEqual(
       [],
     );
     await screenshot(page, SUITE, '05-profile-availability');
+
+    // Saved while its check is on its way: the check's late answer ("taken": by the user now) never shows.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let handled: Promise<void> = Promise.resolve();
+    await page.route('**/validate/slug', (route) => {
+      handled = held.then(() => route.continue().catch(() => undefined));
+      return handled;
+    });
+    await slug.fill(`mine-${unique()}`);
+    await expect.poll(() => page.locator('#slug-message').textContent()).toBe('Checking…');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect.poll(() => page.locator('#form-status').textContent()).toBe('Saved.');
+    release();
+    await handled;
+    expect(await page.locator('#slug-message').textContent()).toBe('');
+    expect(await page.locator('#slug').getAttribute('aria-invalid')).toBeNull();
     expectNoProblems(problems);
   });
 
@@ -160,12 +194,13 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await page.getByLabel('Password').fill(me.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL('**/profile');
+    await page.getByRole('link', { name: 'Activity and devices' }).click();
     const devices = page.locator('#sessions .device');
     await expect.poll(() => devices.count()).toBe(3);
     const names = await devices.allTextContents();
     // Newest first: this Chromium, the iPhone, the registration (a test client bowser does not know).
-    expect(names[0]).toMatch(/^Chrome \d+ · Linux$/);
-    expect(names.slice(1)).toEqual(['Safari 17 · iPhone · iOS 17.4', 'unknown device']);
+    expect(names[0]).toMatch(/^Chrome \d+ on Linux$/);
+    expect(names.slice(1)).toEqual(['Safari 17 on iPhone (iOS 17.4)', 'unknown device']);
     expect(await page.locator('#sessions').textContent()).not.toContain('Mozilla/5.0');
     await screenshot(page, SUITE, '06-sessions-device-names');
     expectNoProblems(problems);

@@ -111,8 +111,29 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
     await page.getByRole('button', { name: '계정 만들기' }).click();
     const agreement = page.locator('#user_agreement-message');
     await expect.poll(() => agreement.textContent()).toMatch(/[가-힣]/);
-    await page.getByLabel('필수 약관에 모두 동의합니다').check();
+    // 전체 동의 ticks every box, the optional ones too (clearing the required one's message); each stays its
+    // own: unticking the optional ones leaves 전체 동의 mixed, and only the required box ticked.
+    const all = page.getByLabel('전체 동의 (선택 항목 포함)');
+    await all.check();
     expect(await agreement.textContent()).toBe('');
+    const boxes = page.locator('#signup input[type="checkbox"]:not(#agree_all)');
+    expect(await Promise.all((await boxes.all()).map((box) => box.isChecked()))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    for (const box of await page.locator('#optional-consents input[type="checkbox"]').all())
+      await box.uncheck();
+    expect(await all.isChecked()).toBe(false);
+    expect(await page.evaluate(`document.getElementById('agree_all').indeterminate`)).toBe(true);
+    expect(await page.getByLabel('필수 약관에 모두 동의합니다').isChecked()).toBe(true);
+    // The password's strength while typing, and a button that shows it.
+    expect(await page.locator('#password-strength').textContent()).toMatch(/^(좋음|강함)\.$/);
+    await page.getByRole('button', { name: '보기' }).click();
+    expect(await page.locator('#password').getAttribute('type')).toBe('text');
+    expect(await page.getByRole('button', { name: '숨기기' }).getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: '계정 만들기' }).click();
     await page.waitForURL('**/profile');
     const consents = await consentsOf(await tokenOf(`${username}@example.com`, password));
@@ -128,7 +149,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
   it('shows each consent on /profile and turns an optional one on and off; required ones stay', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#privacy');
     const rows = page.locator('#consents li');
     await expect.poll(() => rows.count(), LOADED).toBe(6);
     const terms = rows.filter({ hasText: 'Terms of Service' });
@@ -168,7 +189,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
       WHERE user_id = ${me.id} AND key = 'marketing_email'`.execute(suite.ctx.database.handle.db);
     const before = (await consentsOf(me.token)).marketing_email?.agreed_at ?? '';
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#privacy');
     const again = page.getByRole('button', { name: 'Confirm again: Marketing by email' });
     await expect.poll(() => again.isVisible(), LOADED).toBe(true);
     // Only the old agreement offers it.
@@ -196,7 +217,9 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: consents at sign-up 
       },
     });
     const { page, problems } = await suite.openSignedIn(me.token, { locale: 'ko-KR' });
+    // The reminder's link names no section: the profile opens the one that waits for the user.
     await page.goto('/profile');
+    await page.waitForURL('**/profile#privacy');
     await expect.poll(() => page.locator('#consents-pending').isVisible(), LOADED).toBe(true);
     const terms = page.locator('#consents li').filter({ hasText: '서비스 이용약관' });
     expect(await terms.locator('.pending').textContent()).toBe('버전 2에 동의가 필요합니다.');

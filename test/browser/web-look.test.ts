@@ -1,13 +1,28 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, screenshot } from '../helpers/browser.js';
+import {
+  CHROMIUM_MISSING,
+  chromiumInstalled,
+  expectNoProblems,
+  lookAt,
+  screenshot,
+} from '../helpers/browser.js';
 import { registerUser } from '../helpers/factories.js';
 import { useWebSuite } from '../helpers/web-suite.js';
 
 const SUITE = 'web-look';
 
 /** Every page, as a visitor opens it (the mailed pages without their token show their own message). */
-const PAGES = ['/', '/signup', '/login', '/forgot-password', '/profile', '/verify-email', '/reset-password'];
+const PAGES = [
+  '/',
+  '/signup',
+  '/login',
+  '/forgot-password',
+  '/profile',
+  '/verify-email',
+  '/reset-password',
+  '/account-deleted',
+];
 const WIDTHS = [390, 1280];
 
 /** Elements whose right edge passes the viewport: nothing may make a phone scroll sideways. */
@@ -78,12 +93,30 @@ describe.skipIf(!chromiumInstalled)('web pages’ look in Chromium: widths, dark
     expectNoProblems(dark.problems);
   });
 
+  it('lays out the profile’s sections and the new controls in dark mode, in Korean, at both widths', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token, { locale: 'ko-KR', colorScheme: 'dark' });
+    await page.goto('/signup');
+    await page.locator('#password').fill('password');
+    await page.locator('#agree_all').check();
+    await lookAt(page, SUITE, 'dark-signup-ko');
+    for (const section of ['security', 'data']) {
+      await page.goto(`/profile#${section}`);
+      await expect.poll(() => page.locator('#username').inputValue()).toBe(me.username);
+      await lookAt(page, SUITE, `dark-profile-${section}-ko`);
+    }
+    expect(await backgroundOf(page, '.reauth-panel')).not.toBe('rgb(255, 255, 255)');
+    await page.goto('/account-deleted?on=2026-12-11T09:00:00Z');
+    await lookAt(page, SUITE, 'dark-account-deleted-ko');
+    expectNoProblems(problems);
+  });
+
   it('shows where the keyboard focus is (Tab gives the element an outline)', async () => {
     const { page, problems } = await suite.openPage();
     await page.goto('/login');
     await page.locator('#email').focus();
-    // From the email field: the password, the "forgot" link, the log-in button.
-    for (const tag of ['input', 'a', 'button']) {
+    // From the email field: the password, its show button, the "forgot" link, the log-in button.
+    for (const tag of ['input', 'button', 'a', 'button']) {
       await page.keyboard.press('Tab');
       const focus = (await page.evaluate(`(() => {
         const element = document.activeElement;

@@ -37,7 +37,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
       );
     }
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#activity');
     const items = page.locator('#activity li');
     await expect.poll(() => items.count(), LOADED).toBe(10);
     expect(await items.locator('.device').first().textContent()).toBe('Consents changed');
@@ -66,15 +66,19 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
   it('prepares the data download with the current password and shows its link when ready', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#data');
     await expect.poll(() => page.locator('#email').inputValue(), LOADED).toBe(me.email);
-    const password = page.locator('#export_password');
+    const password = page.locator('#reauth_password');
     const button = page.getByRole('button', { name: 'Prepare my data' });
 
     await password.fill('not my password');
     await button.click();
-    const message = page.locator('#export_password-message');
+    const message = page.locator('#reauth_password-message');
     await expect.poll(() => message.textContent()).toBe('The current password is incorrect.');
+    // Beside the button pressed, too: the result sits next to its own button.
+    expect(await page.locator('#data-export .error[role="alert"]').textContent()).toBe(
+      'The current password is incorrect.',
+    );
     await password.press('End');
     await password.press('Backspace');
     expect(await message.textContent()).toBe('');
@@ -135,7 +139,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
       .values({ id, user_id: me.id, locale: 'en', next_attempt_at: sql<Date>`now() + interval '1 hour'` })
       .execute();
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#data');
     const status = page.locator('#data-export .status');
     await expect.poll(() => status.textContent(), LOADED).toBe('Preparing your data…');
     await page.reload();
@@ -160,7 +164,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
   it('states the grace period, schedules the deletion with the password and signs the page out', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems, context } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#data');
     await expect.poll(() => page.locator('#email').inputValue(), LOADED).toBe(me.email);
     const card = page.locator('section[aria-labelledby="delete-heading"]');
     expect(await card.textContent()).toContain(
@@ -170,19 +174,28 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
       'enter your email and password on the “Keep your account” page.',
     );
 
-    await page.locator('#delete_password').fill('not my password');
-    await page.getByRole('button', { name: 'Delete my account' }).click();
+    // The phrase first: a stray click deletes nothing.
+    const deleteButton = page.getByRole('button', { name: 'Delete my account' });
+    await page.locator('#reauth_password').fill('not my password');
+    await deleteButton.click();
     await expect
-      .poll(() => page.locator('#delete_password-message').textContent())
+      .poll(() => page.locator('#delete_confirm-message').textContent())
+      .toBe('Type “delete my account” exactly to delete the account.');
+    await page.getByLabel('To confirm, type “delete my account”').fill('Delete my account ');
+    await deleteButton.click();
+    await expect
+      .poll(() => page.locator('#reauth_password-message').textContent())
       .toBe('The current password is incorrect.');
 
-    await page.locator('#delete_password').fill(me.password);
-    await page.getByRole('button', { name: 'Delete my account' }).click();
-    const status = page.locator('#delete-account .status');
+    await page.locator('#reauth_password').fill(me.password);
+    await deleteButton.click();
+    // The profile is left for a page that says what happens next and how to take it back.
+    await page.waitForURL('**/account-deleted?on=*');
     await expect
-      .poll(() => status.textContent())
-      .toMatch(/^Your account will be erased on .+ signing in is refused/);
-    await lookAt(page, SUITE, 'profile-deletion-scheduled');
+      .poll(() => page.locator('#deletion-date').textContent())
+      .toMatch(/^Your account will be erased on .+\.$/);
+    expect(await page.locator('main').textContent()).toContain('signing in is refused');
+    await lookAt(page, SUITE, 'account-deleted');
 
     // Every session ended, this page's cookie included; signing in is the 409 until the date.
     expect((await context.cookies()).find((cookie) => cookie.name === 'accounts_session')).toBeUndefined();
@@ -199,8 +212,8 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     expect(login.statusCode).toBe(409);
     expect(login.json()).toMatchObject({ data: { status: 'deletion_scheduled' } });
 
-    // Where to take it back: the card's link, then the account's email and password (no mailed token).
-    await card.getByRole('link', { name: 'the “Keep your account” page' }).click();
+    // Where to take it back: the page's link, then the account's email and password (no mailed token).
+    await page.getByRole('link', { name: 'keep your account with your email and password' }).click();
     await page.waitForURL('**/cancel-deletion');
     await page.getByLabel('Email').fill(me.email);
     await page.getByLabel('Password').fill('not my password');

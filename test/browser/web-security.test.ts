@@ -51,16 +51,17 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
         isUserVerified: true,
       },
     });
-    await page.goto('/profile');
-    await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await page.goto('/profile#security');
     await expect.poll(() => page.locator('#no-passkeys').isVisible()).toBe(true);
 
-    // The API re-authenticates first: a wrong password is a message under the card's own field.
-    await page.locator('#passkey_password').fill('not my password');
+    // The API re-authenticates first: a wrong password is a message under the confirmation panel's field.
+    await page.locator('#reauth_password').fill('not my password');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await expect.poll(() => page.locator('#passkey_password-message').textContent()).not.toBe('');
+    await expect
+      .poll(() => page.locator('#reauth_password-message').textContent())
+      .toBe('The current password is incorrect.');
 
-    await page.locator('#passkey_password').fill(me.password);
+    await page.locator('#reauth_password').fill(me.password);
     await page.getByLabel('Name of the passkey (optional)').fill('Test laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     const status = page.locator('#passkey-add .status');
@@ -81,11 +82,14 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.waitForURL('**/profile');
     await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
+    await page.getByRole('link', { name: 'Two-step verification and passkeys' }).click();
     await expect
       .poll(() => page.locator('#passkeys .meta').first().textContent())
-      .not.toMatch(/last used –$/);
+      .toMatch(/^added .+ · last used .+\d/);
 
-    await page.locator('#passkey_password').fill(me.password);
+    // A passkey proves it is the owner as well as the password does.
+    await page.getByRole('button', { name: 'Confirm with a passkey' }).click();
+    await expect.poll(() => page.locator('#reauth-state').textContent()).not.toBe('');
     await page.getByRole('button', { name: 'Remove: <b>Work</b> laptop' }).click();
     await expect.poll(() => status.textContent()).toBe('Passkey removed.');
     await expect.poll(() => page.locator('#passkeys li').count()).toBe(0);
@@ -95,12 +99,13 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
   it('sets up the authenticator app on /profile, then a login asks for its code', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openSignedIn(me.token);
-    await page.goto('/profile');
+    await page.goto('/profile#security');
     await expect.poll(() => page.locator('#totp-state').textContent()).toBe('Off.');
-    await page.locator('#totp_password').fill(me.password);
+    await page.locator('#reauth_password').fill(me.password);
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
     const secret = page.locator('#totp-secret');
-    await expect.poll(() => secret.textContent()).toMatch(/^[A-Z2-7]{16,}$/);
+    // In groups of four, as it is typed into an app by hand.
+    await expect.poll(() => secret.textContent()).toMatch(/^([A-Z2-7]{4} ){3,}[A-Z2-7]{1,4}$/);
     // The QR code is the API's SVG as an image: loaded, and nothing of it in the document.
     await expect
       .poll(() => page.evaluate(`document.getElementById('totp-qr').naturalWidth`))
@@ -114,7 +119,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
 
     await awayFromStepEdge();
     // The previous step's code: this step's stays unused for the login below (each step works once).
-    const base32 = (await secret.textContent()) ?? '';
+    const base32 = (await secret.getAttribute('data-secret')) ?? '';
     await page.getByLabel('Code from the app', { exact: true }).fill(currentCode(base32, -1));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.locator('#recovery-list li').count()).toBe(10);
@@ -178,6 +183,69 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await page.locator('#second-factor button[type="submit"]').click();
     await page.waitForURL('**/profile');
     await expect.poll(() => page.locator('#totp-state').textContent()).toMatch(/9$/);
+    expectNoProblems(problems);
+  });
+
+  it('confirms once for the session’s window: a change then sends no proof, a closed window asks again', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token);
+    // The window as user/reauth opens it; this server's own sensitive endpoints still decide.
+    const until = new Date(Date.now() + 10 * 60_000).toISOString();
+    let confirmation = '';
+    await page.route('**/dev/user/reauth', (route) => {
+      confirmation = route.request().postData() ?? '';
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ meta: { code: 200 }, data: { reauthenticated_until: until } }),
+      });
+    });
+    await page.goto('/profile#data');
+    await page.locator('#reauth_password').fill(me.password);
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const state = page.locator('#reauth-state');
+    await expect
+      .poll(() => state.textContent())
+      .toMatch(/^Confirmed until .+: changes ask for nothing more until then\.$/);
+    expect(JSON.parse(confirmation)).toEqual({ password: me.password });
+    expect(await page.locator('#reauth-form').isVisible()).toBe(false);
+    await lookAt(page, SUITE, 'profile-reauth-open');
+
+    // A reload of the tab still shows the window; the next change sends no proof at all.
+    await page.reload();
+    await expect.poll(() => state.textContent()).toMatch(/^Confirmed until/);
+    const sent = page.waitForRequest(
+      (request) => request.url().endsWith('/user/export') && request.method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Prepare my data' }).click();
+    expect(JSON.parse((await sent).postData() ?? '')).toEqual({});
+    // The server asked for a proof after all (its window closed): the panel asks again.
+    await expect
+      .poll(() => state.textContent())
+      .toBe('The confirmation has expired. Confirm it is you again.');
+    expect(await page.locator('#reauth-form').isVisible()).toBe(true);
+    expect(await page.locator('#data-export .error[role="alert"]').textContent()).not.toBe('');
+    expectNoProblems(problems);
+  });
+
+  it('names the address, not the browser, when the site’s passkeys are set up for another host', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token);
+    // Options for another relying party, as a server whose PUBLIC_URL names another host would send.
+    await page.route('**/dev/user/passkeys/options', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { options: { rp: { id: string } } } };
+      body.data.options.rp.id = 'accounts.example.com';
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto('/profile#security');
+    await page.locator('#reauth_password').fill(me.password);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect
+      .poll(() => page.locator('#passkey-add .error[role="alert"]').textContent())
+      .toBe(
+        `Passkeys are not set up for this address (${new URL(origin).host}). Open the site at its usual address to use them.`,
+      );
     expectNoProblems(problems);
   });
 });

@@ -11,6 +11,9 @@ export interface ApiAnswer<T = Record<string, unknown>> {
   body: Envelope<T>;
 }
 
+/** Where the profile keeps the end of the session's confirmation window for this tab (profile/reauth.ts). */
+export const REAUTH_UNTIL_KEY = 'accounts.reauth_until';
+
 /** e.g. `/dev`: the API version the server told this page to call. */
 const apiBase = document.body.dataset.apiBase ?? '/v1';
 
@@ -59,6 +62,8 @@ export async function api<T = Record<string, unknown>>(
  * no script can read it (see docs/SECURITY.md "Web pages").
  */
 export async function startSession(token: string): Promise<boolean> {
+  // A new session has no confirmation window yet, whatever the tab remembers of the previous one.
+  sessionStorage.removeItem(REAUTH_UNTIL_KEY);
   const answer = await api('/web/session', { method: 'POST', bearer: token });
   return answer.status === 200;
 }

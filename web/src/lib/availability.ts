@@ -1,28 +1,38 @@
 import { api } from './api.js';
+import { answerText, fieldMessages } from './answers.js';
 import { showField } from './form.js';
 import { t } from './i18n.js';
 
 /** Quiet time after the last keystroke before the API is asked. */
 const DEBOUNCE_MS = 350;
 
+export interface AvailabilityCheck {
+  /** Drops the pending question and any answer still on its way, and clears the field's note. */
+  cancel(): void;
+}
+
 /**
- * Availability as the user types: after a pause, `validate/<field>` is asked, and its answer shown as is —
+ * Availability as the user types: after a pause, `validate/<field>` is asked, and its answer shown —
  * "available" for a 200, the 422 body's own messages otherwise. The rules live only in the API; the page
  * never repeats them. An answer that arrives after a newer keystroke is dropped (the request is aborted).
  * `isUnchanged` (the profile page) names the signed-in user's own value: validate would call it taken, so
- * it is not asked about at all.
+ * it is not asked about, and an answer that arrives once the value has become the user's own (saved while
+ * the question was on its way) is not shown either.
  */
 export function checkAvailabilityWhileTyping(
   field: 'email' | 'username' | 'slug',
   isUnchanged: (value: string) => boolean = () => false,
-): void {
+): AvailabilityCheck {
   const input = document.getElementById(field) as HTMLInputElement | null;
-  if (!input) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: AbortController | undefined;
-  input.addEventListener('input', () => {
+  const cancel = () => {
     clearTimeout(timer);
     inFlight?.abort();
+  };
+  if (!input) return { cancel };
+  input.addEventListener('input', () => {
+    cancel();
     const value = input.value;
     if (value.trim() === '' || isUnchanged(value)) {
       showField(field, [], false);
@@ -37,13 +47,13 @@ export function checkAvailabilityWhileTyping(
         body: { [field]: value },
         signal: controller.signal,
       }).then(
-        ({ status, body }) => {
+        (answer) => {
           if (controller.signal.aborted) return;
-          if (status === 200) showField(field, [t('status.available')], false);
-          else if (status === 422) {
-            const messages = body.data[field];
-            showField(field, Array.isArray(messages) ? messages.map(String) : [t('error.generic')], true);
-          } else showField(field, [body.meta.error_message ?? t('error.generic')], true);
+          if (isUnchanged(input.value)) showField(field, [], false);
+          else if (answer.status === 200) showField(field, [t('status.available')], false);
+          else if (answer.status === 422)
+            showField(field, fieldMessages(answer.body.data[field] ?? t('error.generic')), true);
+          else showField(field, [answerText(answer)], true);
         },
         () => {
           if (!controller.signal.aborted) showField(field, [t('error.network')], true);
@@ -51,4 +61,5 @@ export function checkAvailabilityWhileTyping(
       );
     }, DEBOUNCE_MS);
   });
+  return { cancel };
 }

@@ -1,3 +1,4 @@
+import { answerText, fieldMessages, type Refusal } from './answers.js';
 import { t } from './i18n.js';
 
 /** The message paragraph of a field, tied to its input by aria-describedby. */
@@ -30,7 +31,7 @@ export function showValidationErrors(form: HTMLFormElement, data: Record<string,
   const loose: string[] = [];
   let first: HTMLElement | undefined;
   for (const [name, value] of Object.entries(data)) {
-    const messages = Array.isArray(value) ? value.map(String) : [String(value)];
+    const messages = fieldMessages(value);
     if (messageOf(name)) {
       showField(name, messages, true);
       first ??= inputsOf(name)[0];
@@ -59,9 +60,9 @@ export function setError(form: HTMLFormElement, text: string): void {
   if (element) element.textContent = text;
 }
 
-/** The error line of a non-422 answer: the API's own message (429, 401 …), or a generic one. */
-export function errorText(body: { meta?: { error_message?: string } } | undefined): string {
-  return body?.meta?.error_message ?? t('error.generic');
+/** The error line of a non-422 answer, in the page's words (web/src/lib/answers.ts). */
+export function errorText(answer: Refusal): string {
+  return answerText(answer);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { revealButtons } from '../lib/password-field.js';
 import { tokenFromUrl } from '../lib/link-token.js';
 
 const form = document.getElementById('cancel-deletion') as HTMLFormElement;
@@ -16,6 +17,7 @@ const credentials = document.getElementById('cancel-credentials') as HTMLElement
 const token = tokenFromUrl();
 // Without the mailed link, the API takes the account's email and password instead.
 credentials.hidden = token !== undefined;
+revealButtons();
 
 const value = (id: string) => (document.getElementById(id) as HTMLInputElement).value;
 
@@ -31,8 +33,8 @@ onSubmit(form, async () => {
     for (const button of Array.from(form.querySelectorAll('button'))) button.hidden = true;
     return setStatus(form, t('status.deletion_cancelled'));
   }
-  if (answer.status !== 422) return setError(form, errorText(answer.body));
-  const messages = answer.body.data.token;
-  if (token && Array.isArray(messages)) return showField('token', messages.map(String), true);
+  if (answer.status !== 422) return setError(form, errorText(answer));
+  // A used or outdated link: the page's own words (the API's name for it is "token").
+  if (token && answer.body.data.token !== undefined) return showField('token', [t('error.link_used')], true);
   showValidationErrors(form, answer.body.data);
 });

@@ -19,7 +19,7 @@ onSubmit(form, async () => {
   setStatus(form, '');
   // A malformed address is a 422 about the input, never about an account; 429 is the API's own message.
   if (answer.status === 422) return showValidationErrors(form, answer.body.data);
-  if (answer.status !== 200) return setError(form, errorText(answer.body));
+  if (answer.status !== 200) return setError(form, errorText(answer));
   // The same words for every address: the API never says whether an account has it, nor may the page.
   setStatus(form, t('status.reset_sent'));
 });

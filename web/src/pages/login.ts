@@ -1,4 +1,5 @@
 import { type ApiAnswer, api, startSession } from '../lib/api.js';
+import { fieldMessages } from '../lib/answers.js';
 import {
   clearMessages,
   errorText,
@@ -9,6 +10,8 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { offerPasskeys, passkeyFailure } from '../lib/passkey-support.js';
+import { revealButtons } from '../lib/password-field.js';
 import { startAuthentication } from '../vendor/simplewebauthn/index.js';
 
 const form = document.getElementById('login') as HTMLFormElement;
@@ -16,6 +19,9 @@ const passkeyBox = document.getElementById('passkey-login') as HTMLElement;
 const passkeyButton = document.getElementById('passkey-login-button') as HTMLButtonElement;
 const secondFactor = document.getElementById('second-factor') as HTMLFormElement;
 const startOver = document.getElementById('start-over') as HTMLButtonElement;
+
+revealButtons();
+offerPasskeys();
 
 /** A login's answer: the user and token, or (a 401) the second factor's challenge; a 422's field messages. */
 type LoginAnswer = Record<string, unknown> & {
@@ -39,7 +45,7 @@ async function finish(answer: ApiAnswer<LoginAnswer>, target: HTMLFormElement): 
     return;
   }
   const token = data.user?.api_token;
-  if (answer.status !== 200 || !token) return setError(target, errorText(answer.body));
+  if (answer.status !== 200 || !token) return setError(target, errorText(answer));
   if (!(await startSession(token))) return setError(target, t('error.generic'));
   location.assign('/profile');
 }
@@ -78,14 +84,14 @@ async function signInWithPasskey(): Promise<void> {
   }>('/auth/login/passkey/options', { method: 'POST', body: {} });
   if (options.status !== 200) {
     setStatus(passkeyLines, '');
-    return setError(passkeyLines, errorText(options.body));
+    return setError(passkeyLines, errorText(options));
   }
   let response: Awaited<ReturnType<typeof startAuthentication>>;
   try {
     response = await startAuthentication({ optionsJSON: options.body.data.options });
-  } catch {
+  } catch (error) {
     setStatus(passkeyLines, '');
-    return setError(passkeyLines, t('login.passkey_cancelled'));
+    return setError(passkeyLines, passkeyFailure(error, t('login.passkey_cancelled')));
   }
   const answer = await api<LoginAnswer>('/auth/login/passkey', {
     method: 'POST',
@@ -108,7 +114,7 @@ onSubmit(secondFactor, async () => {
   if (answer.status === 422) {
     const data = answer.body.data as Record<string, unknown>;
     const messages = [data.code, data.recovery_code, data.challenge].flat().filter((m) => m !== undefined);
-    return showField('code', messages.map(String), true);
+    return showField('code', fieldMessages(messages), true);
   }
   // A used, expired or dead challenge: only a new login makes a new one.
   if (answer.status === 401) {

@@ -10,12 +10,43 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { revealButtons, strengthHint } from '../lib/password-field.js';
 import { chosenFile, previewPicture } from '../lib/preview.js';
 
 const form = document.getElementById('signup') as HTMLFormElement;
 const picture = document.getElementById('profile_picture') as HTMLInputElement;
 previewPicture(picture, document.getElementById('preview') as HTMLImageElement);
 for (const field of ['email', 'username', 'slug'] as const) checkAvailabilityWhileTyping(field);
+revealButtons();
+const value = (id: string) => (document.getElementById(id) as HTMLInputElement).value;
+strengthHint('password', () => [value('email'), value('email').split('@')[0] ?? '', value('username')]);
+
+/**
+ * 전체 동의: ticks or unticks every consent box (the required one and each optional one, which stay shown
+ * and can each be changed after); it shows ticked when all are, and mixed when some are.
+ */
+const agreeAll = document.getElementById('agree_all') as HTMLInputElement;
+const consentBoxes = () =>
+  Array.from(
+    form.querySelectorAll<HTMLInputElement>('#user_agreement, #optional-consents input[type="checkbox"]'),
+  );
+function showAgreeAll(): void {
+  const ticked = consentBoxes().filter((box) => box.checked).length;
+  agreeAll.checked = ticked > 0 && ticked === consentBoxes().length;
+  agreeAll.indeterminate = ticked > 0 && !agreeAll.checked;
+}
+agreeAll.addEventListener('change', () => {
+  for (const box of consentBoxes()) {
+    if (box.checked === agreeAll.checked) continue;
+    box.checked = agreeAll.checked;
+    // As a click would: the box's own error clears, and the form hears the change.
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  showAgreeAll();
+});
+form.addEventListener('change', (event) => {
+  if (event.target !== agreeAll) showAgreeAll();
+});
 
 /** A required document under the one required box: its title, a link to its text. */
 function requiredItem(document_: ConsentDocument): HTMLLIElement {
@@ -57,6 +88,7 @@ async function showDocuments(): Promise<void> {
   const optionalBlock = document.getElementById('optional-consents') as HTMLElement;
   optionalBlock.append(...optional.map(optionalBox));
   optionalBlock.hidden = optional.length === 0;
+  showAgreeAll();
 }
 
 showDocuments().catch(() => {
@@ -82,7 +114,7 @@ onSubmit(form, async () => {
   setStatus(form, '');
   if (answer.status === 422) return showValidationErrors(form, answer.body.data);
   const token = answer.body.data.user?.api_token;
-  if (answer.status !== 200 || !token) return setError(form, errorText(answer.body));
+  if (answer.status !== 200 || !token) return setError(form, errorText(answer));
   if (!(await startSession(token))) return setError(form, t('error.generic'));
   location.assign('/profile');
 });

@@ -1,5 +1,6 @@
 import { api } from '../lib/api.js';
 import { when } from '../lib/dates.js';
+import { deviceInWords } from '../lib/devices.js';
 import { clearMessages, errorText, onSubmit, setError } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { toLogin } from './user.js';
@@ -17,10 +18,23 @@ interface ActivityEvent {
 /** A page of the card; small, so that the list stays short until asked for more. */
 const PAGE_SIZE = 10;
 
+/** A sign-in says how: with a passkey, the password, after a reset, or a provider's account. */
+function signInWords(event: ActivityEvent): string {
+  const method = event.details.method;
+  if (typeof method !== 'string') return t('activity.type.sign_in');
+  const key = `activity.sign_in.${method}`;
+  if (t(key) !== key) return t(key);
+  return t('activity.sign_in.provider').replace(
+    '{provider}',
+    method.charAt(0).toUpperCase() + method.slice(1),
+  );
+}
+
 /** The event's kind in words; a kind this page does not know yet still shows, as "other activity". */
 function typeInWords(event: ActivityEvent): string {
   const key = `activity.type.${event.type}`;
-  const words = t(key) === key ? t('activity.type.other') : t(key);
+  const words =
+    event.type === 'sign_in' ? signInWords(event) : t(key) === key ? t('activity.type.other') : t(key);
   // Failed sign-ins are counted per window: one row says how many.
   return typeof event.details.count === 'number' && event.details.count > 1
     ? `${words} ×${event.details.count}`
@@ -37,7 +51,7 @@ function eventItem(event: ActivityEvent): HTMLLIElement {
   // textContent only: the device name and address come from what the client sent.
   const details = document.createElement('span');
   details.className = 'meta';
-  details.textContent = [event.device, event.ip ?? '–', when(event.at)].join(' · ');
+  details.textContent = [deviceInWords(event.device), event.ip ?? '–', when(event.at)].join(' · ');
   text.append(kind, details);
   item.append(text);
   return item;
@@ -61,7 +75,7 @@ export function activitySection(): { load(): Promise<void>; refresh(): void } {
       `/user/activity?${query}`,
     );
     if (answer.status === 401) return toLogin();
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
+    if (answer.status !== 200) return setError(form, errorText(answer));
     const items = answer.body.data.events.map(eventItem);
     if (after) list.append(...items);
     else list.replaceChildren(...items);

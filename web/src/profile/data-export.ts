@@ -1,8 +1,9 @@
 import { api } from '../lib/api.js';
+import { fieldMessages } from '../lib/answers.js';
 import { when } from '../lib/dates.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import { clearInputs, inputValue, showMappedErrors } from './security-form.js';
+import { askForProof, type Reauth } from './reauth.js';
 import { toLogin } from './user.js';
 
 /** An export as user/export (each item), user/export/{id} and the POST answer it. */
@@ -20,13 +21,13 @@ const POLL_LIMIT = 100;
 const LONGEST_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
- * "Download my data": the current password starts an export (as user/delete, the API re-authenticates), the
+ * "Download my data": the owner's proof starts an export (as user/delete, the API re-authenticates), the
  * card then follows its status until the download link is there, and shows it until it expires. On load the
  * card shows the latest export, so a reload loses nothing: pending is followed again, ready shows its link,
  * expired (or failed) says so above the form that prepares a new one. `onRequested`: the request is now an
  * event of the Activity card.
  */
-export function dataExportSection(onRequested: () => void): { load(): Promise<void> } {
+export function dataExportSection(reauth: Reauth, onRequested: () => void): { load(): Promise<void> } {
   const form = document.getElementById('data-export') as HTMLFormElement;
   const ready = document.getElementById('export-ready') as HTMLElement;
   const link = document.getElementById('export-download') as HTMLAnchorElement;
@@ -84,7 +85,7 @@ export function dataExportSection(onRequested: () => void): { load(): Promise<vo
       api<{ export: DataExport }>(`/user/export/${encodeURIComponent(id)}`).then(
         (answer) => {
           if (answer.status === 401) return toLogin();
-          if (answer.status !== 200) return setError(form, errorText(answer.body));
+          if (answer.status !== 200) return setError(form, errorText(answer));
           if (!show(answer.body.data.export)) return;
           if (polls + 1 < POLL_LIMIT) follow(id, polls + 1);
           else setStatus(form, t('export.still_pending'));
@@ -100,15 +101,15 @@ export function dataExportSection(onRequested: () => void): { load(): Promise<vo
     ready.hidden = true;
     clearTimeout(timer);
     clearTimeout(expiry);
-    const answer = await api<{ export: DataExport }>('/user/export', {
-      method: 'POST',
-      body: { current_password: inputValue('export_password') },
-    });
+    const proof = await reauth.proof();
+    if (!proof) return askForProof(form);
+    const answer = await api<{ export: DataExport }>('/user/export', { method: 'POST', body: proof });
     if (answer.status === 401) return toLogin();
-    if (answer.status === 422)
-      return showMappedErrors(form, answer.body.data, { current_password: 'export_password' });
-    if (answer.status !== 202) return setError(form, errorText(answer.body));
-    clearInputs('export_password');
+    if (answer.status === 422) {
+      const data = answer.body.data as Record<string, unknown>;
+      return setError(form, reauth.refused(data) ?? fieldMessages(Object.values(data).flat()).join(' '));
+    }
+    if (answer.status !== 202) return setError(form, errorText(answer));
     onRequested();
     const exported = answer.body.data.export;
     if (show(exported)) follow(exported.id, 0);
@@ -121,7 +122,7 @@ export function dataExportSection(onRequested: () => void): { load(): Promise<vo
       const answer = await api<{ exports: DataExport[] }>('/user/export?limit=1');
       if (answer.status === 401) return toLogin();
       if (requests !== before) return;
-      if (answer.status !== 200) return setError(form, errorText(answer.body));
+      if (answer.status !== 200) return setError(form, errorText(answer));
       const latest = answer.body.data.exports[0];
       if (latest && show(latest)) follow(latest.id, 0);
     },

@@ -1,42 +1,46 @@
 import { api } from '../lib/api.js';
-import { when } from '../lib/dates.js';
-import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
+import { fieldMessages } from '../lib/answers.js';
+import { clearMessages, errorText, onSubmit, setError, showField } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import { clearInputs, inputValue, showMappedErrors } from './security-form.js';
+import { askForProof, type Reauth } from './reauth.js';
 import { toLogin } from './user.js';
 
 type Outcome = { deleted: true } | { deleted: false; scheduled_for: string };
 
+/** Typed as the label asks, whatever the case and spaces around it. */
+const sameWords = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.toLowerCase();
+
 /**
- * Deleting the account, with the current password. Every session ends with it (this one too), so the card
- * then says what happens and when, the page's cookie is cleared, and nothing else on the page is usable.
+ * Deleting the account: the confirmation phrase typed, and the owner's proof. Every session ends with it
+ * (this one too), so the page's cookie is cleared and the browser leaves the profile for the page that
+ * says what happens next and how to take it back.
  */
-export function deletionSection(): void {
+export function deletionSection(reauth: Reauth): void {
   const form = document.getElementById('delete-account') as HTMLFormElement;
+  const confirmation = document.getElementById('delete_confirm') as HTMLInputElement;
+  const word = t('delete.confirm_word');
 
   onSubmit(form, async () => {
     clearMessages(form);
-    const answer = await api<Outcome>('/user/delete', {
-      method: 'POST',
-      body: { current_password: inputValue('delete_password') },
-    });
+    if (!sameWords(confirmation.value, word)) {
+      showField('delete_confirm', [t('delete.confirm_mismatch').replace('{word}', word)], true);
+      return confirmation.focus();
+    }
+    const proof = await reauth.proof();
+    if (!proof) return askForProof(form);
+    const answer = await api<Outcome>('/user/delete', { method: 'POST', body: proof });
     if (answer.status === 401) return toLogin();
-    if (answer.status === 422)
-      return showMappedErrors(form, answer.body.data, { current_password: 'delete_password' });
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
-    clearInputs('delete_password');
+    if (answer.status === 422) {
+      const data = answer.body.data as Record<string, unknown>;
+      return setError(form, reauth.refused(data) ?? fieldMessages(Object.values(data).flat()).join(' '));
+    }
+    if (answer.status !== 200) return setError(form, errorText(answer));
     const outcome = answer.body.data;
     await api('/web/session/end', { method: 'POST' });
-    for (const element of Array.from(form.querySelectorAll<HTMLElement>('.field, button')))
-      element.hidden = true;
-    for (const other of Array.from(document.querySelectorAll<HTMLFormElement>('main form'))) {
-      if (other !== form) other.inert = true;
-    }
-    setStatus(
-      form,
+    location.replace(
       outcome.deleted
-        ? t('status.deleted')
-        : t('status.deletion_scheduled').replace('{date}', when(outcome.scheduled_for)),
+        ? '/account-deleted'
+        : `/account-deleted?on=${encodeURIComponent(outcome.scheduled_for)}`,
     );
   });
 }

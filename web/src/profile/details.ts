@@ -9,6 +9,7 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { askForProof, type Reauth } from './reauth.js';
 import { onUser, showUser, toLogin, type User } from './user.js';
 
 const input = (id: string) => document.getElementById(id) as HTMLInputElement;
@@ -18,28 +19,24 @@ const sameName = (a: string, b: string) =>
   a.trim().normalize('NFC').toLowerCase() === b.trim().normalize('NFC').toLowerCase();
 
 /**
- * The account's details: email, username, slug, gender, bio. A new email needs the current password
- * (user/update's re-authentication), so the field for it appears as soon as the email differs from the
- * saved one; after saving, the page says where the verification mail went.
+ * The account's details: email, username, slug, gender, bio. A new email needs the owner's proof
+ * (user/update's re-authentication): `onEmailChanging` hears whether the email differs from the saved one,
+ * so that the confirmation panel shows; after saving, the page says where the verification mail went.
  */
-export function detailsSection(): void {
+export function detailsSection(reauth: Reauth, onEmailChanging: (changing: boolean) => void): void {
   const form = document.getElementById('profile') as HTMLFormElement;
   const email = input('email');
-  const reauth = document.getElementById('reauth') as HTMLElement;
-  const currentPassword = input('current_password');
   let saved: User | undefined;
 
   const emailChanged = () => saved !== undefined && !sameName(email.value, saved.email);
-  const showReauth = () => {
-    reauth.hidden = !emailChanged();
-    if (reauth.hidden) currentPassword.value = '';
-  };
+  const showReauth = () => onEmailChanging(emailChanged());
   email.addEventListener('input', showReauth);
 
-  // The user's own names are not "taken": validate is asked only about a value that differs from them.
-  for (const field of ['email', 'username', 'slug'] as const) {
-    checkAvailabilityWhileTyping(field, (value) => saved !== undefined && sameName(value, saved[field]));
-  }
+  // The user's own names are not "taken": validate is asked only about a value that differs from them, and
+  // an answer arriving after the value was saved is not shown.
+  const checks = (['email', 'username', 'slug'] as const).map((field) =>
+    checkAvailabilityWhileTyping(field, (value) => saved !== undefined && sameName(value, saved[field])),
+  );
 
   onUser((user) => {
     saved = user;
@@ -54,6 +51,7 @@ export function detailsSection(): void {
   });
 
   onSubmit(form, async () => {
+    for (const check of checks) check.cancel();
     clearMessages(form);
     const values = Object.fromEntries(new FormData(form));
     const changingEmail = emailChanged();
@@ -65,11 +63,19 @@ export function detailsSection(): void {
     };
     // Sent only when edited (a re-cased address needs no password: the API sees the same account).
     if (saved && email.value.trim() !== saved.email) body.email = values.email;
-    if (changingEmail) body.current_password = currentPassword.value;
+    if (changingEmail) {
+      const proof = await reauth.proof();
+      if (!proof) return askForProof(form);
+      Object.assign(body, proof);
+    }
     const answer = await api<{ user: User }>('/user/update', { method: 'POST', body });
     if (answer.status === 401) return toLogin();
-    if (answer.status === 422) return showValidationErrors(form, answer.body.data);
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
+    if (answer.status === 422) {
+      const aboutProof = reauth.refused(answer.body.data);
+      if (aboutProof) setError(form, aboutProof);
+      return showValidationErrors(form, answer.body.data);
+    }
+    if (answer.status !== 200) return setError(form, errorText(answer));
     const user = answer.body.data.user;
     showUser(user);
     setStatus(

@@ -1,7 +1,10 @@
 import { api } from '../lib/api.js';
+import { when } from '../lib/dates.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { passkeyFailure } from '../lib/passkey-support.js';
 import { startRegistration } from '../vendor/simplewebauthn/index.js';
+import { askForProof, type Reauth } from './reauth.js';
 import { clearInputs, inputValue, showMappedErrors } from './security-form.js';
 import { toLogin } from './user.js';
 
@@ -15,11 +18,6 @@ interface Passkey {
 
 type CreationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'];
 
-const when = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' })
-    : '–';
-
 const button = (label: string, onClick: () => void): HTMLButtonElement => {
   const element = document.createElement('button');
   element.type = 'button';
@@ -31,10 +29,10 @@ const button = (label: string, onClick: () => void): HTMLButtonElement => {
 
 /**
  * The user's passkeys: listed (textContent only: a name is whatever the user or their User-Agent gave),
- * renamed in place, removed (with the current password, as the API asks), and added: the current password
- * buys creation options, the browser makes the credential, the API stores it.
+ * renamed in place, removed (with the owner's proof, as the API asks), and added: the proof buys creation
+ * options, the browser makes the credential, the API stores it.
  */
-export function passkeysSection(): { load(): Promise<void> } {
+export function passkeysSection(reauth: Reauth): { load(): Promise<void> } {
   const list = document.getElementById('passkeys') as HTMLUListElement;
   const empty = document.getElementById('no-passkeys') as HTMLElement;
   const form = document.getElementById('passkey-add') as HTMLFormElement;
@@ -48,7 +46,7 @@ export function passkeysSection(): { load(): Promise<void> } {
     name.textContent = passkey.name;
     const details = document.createElement('span');
     details.className = 'meta';
-    details.textContent = `${t('profile.created')} ${when(passkey.created_at)} · ${t('profile.last_used')} ${when(passkey.last_used_at)}`;
+    details.textContent = `${t('profile.added')} ${when(passkey.created_at)} · ${t('profile.last_used')} ${when(passkey.last_used_at)}`;
     text.append(name, details);
     const rename = button(t('action.rename'), () => startRename(row, text, passkey));
     rename.setAttribute('aria-label', `${t('action.rename')}: ${passkey.name}`);
@@ -83,51 +81,59 @@ export function passkeysSection(): { load(): Promise<void> } {
     });
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) showMappedErrors(form, answer.body.data, {});
-    else if (answer.status !== 200) setError(form, errorText(answer.body));
+    else if (answer.status !== 200) setError(form, errorText(answer));
     else setStatus(form, t('status.passkey_renamed'));
     await load();
   }
 
   async function removePasskey(passkey: Passkey): Promise<void> {
     clearMessages(form);
+    const proof = await reauth.proof();
+    if (!proof) return askForProof(form);
     const answer = await api(`/user/passkeys/${encodeURIComponent(passkey.id)}/remove`, {
       method: 'POST',
-      body: { current_password: inputValue('passkey_password') },
+      body: proof,
     });
     if (answer.status === 401) return toLogin();
-    if (answer.status === 422)
-      return showMappedErrors(form, answer.body.data, { current_password: 'passkey_password' });
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
-    clearInputs('passkey_password');
+    if (answer.status === 422) return refusedBy(answer.body.data);
+    if (answer.status !== 200) return setError(form, errorText(answer));
     setStatus(form, t('status.passkey_removed'));
     await load();
+  }
+
+  /** A 422 about the proof goes to the confirmation panel, any other beside the card's fields. */
+  function refusedBy(data: Record<string, unknown>): void {
+    const aboutProof = reauth.refused(data);
+    if (aboutProof) setError(form, aboutProof);
+    else showMappedErrors(form, data, { name: 'passkey_name' });
   }
 
   async function load(): Promise<void> {
     const answer = await api<{ passkeys: Passkey[] }>('/user/passkeys');
     if (answer.status === 401) return toLogin();
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
+    if (answer.status !== 200) return setError(form, errorText(answer));
     list.replaceChildren(...answer.body.data.passkeys.map(item));
     empty.hidden = answer.body.data.passkeys.length > 0;
   }
 
   onSubmit(form, async () => {
     clearMessages(form);
+    const proof = await reauth.proof();
+    if (!proof) return askForProof(form);
     setStatus(form, t('status.working'));
     const options = await api<{ options: CreationOptions }>('/user/passkeys/options', {
       method: 'POST',
-      body: { current_password: inputValue('passkey_password') },
+      body: proof,
     });
     setStatus(form, '');
     if (options.status === 401) return toLogin();
-    if (options.status === 422)
-      return showMappedErrors(form, options.body.data, { current_password: 'passkey_password' });
-    if (options.status !== 200) return setError(form, errorText(options.body));
+    if (options.status === 422) return refusedBy(options.body.data);
+    if (options.status !== 200) return setError(form, errorText(options));
     let response: Awaited<ReturnType<typeof startRegistration>>;
     try {
       response = await startRegistration({ optionsJSON: options.body.data.options });
-    } catch {
-      return setError(form, t('error.passkey_cancelled'));
+    } catch (error) {
+      return setError(form, passkeyFailure(error, t('error.passkey_cancelled')));
     }
     const name = inputValue('passkey_name').trim();
     const added = await api('/user/passkeys/add', {
@@ -135,8 +141,8 @@ export function passkeysSection(): { load(): Promise<void> } {
       body: { response, ...(name ? { name } : {}) },
     });
     if (added.status === 422) return showMappedErrors(form, added.body.data, { name: 'passkey_name' });
-    if (added.status !== 200) return setError(form, errorText(added.body));
-    clearInputs('passkey_password', 'passkey_name');
+    if (added.status !== 200) return setError(form, errorText(added));
+    clearInputs('passkey_name');
     setStatus(form, t('status.passkey_added'));
     await load();
   });

@@ -34,7 +34,7 @@ export function pictureSection(): void {
     const answer = await api<{ user: User }>('/user/profile-image/update', { method: 'POST', body });
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) return showValidationErrors(form, answer.body.data);
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
+    if (answer.status !== 200) return setError(form, errorText(answer));
     showUser(answer.body.data.user);
     setStatus(form, t('status.picture_saved'));
   });

@@ -1,4 +1,5 @@
 import { api } from '../lib/api.js';
+import { fieldMessages } from '../lib/answers.js';
 import { type ConsentDocument, consentDocuments, documentLink } from '../lib/consent-documents.js';
 import { when } from '../lib/dates.js';
 import { clearMessages, errorText, setError, setStatus } from '../lib/form.js';
@@ -112,9 +113,18 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
     return row;
   }
 
+  let asked = false;
+  /**
+   * A required document waiting for agreement marks the section in the side list and, the first time and
+   * when the address names no section, opens it: the reminder mail links to /profile.
+   */
   function show(consents: Consent[]): void {
     list.replaceChildren(...consents.map(item));
-    pendingNotice.hidden = !consents.some(isPending);
+    const pending = consents.some(isPending);
+    pendingNotice.hidden = !pending;
+    document.querySelector('[data-section-link="privacy"]')?.classList.toggle('attention', pending);
+    if (pending && !asked && location.hash === '') location.hash = 'privacy';
+    asked ||= pending;
   }
 
   /** One document on or off (channel `web`); the card then shows the state the API answered. */
@@ -129,7 +139,7 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
       if (answer.status === 401) return toLogin();
       if (answer.status !== 200) {
         const messages = answer.body.data[key as never] as unknown;
-        setError(form, Array.isArray(messages) ? messages.join(' ') : errorText(answer.body));
+        setError(form, Array.isArray(messages) ? fieldMessages(messages).join(' ') : errorText(answer));
         return await load();
       }
       show(answer.body.data.consents);
@@ -149,7 +159,7 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
       consentDocuments(),
     ]);
     if (answer.status === 401) return toLogin();
-    if (answer.status !== 200) return setError(form, errorText(answer.body));
+    if (answer.status !== 200) return setError(form, errorText(answer));
     if (known) documents = new Map(known.map((document_) => [document_.key, document_]));
     show(answer.body.data.consents);
   }

@@ -1,9 +1,10 @@
+import { fieldMessages } from '../lib/answers.js';
 import { setError, showField } from '../lib/form.js';
 
 /**
- * A 422 of the Security card's forms: the API names its fields (`current_password`, `code` …) while the
- * card's inputs carry page-unique names (the details form has a `current_password` of its own), so
- * `fields` maps API name → input name; anything else goes to the form's error line.
+ * A 422 of the Security section's forms: the API names its fields (`code`, `name` …) while the section's
+ * inputs carry page-unique names (`manage_code`, `passkey_name`), so `fields` maps API name → input name;
+ * anything else goes to the form's error line.
  */
 export function showMappedErrors(
   form: HTMLFormElement,
@@ -13,7 +14,7 @@ export function showMappedErrors(
   const loose: string[] = [];
   let first: HTMLElement | null = null;
   for (const [name, value] of Object.entries(data)) {
-    const messages = Array.isArray(value) ? value.map(String) : [String(value)];
+    const messages = fieldMessages(value);
     const input = fields[name];
     if (input) {
       showField(input, messages, true);

@@ -1,4 +1,6 @@
 import { api } from '../lib/api.js';
+import { when } from '../lib/dates.js';
+import { deviceInWords } from '../lib/devices.js';
 import { errorText } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { toLogin } from './user.js';
@@ -13,11 +15,6 @@ interface Session {
   current: boolean;
 }
 
-const when = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' })
-    : '–';
-
 function sessionItem(session: Session, revoke: (id: string) => void): HTMLLIElement {
   const item = document.createElement('li');
   const text = document.createElement('div');
@@ -25,7 +22,7 @@ function sessionItem(session: Session, revoke: (id: string) => void): HTMLLIElem
   // textContent, never innerHTML: the name comes from whatever User-Agent the client sent.
   const name = document.createElement('strong');
   name.className = 'device';
-  name.textContent = session.device_name ?? t('profile.unknown_agent');
+  name.textContent = session.device_name ? deviceInWords(session.device_name) : t('profile.unknown_agent');
   const details = document.createElement('span');
   details.className = 'meta';
   details.textContent = `${t('profile.created')} ${when(session.created_at)} · ${t('profile.last_used')} ${when(session.last_used_at)}`;
@@ -71,7 +68,7 @@ export function sessionsSection(): { load(): Promise<void> } {
   async function revoke(id: string): Promise<void> {
     const answer = await api(`/user/tokens/${encodeURIComponent(id)}/revoke`, { method: 'POST' });
     if (answer.status === 401) return toLogin();
-    status.textContent = answer.status === 200 ? t('status.revoked') : errorText(answer.body);
+    status.textContent = answer.status === 200 ? t('status.revoked') : errorText(answer);
     await load();
   }
 

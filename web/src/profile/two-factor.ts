@@ -1,6 +1,8 @@
 import { api } from '../lib/api.js';
+import { fieldMessages } from '../lib/answers.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { askForProof, type Reauth } from './reauth.js';
 import { clearInputs, inputValue, showMappedErrors } from './security-form.js';
 import { toLogin } from './user.js';
 
@@ -17,11 +19,14 @@ interface Setup {
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
+/** A base32 secret in groups of four, as people copy it into an app by hand. */
+const inGroups = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
 /**
- * The authenticator-app second factor: set up (current password → QR code and secret), turned on with a first
- * code (→ the recovery codes, shown this once), turned off, recovery codes replaced.
+ * The authenticator-app second factor: set up (the owner's proof → QR code and secret), turned on with a
+ * first code (→ the recovery codes, shown this once), turned off, recovery codes replaced.
  */
-export function twoFactorSection(): { load(): Promise<void> } {
+export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
   const state = element<HTMLElement>('totp-state');
   const setupForm = element<HTMLFormElement>('totp-setup');
   const enableForm = element<HTMLFormElement>('totp-enable');
@@ -75,21 +80,24 @@ export function twoFactorSection(): { load(): Promise<void> } {
 
   onSubmit(setupForm, async () => {
     clearMessages(setupForm);
-    const answer = await api<Setup>('/user/2fa/totp/setup', {
+    const proof = await reauth.proof();
+    if (!proof) return askForProof(setupForm);
+    const answer = await api<Setup & Record<string, unknown>>('/user/2fa/totp/setup', {
       method: 'POST',
-      body: { current_password: inputValue('totp_password') },
+      body: proof,
     });
     if (answer.status === 401) return toLogin();
-    if (answer.status === 422)
-      return showMappedErrors(setupForm, answer.body.data as unknown as Record<string, unknown>, {
-        current_password: 'totp_password',
-      });
-    if (answer.status !== 200) return setError(setupForm, errorText(answer.body));
-    clearInputs('totp_password');
+    if (answer.status === 422) {
+      const data: Record<string, unknown> = answer.body.data;
+      return setError(setupForm, reauth.refused(data) ?? fieldMessages(Object.values(data).flat()).join(' '));
+    }
+    if (answer.status !== 200) return setError(setupForm, errorText(answer));
     // The SVG is the API's, but still never parsed into this document: as an <img> it cannot run script.
     element<HTMLImageElement>('totp-qr').src =
       `data:image/svg+xml;charset=utf-8,${encodeURIComponent(answer.body.data.qr_svg)}`;
-    element<HTMLElement>('totp-secret').textContent = answer.body.data.secret;
+    const secret = element<HTMLElement>('totp-secret');
+    secret.textContent = inGroups(answer.body.data.secret);
+    secret.dataset.secret = answer.body.data.secret;
     enableForm.hidden = false;
     element<HTMLInputElement>('totp_code').focus();
   });
@@ -102,7 +110,7 @@ export function twoFactorSection(): { load(): Promise<void> } {
     });
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) return showMappedErrors(enableForm, answer.body.data, { code: 'totp_code' });
-    if (answer.status !== 200) return setError(enableForm, errorText(answer.body));
+    if (answer.status !== 200) return setError(enableForm, errorText(answer));
     clearInputs('totp_code');
     enableForm.hidden = true;
     showRecoveryCodes(answer.body.data.recovery_codes);
@@ -124,19 +132,21 @@ export function twoFactorSection(): { load(): Promise<void> } {
     const proof =
       action === 'regenerate' || /^\d{6}$/.test(entry) ? { code: entry } : { recovery_code: entry };
     const path = action === 'disable' ? '/user/2fa/disable' : '/user/2fa/recovery-codes/regenerate';
-    const answer = await api<Status & { recovery_codes: string[] }>(path, {
+    const owner = await reauth.proof();
+    if (!owner) return askForProof(manageForm);
+    const answer = await api<Status & { recovery_codes: string[] } & Record<string, unknown>>(path, {
       method: 'POST',
-      body: { current_password: inputValue('manage_password'), ...proof },
+      body: { ...owner, ...proof },
     });
     if (answer.status === 401) return toLogin();
-    if (answer.status === 422)
-      return showMappedErrors(manageForm, answer.body.data as unknown as Record<string, unknown>, {
-        current_password: 'manage_password',
-        code: 'manage_code',
-        recovery_code: 'manage_code',
-      });
-    if (answer.status !== 200) return setError(manageForm, errorText(answer.body));
-    clearInputs('manage_password', 'manage_code');
+    if (answer.status === 422) {
+      const data: Record<string, unknown> = answer.body.data;
+      const aboutProof = reauth.refused(data);
+      if (aboutProof) return setError(manageForm, aboutProof);
+      return showMappedErrors(manageForm, data, { code: 'manage_code', recovery_code: 'manage_code' });
+    }
+    if (answer.status !== 200) return setError(manageForm, errorText(answer));
+    clearInputs('manage_code');
     if (action === 'regenerate') showRecoveryCodes(answer.body.data.recovery_codes);
     else {
       recovery.hidden = true;
