@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { ConfigError } from '../config.js';
 import { isConnectionError } from '../db/errors.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -45,18 +46,22 @@ export function operatorMessage(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Prints rows as aligned columns (two spaces apart), the way `ls -l` and `git` do. */
+/**
+ * Prints rows as aligned columns (two spaces apart), the way `ls -l` and `git` do. Cells are measured by
+ * the columns a terminal gives them, not by their length: a Hangul syllable (김민지) or an emoji takes two.
+ */
 export function printColumns(terminal: Terminal, rows: string[][]): void {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+      widths[i] = Math.max(widths[i] ?? 0, stringWidth(cell));
     });
   }
+  const padded = (cell: string, width: number) => cell + ' '.repeat(Math.max(0, width - stringWidth(cell)));
   for (const row of rows) {
     printLine(
       terminal,
-      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '),
+      row.map((cell, i) => (i === row.length - 1 ? cell : padded(cell, widths[i] ?? 0))).join('  '),
     );
   }
 }
