@@ -207,7 +207,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await expect
       .poll(() => state.textContent())
       .toMatch(/^Confirmed until .+: changes ask for nothing more until then\.$/);
-    expect(JSON.parse(confirmation)).toEqual({ password: me.password });
+    expect(JSON.parse(confirmation)).toEqual({ current_password: me.password });
     expect(await page.locator('#reauth-form').isVisible()).toBe(false);
     await lookAt(page, SUITE, 'profile-reauth-open');
 

@@ -1,5 +1,5 @@
-import { api } from './api.js';
 import { answerText, fieldMessages } from './answers.js';
+import { api } from './api.js';
 import { showField } from './form.js';
 import { t } from './i18n.js';
 

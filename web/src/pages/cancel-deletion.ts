@@ -9,8 +9,8 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import { revealButtons } from '../lib/password-field.js';
 import { tokenFromUrl } from '../lib/link-token.js';
+import { revealButtons } from '../lib/password-field.js';
 
 const form = document.getElementById('cancel-deletion') as HTMLFormElement;
 const credentials = document.getElementById('cancel-credentials') as HTMLElement;

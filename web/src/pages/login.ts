@@ -1,5 +1,5 @@
-import { type ApiAnswer, api, startSession } from '../lib/api.js';
 import { fieldMessages } from '../lib/answers.js';
+import { type ApiAnswer, api, startSession } from '../lib/api.js';
 import {
   clearMessages,
   errorText,

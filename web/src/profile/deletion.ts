@@ -1,5 +1,5 @@
-import { api } from '../lib/api.js';
 import { fieldMessages } from '../lib/answers.js';
+import { api } from '../lib/api.js';
 import { clearMessages, errorText, onSubmit, setError, showField } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { askForProof, type Reauth } from './reauth.js';

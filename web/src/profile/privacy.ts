@@ -1,5 +1,5 @@
-import { api } from '../lib/api.js';
 import { fieldMessages } from '../lib/answers.js';
+import { api } from '../lib/api.js';
 import { type ConsentDocument, consentDocuments, documentLink } from '../lib/consent-documents.js';
 import { when } from '../lib/dates.js';
 import { clearMessages, errorText, setError, setStatus } from '../lib/form.js';

@@ -1,5 +1,5 @@
-import { api, REAUTH_UNTIL_KEY } from '../lib/api.js';
 import { fieldMessages } from '../lib/answers.js';
+import { api, REAUTH_UNTIL_KEY } from '../lib/api.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus, showField } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { offerPasskeys, passkeyFailure } from '../lib/passkey-support.js';
@@ -11,8 +11,8 @@ export type Proof = Record<string, unknown>;
 
 /** A sensitive request's proof fields: a 422 naming one of them is about the confirmation, not the change. */
 const PROOF_FIELDS = ['current_password', 'passkey_response', 'passkey_challenge_id'];
-/** user/reauth's own fields: the password is `password` there. */
-const REAUTH_FIELDS = ['password', ...PROOF_FIELDS];
+/** user/reauth takes the same proof fields as every sensitive request. */
+const REAUTH_FIELDS = PROOF_FIELDS;
 
 export interface Reauth {
   /** The proof for a sensitive request, confirming first if a password is typed; undefined when none is at hand. */
@@ -104,7 +104,7 @@ export function reauthPanel(): Reauth {
   }
 
   async function confirmPassword(): Promise<boolean> {
-    const opened = await confirm({ password: password.value });
+    const opened = await confirm({ current_password: password.value });
     if (opened && windowSupported === false) render(t('reauth.per_change'));
     return opened;
   }
@@ -188,6 +188,8 @@ export function reauthPanel(): Reauth {
 /** What a sensitive form does when no proof is at hand: says so beside its button and points at the panel. */
 export function askForProof(target: HTMLFormElement): void {
   setStatus(target, '');
-  setError(target, t('error.reauth_needed'));
+  // A confirmation that just failed (a wrong password) says why under the panel's field: the same words here.
+  const refusal = document.getElementById('reauth_password-message')?.textContent ?? '';
+  setError(target, refusal !== '' ? refusal : t('error.reauth_needed'));
   document.getElementById('reauth_password')?.focus();
 }
