@@ -97,8 +97,7 @@ interface Account {
 describe.each(backends)('%s: accounts operator commands end to end', (backend) => {
   let store: ProcessStore;
   let service: RunningService | undefined;
-  // The commands run in this process on one open database: what they print and do is the subject here; the
-  // processes' own part (migrate, the lock on DATA_DIR, exit codes) is run as processes.
+  // Commands run in this process on one open database; migrate and the lock on DATA_DIR run as processes.
   let commands: InProcessCommands;
 
   beforeAll(async () => {

@@ -7,6 +7,7 @@ import type { Executor } from '../../db/transaction.js';
 import type { Column } from '../../db/users-indexes.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
 import { accountRow, insertAccountQuery, type NewAccount, type NewAccountRow } from './new-account.js';
+import { TAKEN, takenQuery } from './taken-query.js';
 
 /** The columns user/update may change. */
 export interface UserChanges {
@@ -18,26 +19,6 @@ export interface UserChanges {
   password_hash?: string;
   email_verified?: boolean;
 }
-
-/** Who holds `value` in `column`: the column's lower() unique index, and for a username the skeleton index. */
-function takenQuery(db: Executor, column: Column, value: string, skeleton: string) {
-  return db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => {
-      const same = eb(sql`lower(${sql.ref(column)})`, '=', sql`lower(${value})`);
-      return column === 'username' ? eb.or([same, eb('username_skeleton', '=', skeleton)]) : same;
-    });
-}
-
-/** `taken` without an exception, per column, compiled once (db/precompiled.ts); email and slug ignore the skeleton. */
-const TAKEN: Record<Column, Precompiled<{ id: string }>> = {
-  email: new Precompiled(1, (db: Executor, value: string) => takenQuery(db, 'email', value, '')),
-  slug: new Precompiled(1, (db: Executor, value: string) => takenQuery(db, 'slug', value, '')),
-  username: new Precompiled(2, (db: Executor, value: string, skeleton: string) =>
-    takenQuery(db, 'username', value, skeleton),
-  ),
-};
 
 /**
  * An email login's one read: the account on the lower(email) index, with its linked providers and whether it
