@@ -276,8 +276,7 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     );
     expectOneLineFailure(await cli(['user', 'delete', gone.id, '--yes']), `User "${gone.id}" not found`);
 
-    // The embedded database is the server's again once the commands let go of it.
-    await commands.close();
+    await commands.close(); // the embedded database is the server's again
     service ??= await startService(store.env);
     expect((await api(`/v1/post/single/${postId}/raw`)).status).toBe(404);
     expect((await api('/v1/user/get', asUser(gone.token))).status).toBe(401);
