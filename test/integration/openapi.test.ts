@@ -81,6 +81,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/user/tokens/{id}/revoke',
       '/user/update',
       '/validate/email',
+      '/validate/password',
       '/validate/slug',
       '/validate/username',
     ]);

@@ -54,6 +54,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     await check('POST /validate/email', post('/validate/email', { email: `free${id}@example.com` }));
     await check('POST /validate/username', post('/validate/username', { username: `free${id}` }));
     await check('POST /validate/slug', post('/validate/slug', { slug: `free-${id}` }));
+    await check('POST /validate/password', post('/validate/password', { password: `Quiet-Harbour-${id}` }));
 
     // register, login, the signed-in user
     const minji: RegisteredUser = await registerUser(ctx.app);

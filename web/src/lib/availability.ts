@@ -3,8 +3,8 @@ import { api } from './api.js';
 import { showField } from './form.js';
 import { t } from './i18n.js';
 
-/** Quiet time after the last keystroke before the API is asked. */
-const DEBOUNCE_MS = 350;
+/** Quiet time after the last keystroke before the API is asked (the live checks and the strength hint). */
+export const DEBOUNCE_MS = 350;
 
 export interface AvailabilityCheck {
   /** Drops the pending question and any answer still on its way, and clears the field's note. */

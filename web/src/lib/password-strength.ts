@@ -1,5 +1,8 @@
-/** How strong a new password looks, as the hint under the field says it (a key of the page's messages). */
-export type Strength = 'too_short' | 'personal' | 'weak' | 'fair' | 'good' | 'strong';
+/**
+ * How strong a new password looks, as the hint under the field says it (a key of the page's messages).
+ * `common` comes only from the API: the password is on its common-password list.
+ */
+export type Strength = 'too_short' | 'personal' | 'common' | 'weak' | 'fair' | 'good' | 'strong';
 
 /** The shortest password the API accepts (newPasswordField). */
 const MIN_LENGTH = 8;
@@ -25,10 +28,11 @@ function longestSequence(password: string): number {
 }
 
 /**
- * The hint's judgement, behind one function so a fuller estimator (zxcvbn-ts) can replace its body: the
- * length the API asks for, the account's own names (which the API refuses, as it refuses common passwords),
- * then a rough count of what a guesser must try — character classes, repeats and keyboard runs lower it.
- * Only a hint: the API's rules decide at submit.
+ * The hint's instant judgement, while typing: the length the API asks for, the account's own names (which the
+ * API refuses, as it refuses common passwords), then a rough count of what a guesser must try — character
+ * classes, repeats and keyboard runs lower it. After a pause the field asks the API's own judgement
+ * (`validate/password`, which knows the common-password list), and a refusal there overrides this
+ * (password-field.ts). Only a hint: the API's rules decide at submit.
  */
 export function passwordStrength(password: string, identifiers: readonly string[] = []): Strength {
   if (password.length < MIN_LENGTH) return 'too_short';

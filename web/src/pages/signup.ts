@@ -19,7 +19,7 @@ previewPicture(picture, document.getElementById('preview') as HTMLImageElement);
 for (const field of ['email', 'username', 'slug'] as const) checkAvailabilityWhileTyping(field);
 revealButtons();
 const value = (id: string) => (document.getElementById(id) as HTMLInputElement).value;
-strengthHint('password', () => [value('email'), value('email').split('@')[0] ?? '', value('username')]);
+strengthHint('password', () => ({ email: value('email'), username: value('username') }));
 
 /**
  * 전체 동의: ticks or unticks every consent box (the required one and each optional one, which stay shown

@@ -22,9 +22,7 @@ const input = (id: string) => document.getElementById(id) as HTMLInputElement;
 export function passwordSection(reauth: Reauth): void {
   const form = document.getElementById('password-change') as HTMLFormElement;
   let user: User | undefined;
-  strengthHint('new_password', () =>
-    user ? [user.email, user.email.split('@')[0] ?? '', user.username] : [],
-  );
+  strengthHint('new_password', () => (user ? { email: user.email, username: user.username } : {}));
 
   onUser((current) => {
     user = current;
