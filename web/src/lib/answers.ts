@@ -1,6 +1,5 @@
 import { when } from './dates.js';
-import { locale, t } from './i18n.js';
-import { settleParticles } from './particles.js';
+import { t } from './i18n.js';
 
 /** What the pages read of an answer to tell one refusal from another (never its English error_message). */
 export interface Refusal {
@@ -62,8 +61,7 @@ export function answerText(answer: Refusal): string {
   }
 }
 
-/** A 422's messages for one field, as the page shows them. */
+/** A 422's messages for one field, as the page shows them (the API writes them in the page's language). */
 export function fieldMessages(value: unknown): string[] {
-  const messages = Array.isArray(value) ? value.map(String) : [String(value)];
-  return locale === 'ko' ? messages.map(settleParticles) : messages;
+  return Array.isArray(value) ? value.map(String) : [String(value)];
 }
