@@ -133,11 +133,18 @@ export class Mailer {
 
   /**
    * Runs `work` after the reply of the request asking for it is written (the loop's next check phase), tracked
-   * like a send (`idle` waits): work whose cost must not show in the answer's time. Dropped once closing.
+   * like a send (`idle` waits): work whose cost must not show in the answer's time. Dropped once closing. The
+   * answer has gone, so a failure is only logged, named by `what` (a mail that was never written cannot be
+   * retried from the outbox: the operator must see it).
    */
-  afterAnswer(work: () => Promise<void>): void {
+  afterAnswer(what: string, work: () => Promise<void>): void {
     if (this.#closed) return;
-    this.#track(new Promise<void>((resolve) => setImmediate(resolve)).then(work));
+    const after = new Promise<void>((resolve) => setImmediate(resolve)).then(work);
+    this.#track(
+      after.catch((error: unknown) => {
+        this.deps.logger.warn({ err: describeError(error) }, `${what} failed after the answer`);
+      }),
+    );
   }
 
   /** Resolves when every background send started so far has finished (tests; shutdown). */

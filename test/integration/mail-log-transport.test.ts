@@ -104,4 +104,30 @@ describe.each(backends)('%s: mail with the log transport', (backend) => {
     });
     await mailer.close();
   });
+
+  it('runs work after the answer, and names a failure of it in the log: the answer has gone', async () => {
+    const { logger, lines } = recordingLogger(false);
+    const { mailer } = await queue(logger, 'park@example.com');
+    await mailer.idle();
+    lines.length = 0;
+    let ran = false;
+    mailer.afterAnswer('a reset link', async () => {
+      ran = true;
+    });
+    // Not before the caller's own continuation: the work waits for the loop's next turn.
+    expect(ran).toBe(false);
+    mailer.afterAnswer('a reset link', async () => {
+      throw new Error('database unreachable');
+    });
+    await mailer.idle();
+    expect(ran).toBe(true);
+    expect(lines).toEqual([
+      {
+        level: 'warn',
+        details: { err: 'database unreachable' },
+        message: 'a reset link failed after the answer',
+      },
+    ]);
+    await mailer.close();
+  });
 });

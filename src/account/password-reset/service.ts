@@ -67,7 +67,7 @@ export class PasswordResetService {
   async forgot(email: string, client: ResetClient): Promise<void> {
     // Counted per address whether or not it has an account, so a 429 tells nothing either.
     await this.deps.perEmail.consume(emailKey(email));
-    this.deps.mailer.afterAnswer(() => this.mailResetLink(email, client));
+    this.deps.mailer.afterAnswer('password reset link', () => this.mailResetLink(email, client));
   }
 
   /** A reset link to the account with this address, if there is one that may reset its password. */
