@@ -3,22 +3,6 @@ import { bearerToken } from './auth.js';
 import { sessionCookiePresented, sessionCookieToken } from './session-cookie.js';
 
 /**
- * The token, in the order Laravel's token guard looks for it: `api_token` in the query string, then in the
- * body, then `Authorization: Bearer`; last, the web pages' HttpOnly session cookie, and only on a same-origin
- * request of those pages (session-cookie.ts: a cross-site request never authenticates by cookie). What a
- * sign-in reads as the device's previous token; authentication asks `presentedCredential`, which refuses a
- * request that carries two.
- */
-export function presentedToken(request: FastifyRequest): string | undefined {
-  const fromQuery = (request.query as Record<string, unknown> | undefined)?.api_token;
-  if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
-  const body = request.body as Record<string, unknown> | undefined;
-  const fromBody = body && typeof body === 'object' ? body.api_token : undefined;
-  if (typeof fromBody === 'string' && fromBody !== '') return fromBody;
-  return bearerToken(request.headers.authorization) ?? sessionCookieToken(request);
-}
-
-/**
  * What a request presents to authenticate: nothing; one token; or a credential that can prove nobody — one
  * that is malformed (an `Authorization` header that is not `Bearer <token>`, an `api_token` that is not a
  * string), or two that differ.
@@ -48,6 +32,15 @@ function credentialsOf(request: FastifyRequest): string[] {
     found.push(sessionCookieToken(request) ?? UNUSABLE);
   }
   return found;
+}
+
+/**
+ * The first usable token, in the order Laravel's token guard looks for it (`api_token` in the query, then
+ * the body, then `Authorization: Bearer`, last the web pages' session cookie): what a sign-in reads as the
+ * device's previous token. Authentication asks `presentedCredential`, which refuses a request carrying two.
+ */
+export function presentedToken(request: FastifyRequest): string | undefined {
+  return credentialsOf(request).find((credential) => credential !== UNUSABLE);
 }
 
 /**
