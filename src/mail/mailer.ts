@@ -132,19 +132,13 @@ export class Mailer {
   }
 
   /**
-   * Runs `work` after the reply of the request asking for it is written (the loop's next check phase), tracked
-   * like a send (`idle` waits): work whose cost must not show in the answer's time. Dropped once closing. The
-   * answer has gone, so a failure is only logged, named by `what` (a mail that was never written cannot be
-   * retried from the outbox: the operator must see it).
+   * Runs `work` once the request's reply is written (the loop's next check phase), tracked like a send: work
+   * whose cost must not show in the answer's time. A failure is logged by `what` (nothing the outbox retries).
    */
   afterAnswer(what: string, work: () => Promise<void>): void {
     if (this.#closed) return;
-    const after = new Promise<void>((resolve) => setImmediate(resolve)).then(work);
-    this.#track(
-      after.catch((error: unknown) => {
-        this.deps.logger.warn({ err: describeError(error) }, `${what} failed after the answer`);
-      }),
-    );
+    const after = new Promise((resolve) => setImmediate(resolve)).then(work);
+    this.#track(after, `${what} failed after the answer`);
   }
 
   /** Resolves when every background send started so far has finished (tests; shutdown). */
@@ -295,9 +289,9 @@ export class Mailer {
     return Math.max(60_000, this.deps.sendTimeoutMs * 10);
   }
 
-  #track(work: Promise<void>): void {
+  #track(work: Promise<void>, failure = 'mail send failed'): void {
     const tracked = work.catch((error: unknown) => {
-      this.deps.logger.warn({ err: describeError(error) }, 'mail send failed');
+      this.deps.logger.warn({ err: describeError(error) }, failure);
     });
     this.#inFlight.add(tracked);
     void tracked.finally(() => this.#inFlight.delete(tracked));
