@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Timestamp } from './column-types.js';
+import type { AccountEventsTable } from './schema-events.js';
 import type {
   PasskeysTable,
   RecoveryCodesTable,
@@ -232,6 +233,7 @@ export interface Database {
   service_secrets: ServiceSecretsTable;
   data_exports: DataExportsTable;
   security_events: SecurityEventsTable;
+  account_events: AccountEventsTable;
   security_alert_slots: SecurityAlertSlotsTable;
   consent_documents: ConsentDocumentsTable;
   consent_document_versions: ConsentDocumentVersionsTable;

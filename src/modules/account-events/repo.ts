@@ -1,0 +1,34 @@
+import type { TableInserter } from '../../db/transaction.js';
+import { newId } from '../../lib/ids.js';
+import type { AccountEventData, AccountEventType } from './types.js';
+
+/** One event as its INSERT takes it. */
+export interface AccountEventInsert {
+  id: string;
+  type: AccountEventType;
+  userId: string | null;
+  /** The `data` as JSON text: one value of a precompiled statement, not a group of them. */
+  data: string;
+}
+
+/** An event of `type` about `userId`, with a fresh id (the `webhook-id` of every delivery of it). */
+export function accountEvent<T extends AccountEventType>(
+  type: T,
+  userId: string | null,
+  data: AccountEventData[T],
+): AccountEventInsert {
+  return { id: newId(), type, userId, data: JSON.stringify(data) };
+}
+
+/**
+ * The INSERT of one event: run it on the transaction of the change it describes, or as a data-modifying CTE
+ * of the change's own statement, so the event commits exactly when the change does.
+ */
+export function insertAccountEventQuery(db: TableInserter, event: AccountEventInsert) {
+  return db.insertInto('account_events').values({
+    id: event.id,
+    type: event.type,
+    user_id: event.userId,
+    data: event.data,
+  });
+}
