@@ -46,6 +46,8 @@ export interface DatabaseHandle {
 
 /** The server's timestamps come back as Date on both drivers; bigint counts as JS numbers. */
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/** A `date` is a calendar day, not an instant: `YYYY-MM-DD` as is (a Date would shift it by the time zone). */
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export interface DatabaseOptions {
   /** postgres:// URL; undefined = embedded PGlite. */

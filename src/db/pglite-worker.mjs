@@ -42,11 +42,16 @@ async function templateFor(template) {
   return template === undefined ? {} : { loadDataDir: new Blob([await readFile(template)]) };
 }
 
+/** PostgreSQL's `date` type. */
+const DATE_OID = 1082;
+
 /** @type {PGlite} */
 let pglite;
 try {
   pglite = await PGlite.create(workerData.dir, {
     startParams: PGLITE_START_PARAMS,
+    // A `date` is a calendar day, not an instant: its text as is, as node-postgres is told (db/client.ts).
+    parsers: { [DATE_OID]: (value) => value },
     ...(await templateFor(workerData.template)),
   });
 } catch (error) {

@@ -52,7 +52,19 @@ export interface UsersTable {
   deletion_scheduled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** 0017: when the server erases the scheduled account (set exactly when deletion_scheduled_at is). */
   deletion_due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** 0029: declared at sign-up (`YYYY-MM-DD`), or the verified identity's, which replaces it. */
+  birth_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0029: when a carrier identity verification (PortOne) last confirmed the account's person. */
+  identity_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** 0029: a child's legal guardian's consent: pending until a guardian answers; NULL when none is needed. */
+  guardian_consent: ColumnType<
+    GuardianConsentState | null,
+    GuardianConsentState | null | undefined,
+    GuardianConsentState | null
+  >;
 }
+
+export type GuardianConsentState = 'pending' | 'granted';
 
 export interface ApiTokensTable {
   id: string;

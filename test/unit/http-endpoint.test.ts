@@ -34,6 +34,9 @@ const alice: AuthContext = {
     email_verified: true,
     deletion_scheduled_at: null,
     deletion_due_at: null,
+    birth_date: null,
+    identity_verified_at: null,
+    guardian_consent: null,
   },
   tokenId: 'token-1',
 };

@@ -25,6 +25,9 @@ const row: UserRow = {
   email_verified: true,
   deletion_scheduled_at: null,
   deletion_due_at: null,
+  birth_date: null,
+  identity_verified_at: null,
+  guardian_consent: null,
 };
 
 describe('userView', () => {
