@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
 import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { type Listen, type Listening, ServerNotifications } from './notifications.js';
 import { PGlitePool } from './pglite-pool.js';
 import { PGliteThread } from './pglite-thread.js';
 import { ReplicaSet } from './replicas.js';
@@ -33,6 +34,8 @@ export interface DatabaseHandle {
   kind: 'embedded' | 'postgres';
   db: Kysely<Database>;
   poolStats(): PoolStats;
+  /** NOTIFY channels, on PostgreSQL on a connection of their own (notifications.ts). */
+  listen: Listen;
   withSession<T>(work: (session: RawSession) => Promise<T>): Promise<T>;
   /** The read replicas of a PostgreSQL primary (DATABASE_REPLICA_URLS); never on the embedded database. */
   replicas?: ReplicaSet;
@@ -129,6 +132,21 @@ async function openEmbedded(
     kind: 'embedded',
     db,
     poolStats: () => pool.stats(),
+    listen: (channel, onNotify) => {
+      const listening: { live: boolean } = { live: false };
+      // No other process opens this database: its notifications come from this one, and only fail to
+      // arrive when the thread is gone, and with it the database.
+      pglite.listen(channel, onNotify).then(
+        () => {
+          listening.live = true;
+          // Whatever was announced before the LISTEN was in place.
+          onNotify();
+        },
+        // The thread is gone: not live, and every query fails as a lost connection anyway.
+        () => {},
+      );
+      return listening satisfies Listening;
+    },
     async withSession(work) {
       const release = await pool.acquire();
       try {
@@ -168,10 +186,12 @@ async function openServer(
           preparedStatements,
           maxLagMs: replicaMaxLagMs,
         });
+  const notifications = new ServerNotifications(url, timeouts.acquireTimeoutMs);
   return {
     kind: 'postgres',
     db,
     replicas,
+    listen: notifications.listen,
     outcomes: new PrimaryOutcomeCheck(url, timeouts.outcomeCheckTimeoutMs),
     poolStats: () => ({
       total: pool.totalCount,
@@ -200,6 +220,7 @@ async function openServer(
       }
     },
     close: async () => {
+      await notifications.close();
       await replicas?.close();
       await db.destroy();
     },

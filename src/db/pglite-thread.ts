@@ -13,7 +13,10 @@ export interface EmbeddedResult<R> {
 }
 
 interface Reply {
-  id: number;
+  /** Absent on a notification (`notify`), which answers no message. */
+  id?: number;
+  /** The channel a NOTIFY was sent on, when the thread passes one on. */
+  notify?: string;
   ok: boolean;
   result?: unknown;
   error?: Record<string, unknown>;
@@ -41,6 +44,8 @@ export class PGliteThread {
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
   #exited: Error | undefined;
+  /** Who hears each channel's notifications (listen). */
+  readonly #listeners = new Map<string, { heard: Set<() => void>; listening: Promise<unknown> }>();
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -111,6 +116,20 @@ export class PGliteThread {
     await this.#send({ op: 'exec', sql });
   }
 
+  /**
+   * Calls `onNotify` on every NOTIFY on `channel` once this resolves: before the answer of the statement that
+   * committed it, so a caller that committed a change has been told of it when its commit returns.
+   */
+  async listen(channel: string, onNotify: () => void): Promise<void> {
+    let channelListeners = this.#listeners.get(channel);
+    if (!channelListeners) {
+      channelListeners = { heard: new Set(), listening: this.#send({ op: 'listen', channel }) };
+      this.#listeners.set(channel, channelListeners);
+    }
+    channelListeners.heard.add(onNotify);
+    await channelListeners.listening;
+  }
+
   /** The whole data directory as a gzipped tarball, after a checkpoint (what `template` takes). */
   async dump(): Promise<Uint8Array> {
     const tarball = await this.#send({ op: 'dump' });
@@ -130,6 +149,7 @@ export class PGliteThread {
       | { op: 'query'; sql: string; params: unknown[]; name?: string }
       | { op: 'exec'; sql: string }
       | { op: 'dump' }
+      | { op: 'listen'; channel: string }
       | { op: 'close' },
   ) {
     if (this.#exited) return Promise.reject(this.#exited);
@@ -142,6 +162,11 @@ export class PGliteThread {
   }
 
   #answer(reply: Reply): void {
+    if (reply.notify !== undefined) {
+      for (const onNotify of this.#listeners.get(reply.notify)?.heard ?? []) onNotify();
+      return;
+    }
+    if (reply.id === undefined) return;
     const pending = this.#pending.get(reply.id);
     if (!pending) return;
     this.#pending.delete(reply.id);

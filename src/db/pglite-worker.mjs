@@ -145,7 +145,8 @@ async function queryNamed(name, sql, params, again = false) {
  * @typedef {{ id: number, op: 'exec', sql: string }} ExecMessage
  * @typedef {{ id: number, op: 'close' }} CloseMessage
  * @typedef {{ id: number, op: 'dump' }} DumpMessage
- * @typedef {QueryMessage | ExecMessage | CloseMessage | DumpMessage} Message
+ * @typedef {{ id: number, op: 'listen', channel: string }} ListenMessage
+ * @typedef {QueryMessage | ExecMessage | CloseMessage | DumpMessage | ListenMessage} Message
  */
 
 /** @param {Message} message */
@@ -163,6 +164,13 @@ async function run(message) {
   }
   if (message.op === 'exec') {
     await pglite.exec(message.sql);
+    return undefined;
+  }
+  if (message.op === 'listen') {
+    // A NOTIFY on the channel, by any statement, reaches the API process before the answer of the statement
+    // that committed it (PGlite calls back while it reads that answer): one without an `id` to reply to.
+    const { channel } = message;
+    await pglite.listen(channel, () => port.postMessage({ notify: channel }));
     return undefined;
   }
   if (message.op === 'dump') {

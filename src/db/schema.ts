@@ -62,9 +62,13 @@ export interface UsersTable {
     GuardianConsentState | null | undefined,
     GuardianConsentState | null
   >;
+  /** 0033: the versions of each document the account agreed to, written only by the database's trigger. */
+  agreed_consents: ColumnType<AgreedConsents, never, never>;
 }
 
 export type GuardianConsentState = 'pending' | 'granted';
+/** The versions of each document the account agreed to, `{"terms": [1, 2]}` (0033: kept by a trigger). */
+export type AgreedConsents = Record<string, number[]>;
 
 export interface ApiTokensTable {
   id: string;

@@ -1,4 +1,3 @@
-import type { PendingDocument } from '../db/pending-consents.js';
 import type { UserRow } from '../db/schema.js';
 
 /**
@@ -11,6 +10,4 @@ export interface AuthContext {
   readonly tokenId: string;
   /** The user's linked provider names, in order, read in the same query as the token (saves user/get a round trip). */
   readonly linkedProviders?: readonly string[];
-  /** The required documents not agreed to in their current version, read in the same query as the token. */
-  readonly pendingConsents?: readonly PendingDocument[];
 }

@@ -66,11 +66,16 @@ export function buildEntities(config: Config, deps: ServiceDeps, parts: EntityPa
   const oneTimeTokens = new OneTimeTokensRepo(db);
   const consentsRepo = new ConsentsRepo(db);
   // A consent change is logged in its transaction (it has no alert).
-  const consents = new ConsentsService(db, consentsRepo, {
-    consentChanged: async (trx, user, client, change) => {
-      await activity.record({ user, type: 'consent_changed', client, details: change }, trx);
+  const consents = new ConsentsService(
+    db,
+    consentsRepo,
+    {
+      consentChanged: async (trx, user, client, change) => {
+        await activity.record({ user, type: 'consent_changed', client, details: change }, trx);
+      },
     },
-  });
+    deps.database.listen,
+  );
   // Re-confirmation happens on the web profile page; a withdrawal by expiry is logged like the user's own.
   const consentReminders = new ConsentReminders({
     db,

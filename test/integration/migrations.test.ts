@@ -118,3 +118,50 @@ describe.each(backends)('%s: migrate', (backend) => {
 async function createTestDatabaseOn(database: TestDatabase): Promise<DatabaseHandle> {
   return openDatabase({ url: database.url, embeddedDir: '', poolMax: 2 });
 }
+
+/**
+ * 0033 keeps on each account the document versions it agreed to: written from the records already there,
+ * then by a trigger on every record after.
+ */
+describe.each(backends)('%s: the agreed versions on the account row', (backend) => {
+  const ctx = useTestDatabase(backend, { migrate: false });
+  const agreedOf = async (id: string) =>
+    (
+      (await rowsOf(ctx.db, `SELECT agreed_consents FROM users WHERE id = '${id}'`))[0] as {
+        agreed_consents: Record<string, number[]>;
+      }
+    ).agreed_consents;
+  const record = (id: string, key: string, version: number, agreed: boolean) =>
+    sql`INSERT INTO consent_records (user_id, key, version, agreed, channel)
+      VALUES (${id}, ${key}, ${version}, ${agreed}, 'update')`.execute(ctx.db);
+
+  it('fills in what was agreed before it, then adds each agreement once and keeps withdrawn ones', async () => {
+    const all = await loadMigrations();
+    const at = all.findIndex((migration) => migration.version.startsWith('0033_'));
+    await migrate(ctx.handle, all.slice(0, at));
+    const [agreed, never] = ['0190a7c0-0000-7000-8000-000000000001', '0190a7c0-0000-7000-8000-000000000002'];
+    for (const [id, name] of [
+      [agreed, 'agreed'],
+      [never, 'never'],
+    ]) {
+      await sql`INSERT INTO users (id, email, username, slug, gender, created_at, updated_at)
+        VALUES (${id}, ${`${name}@example.com`}, ${name}, ${name}, 0, now(), now())`.execute(ctx.db);
+    }
+    await sql`INSERT INTO consent_document_versions (key, version, texts) VALUES ('terms', 2, '{}')`.execute(
+      ctx.db,
+    );
+    await record(agreed, 'terms', 1, true);
+    await record(agreed, 'terms', 1, true);
+    await record(agreed, 'marketing_email', 1, true);
+    await record(agreed, 'marketing_email', 1, false);
+    await record(never, 'marketing_email', 1, false);
+    await migrate(ctx.handle, all.slice(at));
+    expect(await agreedOf(agreed)).toEqual({ terms: [1], marketing_email: [1] });
+    expect(await agreedOf(never)).toEqual({});
+    await record(agreed, 'terms', 2, true);
+    await record(agreed, 'terms', 2, true);
+    await record(never, 'terms', 2, false);
+    expect(await agreedOf(agreed)).toEqual({ terms: [1, 2], marketing_email: [1] });
+    expect(await agreedOf(never)).toEqual({});
+  });
+});

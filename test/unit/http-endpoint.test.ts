@@ -37,6 +37,7 @@ const alice: AuthContext = {
     birth_date: null,
     identity_verified_at: null,
     guardian_consent: null,
+    agreed_consents: {},
   },
   tokenId: 'token-1',
 };

@@ -1,8 +1,7 @@
-import type { PendingDocument } from '../../db/pending-consents.js';
-import type { ConsentText } from '../../db/schema.js';
-import type { AuthContext } from '../../http/auth-context.js';
+import type { Listen, Listening } from '../../db/notifications.js';
+import type { AgreedConsents } from '../../db/schema.js';
 import type { Locale } from '../../validation/messages.js';
-import type { ConsentsRepo } from './repo.js';
+import type { ConsentsRepo, CurrentDocument } from './repo.js';
 import { textIn } from './view.js';
 
 /** A required document the user has not agreed to in its current version (user/get). */
@@ -13,56 +12,74 @@ export interface PendingConsent {
   url: string;
 }
 
-/** The most document versions kept in memory (their titles and links per language). */
-const MAX_VERSIONS_IN_MEMORY = 1000;
+/** The channel the database announces a change of the documents on (migration 0033's trigger). */
+const DOCUMENTS_CHANNEL = 'consent_documents';
 
-function versionKey(document: PendingDocument): string {
-  return `${document.key}\n${document.version}`;
-}
-
-function pendingView(
-  document: PendingDocument & { texts: Record<string, ConsentText> },
-  locale: Locale,
-): PendingConsent {
-  const { title, url } = textIn(document.texts, locale);
-  return { key: document.key, version: document.version, title, url };
+interface Load {
+  /** The count of changes heard when the load started: it is current while no change has been heard since. */
+  heard: number;
+  documents: Promise<CurrentDocument[]>;
 }
 
 /**
- * The required documents a user has yet to agree to, as user/get shows them. The versions come with the
- * token's owner (AuthContext.pendingConsents, read in the token's one statement); their titles and links
- * from memory. A version is never changed once published, so what is in memory is never stale: a version
- * this instance has not met yet (published since, on whichever instance) costs one query, once. No instance
- * keeps the current versions, so none needs telling when one is published.
+ * The required documents a user has yet to agree to, as user/get shows them, without a query: the versions
+ * the account agreed to come with its row (users.agreed_consents, read in the token's one statement), the
+ * current versions of the required documents and their titles from memory. The database announces every
+ * change of the documents (NOTIFY, by whichever process publishes), so every instance reads them again
+ * after a publish; until it listens, and while its listening connection is down, it reads them on every
+ * call instead of trusting what it holds.
  */
 export class PendingConsents {
-  /** The titles and links of the document versions met so far, by key and version. */
-  readonly #texts = new Map<string, Record<string, ConsentText>>();
+  #listening: Listening | undefined;
+  /** Changes of the documents heard so far. */
+  #heard = 0;
+  #current: { heard: number; documents: CurrentDocument[] } | undefined;
+  #load: Load | undefined;
 
-  constructor(private readonly consents: ConsentsRepo) {}
+  constructor(
+    private readonly consents: ConsentsRepo,
+    private readonly listen?: Listen,
+  ) {}
 
-  /** In `locale`. Without the versions (an AuthContext the token lookup did not make), one query. */
-  async of(auth: AuthContext, locale: Locale): Promise<PendingConsent[]> {
-    const pending = auth.pendingConsents;
-    if (pending === undefined) {
-      return (await this.consents.pendingRequired(auth.user.id)).map((document) =>
-        pendingView(document, locale),
-      );
+  /** For an account that agreed to `agreed`, in `locale`. */
+  async of(agreed: AgreedConsents, locale: Locale): Promise<PendingConsent[]> {
+    const required = this.#fresh() ?? (await this.#reload());
+    const pending: PendingConsent[] = [];
+    for (const document of required) {
+      if (agreed[document.key]?.includes(document.version)) continue;
+      const { title, url } = textIn(document.texts, locale);
+      pending.push({ key: document.key, version: document.version, title, url });
     }
-    if (pending.length === 0) return [];
-    const unseen = pending.filter((document) => !this.#texts.has(versionKey(document)));
-    if (unseen.length > 0) {
-      // A handful of rows per published version: bounded by what operators publish, dropped if it ever grows.
-      if (this.#texts.size > MAX_VERSIONS_IN_MEMORY) this.#texts.clear();
-      for (const found of await this.consents.versionTexts(unseen)) {
-        this.#texts.set(versionKey(found), found.texts);
-      }
-    }
-    return pending.map((document) => {
-      const texts = this.#texts.get(versionKey(document));
-      // Versions are never deleted, so one the statement named is found; a broken row, not the request's fault.
-      if (!texts) throw new Error(`consent document ${document.key} version ${document.version} not found`);
-      return pendingView({ ...document, texts }, locale);
+    return pending;
+  }
+
+  /** What is in memory, if no change has been heard since it was read and none can have been missed. */
+  #fresh(): CurrentDocument[] | undefined {
+    this.#listening ??= this.listen?.(DOCUMENTS_CHANNEL, () => {
+      this.#heard++;
     });
+    const current = this.#current;
+    if (!current || current.heard !== this.#heard || !this.#listening?.live) return undefined;
+    return current.documents;
+  }
+
+  /** One read of the documents for every caller that needs them now; a new one once a change is heard. */
+  #reload(): Promise<CurrentDocument[]> {
+    const heard = this.#heard;
+    const load = this.#load;
+    if (load && load.heard === heard) return load.documents;
+    const documents = this.consents.currentDocuments().then((all) => {
+      const required = all.filter((document) => document.required);
+      // A read that started before a later one does not replace it.
+      if (!this.#current || this.#current.heard <= heard) this.#current = { heard, documents: required };
+      return required;
+    });
+    const started: Load = { heard, documents };
+    this.#load = started;
+    const forget = () => {
+      if (this.#load === started) this.#load = undefined;
+    };
+    documents.then(forget, forget);
+    return documents;
   }
 }

@@ -86,33 +86,6 @@ const INSERT_SIGN_UP_CONSENTS = Precompiled.named((db: Executor, consents: SignU
   insertSignUpConsentsQuery(db, consents),
 );
 
-/**
- * user/get's one consent query (see ConsentsRepo.pendingRequired): on the hot path, so compiled (and on a
- * server prepared) once.
- */
-const PENDING_REQUIRED = new Precompiled(1, (db: Executor, userId: string) =>
-  db
-    .selectFrom('consent_documents as d')
-    .innerJoin('consent_document_versions as v', (join) =>
-      join.onRef('v.key', '=', 'd.key').onRef('v.version', '=', 'd.current_version'),
-    )
-    .select(['d.key', 'd.current_version as version', 'd.required', 'v.texts'])
-    .where('d.required', '=', true)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('consent_records as r')
-            .select(sql`1`.as('one'))
-            .where('r.user_id', '=', userId)
-            .whereRef('r.key', '=', 'd.key')
-            .whereRef('r.version', '=', 'd.current_version')
-            .where('r.agreed', '=', true),
-        ),
-      ),
-    )
-    .orderBy('d.key'),
-);
-
 /** The first key of the per-user consent advisory locks: apart from every other advisory lock. */
 const CONSENT_LOCK_CLASS = 727_015;
 
@@ -245,26 +218,5 @@ export class ConsentsRepo {
       .orderBy('key')
       .orderBy('id', 'desc')
       .execute();
-  }
-
-  /** The titles and links of these versions (on the (key, version) primary key), in one query. */
-  async versionTexts(
-    versions: readonly { key: string; version: number }[],
-  ): Promise<Array<{ key: string; version: number; texts: Record<string, ConsentText> }>> {
-    return this.db
-      .selectFrom('consent_document_versions')
-      .select(['key', 'version', 'texts'])
-      .where(
-        sql<boolean>`(key, version) IN (SELECT * FROM unnest(${versions.map((v) => v.key)}::text[], ${versions.map((v) => v.version)}::int[]))`,
-      )
-      .execute();
-  }
-
-  /**
-   * The required documents whose current version the user has not agreed to, in one query: the documents
-   * (a handful of rows) each probing the user's records on (user_id, key, id DESC).
-   */
-  async pendingRequired(userId: string): Promise<CurrentDocument[]> {
-    return PENDING_REQUIRED.execute(this.db, userId);
   }
 }

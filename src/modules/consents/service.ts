@@ -1,3 +1,4 @@
+import type { Listen } from '../../db/notifications.js';
 import type { ConsentText, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { type FieldFailures, NotFoundError, ValidationError } from '../../errors.js';
@@ -76,8 +77,10 @@ export class ConsentsService {
     private readonly db: Executor,
     private readonly consents: ConsentsRepo,
     private readonly log?: ConsentLog,
+    /** Where the database announces a publish (every instance's `pendingFor` keeps the versions in memory). */
+    listen?: Listen,
   ) {
-    this.#pending = new PendingConsents(consents);
+    this.#pending = new PendingConsents(consents, listen);
   }
 
   /** Every document at its current version, in `locale` (else English, else any language published). */
@@ -257,7 +260,7 @@ export class ConsentsService {
 
   /** Required documents whose current version the user has not agreed to, in `locale` (pending.ts). */
   pendingFor(auth: AuthContext, locale: Locale): Promise<PendingConsent[]> {
-    return this.#pending.of(auth, locale);
+    return this.#pending.of(auth.user.agreed_consents, locale);
   }
 }
 

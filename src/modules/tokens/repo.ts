@@ -1,6 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { linkedProviderNames } from '../../db/linked-providers.js';
-import { type PendingDocument, pendingConsentVersions, pendingDocuments } from '../../db/pending-consents.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor, TableInserter } from '../../db/transaction.js';
@@ -19,7 +18,6 @@ export interface LiveOwner {
   tokenId: string;
   lastUsedAt: Date | null;
   linkedProviders: string[];
-  pendingConsents: PendingDocument[];
 }
 
 export interface DeviceSummary {
@@ -42,8 +40,8 @@ const isLive = (eb: ExpressionBuilder<Database, 'api_tokens'>) =>
 
 /**
  * The owner of the live token with this digest, unless the owner is disabled, with the account's state (its
- * row), its linked providers and the required documents it has not agreed to in their current version: the
- * one statement of every authenticated request, compiled once (db/precompiled.ts).
+ * row, which carries the document versions it agreed to) and its linked providers: the one statement of every
+ * authenticated request, compiled once (db/precompiled.ts).
  */
 const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
   db
@@ -54,9 +52,6 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     // The user's linked providers (user/get shows them) in the same round trip: the (user_id, provider)
     // primary key of provider_accounts, already in provider order.
     .select(linkedProviderNames.as('token_linked_providers'))
-    // The required documents not agreed to in their current version (user/get's `pending_consents`), read
-    // from the documents themselves, so a version published on any instance counts at once on every one.
-    .select(pendingConsentVersions.as('token_pending_consents'))
     .where('api_tokens.token_hash', '=', tokenHash)
     .where(isLive)
     // A disabled user's tokens stop working at once and work again when the user is enabled. An account
@@ -130,7 +125,7 @@ export class TokensRepo {
   /**
    * The owner of the live token with this digest, and the token's id, unless the owner is disabled: one
    * query, one probe of the unique token_hash index and one of the users primary key, then the owner's
-   * provider links and consent records on their indexes.
+   * provider links on theirs.
    */
   async findLiveOwner(tokenHash: Buffer): Promise<LiveOwner | undefined> {
     const [row] = await LIVE_OWNER.execute(this.db, tokenHash);
@@ -139,16 +134,9 @@ export class TokensRepo {
       token_id: tokenId,
       token_last_used_at: lastUsedAt,
       token_linked_providers: linkedProviders,
-      token_pending_consents: pendingConsents,
       ...user
     } = row;
-    return {
-      user,
-      tokenId,
-      lastUsedAt,
-      linkedProviders: linkedProviders ?? [],
-      pendingConsents: pendingDocuments(pendingConsents),
-    };
+    return { user, tokenId, lastUsedAt, linkedProviders: linkedProviders ?? [] };
   }
 
   /** The user a stored token (live or expired; a revoked one is gone) was issued to, on the token_hash index. */

@@ -114,8 +114,8 @@ export class TokensService {
     if (found.lastUsedAt === null || Date.now() - found.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
       await this.tokens.touch(found.tokenId);
     }
-    const { user, tokenId, linkedProviders, pendingConsents } = found;
-    return { user, tokenId, linkedProviders, pendingConsents };
+    const { user, tokenId, linkedProviders } = found;
+    return { user, tokenId, linkedProviders };
   }
 
   /** Who a token was issued to, even when it has expired: a device that signed in to that account before. */

@@ -16,8 +16,8 @@ const pendingConsentShape = t.object({
 type PendingConsent = Static<typeof pendingConsentShape>;
 
 /**
- * Where user/get learns what the user has yet to agree to: the consents module answers from what the token's
- * query read (AuthContext.pendingConsents) and the titles it holds in memory.
+ * Where user/get learns what the user has yet to agree to: the consents module answers from the versions the
+ * account agreed to (its row, read with the token) and the current versions and titles it holds in memory.
  */
 export type PendingConsents = (auth: AuthContext, locale: Locale) => Promise<PendingConsent[]>;
 
