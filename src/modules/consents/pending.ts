@@ -14,6 +14,11 @@ export interface PendingConsent {
 
 /** The channel the database announces a change of the documents on (migration 0033's trigger). */
 const DOCUMENTS_CHANNEL = 'consent_documents';
+/**
+ * The longest the documents are trusted without a change heard: a LISTEN through a pooler in transaction
+ * mode succeeds and then hears nothing, so a publish reaches such an instance within this long all the same.
+ */
+const MAX_AGE_MS = 60_000;
 
 interface Load {
   /** The count of changes heard when the load started: it is current while no change has been heard since. */
@@ -27,13 +32,13 @@ interface Load {
  * current versions of the required documents and their titles from memory. The database announces every
  * change of the documents (NOTIFY, by whichever process publishes), so every instance reads them again
  * after a publish; until it listens, and while its listening connection is down, it reads them on every
- * call instead of trusting what it holds.
+ * call instead of trusting what it holds, and never trusts them for longer than a minute.
  */
 export class PendingConsents {
   #listening: Listening | undefined;
   /** Changes of the documents heard so far. */
   #heard = 0;
-  #current: { heard: number; documents: CurrentDocument[] } | undefined;
+  #current: { heard: number; readAt: number; documents: CurrentDocument[] } | undefined;
   #load: Load | undefined;
 
   constructor(
@@ -60,6 +65,7 @@ export class PendingConsents {
     });
     const current = this.#current;
     if (!current || current.heard !== this.#heard || !this.#listening?.live) return undefined;
+    if (Date.now() - current.readAt > MAX_AGE_MS) return undefined;
     return current.documents;
   }
 
@@ -68,10 +74,12 @@ export class PendingConsents {
     const heard = this.#heard;
     const load = this.#load;
     if (load && load.heard === heard) return load.documents;
+    const readAt = Date.now();
     const documents = this.consents.currentDocuments().then((all) => {
       const required = all.filter((document) => document.required);
       // A read that started before a later one does not replace it.
-      if (!this.#current || this.#current.heard <= heard) this.#current = { heard, documents: required };
+      if (!this.#current || this.#current.heard <= heard)
+        this.#current = { heard, readAt, documents: required };
       return required;
     });
     const started: Load = { heard, documents };
