@@ -5,7 +5,9 @@ import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, registrationForm, unique } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { pngFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
+import { updatePicture } from '../helpers/media.js';
 
 const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction.', []] as const;
 
@@ -148,6 +150,24 @@ describe.each(backends)('%s: account events written with the change', (backend) 
     const token = await latestToken(handle(), email, 'email_verify');
     expectOk(await postForm(ctx.app, '/v1/auth/email/verify', { token }));
     expect(typed(await next())).toEqual([{ type: 'user.email_verified', data: { id: user.id, email } }]);
+  });
+
+  it('a new profile picture writes user.updated with its public URLs', async () => {
+    const user = await registerUser(ctx.app);
+    const next = await eventsFrom(handle(), user.id);
+    const { user: updated } = expectOk<{ user: { profile_picture: Record<string, unknown> } }>(
+      await updatePicture(ctx.app, user.token, await pngFixture(64, 64)),
+    );
+    expect(typed(await next())).toEqual([
+      {
+        type: 'user.updated',
+        data: {
+          id: user.id,
+          changed: ['profile_picture'],
+          values: { profile_picture: updated.profile_picture },
+        },
+      },
+    ]);
   });
 
   it('a consent change writes consent.changed per record; withdrawing what was never agreed writes none', async () => {
