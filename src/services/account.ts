@@ -8,6 +8,7 @@ import type { SecurityActivity } from '../account/security-activity/recorder.js'
 import { SignInMethodsReader } from '../account/sign-in-methods.js';
 import { SignUp } from '../account/sign-up/service.js';
 import type { Config } from '../config.js';
+import { writeAccountEvent } from '../modules/account-events/outbox.js';
 import { EmailVerificationService } from '../modules/lifecycle/verification-service.js';
 import { ReauthWindowsRepo } from '../modules/tokens/reauth-window-repo.js';
 import type { Deletion } from './deletion.js';
@@ -53,6 +54,7 @@ export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: Acco
     resendLimit: limits.emailResend,
     log: {
       emailVerified: async (trx, user, client) => {
+        await writeAccountEvent(trx, 'user.email_verified', user.id, { id: user.id, email: user.email });
         await activity.record(
           { user: { ...user, email_verified: true }, type: 'email_verified', client },
           trx,

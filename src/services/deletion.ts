@@ -35,6 +35,7 @@ export function buildDeletion(config: Config, deps: ServiceDeps, parts: Deletion
   const eraser = new AccountEraser({
     db,
     usersRepo,
+    tokens,
     posts,
     images,
     mailOutbox: new OutboxRepo(db),

@@ -143,7 +143,7 @@ describe.each(backends)('%s: every repo query runs on an index', (backend) => {
     await users.taken('slug', 'kim-slug');
     await users.freeSlugs(['kim-a', 'kim-b']);
     await tokens.findLiveOwner(hashApiToken('token'));
-    await tokens.delete(newId());
+    await tokens.deleteById(newId(), 'logout');
     // The orphan sweep's lookup, on the partial GIN index of pictures' keys (migration 0014).
     await users.referencedMediaKeys(['media/a.webp', 'media/b.webp']);
     expect(queries).toHaveLength(9);

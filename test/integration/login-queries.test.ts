@@ -23,7 +23,7 @@ describe.each(backends)('%s: the statements of an email login', (backend) => {
     await ctx.mailer.idle();
   });
 
-  it('reads the account once, writes the token in one statement that re-checks the sign-in, then logs it', async () => {
+  it('reads the account once, writes the token and its event in one statement that re-checks the sign-in, then logs it', async () => {
     recorder.reset();
     const res = await postForm(app, '/v1/auth/login/email', {
       email: user.email.toUpperCase(),
@@ -32,12 +32,14 @@ describe.each(backends)('%s: the statements of an email login', (backend) => {
     expectOk(res);
     expect(recorder.statements.map((statement) => statement.sql.split(' ')[0]?.toLowerCase())).toEqual([
       'select',
-      'insert',
+      'with',
       'insert',
     ]);
     const [read, write, logged] = recorder.statements;
     expect(read?.sql).toContain('provider_accounts');
     expect(write?.sql).toMatch(/insert into "api_tokens".*"password_hash" = \$\d+.*for share/s);
+    // The session's account event, in the token's statement: written exactly when the token is.
+    expect(write?.sql).toMatch(/insert into "account_events".*from "issued"/s);
     // The sign-in's security event, which decides in the same INSERT whether the device is new: no read first.
     expect(logged?.sql).toMatch(/^INSERT INTO security_events .*'new_device'/s);
   });

@@ -1,8 +1,10 @@
 import type { PostImage, ProfilePicture, UserRow } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import type { OutboxRepo } from '../../mail/outbox-repo.js';
+import { writeAccountEvent } from '../../modules/account-events/outbox.js';
 import type { ImagesService } from '../../modules/images/service.js';
 import type { PostsService } from '../../modules/posts/service.js';
+import type { TokensService } from '../../modules/tokens/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
 
 /** The user's data-export zips: their keys read inside the erasing transaction, the files removed after. */
@@ -28,6 +30,8 @@ export interface DeletedAccount {
 export interface AccountEraserDeps {
   db: Executor;
   usersRepo: UsersRepo;
+  /** The sessions an immediate erasure ends (a scheduled one revoked them already), each with its event. */
+  tokens: TokensService;
   posts: PostsService;
   images: ImagesService;
   mailOutbox: OutboxRepo;
@@ -40,6 +44,7 @@ export interface AccountEraserDeps {
  * - the user row, and by its foreign keys (all ON DELETE CASCADE, migrations 0001–0008) its api_tokens,
  *   devices, provider_accounts, one_time_tokens, notification_outbox rows, inspirer rank and likes;
  * - its posts (and the likes others gave them);
+ * - its sessions, each with its `session.revoked` event, and the `user.deleted` event itself;
  * - its likes of other users' posts, taken back first so those posts' like_count and hot_score stay right;
  * - mails still waiting to go to its address; sent ones stay as the delivery record, address masked and
  *   body emptied (OutboxRepo.forgetAddress).
@@ -91,7 +96,12 @@ export class AccountEraser {
     const postImages = await this.deps.posts.deleteAllOfUser(trx, row.id);
     await this.deps.mailOutbox.with(trx).forgetAddress(row.email);
     const exportKeys = await this.deps.exportFiles.fileKeysOf(trx, row.id);
+    // Revoked here rather than by the foreign key's cascade, so each session's end is an event too.
+    await this.deps.tokens.revokeAll(trx, row.id, 'deletion');
     await this.deps.usersRepo.with(trx).delete(row.id);
+    // The id only: every other service erases what it holds of it. The user's earlier events stay as they
+    // are until delivered and purged (docs/events.md, "Erasure").
+    await writeAccountEvent(trx, 'user.deleted', row.id, { id: row.id });
     return { picture: row.profile_picture, postImages, exportKeys };
   }
 

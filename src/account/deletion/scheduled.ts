@@ -11,6 +11,8 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { writeAccountEvent } from '../../modules/account-events/outbox.js';
+import type { SessionMethod } from '../../modules/account-events/types.js';
 import { linkWithToken } from '../../modules/lifecycle/links.js';
 import type { OneTimeTokensRepo } from '../../modules/lifecycle/repo.js';
 import type { PostsService } from '../../modules/posts/service.js';
@@ -102,7 +104,12 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
     const done = await writeTransaction(this.deps.db, async (trx) => {
       const row = await this.deps.usersRepo.with(trx).scheduleDeletion(user.id, this.deps.settings.graceDays);
       if (!row?.deletion_due_at) return undefined;
-      await this.deps.tokens.revokeAll(trx, row.id);
+      await this.deps.tokens.revokeAll(trx, row.id, 'deletion');
+      const scheduledFor = iso(row.deletion_due_at);
+      await writeAccountEvent(trx, 'user.deletion_scheduled', row.id, {
+        id: row.id,
+        scheduled_for: scheduledFor,
+      });
       await this.deps.posts.setAuthorHidden(trx, row.id, true);
       await this.deps.oneTimeTokens.with(trx).replace({
         id: newId(),
@@ -123,7 +130,7 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
           user: row,
           type: 'deletion_requested',
           client: { ...client, locale },
-          details: { by: client === OPERATOR ? 'operator' : 'user', due_at: iso(row.deletion_due_at) },
+          details: { by: client === OPERATOR ? 'operator' : 'user', due_at: scheduledFor },
         },
         trx,
       );
@@ -170,7 +177,7 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
       { factors: 1, purpose: 'deletion_cancel' },
     );
     if (answer.kind !== 'session') return answer;
-    return this.restore(holder.id, client, invalidToken, async (trx) => {
+    return this.restore(holder.id, client, 'email_link', invalidToken, async (trx) => {
       const userId = await this.deps.oneTimeTokens.with(trx).consume(tokenHash, 'deletion_cancel');
       if (userId !== holder.id) throw invalidToken();
     });
@@ -195,7 +202,7 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
         { factors: 1, purpose: 'deletion_cancel' },
       );
       if (answer.kind !== 'session') return answer;
-      return this.restore(user.id, client, notScheduled, (trx) => this.dropLinks(trx, user.id));
+      return this.restore(user.id, client, 'password', notScheduled, (trx) => this.dropLinks(trx, user.id));
     });
   }
 
@@ -210,7 +217,7 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
   ): Promise<CompletedSession | { kind: 'refused'; error: ServiceError }> {
     if (!(await this.deps.usersRepo.with(trx).lockForDelete(userId))) return refused(notScheduled());
     await this.dropLinks(trx, userId);
-    return this.restoreLocked(trx, userId, client, 2);
+    return this.restoreLocked(trx, userId, client, 'second_factor');
   }
 
   private async dropLinks(trx: Executor, userId: string): Promise<void> {
@@ -224,13 +231,14 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
   private async restore(
     userId: string,
     client: ClientInfo,
+    method: SessionMethod,
     refusedAnswer: () => ValidationError,
     useProof: (trx: Executor) => Promise<void>,
   ): Promise<SignInOutcome> {
     const done = await writeTransaction(this.deps.db, async (trx) => {
       if (!(await this.deps.usersRepo.with(trx).lockForDelete(userId))) throw refusedAnswer();
       await useProof(trx);
-      const restored = await this.restoreLocked(trx, userId, client, 1);
+      const restored = await this.restoreLocked(trx, userId, client, method);
       // Thrown, so the proof's use rolls back with the rest.
       if (restored.kind === 'refused') throw restored.error;
       return restored;
@@ -248,7 +256,7 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
     trx: Executor,
     userId: string,
     client: ClientInfo,
-    factors: 1 | 2,
+    method: SessionMethod,
   ): Promise<CompletedSession | { kind: 'refused'; error: ServiceError }> {
     const row = await this.deps.usersRepo.with(trx).cancelDeletion(userId);
     if (!row) return refused(notScheduled());
@@ -256,12 +264,14 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
     // which the caller rolls back or never commits alone).
     if (row.disabled_at !== null) throw new AccountDisabledError();
     await this.deps.posts.setAuthorHidden(trx, userId, false);
-    await this.deps.tokens.revokeAll(trx, userId);
-    const credential = { factors, purpose: 'sign_in' } as const;
-    const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent);
+    // What a racing sign-in made before the cancel: ended as the deletion's.
+    await this.deps.tokens.revokeAll(trx, userId, 'deletion');
+    const credential = { factors: method === 'second_factor' ? 2 : 1, purpose: 'sign_in' } as const;
+    const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent, method);
     // Under the row's lock nothing else can have changed: a second factor turned on since the password was
     // checked is the one way here, and gets no session.
     if (issue.kind !== 'issued') throw new InvalidCredentialsError();
+    await writeAccountEvent(trx, 'user.deletion_cancelled', userId, { id: userId });
     const alert = await this.deps.activity.record({ user: row, type: 'deletion_cancelled', client }, trx);
     return { kind: 'issued', token: issue.token, row, alert };
   }

@@ -8,6 +8,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
+import { writeAccountEvent } from '../../modules/account-events/outbox.js';
 import type { WebAuthnChallengesRepo } from '../../modules/passkeys/challenges-repo.js';
 import { CREDENTIAL_ID_INDEX, type PasskeySummary, type PasskeysRepo } from '../../modules/passkeys/repo.js';
 import type { ClientInfo } from '../client.js';
@@ -149,6 +150,7 @@ export class PasskeyManagement {
           ...credential,
           name: name ?? deviceName(client.userAgent),
         });
+        await writeAccountEvent(trx, 'passkey.added', user.id, { user_id: user.id, passkey_id: passkey.id });
         const details = { passkey_id: passkey.id, passkey_name: passkey.name };
         const alert = await this.deps.activity.record({ user, type: 'passkey_added', client, details }, trx);
         return { passkey, alert };
@@ -208,6 +210,7 @@ export class PasskeyManagement {
         throw new ValidationError({ passkey: [{ rule: 'last_passkey' }] });
       }
       if (!(await passkeys.delete(user.id, id))) throw new NotFoundError('passkey');
+      await writeAccountEvent(trx, 'passkey.removed', user.id, { user_id: user.id, passkey_id: id });
       const details = { passkey_id: removing.id, passkey_name: removing.name };
       return this.deps.activity.record({ user, type: 'passkey_removed', client, details }, trx);
     });

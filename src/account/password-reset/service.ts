@@ -6,6 +6,7 @@ import { isCommonPassword, type PasswordHasher } from '../../lib/passwords.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import type { Mailer, QueuedMail } from '../../mail/mailer.js';
+import { writeAccountEvent } from '../../modules/account-events/outbox.js';
 import { linkWithToken } from '../../modules/lifecycle/links.js';
 import type { OneTimeTokensRepo } from '../../modules/lifecycle/repo.js';
 import type { TokensService } from '../../modules/tokens/service.js';
@@ -122,9 +123,13 @@ export class PasswordResetService {
       const row = await this.deps.usersRepo
         .with(trx)
         .update(userId, { password_hash: passwordHash, email_verified: true });
-      await this.deps.tokens.revokeAll(trx, userId);
+      // The link proved the address: verified now, if it was not before.
+      if (!holder.email_verified) {
+        await writeAccountEvent(trx, 'user.email_verified', userId, { id: userId, email: row.email });
+      }
+      await this.deps.tokens.revokeAll(trx, userId, 'password_changed');
       const credential = { factors: 1, purpose: 'sign_in' } as const;
-      const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent);
+      const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent, 'email_link');
       // Refused (disabled, or scheduled for deletion, after the mail went out): thrown, so the reset rolls
       // back with the token's use.
       if (issue.kind === 'refused') throw issue.error;

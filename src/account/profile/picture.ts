@@ -5,6 +5,7 @@ import type { ImagesService } from '../../modules/images/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { UserView } from '../../modules/users/view.js';
+import { writeUserUpdated } from '../events/user-events.js';
 
 /** The signed-in user replacing their own profile picture. */
 export class ProfilePictureService {
@@ -25,10 +26,14 @@ export class ProfilePictureService {
     const { row, previous } = await this.images.withStoredPicture(
       { field: 'profile_picture', file, probe },
       (picture) =>
-        writeTransaction(this.db, (trx) =>
+        writeTransaction(this.db, async (trx) => {
           // withStoredPicture always passes a picture when given an upload.
-          this.users.with(trx).replaceProfilePicture(userId, picture as NonNullable<typeof picture>),
-        ),
+          const replaced = await this.users
+            .with(trx)
+            .replaceProfilePicture(userId, picture as NonNullable<typeof picture>);
+          await writeUserUpdated(trx, auth.user, replaced.row);
+          return replaced;
+        }),
     );
     await this.images.removePicture(previous);
     return this.usersService.view(row);

@@ -9,6 +9,7 @@ import type { UserChanges, UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { UserView } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
+import { writeUserUpdated } from '../events/user-events.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
 
@@ -82,6 +83,7 @@ export class ProfileService {
       this.deps.db,
       async (trx) => {
         const row = await this.deps.usersRepo.with(trx).update(user.id, changes);
+        await writeUserUpdated(trx, user, row);
         if (changes.password_hash !== undefined)
           await this.deps.tokens.revokeAllBut(trx, user.id, currentTokenId);
         const mail = emailChanges ? await this.deps.verification.queueWithin(trx, row, locale) : undefined;

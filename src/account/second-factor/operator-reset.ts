@@ -1,4 +1,5 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
+import { writeAccountEvent } from '../../modules/account-events/outbox.js';
 import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
 import type { Locale } from '../../validation/messages.js';
 import type { ActivityUser, SecurityActivity } from '../security-activity/recorder.js';
@@ -33,6 +34,7 @@ export class SecondFactorReset {
       const removed = await this.repo.with(trx).removeAll(user.id);
       if (removed === undefined) return { outcome: 'nothing' } as const;
       if (removed === 'pending') return { outcome: 'cleared_setup' } as const;
+      await writeAccountEvent(trx, 'second_factor.disabled', user.id, { user_id: user.id });
       const client = { ...OPERATOR_CLIENT, locale };
       const details = { by: 'operator' };
       const alert = await this.activity.record(

@@ -6,6 +6,7 @@ import { qrCodeSvg } from '../../lib/qr-code.js';
 import { iso } from '../../lib/time.js';
 import { newTotpSecret, otpauthUrl, totpSecretText } from '../../lib/totp.js';
 import { type RateCounter, throttledAttempt } from '../../limits/rate-counter.js';
+import { writeAccountEvent } from '../../modules/account-events/outbox.js';
 import type { SecondFactorRepo, TotpCredential } from '../../modules/second-factor/repo.js';
 import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
@@ -95,6 +96,7 @@ export class SecondFactorSettings {
         // Only the secret the code was checked against: a setup made meanwhile has replaced it.
         if (!(await repo.enable(user.id, credential.secret, step))) return false;
         await repo.replaceRecoveryCodes(user.id, recovery.hashes);
+        await writeAccountEvent(trx, 'second_factor.enabled', user.id, { user_id: user.id });
         const details = { factor: 'totp' };
         return {
           alert: await this.deps.activity.record(
@@ -127,6 +129,7 @@ export class SecondFactorSettings {
         if (use.kind === 'refused') throw use.error;
         if (use.kind !== 'right') return false;
         if ((await repo.removeAll(user.id)) === undefined) return false;
+        await writeAccountEvent(trx, 'second_factor.disabled', user.id, { user_id: user.id });
         const details = { by: 'user' };
         return {
           alert: await this.deps.activity.record(

@@ -148,7 +148,13 @@ export class SecondFactorSignIn {
     client: ClientInfo,
   ): Promise<Outcome> {
     const credential = { factors: 2, purpose: 'sign_in' } as const;
-    const issue = await this.deps.gate.issueWithin(trx, live.user_id, credential, client.userAgent);
+    const issue = await this.deps.gate.issueWithin(
+      trx,
+      live.user_id,
+      credential,
+      client.userAgent,
+      'second_factor',
+    );
     if (issue.kind === 'refused') return issue;
     if (issue.kind !== 'issued') return { kind: 'dead' };
     const row = await this.deps.usersRepo.with(trx).findById(live.user_id);

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/transaction.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
+import type { SessionMethod } from '../../modules/account-events/types.js';
 import type { ChallengesRepo } from '../../modules/second-factor/challenges-repo.js';
 import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
 import type { IssuedToken } from '../../modules/tokens/service.js';
@@ -103,7 +104,8 @@ export class SessionGate {
     { kind: 'issued'; token: IssuedToken; alongside: T } | Exclude<IssueWithin, { kind: 'issued' }>
   > {
     return writeTransaction(this.deps.db, async (trx) => {
-      const issue = await this.deps.tokens.issueWithin(trx, userId, { factors: 1, purpose: 'sign_in' }, name);
+      const credential = { factors: 1, purpose: 'sign_in' } as const;
+      const issue = await this.deps.tokens.issueWithin(trx, userId, credential, name, 'provider');
       if (issue.kind !== 'issued') return issue;
       return { ...issue, alongside: await alongside(trx) };
     });
@@ -119,14 +121,18 @@ export class SessionGate {
     return this.deps.tokens.afterPasskey(userId, name, recordUse, alongside);
   }
 
-  /** The token inside the caller's transaction, the rule applied under the row's share lock. */
+  /**
+   * The token inside the caller's transaction, the rule applied under the row's share lock; its
+   * `session.created` event names `method`.
+   */
   issueWithin(
     trx: Executor,
     userId: string,
     credential: Credential,
     name: string | undefined,
+    method: SessionMethod,
   ): Promise<IssueWithin> {
-    return this.deps.tokens.issueWithin(trx, userId, credential, name);
+    return this.deps.tokens.issueWithin(trx, userId, credential, name, method);
   }
 
   /** True when `deviceToken` (the token a login presented) was issued to `userId`: a device of record. */

@@ -1,6 +1,7 @@
 import { type Executor, writeStatement, writeTransaction } from '../../db/transaction.js';
 import { ServiceError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import type { SessionMethod } from '../../modules/account-events/types.js';
 import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
 import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
 import type { UsersRepo } from '../../modules/users/repo.js';
@@ -91,13 +92,15 @@ export class SignInTokens {
   /**
    * Inside the caller's transaction (the one that uses its proof up): the account's state re-read under a
    * share lock, the rule applied to it, and the token when it says `session` — so a disable, a scheduled
-   * deletion or a second factor turned on that commits meanwhile is not missed.
+   * deletion or a second factor turned on that commits meanwhile is not missed. The session's event says
+   * it was made by `method`.
    */
   async issueWithin(
     trx: Executor,
     userId: string,
     credential: Credential,
     name: string | undefined,
+    method: SessionMethod,
   ): Promise<IssueWithin> {
     const current = await this.users.with(trx).signInState(userId, 'share');
     if (current === undefined) return { kind: 'gone' };
@@ -106,7 +109,7 @@ export class SignInTokens {
     if (credential.factors === 2 && current.second_factor_enabled) {
       await this.deps.secondFactor.with(trx).clearFailures(userId);
     }
-    return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
+    return { kind: 'issued', token: await this.tokens.issue(trx, userId, name, method) };
   }
 
   /**
@@ -124,7 +127,13 @@ export class SignInTokens {
     try {
       return await writeTransaction(this.db, async (trx): Promise<PasskeySignInIssue<T>> => {
         if (!(await recordUse(trx))) return { kind: 'replayed' };
-        const issue = await this.issueWithin(trx, userId, { factors: 2, purpose: 'sign_in' }, name);
+        const issue = await this.issueWithin(
+          trx,
+          userId,
+          { factors: 2, purpose: 'sign_in' },
+          name,
+          'passkey',
+        );
         if (issue.kind === 'refused') throw new RefusedSession(issue);
         // `gone`; `second_factor` is not reached (two factors never need a second one).
         if (issue.kind !== 'issued') return { kind: 'replayed' };
@@ -160,7 +169,7 @@ export class SignInTokens {
       // A second factor turned on since the row was read: no token (the login starts again).
       if (admitted?.kind === 'second_factor') return { kind: 'password-changed' };
       if (rehashed) await users.replacePasswordHash(userId, rehashed);
-      return { kind: 'issued', token: await this.tokens.issue(trx, userId, name) };
+      return { kind: 'issued', token: await this.tokens.issue(trx, userId, name, 'password') };
     });
   }
 }

@@ -29,6 +29,7 @@ import type { UsersRepo } from '../../modules/users/repo.js';
 import type { UsersService } from '../../modules/users/service.js';
 import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
+import { emailSignUpEvents, writeUserCreated } from '../events/user-events.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
 import { slugCandidates } from './slugs.js';
 import { writeEmailSignUp } from './write.js';
@@ -238,6 +239,7 @@ export class SignUp {
       mail,
       event: this.deps.activity.prepareRegistration(account.id, client),
       consents,
+      ...emailSignUpEvents(account, token.row),
     };
     const lookup = this.lostAnswerLookup(account.id);
     const row =
@@ -276,7 +278,8 @@ export class SignUp {
       async (trx) => {
         const row = await this.deps.usersRepo.with(trx).insert({ ...account, slug });
         await this.deps.providers.linkWithin(trx, row.id, credentials);
-        const token = await this.deps.tokens.issue(trx, row.id, client.userAgent);
+        await writeUserCreated(trx, row, credentials.provider);
+        const token = await this.deps.tokens.issue(trx, row.id, client.userAgent, 'provider');
         const created = { user: row, type: 'account_created' as const, client };
         await this.deps.activity.record({ ...created, details: { method: credentials.provider } }, trx);
         await this.deps.consents.recordSignUpWithin(trx, consents);

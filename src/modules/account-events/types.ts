@@ -5,8 +5,11 @@
 
 /** How an account came to be: an email sign-up or the identity provider it signed up with. */
 export type SignUpMethod = 'email' | string;
-/** How a session was made. */
-export type SessionMethod = 'password' | 'provider' | 'passkey' | 'second_factor';
+/**
+ * How a session was made: a password, an identity provider's token, a passkey, a first factor completed with
+ * the second, or a mailed link (a password reset's, a deletion cancel's).
+ */
+export type SessionMethod = 'password' | 'provider' | 'passkey' | 'second_factor' | 'email_link';
 /** Why a session ended. */
 export type SessionRevokedReason = 'logout' | 'revoked' | 'password_changed' | 'deletion';
 

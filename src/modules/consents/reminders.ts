@@ -1,6 +1,7 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import type { Mailer, QueuedMail } from '../../mail/mailer.js';
 import { type Locale, preferredLocale } from '../../validation/messages.js';
+import { writeAccountEvent } from '../account-events/outbox.js';
 import type { ConsentRemindersRepo, DueReminder, ExpiredConsent } from './reminders-repo.js';
 import type { ConsentsRepo } from './repo.js';
 import { textIn } from './view.js';
@@ -133,8 +134,11 @@ export class ConsentReminders {
         // The users' consent locks, then a fresh look: an answer that committed meanwhile is seen.
         await this.deps.consents.with(trx).lockUsers(reminders.map((reminder) => reminder.user_id));
         const expired = await repo.withdrawUnanswered(reminders.map((reminder) => reminder.record_id));
-        for (const consent of expired)
-          await this.deps.log.consentChanged(trx, consent.user_id, expiryDetails(consent));
+        for (const consent of expired) {
+          const { user_id, key, version } = consent;
+          await writeAccountEvent(trx, 'consent.changed', user_id, { user_id, key, version, agreed: false });
+          await this.deps.log.consentChanged(trx, user_id, expiryDetails(consent));
+        }
         return { settled: reminders.length, withdrawn: expired.length };
       });
       withdrawn += batch.withdrawn;

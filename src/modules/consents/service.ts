@@ -8,6 +8,7 @@ import type { Coerce } from '../../validation/field.js';
 import { boolean } from '../../validation/field-kinds.js';
 import type { Locale } from '../../validation/messages.js';
 import { CLEARED } from '../../validation/types.js';
+import { writeAccountEvent } from '../account-events/outbox.js';
 import { type PendingConsent, PendingConsents } from './pending.js';
 import type { ConsentsRepo, CurrentDocument, NewConsentRecord, SignUpConsents } from './repo.js';
 import {
@@ -215,6 +216,9 @@ export class ConsentsService {
             clientAddress: client.ip,
           }));
         await repo.insert(records);
+        for (const { key, version, agreed } of records) {
+          await writeAccountEvent(trx, 'consent.changed', userId, { user_id: userId, key, version, agreed });
+        }
         // Withdrawing what was never agreed to records nothing, and logs nothing.
         if (records.length === 0) return;
         const change: ConsentChange = { channel };

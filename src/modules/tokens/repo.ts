@@ -1,16 +1,12 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
-import type { Executor, TableInserter } from '../../db/transaction.js';
+import type { Executor } from '../../db/transaction.js';
+import type { SessionMethod, SessionRevokedReason } from '../account-events/types.js';
+import { INSERT_IF_SIGN_IN_HOLDS, INSERT_TOKEN, type NewToken, sessionCreated } from './issue.js';
 
-export interface NewToken {
-  id: string;
-  userId: string;
-  tokenHash: Buffer;
-  name: string | null;
-  expiresAt: Date | null;
-}
+export type { NewToken } from './issue.js';
 
 /** What the token lookup of an authenticated request reads, in one statement. */
 export interface LiveOwner {
@@ -61,49 +57,8 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     .where('users.deletion_scheduled_at', 'is', null),
 );
 
-/** The INSERT of a new token; also part of an email sign-up's one write. */
-export function insertTokenQuery(db: TableInserter, token: NewToken) {
-  return db.insertInto('api_tokens').values({
-    id: token.id,
-    user_id: token.userId,
-    token_hash: token.tokenHash,
-    name: token.name,
-    expires_at: token.expiresAt,
-  });
-}
-
-/** A new token (every sign-up writes one): compiled, and prepared on a server, once. */
-const INSERT_TOKEN = Precompiled.named((db: Executor, token: NewToken) => insertTokenQuery(db, token));
-
-/**
- * A sign-in's token, written only if the user's hash is still the one checked and the user is neither
- * disabled nor scheduled for deletion, the user row share-locked for the statement (the same lock the
- * transactional sign-in takes). The values are cast: in a SELECT list their types are not inferred from the
- * target columns.
- */
-const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
-  (db: Executor, { token, checkedHash }: { token: NewToken; checkedHash: string }) =>
-    db
-      .insertInto('api_tokens')
-      .columns(['id', 'user_id', 'token_hash', 'name', 'expires_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('users')
-          .select([
-            sql<string>`${token.id}::uuid`.as('id'),
-            'users.id as user_id',
-            sql<Buffer>`${token.tokenHash}::bytea`.as('token_hash'),
-            sql<string | null>`${token.name}::text`.as('name'),
-            sql<Date | null>`${token.expiresAt}::timestamptz`.as('expires_at'),
-          ])
-          .where('users.id', '=', token.userId)
-          .where('users.password_hash', '=', checkedHash)
-          .where('users.disabled_at', 'is', null)
-          .where('users.deletion_scheduled_at', 'is', null)
-          .forShare(),
-      )
-      .returning('api_tokens.id'),
-);
+/** A token that goes: the `session.revoked` event's reason is said by the caller. */
+type TokenFilter = (eb: ExpressionBuilder<Database, 'api_tokens'>) => Expression<SqlBool>;
 
 export class TokensRepo {
   constructor(private readonly db: Executor) {}
@@ -112,13 +67,15 @@ export class TokensRepo {
     return new TokensRepo(trx);
   }
 
-  async insert(token: NewToken): Promise<void> {
-    await INSERT_TOKEN.execute(this.db, token);
+  /** The token and its `session.created` event, in one statement. */
+  async insert(token: NewToken, method: SessionMethod): Promise<void> {
+    await INSERT_TOKEN.execute(this.db, { token, event: sessionCreated(token, method) });
   }
 
   /** `insert`, if the sign-in still holds (INSERT_IF_SIGN_IN_HOLDS); false when it wrote nothing. */
-  async insertIfSignInHolds(token: NewToken, checkedHash: string): Promise<boolean> {
-    const rows = await INSERT_IF_SIGN_IN_HOLDS.execute(this.db, { token, checkedHash });
+  async insertIfSignInHolds(token: NewToken, checkedHash: string, method: SessionMethod): Promise<boolean> {
+    const event = sessionCreated(token, method);
+    const rows = await INSERT_IF_SIGN_IN_HOLDS.execute(this.db, { token, checkedHash, event });
     return rows.length > 0;
   }
 
@@ -196,36 +153,52 @@ export class TokensRepo {
   }
 
   /** Deletes the token only when it belongs to the user; says whether it did. */
-  async deleteOwn(userId: string, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('api_tokens')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  async deleteOwn(userId: string, id: string, reason: SessionRevokedReason): Promise<boolean> {
+    return (await this.revoke(reason, (eb) => eb.and([eb('id', '=', id), eb('user_id', '=', userId)]))) > 0;
   }
 
   /** Every token of the user but one (a password change signs out every other session). */
-  async deleteAllBut(userId: string, keepId: string): Promise<void> {
-    await this.db.deleteFrom('api_tokens').where('user_id', '=', userId).where('id', '<>', keepId).execute();
+  async deleteAllBut(userId: string, keepId: string, reason: SessionRevokedReason): Promise<void> {
+    await this.revoke(reason, (eb) => eb.and([eb('user_id', '=', userId), eb('id', '<>', keepId)]));
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('api_tokens').where('id', '=', id).execute();
-  }
-
-  /** Deletes one token by id, whoever owns it (operators); says whether there was one. */
-  async deleteById(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('api_tokens').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  /** Deletes one token by id, whoever owns it; says whether there was one. */
+  async deleteById(id: string, reason: SessionRevokedReason): Promise<boolean> {
+    return (await this.revoke(reason, (eb) => eb('id', '=', id))) > 0;
   }
 
   /**
    * Deletes every token of the user (on the (user_id, created_at) index): an operator's revoke, a password
-   * reset. Returns how many there were.
+   * reset, a deletion. Returns how many there were.
    */
-  async deleteAllOf(userId: string): Promise<number> {
-    const result = await this.db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteAllOf(userId: string, reason: SessionRevokedReason): Promise<number> {
+    return this.revoke(reason, (eb) => eb('user_id', '=', userId));
+  }
+
+  /**
+   * Deletes the tokens `which` selects, each with its `session.revoked` event, in one statement: an event
+   * exactly for each token that was there. The events' ids are drawn by the database (only it knows how many
+   * rows go); events are ordered by `occurred_at`, not by id. Returns how many went.
+   */
+  private async revoke(reason: SessionRevokedReason, which: TokenFilter): Promise<number> {
+    const rows = await this.db
+      .with('revoked', (qc) => qc.deleteFrom('api_tokens').where(which).returning(['id', 'user_id']))
+      .insertInto('account_events')
+      .columns(['id', 'type', 'user_id', 'data'])
+      .expression((eb) =>
+        eb
+          .selectFrom('revoked')
+          .select([
+            sql<string>`gen_random_uuid()`.as('id'),
+            sql<string>`'session.revoked'`.as('type'),
+            'revoked.user_id',
+            sql<string>`jsonb_build_object('user_id', revoked.user_id, 'session_id', revoked.id, 'reason', ${reason}::text)`.as(
+              'data',
+            ),
+          ]),
+      )
+      .returning('account_events.id')
+      .execute();
+    return rows.length;
   }
 }

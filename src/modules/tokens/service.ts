@@ -7,6 +7,7 @@ import { deviceName } from '../../lib/device-name.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
+import type { SessionMethod, SessionRevokedReason } from '../account-events/types.js';
 import type { NewToken, TokensRepo } from './repo.js';
 
 export interface IssuedToken {
@@ -54,14 +55,25 @@ export class TokensService {
     private readonly log?: RevocationLog,
   ) {}
 
-  /** A new token for the user, written with `trx` so it commits (or not) with the rest of the request. */
-  async issue(trx: Executor, userId: string, name: string | undefined): Promise<IssuedToken> {
+  /**
+   * A new token for the user, written with `trx` so it commits (or not) with the rest of the request, with
+   * its `session.created` event (made by `method`) in the same statement.
+   */
+  async issue(
+    trx: Executor,
+    userId: string,
+    name: string | undefined,
+    method: SessionMethod,
+  ): Promise<IssuedToken> {
     const { row, issued } = this.prepareIssue(userId, name);
-    await this.tokens.with(trx).insert(row);
+    await this.tokens.with(trx).insert(row, method);
     return issued;
   }
 
-  /** A new token's row (only its hash) and the token itself, for a caller that writes the row (sign-up). */
+  /**
+   * A new token's row (only its hash) and the token itself, for a caller that writes the row (sign-up) and
+   * its `session.created` event (`sessionCreated` of the repo) in its own statement.
+   */
   prepareIssue(userId: string, name: string | undefined): { row: NewToken; issued: IssuedToken } {
     const token = newApiToken();
     const id = newId();
@@ -79,7 +91,8 @@ export class TokensService {
    * A new token for a sign-in, in one statement, only if the user still has `checkedHash` and is not
    * disabled: both are read under a share lock, so a password change or a disabling that is under way is
    * waited for and then seen (no token), and one that starts later waits for the token and revokes it with
-   * the others. Undefined when the check failed (the caller finds out why).
+   * the others. Undefined when the check failed (the caller finds out why). Its `session.created` event
+   * (a password sign-in's) is written by the same statement.
    */
   async issueIfSignInHolds(
     userId: string,
@@ -97,6 +110,7 @@ export class TokensService {
         expiresAt: this.expiry(),
       },
       checkedHash,
+      'password',
     );
     return issued ? { id, token } : undefined;
   }
@@ -124,8 +138,9 @@ export class TokensService {
     return this.tokens.findIssuedTo(hashApiToken(token));
   }
 
+  /** Ends the session of the token its own client signs out with (logout). */
   async revoke(tokenId: string): Promise<void> {
-    await this.tokens.delete(tokenId);
+    await this.tokens.deleteById(tokenId, 'logout');
   }
 
   /** The user's sessions, never the tokens themselves (only their digests are stored anyway). */
@@ -150,7 +165,7 @@ export class TokensService {
    * same 404: the answer never tells whether a token id exists.
    */
   async revokeOwn(auth: AuthContext, tokenId: string, client: RevokingClient): Promise<void> {
-    if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(auth.user.id, tokenId))) {
+    if (!UUID_PATTERN.test(tokenId) || !(await this.tokens.deleteOwn(auth.user.id, tokenId, 'revoked'))) {
       throw new NotFoundError('token');
     }
     // Logged after the one DELETE (an unknown id wrote nothing, and logs nothing).
@@ -162,21 +177,21 @@ export class TokensService {
    * the command can say so.
    */
   async revokeById(tokenId: string): Promise<boolean> {
-    return UUID_PATTERN.test(tokenId) && (await this.tokens.deleteById(tokenId));
+    return UUID_PATTERN.test(tokenId) && (await this.tokens.deleteById(tokenId, 'revoked'));
   }
 
   /** Operators: signs out every session of the user; returns how many were revoked. */
   revokeAllOf(userId: string): Promise<number> {
-    return this.tokens.deleteAllOf(userId);
+    return this.tokens.deleteAllOf(userId, 'revoked');
   }
 
-  /** Signs out every session of the user but `keepTokenId`, inside the caller's transaction. */
+  /** Signs out every session of the user but `keepTokenId` (a password change), inside the caller's transaction. */
   async revokeAllBut(trx: Executor, userId: string, keepTokenId: string): Promise<void> {
-    await this.tokens.with(trx).deleteAllBut(userId, keepTokenId);
+    await this.tokens.with(trx).deleteAllBut(userId, keepTokenId, 'password_changed');
   }
 
-  /** Signs out every session of the user, inside the caller's transaction. */
-  async revokeAll(trx: Executor, userId: string): Promise<void> {
-    await this.tokens.with(trx).deleteAllOf(userId);
+  /** Signs out every session of the user, inside the caller's transaction, for `reason`. */
+  async revokeAll(trx: Executor, userId: string, reason: SessionRevokedReason): Promise<void> {
+    await this.tokens.with(trx).deleteAllOf(userId, reason);
   }
 }

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
+import { iso } from '../../lib/time.js';
+import { accountEvent } from '../account-events/outbox.js';
 
 /** One user row of an import, with every normalised column the register path writes (skeleton included). */
 export interface ImportedUserRow {
@@ -44,6 +46,30 @@ export class UserImportRepo {
       .returning('id')
       .execute();
     return new Set(inserted.map((row) => row.id));
+  }
+
+  /**
+   * The `user.created` events (method `import`) of the rows a batch wrote, in one INSERT on the batch's
+   * transaction: the other services learn of imported accounts as of signed-up ones.
+   */
+  async recordCreated(rows: readonly ImportedUserRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const events = rows.map((row) =>
+      accountEvent('user.created', row.id, {
+        id: row.id,
+        email: row.email,
+        username: row.username,
+        slug: row.slug,
+        created_at: iso(row.created_at),
+        method: 'import',
+      }),
+    );
+    await this.db
+      .insertInto('account_events')
+      .values(
+        events.map((event) => ({ id: event.id, type: event.type, user_id: event.userId, data: event.data })),
+      )
+      .execute();
   }
 
   /**

@@ -145,6 +145,7 @@ export class UserImportService {
   ): Promise<{ imported: number; alreadyPresent: number; errors: ImportLineError[] }> {
     const repo = this.repo.with(trx);
     const inserted = await repo.insertNew(batch.map((valid) => valid.row));
+    await repo.recordCreated(batch.map((valid) => valid.row).filter((row) => inserted.has(row.id)));
     const skipped = batch.filter((valid) => !inserted.has(valid.row.id));
     if (skipped.length === 0) return { imported: inserted.size, alreadyPresent: 0, errors: [] };
     const holders = await repo.holdersOf({
