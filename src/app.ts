@@ -13,6 +13,7 @@ import type { Mailer } from './mail/mailer.js';
 import { MailSummaries } from './mail/summaries.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { ImageRenderer } from './modules/images/process.js';
+import type { WebhookDelivery } from './modules/webhooks/delivery.js';
 import { mediaOrigin } from './web/media-origin.js';
 import { registerWeb } from './web/plugin.js';
 
@@ -30,6 +31,8 @@ export interface AppParts {
   imageRenderer: ImageRenderer;
   /** Resolves when no background pass (periodic jobs, export builds) is under way. */
   backgroundIdle: BackgroundIdle;
+  /** The account events' delivery: run a pass (`dispatch`, `deliver`, `maintain`). */
+  webhookDelivery: WebhookDelivery;
 }
 
 /** An instance built by buildAppWithParts: the Fastify app and its parts. */
@@ -95,6 +98,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
       mailSummaries,
       imageRenderer: infrastructure.imageRenderer,
       backgroundIdle,
+      webhookDelivery: built.webhookDelivery,
     },
   };
 }

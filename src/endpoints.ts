@@ -27,6 +27,7 @@ import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
+import type { WebhookDelivery } from './modules/webhooks/delivery.js';
 import { buildServices, type ServiceDeps } from './services.js';
 import type { LegalDocuments } from './web/legal.js';
 import type { WebSessions } from './web/plugin.js';
@@ -53,6 +54,8 @@ export function buildEndpoints(
   dueDeletions: DueDeletions;
   /** The Idempotency-Key records, for their periodic prune. */
   idempotency: { prune(): Promise<number> };
+  /** The account events' delivery to webhook endpoints (the server runs its passes). */
+  webhookDelivery: WebhookDelivery;
 } {
   const { limits } = deps;
   const {
@@ -89,6 +92,7 @@ export function buildEndpoints(
     mediaReferences,
     securityEvents,
     activityCursors,
+    webhookDelivery,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -164,6 +168,7 @@ export function buildEndpoints(
     securityEvents,
     dueDeletions: eraser,
     idempotency,
+    webhookDelivery,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
   };

@@ -10,6 +10,7 @@ import { buildNotifications } from './services/notifications.js';
 import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
 import { buildSecondFactorSignIn, buildSignIn } from './services/sign-in.js';
+import { buildWebhooks } from './services/webhooks.js';
 
 export type { ServiceDeps } from './services/deps.js';
 
@@ -69,6 +70,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
   });
   const { users, posts } = entities;
+  // The account events' delivery passes (the server runs them in the background).
+  const { webhookDelivery } = buildWebhooks(config, deps);
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
@@ -111,5 +114,6 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     securityEvents,
     activityCursors,
     activity,
+    webhookDelivery,
   };
 }

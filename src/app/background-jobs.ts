@@ -15,6 +15,7 @@ import {
 } from '../modules/images/orphan-sweep.js';
 import { prunePeriodically } from '../modules/security-events/prune.js';
 import type { SecurityEventsService } from '../modules/security-events/service.js';
+import { deliverPeriodically, type WebhookDelivery } from '../modules/webhooks/delivery.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
@@ -30,6 +31,8 @@ export interface BackgroundWork {
   idempotency: { prune(): Promise<number> };
   /** The summaries of the mails the per-address cap held back. */
   mailSummaries: MailSummaries;
+  /** The account events' delivery to webhook endpoints. */
+  webhookDelivery: WebhookDelivery;
 }
 
 /** Resolves when no background pass (periodic jobs, export builds) is under way. */
@@ -57,6 +60,10 @@ function periodicJobs(app: FastifyInstance, config: Config, work: BackgroundWork
   periodic.push(() => summarizePeriodically(work.mailSummaries, app.log));
   // Idempotency-Key answers past their day.
   periodic.push(() => pruneKeysPeriodically(work.idempotency, PRUNE_INTERVAL_MS, app.log));
+  // Account events to webhook endpoints, by every instance (they share the work through SKIP LOCKED).
+  if (config.webhooks.pollIntervalMs > 0) {
+    periodic.push(() => deliverPeriodically(work.webhookDelivery, config.webhooks.pollIntervalMs, app.log));
+  }
   return periodic;
 }
 
