@@ -31,7 +31,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128],
-  ['::ffff:0:0', 96], // IPv4-mapped: would reach an IPv4 address past the list above
   ['64:ff9b::', 96], // NAT64
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
@@ -42,10 +41,18 @@ for (const [network, prefix] of [
   REFUSED.addSubnet(network, prefix, 'ipv6');
 }
 
+/**
+ * IPv4-mapped IPv6 addresses, refused whole: they reach an IPv4 address past the IPv4 list. Kept apart
+ * because a BlockList applies an IPv6 rule over the mapped range to plain IPv4 addresses too.
+ */
+const MAPPED = new BlockList();
+MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
+
 /** Whether `address` (an IP literal) is one a webhook may reach without WEBHOOK_ALLOW_PRIVATE. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
+  if (family === 6 && MAPPED.check(address, 'ipv6')) return false;
   return !REFUSED.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
@@ -108,9 +115,9 @@ export async function resolveTarget(
   if (!allowPrivate) {
     const refused = addresses.find((entry) => !isPublicAddress(entry.address));
     if (refused !== undefined) {
+      const what = refused.address === host ? host : `${host} resolves to ${refused.address}, which`;
       throw new TargetRefusedError(
-        `${host} resolves to ${refused.address}, a private, loopback or link-local address ` +
-          '(allowed only with WEBHOOK_ALLOW_PRIVATE=true)',
+        `${what} is a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)`,
       );
     }
   }
