@@ -79,7 +79,12 @@ export class WebhookDelivery {
   async maintain(): Promise<void> {
     for (const endpoint of await this.deps.endpoints.disableFailing(DISABLE_AFTER_DAYS)) {
       this.deps.log.warn(
-        { endpoint: endpoint.id, url: endpoint.url, failingSince: endpoint.failing_since.toISOString() },
+        // The host, not the URL: a receiver may carry a token in its path or query.
+        {
+          endpoint: endpoint.id,
+          host: hostOf(endpoint.url),
+          failingSince: endpoint.failing_since.toISOString(),
+        },
         `webhook endpoint disabled: failing for ${DISABLE_AFTER_DAYS} days`,
       );
     }
@@ -141,6 +146,14 @@ export class WebhookDelivery {
 }
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '?';
+  }
+}
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 

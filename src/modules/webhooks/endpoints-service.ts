@@ -72,6 +72,7 @@ export class WebhookEndpoints {
     if (secrets === undefined) {
       throw new WebhookRequestError('SECRETS_KEY is not set: webhook secrets are sealed with it');
     }
+    if (request.url.length > 2048) throw new WebhookRequestError('URL: at most 2048 characters');
     const url = checkTargetUrl(request.url, this.deps.allowPrivate);
     await resolveTarget(url, this.deps.allowPrivate, this.deps.lookup);
     const events = request.events === undefined ? null : [...new Set(request.events)];
