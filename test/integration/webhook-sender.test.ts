@@ -56,6 +56,20 @@ describe('WebhookSender', () => {
     expect(receiver.requests[0]?.verifiedBy).toEqual([true]);
   });
 
+  it('takes a 2xx whose body never ends as delivered when the time is up', async () => {
+    receiver.answer = () => (response) => {
+      response.writeHead(200);
+      response.write('working on it');
+    };
+    try {
+      expect(await new WebhookSender(true, undefined, 200).send(delivery(receiver.url))).toEqual({
+        statusCode: 200,
+      });
+    } finally {
+      receiver.answer = () => 200;
+    }
+  });
+
   it('gives up on a receiver that does not answer within the timeout', async () => {
     receiver.answer = () => () => undefined;
     try {

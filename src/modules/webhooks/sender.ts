@@ -78,6 +78,9 @@ export class WebhookSender {
   ): Promise<number> {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
+      // Once the status has come, it is the answer: a body that stalls or breaks off changes nothing.
+      let status: number | undefined;
+      const fail = (error: Error) => (status === undefined ? reject(error) : resolve(status));
       const request = client.request(
         url,
         {
@@ -94,20 +97,21 @@ export class WebhookSender {
           },
         },
         (response) => {
+          status = response.statusCode ?? 0;
           let read = 0;
           response.on('data', (chunk: Buffer) => {
             read += chunk.length;
             // Enough: the status is what counts, and a receiver must not make us hold its whole answer.
             if (read >= RESPONSE_READ_LIMIT) {
               response.destroy();
-              resolve(response.statusCode ?? 0);
+              resolve(status ?? 0);
             }
           });
-          response.on('end', () => resolve(response.statusCode ?? 0));
-          response.on('error', reject);
+          response.on('end', () => resolve(status ?? 0));
+          response.on('error', fail);
         },
       );
-      request.on('error', reject);
+      request.on('error', fail);
       request.end(delivery.body);
     });
   }
