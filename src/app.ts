@@ -14,6 +14,7 @@ import { MailSummaries } from './mail/summaries.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { ImageRenderer } from './modules/images/process.js';
 import type { WebhookDelivery } from './modules/webhooks/delivery.js';
+import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { mediaOrigin } from './web/media-origin.js';
 import { registerWeb } from './web/plugin.js';
 
@@ -33,6 +34,8 @@ export interface AppParts {
   backgroundIdle: BackgroundIdle;
   /** The account events' delivery: run a pass (`dispatch`, `deliver`, `maintain`). */
   webhookDelivery: WebhookDelivery;
+  /** Wakes the delivery loop (when WEBHOOK_POLL_INTERVAL runs one) after a commit that wrote events. */
+  deliveryWake: DeliveryWake;
 }
 
 /** An instance built by buildAppWithParts: the Fastify app and its parts. */
@@ -99,6 +102,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
       imageRenderer: infrastructure.imageRenderer,
       backgroundIdle,
       webhookDelivery: built.webhookDelivery,
+      deliveryWake: built.deliveryWake,
     },
   };
 }

@@ -28,6 +28,7 @@ import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import type { WebhookDelivery } from './modules/webhooks/delivery.js';
+import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildServices, type ServiceDeps } from './services.js';
 import type { LegalDocuments } from './web/legal.js';
 import type { WebSessions } from './web/plugin.js';
@@ -56,6 +57,8 @@ export function buildEndpoints(
   idempotency: { prune(): Promise<number> };
   /** The account events' delivery to webhook endpoints (the server runs its passes). */
   webhookDelivery: WebhookDelivery;
+  /** Told after a commit that wrote events: the delivery loop runs a pass at once. */
+  deliveryWake: DeliveryWake;
 } {
   const { limits } = deps;
   const {
@@ -93,6 +96,7 @@ export function buildEndpoints(
     securityEvents,
     activityCursors,
     webhookDelivery,
+    deliveryWake,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -169,6 +173,7 @@ export function buildEndpoints(
     dueDeletions: eraser,
     idempotency,
     webhookDelivery,
+    deliveryWake,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
   };

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { ReadRouting } from './db/read-routing.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
+import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildAccountFlows } from './services/account.js';
 import { buildDeletion } from './services/deletion.js';
 import type { ServiceDeps } from './services/deps.js';
@@ -70,8 +71,10 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
   });
   const { users, posts } = entities;
-  // The account events' delivery passes (the server runs them in the background).
+  // The account events' delivery passes (the server runs them in the background), and the wake a writer of
+  // events calls after its commit so that this instance delivers them at once rather than at its next tick.
   const { webhookDelivery } = buildWebhooks(config, deps);
+  const deliveryWake = new DeliveryWake();
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
@@ -115,5 +118,6 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activityCursors,
     activity,
     webhookDelivery,
+    deliveryWake,
   };
 }

@@ -15,7 +15,8 @@ import {
 } from '../modules/images/orphan-sweep.js';
 import { prunePeriodically } from '../modules/security-events/prune.js';
 import type { SecurityEventsService } from '../modules/security-events/service.js';
-import { deliverPeriodically, type WebhookDelivery } from '../modules/webhooks/delivery.js';
+import type { WebhookDelivery } from '../modules/webhooks/delivery.js';
+import { type DeliveryWake, deliverPeriodically } from '../modules/webhooks/delivery-loop.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
@@ -33,6 +34,8 @@ export interface BackgroundWork {
   mailSummaries: MailSummaries;
   /** The account events' delivery to webhook endpoints. */
   webhookDelivery: WebhookDelivery;
+  /** What wakes the delivery after a commit that wrote events. */
+  deliveryWake: DeliveryWake;
 }
 
 /** Resolves when no background pass (periodic jobs, export builds) is under way. */
@@ -62,7 +65,9 @@ function periodicJobs(app: FastifyInstance, config: Config, work: BackgroundWork
   periodic.push(() => pruneKeysPeriodically(work.idempotency, PRUNE_INTERVAL_MS, app.log));
   // Account events to webhook endpoints, by every instance (they share the work through SKIP LOCKED).
   if (config.webhooks.pollIntervalMs > 0) {
-    periodic.push(() => deliverPeriodically(work.webhookDelivery, config.webhooks.pollIntervalMs, app.log));
+    periodic.push(() =>
+      deliverPeriodically(work.webhookDelivery, config.webhooks.pollIntervalMs, app.log, work.deliveryWake),
+    );
   }
   return periodic;
 }

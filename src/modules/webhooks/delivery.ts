@@ -1,4 +1,3 @@
-import { type PeriodicRun, runPeriodically } from '../../lib/periodic.js';
 import type { ClaimedDelivery, RecordedAttempt, WebhookDeliveriesRepo } from './deliveries-repo.js';
 import type { WebhookEndpointsRepo } from './endpoints-repo.js';
 import type { WebhookSecrets } from './secrets.js';
@@ -153,43 +152,4 @@ function hostOf(url: string): string {
   } catch {
     return '?';
   }
-}
-
-const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
-
-/**
- * Runs dispatch and delivery every `intervalMs` (when the probe finds work), and the maintenance every few
- * minutes, on every instance (they share the work through SKIP LOCKED). A failed pass is logged and tried
- * at the next tick.
- */
-export function deliverPeriodically(
-  delivery: WebhookDelivery,
-  intervalMs: number,
-  log: DeliveryLog,
-): PeriodicRun {
-  const passes = runPeriodically(async (signal) => {
-    try {
-      if (!(await delivery.hasWork())) return;
-      await delivery.dispatch();
-      await delivery.deliver(signal);
-    } catch (error) {
-      log.warn({ err: error }, 'webhook delivery pass failed');
-    }
-  }, intervalMs);
-  const maintenance = runPeriodically(async () => {
-    try {
-      await delivery.maintain();
-    } catch (error) {
-      log.warn({ err: error }, 'webhook maintenance failed');
-    }
-  }, MAINTENANCE_INTERVAL_MS);
-  const both = [passes, maintenance];
-  return {
-    idle: async () => {
-      await Promise.all(both.map((run) => run.idle()));
-    },
-    stop: async () => {
-      await Promise.all(both.map((run) => run.stop()));
-    },
-  };
 }
