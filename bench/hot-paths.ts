@@ -38,7 +38,7 @@ function warmupCurve(scenario: string, result: LoadResult, windowSeconds: number
 }
 
 /** A new account per request: a fresh address and username each time. */
-function registrations(): () => string {
+export function registrations(): () => string {
   const tag = `${process.pid.toString(36)}${Date.now().toString(36)}`;
   let n = 0;
   return () => {

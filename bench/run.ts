@@ -18,6 +18,7 @@ import { loadSettings, SCENARIO_GROUPS, type Settings } from './settings.js';
 import { benchTrafficMix, mixSettings, type TrafficMixResult } from './traffic-mix.js';
 import { trafficMixReport } from './traffic-mix-report.js';
 import { type Verdict, verdictTable } from './verdicts.js';
+import { benchWebhooks } from './webhooks.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -101,6 +102,12 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.summaries.push(feed.summary);
   }
   if (settings.scenarios.has('inspirers')) report.rows.push(...(await benchInspirers(database, settings)));
+  // Last: it adds a webhook endpoint to the database the groups above measure without one.
+  if (settings.scenarios.has('webhooks')) {
+    const webhooks = await benchWebhooks(database, settings);
+    report.rows.push(...webhooks.rows);
+    report.summaries.push(...webhooks.notes);
+  }
   return report;
 }
 
@@ -131,7 +138,7 @@ async function main(): Promise<number> {
     console.error(NGINX_MISSING);
     return 1;
   }
-  const perBackend = [...SCENARIO_GROUPS, 'reads', 'forgot-timing'] as const;
+  const perBackend = [...SCENARIO_GROUPS, 'reads', 'forgot-timing', 'webhooks'] as const;
   if (perBackend.some((group) => settings.scenarios.has(group))) {
     if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
     if (settings.backends.has('postgres') && databaseUrl !== undefined) {

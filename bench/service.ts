@@ -28,6 +28,15 @@ export async function migrate(env: Record<string, string>): Promise<void> {
   await promisify(execFile)(process.execPath, [MAIN, 'migrate'], { cwd: ROOT, env: serviceEnv(env) });
 }
 
+/** Runs `accounts ARGS` to completion and returns what it printed (an operator command, e.g. `webhook add`). */
+export async function accountsCommand(env: Record<string, string>, args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [MAIN, ...args], {
+    cwd: ROOT,
+    env: serviceEnv(env),
+  });
+  return stdout;
+}
+
 /** A port that was free a moment ago on 127.0.0.1. */
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -7,9 +7,17 @@ export const SCENARIO_GROUPS = ['hot-paths', 'growth', 'feed', 'inspirers'] as c
  * searches for its highest rate in a series of trials; `flat` compares a small seed with that one); and
  * `first-start`, the embedded database alone: a first start on a new DATA_DIR against its restart; `reads`,
  * the part of `hot-paths` without argon2: validate and user/get beside their bare limit; `forgot-timing`,
- * forgot-password's time for a known address against an unknown one.
+ * forgot-password's time for a known address against an unknown one; `webhooks`, register and login beside
+ * their argon2 limits without and with a webhook endpoint configured.
  */
-export const OPT_IN_GROUPS = ['traffic-mix', 'flat', 'first-start', 'reads', 'forgot-timing'] as const;
+export const OPT_IN_GROUPS = [
+  'traffic-mix',
+  'flat',
+  'first-start',
+  'reads',
+  'forgot-timing',
+  'webhooks',
+] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number] | (typeof OPT_IN_GROUPS)[number];
 const KNOWN_GROUPS: readonly string[] = [...SCENARIO_GROUPS, ...OPT_IN_GROUPS];
 

@@ -13,6 +13,8 @@ import type { Mailer } from './mail/mailer.js';
 import { MailSummaries } from './mail/summaries.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { ImageRenderer } from './modules/images/process.js';
+import type { WebhookDelivery } from './modules/webhooks/delivery.js';
+import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { mediaOrigin } from './web/media-origin.js';
 import { registerWeb } from './web/plugin.js';
 
@@ -30,6 +32,10 @@ export interface AppParts {
   imageRenderer: ImageRenderer;
   /** Resolves when no background pass (periodic jobs, export builds) is under way. */
   backgroundIdle: BackgroundIdle;
+  /** The account events' delivery: run a pass (`dispatch`, `deliver`, `maintain`). */
+  webhookDelivery: WebhookDelivery;
+  /** Wakes the delivery loop (when WEBHOOK_POLL_INTERVAL runs one) after a commit that wrote events. */
+  deliveryWake: DeliveryWake;
 }
 
 /** An instance built by buildAppWithParts: the Fastify app and its parts. */
@@ -95,6 +101,8 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
       mailSummaries,
       imageRenderer: infrastructure.imageRenderer,
       backgroundIdle,
+      webhookDelivery: built.webhookDelivery,
+      deliveryWake: built.deliveryWake,
     },
   };
 }

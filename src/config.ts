@@ -18,6 +18,7 @@ import { parseReplicas, type ReplicasConfig } from './config/replicas.js';
 import { parseSecondFactor, type SecondFactorConfig } from './config/second-factor.js';
 import { parseSecurityEvents, type SecurityEventsConfig } from './config/security-events.js';
 import { parseWebAuthn, type WebAuthnConfig } from './config/webauthn.js';
+import { parseWebhooks, type WebhooksConfig } from './config/webhooks.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
 
 export {
@@ -104,6 +105,8 @@ export interface Config {
   secondFactor: SecondFactorConfig;
   /** Passkeys' relying party: WEBAUTHN_RP_ID, WEBAUTHN_RP_NAME, WEBAUTHN_ORIGINS (defaults from PUBLIC_URL). */
   webauthn: WebAuthnConfig;
+  /** Account events' webhooks: WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE, EVENT_RETENTION_DAYS. */
+  webhooks: WebhooksConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -212,5 +215,6 @@ export function loadConfig(env: Env = process.env): Config {
     securityEvents: parseSecurityEvents(env),
     secondFactor: parseSecondFactor(env),
     webauthn: parseWebAuthn(env, mail.publicUrl),
+    webhooks: parseWebhooks(env),
   };
 }

@@ -27,6 +27,8 @@ import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
+import type { WebhookDelivery } from './modules/webhooks/delivery.js';
+import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildServices, type ServiceDeps } from './services.js';
 import type { LegalDocuments } from './web/legal.js';
 import type { WebSessions } from './web/plugin.js';
@@ -53,6 +55,10 @@ export function buildEndpoints(
   dueDeletions: DueDeletions;
   /** The Idempotency-Key records, for their periodic prune. */
   idempotency: { prune(): Promise<number> };
+  /** The account events' delivery to webhook endpoints (the server runs its passes). */
+  webhookDelivery: WebhookDelivery;
+  /** Told after a commit that wrote events: the delivery loop runs a pass at once. */
+  deliveryWake: DeliveryWake;
 } {
   const { limits } = deps;
   const {
@@ -89,6 +95,8 @@ export function buildEndpoints(
     mediaReferences,
     securityEvents,
     activityCursors,
+    webhookDelivery,
+    deliveryWake,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -164,6 +172,8 @@ export function buildEndpoints(
     securityEvents,
     dueDeletions: eraser,
     idempotency,
+    webhookDelivery,
+    deliveryWake,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
   };

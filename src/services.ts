@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { ReadRouting } from './db/read-routing.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
+import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildAccountFlows } from './services/account.js';
 import { buildDeletion } from './services/deletion.js';
 import type { ServiceDeps } from './services/deps.js';
@@ -10,6 +11,7 @@ import { buildNotifications } from './services/notifications.js';
 import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
 import { buildSecondFactorSignIn, buildSignIn } from './services/sign-in.js';
+import { buildWebhooks } from './services/webhooks.js';
 
 export type { ServiceDeps } from './services/deps.js';
 
@@ -69,6 +71,10 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
   });
   const { users, posts } = entities;
+  // The account events' delivery passes (the server runs them in the background), and the wake a writer of
+  // events calls after its commit so that this instance delivers them at once rather than at its next tick.
+  const { webhookDelivery } = buildWebhooks(config, deps);
+  const deliveryWake = new DeliveryWake();
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
   return {
@@ -111,5 +117,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     securityEvents,
     activityCursors,
     activity,
+    webhookDelivery,
+    deliveryWake,
   };
 }

@@ -15,6 +15,8 @@ import {
 } from '../modules/images/orphan-sweep.js';
 import { prunePeriodically } from '../modules/security-events/prune.js';
 import type { SecurityEventsService } from '../modules/security-events/service.js';
+import type { WebhookDelivery } from '../modules/webhooks/delivery.js';
+import { type DeliveryWake, deliverPeriodically } from '../modules/webhooks/delivery-loop.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
@@ -30,6 +32,10 @@ export interface BackgroundWork {
   idempotency: { prune(): Promise<number> };
   /** The summaries of the mails the per-address cap held back. */
   mailSummaries: MailSummaries;
+  /** The account events' delivery to webhook endpoints. */
+  webhookDelivery: WebhookDelivery;
+  /** What wakes the delivery after a commit that wrote events. */
+  deliveryWake: DeliveryWake;
 }
 
 /** Resolves when no background pass (periodic jobs, export builds) is under way. */
@@ -57,6 +63,12 @@ function periodicJobs(app: FastifyInstance, config: Config, work: BackgroundWork
   periodic.push(() => summarizePeriodically(work.mailSummaries, app.log));
   // Idempotency-Key answers past their day.
   periodic.push(() => pruneKeysPeriodically(work.idempotency, PRUNE_INTERVAL_MS, app.log));
+  // Account events to webhook endpoints, by every instance (they share the work through SKIP LOCKED).
+  if (config.webhooks.pollIntervalMs > 0) {
+    periodic.push(() =>
+      deliverPeriodically(work.webhookDelivery, config.webhooks.pollIntervalMs, app.log, work.deliveryWake),
+    );
+  }
   return periodic;
 }
 
@@ -82,6 +94,16 @@ export function startBackgroundJobs(
   app.addHook('onClose', async () => {
     await Promise.all(runs.map((run) => run.stop()));
   });
+  if (config.webhooks.pollIntervalMs > 0) {
+    // A write that succeeded may have written account events: deliver them now, not at the next tick. The
+    // woken pass probes for work first, and passes are at least 200 ms apart (delivery-loop.ts).
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+        work.deliveryWake.wake();
+      }
+      done();
+    });
+  }
   return async () => {
     await Promise.all([...runs.map((run) => run.idle()), dataExportJobs.idle()]);
   };

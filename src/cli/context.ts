@@ -18,6 +18,7 @@ import type { PromotionsService } from '../modules/promotions/service.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UserImportService } from '../modules/users/import-service.js';
 import type { UserOperationsService } from '../modules/users/operator-service.js';
+import type { WebhookEndpoints } from '../modules/webhooks/endpoints-service.js';
 import type { PushLogger } from '../push/transport.js';
 import { buildOperatorServices } from '../services/operator.js';
 import { createStorage } from '../storage/create-storage.js';
@@ -40,6 +41,7 @@ export interface OperatorServices {
   consentReminders: ConsentReminders;
   consentHistory: ConsentHistory;
   secondFactor: SecondFactorReset;
+  webhooks: WebhookEndpoints;
 }
 
 /**

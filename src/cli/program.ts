@@ -8,6 +8,7 @@ import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
 import { registerTokenCommands } from './token.js';
 import { registerUserCommands } from './user.js';
+import { registerWebhookCommands } from './webhook.js';
 
 /**
  * The `accounts` command line (commander): `--help` at every level, `--version`, and a bad argument is one
@@ -42,6 +43,7 @@ export function buildProgram(state: RunState, environment: CommandEnvironment): 
   registerTokenCommands(program, environment);
   registerPostCommands(program, environment);
   registerConsentCommands(program, environment);
+  registerWebhookCommands(program, environment);
 
   // An unknown top-level command names itself and shows what there is (as the command line always has).
   program.on('command:*', (operands: string[]) => {

@@ -14,3 +14,48 @@ export interface AccountEventsTable {
   occurred_at: Timestamp;
   dispatched_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
+
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** 0028: an endpoint the account events are delivered to (src/modules/webhooks). */
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  description: string | null;
+  /** The types it receives as JSON text on insert, an array on select; null = every type. */
+  event_types: ColumnType<string[] | null, string | null, string | null>;
+  /** Sealed with SECRETS_KEY (lib/secret-box.ts), bound to the endpoint's id. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  disabled_at: NullableTimestamp;
+  failing_since: NullableTimestamp;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** 0028: one event's delivery to one endpoint, and its retry state. */
+export interface WebhookDeliveriesTable {
+  event_id: string;
+  endpoint_id: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  lease: string | null;
+  last_attempt_at: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: NullableTimestamp;
+}
+
+/** 0028: one attempt of a delivery. */
+export interface WebhookAttemptsTable {
+  id: ColumnType<string, never, never>;
+  event_id: string;
+  endpoint_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  error: string | null;
+  next_attempt_at: NullableTimestamp;
+}

@@ -1,6 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Timestamp } from './column-types.js';
-import type { AccountEventsTable } from './schema-events.js';
+import type {
+  AccountEventsTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from './schema-events.js';
 import type {
   PasskeysTable,
   RecoveryCodesTable,
@@ -250,6 +255,9 @@ export interface Database {
   data_exports: DataExportsTable;
   security_events: SecurityEventsTable;
   account_events: AccountEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   security_alert_slots: SecurityAlertSlotsTable;
   consent_documents: ConsentDocumentsTable;
   consent_document_versions: ConsentDocumentVersionsTable;

@@ -5,6 +5,7 @@ import type { HashObserver, HashOperation } from '../lib/passwords.js';
 import type { RateLimitObserver } from '../limits/observed-counter.js';
 import type { VerificationObserver, VerificationOutcome } from '../providers/observed-verifier.js';
 import { registerReplicaGauges } from './replica-metrics.js';
+import { registerWebhookMetrics, type WebhookBacklog } from './webhook-metrics.js';
 
 /**
  * Every metric of one app instance, on its own registry (never prom-client's global one: tests build many
@@ -95,6 +96,11 @@ export class AppMetrics {
   /** Adds the read replicas' gauges (DATABASE_REPLICA_URLS); an app without replicas has none. */
   watchReplicas(read: () => ReplicaStatus[]): void {
     registerReplicaGauges(this.registry, read);
+  }
+
+  /** Adds the webhook queue's gauges (read by `backlog` when scraped); returns the deliveries' counter. */
+  watchWebhooks(backlog: () => Promise<WebhookBacklog>) {
+    return registerWebhookMetrics(this.registry, backlog);
   }
 
   /** Points the pool gauges at the database of this app. */

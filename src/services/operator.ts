@@ -10,6 +10,7 @@ import type { ServiceDeps } from './deps.js';
 import { buildEntities } from './entities.js';
 import { buildSecurityLog } from './security.js';
 import { buildSignIn } from './sign-in.js';
+import { buildWebhooks } from './webhooks.js';
 
 /**
  * The operator commands' services, from the server's own factories (so a command logs and mails what the
@@ -43,6 +44,7 @@ export function buildOperatorServices(config: Config, deps: ServiceDeps) {
     consentReminders: entities.consentReminders,
     consentHistory: new ConsentHistory(new ConsentHistoryRepo(db)),
     secondFactor: new SecondFactorReset(db, secondFactorRepo, activity),
+    webhooks: buildWebhooks(config, deps).webhookEndpoints,
   };
 }
 

@@ -22,6 +22,8 @@ export function testConfig(env: Record<string, string> = {}, dataDir?: string): 
     ARGON2_TIME_COST: '1',
     RATE_LIMIT_ENABLED: 'false',
     SECRETS_KEY: TEST_SECRETS_KEY,
+    // No webhook poller ticking under a suite that counts statements: a webhook suite turns it on.
+    WEBHOOK_POLL_INTERVAL: '0',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...env,
   });

@@ -1,0 +1,237 @@
+import { sql } from 'kysely';
+import type { WebhookDeliveryStatus } from '../../db/schema-events.js';
+import type { Executor } from '../../db/transaction.js';
+
+/** A delivery claimed for one attempt, with what sending it needs. */
+export interface ClaimedDelivery {
+  event_id: string;
+  endpoint_id: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  /** The claim's token: only its holder records the outcome. */
+  lease: string;
+  type: string;
+  data: unknown;
+  occurred_at: Date;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/** The outcome of one attempt, as recorded. */
+export interface RecordedAttempt {
+  statusCode: number | null;
+  error: string | null;
+  status: WebhookDeliveryStatus;
+  /** Seconds until the next attempt (a pending delivery). */
+  retryInSeconds: number;
+}
+
+/** One attempt as `webhook deliveries` lists it. */
+export interface AttemptRow {
+  event_id: string;
+  endpoint_id: string;
+  type: string;
+  attempted_at: Date;
+  status_code: number | null;
+  error: string | null;
+  next_attempt_at: Date | null;
+  status: WebhookDeliveryStatus;
+}
+
+/** Where the endpoint matches the event's type (`w`, `e`): all types, or the event's among its list. */
+const SUBSCRIBED = sql`(w.event_types IS NULL OR w.event_types @> jsonb_build_array(e.type))`;
+
+/** A replay: the delivery is pending again, due now, its attempts counted anew. */
+const RESET = sql`ON CONFLICT (event_id, endpoint_id) DO UPDATE SET status = 'pending', attempts = 0,
+  next_attempt_at = now(), lease = NULL, delivered_at = NULL`;
+
+/** The SQL of webhook_deliveries and webhook_attempts, and the dispatch of account_events into them. */
+export class WebhookDeliveriesRepo {
+  constructor(private readonly db: Executor) {}
+
+  /**
+   * Fans up to `limit` undispatched events out to the endpoints enabled and subscribed now, and marks them
+   * dispatched, in one statement. SKIP LOCKED: two instances fan out different events, never one twice.
+   */
+  async dispatch(limit: number): Promise<number> {
+    const result = await sql<{ id: string }>`
+      WITH picked AS (
+        SELECT id, type FROM account_events WHERE dispatched_at IS NULL
+        ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      ), fanned AS (
+        INSERT INTO webhook_deliveries (event_id, endpoint_id)
+        SELECT e.id, w.id FROM picked e JOIN webhook_endpoints w ON w.disabled_at IS NULL AND ${SUBSCRIBED}
+        ON CONFLICT DO NOTHING
+      )
+      UPDATE account_events a SET dispatched_at = now() FROM picked WHERE a.id = picked.id
+      RETURNING a.id`.execute(this.db);
+    return result.rows.length;
+  }
+
+  /**
+   * Claims up to `limit` due deliveries of enabled endpoints for `leaseSeconds`: each is due again when the
+   * lease runs out (a process that died holding it loses nothing), and gets a fresh lease token. SKIP
+   * LOCKED: two instances never claim one delivery.
+   */
+  async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    const result = await sql<ClaimedDelivery>`
+      WITH due AS (
+        SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
+        JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.disabled_at IS NULL
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+        ORDER BY d.next_attempt_at LIMIT ${limit}
+        FOR UPDATE OF d SKIP LOCKED
+      )
+      UPDATE webhook_deliveries d
+      SET next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), lease = gen_random_uuid()
+      FROM due, account_events e, webhook_endpoints w
+      WHERE d.event_id = due.event_id AND d.endpoint_id = due.endpoint_id
+        AND e.id = d.event_id AND w.id = d.endpoint_id
+      RETURNING d.event_id, d.endpoint_id, d.attempts, d.lease, e.type, e.data, e.occurred_at, w.url,
+        w.secret, w.previous_secret, w.previous_secret_expires_at`.execute(this.db);
+    return result.rows;
+  }
+
+  /**
+   * Records an attempt's outcome, if `delivery`'s lease is still the current one (a holder whose lease ran
+   * out and was taken over records nothing), with the attempt itself and the endpoint's failing run.
+   * Returns false when the lease was lost.
+   */
+  async record(delivery: ClaimedDelivery, outcome: RecordedAttempt): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const delivered = outcome.status === 'delivered';
+      const updated = await sql<{ next_attempt_at: Date }>`
+        UPDATE webhook_deliveries SET status = ${outcome.status}, attempts = attempts + 1, lease = NULL,
+          last_attempt_at = now(), last_status_code = ${outcome.statusCode}, last_error = ${outcome.error},
+          delivered_at = ${delivered ? sql`now()` : null},
+          next_attempt_at = now() + make_interval(secs => ${outcome.retryInSeconds})
+        WHERE event_id = ${delivery.event_id} AND endpoint_id = ${delivery.endpoint_id}
+          AND lease = ${delivery.lease}
+        RETURNING next_attempt_at`.execute(trx);
+      const row = updated.rows[0];
+      if (row === undefined) return false;
+      await trx
+        .insertInto('webhook_attempts')
+        .values({
+          event_id: delivery.event_id,
+          endpoint_id: delivery.endpoint_id,
+          status_code: outcome.statusCode,
+          error: outcome.error,
+          next_attempt_at: outcome.status === 'pending' ? row.next_attempt_at : null,
+        })
+        .execute();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: delivered ? null : sql<Date>`coalesce(failing_since, now())` })
+        .where('id', '=', delivery.endpoint_id)
+        .execute();
+      return true;
+    });
+  }
+
+  /** Re-sends one event to every endpoint enabled and subscribed now; the endpoints it goes to. */
+  async replayEvent(eventId: string): Promise<string[]> {
+    const result = await sql<{ endpoint_id: string }>`
+      INSERT INTO webhook_deliveries (event_id, endpoint_id)
+      SELECT e.id, w.id FROM account_events e JOIN webhook_endpoints w ON w.disabled_at IS NULL AND ${SUBSCRIBED}
+      WHERE e.id = ${eventId}
+      ${RESET}
+      RETURNING endpoint_id`.execute(this.db);
+    return result.rows.map((row) => row.endpoint_id);
+  }
+
+  /** Re-sends to one endpoint every event it subscribes to since `since`; how many. */
+  async replaySince(endpointId: string, since: Date): Promise<number> {
+    const result = await sql`
+      INSERT INTO webhook_deliveries (event_id, endpoint_id)
+      SELECT e.id, w.id FROM account_events e JOIN webhook_endpoints w ON w.id = ${endpointId} AND ${SUBSCRIBED}
+      WHERE e.occurred_at >= ${since}
+      ${RESET}`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0n);
+  }
+
+  /** Whether an event is undispatched or a delivery is due: two probes of the partial indexes. */
+  async hasWork(): Promise<boolean> {
+    const result = await sql<{ work: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM account_events WHERE dispatched_at IS NULL)
+        OR EXISTS (
+          SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND w.disabled_at IS NULL)
+        AS work`.execute(this.db);
+    return result.rows[0]?.work === true;
+  }
+
+  async eventExists(eventId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('account_events')
+      .select('id')
+      .where('id', '=', eventId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The latest attempts, newest first: of one endpoint or all, and only failed ones when asked. */
+  async attempts(options: { endpointId?: string; failed: boolean; limit: number }): Promise<AttemptRow[]> {
+    let query = this.db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('account_events as e', 'e.id', 'a.event_id')
+      .innerJoin('webhook_deliveries as d', (join) =>
+        join.onRef('d.event_id', '=', 'a.event_id').onRef('d.endpoint_id', '=', 'a.endpoint_id'),
+      )
+      .select([
+        'a.event_id',
+        'a.endpoint_id',
+        'e.type',
+        'a.attempted_at',
+        'a.status_code',
+        'a.error',
+        'a.next_attempt_at',
+        'd.status',
+      ]);
+    if (options.endpointId !== undefined) query = query.where('a.endpoint_id', '=', options.endpointId);
+    if (options.failed) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('a.status_code', 'is', null),
+          eb('a.status_code', '<', 200),
+          eb('a.status_code', '>', 299),
+        ]),
+      );
+    }
+    return query.orderBy('a.attempted_at', 'desc').orderBy('a.id', 'desc').limit(options.limit).execute();
+  }
+
+  /**
+   * Deletes up to `limit` events older than `days` days that are dispatched and have no pending delivery
+   * (their deliveries and attempts go with them); how many.
+   */
+  async purge(days: number, limit: number): Promise<number> {
+    const result = await sql`
+      DELETE FROM account_events WHERE id IN (
+        SELECT e.id FROM account_events e
+        WHERE e.occurred_at < now() - make_interval(days => ${days}) AND e.dispatched_at IS NOT NULL
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+        ORDER BY e.occurred_at LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0n);
+  }
+
+  /** The queue's depth (pending deliveries and undispatched events) and its oldest event's age in seconds. */
+  async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
+    const result = await sql<{ pending: string; oldest: string | null }>`
+      SELECT
+        (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')
+          + (SELECT count(*) FROM account_events WHERE dispatched_at IS NULL) AS pending,
+        extract(epoch FROM now() - least(
+          (SELECT min(e.occurred_at) FROM webhook_deliveries d JOIN account_events e ON e.id = d.event_id
+            WHERE d.status = 'pending'),
+          (SELECT min(occurred_at) FROM account_events WHERE dispatched_at IS NULL))) AS oldest`.execute(
+      this.db,
+    );
+    const row = result.rows[0];
+    return { pending: Number(row?.pending ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+  }
+}

@@ -1,0 +1,155 @@
+import type { ClaimedDelivery, RecordedAttempt, WebhookDeliveriesRepo } from './deliveries-repo.js';
+import type { WebhookEndpointsRepo } from './endpoints-repo.js';
+import type { WebhookSecrets } from './secrets.js';
+import type { AttemptOutcome, SignedDelivery } from './sender.js';
+
+/** Events fanned out per statement. */
+const DISPATCH_BATCH = 100;
+/** Deliveries claimed, and sent side by side, per round: each waits at most 10 s, well inside the lease. */
+const CLAIM_BATCH = 10;
+/** A claim holds a delivery this long: a process that dies holding it delays it by at most this. */
+export const LEASE_SECONDS = 60;
+/** An endpoint failing for this many days in a row is disabled. */
+export const DISABLE_AFTER_DAYS = 5;
+const PURGE_BATCH = 1000;
+
+/** How an attempt ended, by endpoint: delivered, to be retried, or failed for good. */
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
+
+export interface DeliveryObserver {
+  attempted(endpointId: string, outcome: DeliveryOutcome): void;
+}
+
+export interface DeliveryLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export interface WebhookDeliveryDeps {
+  deliveries: WebhookDeliveriesRepo;
+  endpoints: WebhookEndpointsRepo;
+  /** undefined = SECRETS_KEY is not set: nothing can be signed (and no endpoint can have been added). */
+  secrets: WebhookSecrets | undefined;
+  sender: { send(delivery: SignedDelivery): Promise<AttemptOutcome> };
+  /** The wait before each retry; after the last, failed. */
+  retryScheduleMs: number[];
+  retentionDays: number;
+  log: DeliveryLog;
+  observer?: DeliveryObserver;
+}
+
+/**
+ * The delivery of account events, in passes any number of instances run side by side (the state is all in
+ * the database): `dispatch` fans new events out to the endpoints subscribed to them, `deliver` sends what is
+ * due, `maintain` disables endpoints that keep failing and purges old events.
+ */
+export class WebhookDelivery {
+  constructor(private readonly deps: WebhookDeliveryDeps) {}
+
+  /** Whether an event waits to be fanned out or a delivery is due: the idle tick's one probe. */
+  hasWork(): Promise<boolean> {
+    return this.deps.deliveries.hasWork();
+  }
+
+  /** Fans out every undispatched event; how many. */
+  async dispatch(): Promise<number> {
+    let total = 0;
+    let count: number;
+    do {
+      count = await this.deps.deliveries.dispatch(DISPATCH_BATCH);
+      total += count;
+    } while (count === DISPATCH_BATCH);
+    return total;
+  }
+
+  /** Sends the due deliveries, a claimed batch at a time, until none is due or `signal` stops it; how many. */
+  async deliver(signal?: AbortSignal): Promise<number> {
+    let total = 0;
+    let claimed: ClaimedDelivery[];
+    do {
+      claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, LEASE_SECONDS);
+      await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+      total += claimed.length;
+    } while (claimed.length === CLAIM_BATCH && signal?.aborted !== true);
+    return total;
+  }
+
+  /** Disables the endpoints failing for DISABLE_AFTER_DAYS, and purges events past their retention. */
+  async maintain(): Promise<void> {
+    for (const endpoint of await this.deps.endpoints.disableFailing(DISABLE_AFTER_DAYS)) {
+      this.deps.log.warn(
+        // The host, not the URL: a receiver may carry a token in its path or query.
+        {
+          endpoint: endpoint.id,
+          host: hostOf(endpoint.url),
+          failingSince: endpoint.failing_since.toISOString(),
+        },
+        `webhook endpoint disabled: failing for ${DISABLE_AFTER_DAYS} days`,
+      );
+    }
+    let purged: number;
+    do {
+      purged = await this.deps.deliveries.purge(this.deps.retentionDays, PURGE_BATCH);
+    } while (purged === PURGE_BATCH);
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const signed = this.signed(delivery);
+    const outcome: AttemptOutcome =
+      typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed);
+    const recorded = this.recorded(delivery, outcome);
+    if (await this.deps.deliveries.record(delivery, recorded)) {
+      const result = recorded.status === 'pending' ? 'retry' : recorded.status;
+      this.deps.observer?.attempted(delivery.endpoint_id, result);
+    }
+  }
+
+  /** What is sent, or why it cannot be signed. */
+  private signed(delivery: ClaimedDelivery): SignedDelivery | string {
+    const secrets = this.deps.secrets;
+    if (secrets === undefined) return 'SECRETS_KEY is not set: cannot sign';
+    const signing = [delivery.secret];
+    if (
+      delivery.previous_secret !== null &&
+      (delivery.previous_secret_expires_at?.getTime() ?? 0) > Date.now()
+    ) {
+      signing.push(delivery.previous_secret);
+    }
+    let opened: string[];
+    try {
+      opened = signing.map((sealed) => secrets.open(sealed, delivery.endpoint_id));
+    } catch {
+      // Another SECRETS_KEY than the one the secret was sealed under: rotate the endpoint's secret.
+      return 'the endpoint secret cannot be opened with this SECRETS_KEY';
+    }
+    const body = JSON.stringify({
+      type: delivery.type,
+      timestamp: delivery.occurred_at.toISOString(),
+      data: delivery.data,
+    });
+    return { url: delivery.url, eventId: delivery.event_id, body, secrets: opened };
+  }
+
+  private recorded(delivery: ClaimedDelivery, outcome: AttemptOutcome): RecordedAttempt {
+    const statusCode = outcome.statusCode ?? null;
+    const error =
+      outcome.error ?? (statusCode !== null && !isSuccess(statusCode) ? `HTTP ${statusCode}` : null);
+    if (statusCode !== null && isSuccess(statusCode)) {
+      return { statusCode, error: null, status: 'delivered', retryInSeconds: 0 };
+    }
+    // The attempt just made is number attempts + 1; the schedule holds the wait after each failed one.
+    const wait = this.deps.retryScheduleMs[delivery.attempts];
+    if (wait === undefined) return { statusCode, error, status: 'failed', retryInSeconds: 0 };
+    return { statusCode, error, status: 'pending', retryInSeconds: wait / 1000 };
+  }
+}
+
+const isSuccess = (status: number) => status >= 200 && status <= 299;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '?';
+  }
+}

@@ -1,0 +1,127 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { checkTargetUrl, type HostLookup, resolveTarget } from './address-guard.js';
+import { TargetRefusedError } from './errors.js';
+
+/** A delivery attempt waits at most this long, resolution and connection included. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** At most this much of a response is read: a receiver's answer is a status, not a download. */
+export const RESPONSE_READ_LIMIT = 64 * 1024;
+
+/** One signed request: what an event becomes for one endpoint. */
+export interface SignedDelivery {
+  url: string;
+  /** The event's id: the `webhook-id` of every attempt and every replay. */
+  eventId: string;
+  /** The body, `{"type","timestamp","data"}`, exactly as signed. */
+  body: string;
+  /** The endpoint's `whsec_` secrets that sign: the current one, and the previous one during a rotation. */
+  secrets: string[];
+}
+
+/** How an attempt ended: a status (2xx = delivered), or an error before any status (refused, timed out). */
+export type AttemptOutcome =
+  | { statusCode: number; error?: undefined }
+  | { statusCode?: undefined; error: string };
+
+/** The Standard Webhooks headers: each secret signs `id.timestamp.body`; signatures are space-separated. */
+export function signatureHeaders(delivery: SignedDelivery, now: Date): Record<string, string> {
+  return {
+    'webhook-id': delivery.eventId,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': delivery.secrets
+      .map((secret) => new Webhook(secret).sign(delivery.eventId, now, delivery.body))
+      .join(' '),
+  };
+}
+
+/**
+ * Sends signed deliveries over HTTP(S): the target checked after DNS resolution at every attempt and the
+ * connection pinned to the checked address; redirects never followed (a 3xx is a failed attempt); at most
+ * RESPONSE_READ_LIMIT bytes of the answer read; DELIVERY_TIMEOUT_MS for the whole attempt.
+ */
+export class WebhookSender {
+  constructor(
+    private readonly allowPrivate: boolean,
+    private readonly lookup?: HostLookup,
+    private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
+  ) {}
+
+  async send(delivery: SignedDelivery, now = new Date()): Promise<AttemptOutcome> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const url = checkTargetUrl(delivery.url, this.allowPrivate);
+      const target = await withSignal(resolveTarget(url, this.allowPrivate, this.lookup), signal);
+      // The socket goes to the address just checked: no second lookup can answer differently.
+      const pinned: LookupFunction = (_hostname, options, callback) => {
+        if (options.all) callback(null, [target]);
+        else callback(null, target.address, target.family);
+      };
+      const statusCode = await this.post(url, delivery, signatureHeaders(delivery, now), pinned, signal);
+      return { statusCode };
+    } catch (error) {
+      if (error instanceof TargetRefusedError) return { error: error.message };
+      if (signal.aborted) return { error: `timed out after ${this.timeoutMs / 1000} s` };
+      const code = (error as NodeJS.ErrnoException).code;
+      return { error: code ?? (error as Error).message };
+    }
+  }
+
+  private post(
+    url: URL,
+    delivery: SignedDelivery,
+    headers: Record<string, string>,
+    lookup: LookupFunction,
+    signal: AbortSignal,
+  ): Promise<number> {
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      // Once the status has come, it is the answer: a body that stalls or breaks off changes nothing.
+      let status: number | undefined;
+      const fail = (error: Error) => (status === undefined ? reject(error) : resolve(status));
+      const request = client.request(
+        url,
+        {
+          method: 'POST',
+          lookup,
+          signal,
+          // One connection per attempt: a pooled socket would skip the pinned lookup.
+          agent: false,
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(delivery.body)),
+            'user-agent': 'accounts-webhooks',
+          },
+        },
+        (response) => {
+          status = response.statusCode ?? 0;
+          let read = 0;
+          response.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            // Enough: the status is what counts, and a receiver must not make us hold its whole answer.
+            if (read >= RESPONSE_READ_LIMIT) {
+              response.destroy();
+              resolve(status ?? 0);
+            }
+          });
+          response.on('end', () => resolve(status ?? 0));
+          response.on('error', fail);
+        },
+      );
+      request.on('error', fail);
+      request.end(delivery.body);
+    });
+  }
+}
+
+function withSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}

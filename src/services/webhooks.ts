@@ -1,0 +1,38 @@
+import type { Config } from '../config.js';
+import { WebhookDeliveriesRepo } from '../modules/webhooks/deliveries-repo.js';
+import { WebhookDelivery } from '../modules/webhooks/delivery.js';
+import { WebhookEndpointsRepo } from '../modules/webhooks/endpoints-repo.js';
+import { WebhookEndpoints } from '../modules/webhooks/endpoints-service.js';
+import { WebhookSecrets } from '../modules/webhooks/secrets.js';
+import { WebhookSender } from '../modules/webhooks/sender.js';
+import type { ServiceDeps } from './deps.js';
+
+/**
+ * The webhooks of account events: the operator's handle on the endpoints, and the delivery passes the server
+ * runs. Endpoint secrets are sealed with SECRETS_KEY; without it no endpoint can be added.
+ */
+export function buildWebhooks(config: Config, deps: Pick<ServiceDeps, 'database' | 'log' | 'metrics'>) {
+  const db = deps.database.db;
+  const endpointsRepo = new WebhookEndpointsRepo(db);
+  const deliveriesRepo = new WebhookDeliveriesRepo(db);
+  const { secretsKey } = config.secondFactor;
+  const secrets = secretsKey === undefined ? undefined : new WebhookSecrets(secretsKey);
+  const { allowPrivate } = config.webhooks;
+  const webhookEndpoints = new WebhookEndpoints({
+    endpoints: endpointsRepo,
+    deliveries: deliveriesRepo,
+    secrets,
+    allowPrivate,
+  });
+  const webhookDelivery = new WebhookDelivery({
+    deliveries: deliveriesRepo,
+    endpoints: endpointsRepo,
+    secrets,
+    sender: new WebhookSender(allowPrivate),
+    retryScheduleMs: config.webhooks.retryScheduleMs,
+    retentionDays: config.webhooks.eventRetentionDays,
+    log: deps.log,
+    ...(deps.metrics ? { observer: deps.metrics.watchWebhooks(() => deliveriesRepo.backlog()) } : {}),
+  });
+  return { webhookEndpoints, webhookDelivery };
+}

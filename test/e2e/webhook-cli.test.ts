@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
+import { TEST_SECRETS_KEY } from '../helpers/config.js';
+import { backends } from '../helpers/database.js';
+import { expectOneLineFailure, runCli } from '../helpers/process.js';
+import { type ProcessStore, processStore } from '../helpers/process-store.js';
+
+const PRIVATE =
+  /is a private, loopback or link-local address \(allowed only with WEBHOOK_ALLOW_PRIVATE=true\)\n$/;
+
+// `accounts migrate` is a process; the commands under test run in this process on one open database.
+describe.each(backends)('%s: accounts webhook', (backend) => {
+  let store: ProcessStore;
+  let commands: InProcessCommands | undefined;
+
+  beforeAll(async () => {
+    store = await processStore(backend, { SECRETS_KEY: TEST_SECRETS_KEY });
+    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await commands?.close();
+    await store?.cleanup();
+  });
+
+  /** The commands with these settings (the embedded database is one process's: the previous set closes). */
+  const using = async (env: Record<string, string>) => {
+    await commands?.close();
+    commands = inProcessCommands({ ...store.env, ...env });
+    return (args: string[]) => (commands as InProcessCommands).run(['webhook', ...args]);
+  };
+
+  it('refuses private targets and http without WEBHOOK_ALLOW_PRIVATE, and any endpoint without SECRETS_KEY', async () => {
+    const cli = await using({});
+    expectOneLineFailure(
+      await cli(['add', 'http://hooks.example.com/']),
+      'http is not allowed: use https (http only with WEBHOOK_ALLOW_PRIVATE=true)',
+    );
+    expectOneLineFailure(await cli(['add', 'https://127.0.0.1/hooks']), PRIVATE);
+    expectOneLineFailure(await cli(['add', 'https://[::1]/hooks']), PRIVATE);
+    expectOneLineFailure(await cli(['add', 'https://localhost/hooks']), /^localhost resolves to .+, which /);
+    expectOneLineFailure(await cli(['add', 'https://169.254.169.254/latest']), PRIVATE);
+    const keyless = await using({ SECRETS_KEY: '' });
+    expectOneLineFailure(
+      await keyless(['add', 'https://127.0.0.1/hooks']),
+      'SECRETS_KEY is not set: webhook secrets are sealed with it',
+    );
+    expect(JSON.parse((await keyless(['list', '--json'])).stdout)).toEqual([]);
+  });
+
+  it('adds, lists, rotates, disables, enables, replays and removes an endpoint', async () => {
+    const cli = await using({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    const added = await cli([
+      'add',
+      'http://127.0.0.1:9/hooks',
+      '--events',
+      'user.deleted,user.created',
+      '--description',
+      'CRM',
+      '--json',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const endpoint = JSON.parse(added.stdout) as {
+      id: string;
+      url: string;
+      events: string[];
+      secret: string;
+    };
+    expect(endpoint).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['user.deleted', 'user.created'],
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    const plain = await cli(['add', 'http://127.0.0.1:9/all']);
+    expect(plain.stdout).toMatch(
+      /^Added webhook endpoint \S+ for http:\/\/127\.0\.0\.1:9\/all \(events: all\)\.\nSecret \(shown once, keep it with the receiver\): whsec_\S+\n$/,
+    );
+    expectOneLineFailure(
+      await cli(['add', 'http://127.0.0.1:9/x', '--events', 'user.nope']),
+      /^--events: user\.nope is not an event type/,
+    );
+
+    const listed = JSON.parse((await cli(['list', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(listed).toHaveLength(2);
+    expect(listed[0]).toMatchObject({
+      id: endpoint.id,
+      description: 'CRM',
+      disabled_at: null,
+      events: endpoint.events,
+    });
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    expect((await cli(['list'])).stdout).toMatch(/^ID +URL +EVENTS +STATE +DESCRIPTION\n/);
+
+    const rotated = JSON.parse((await cli(['rotate-secret', endpoint.id, '--json'])).stdout) as Record<
+      string,
+      string
+    >;
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    expect(Date.parse(rotated.previous_until ?? '') - Date.now()).toBeGreaterThan(23 * 3_600_000);
+
+    expect((await cli(['disable', endpoint.id])).stdout).toBe(`Disabled webhook endpoint ${endpoint.id}.\n`);
+    expect((await cli(['list'])).stdout).toMatch(new RegExp(`${endpoint.id} .* disabled 20`));
+    expect((await cli(['enable', endpoint.id])).stdout).toBe(`Enabled webhook endpoint ${endpoint.id}.\n`);
+
+    expect((await cli(['deliveries', endpoint.id])).stdout).toBe('No delivery attempts.\n');
+    expect(JSON.parse((await cli(['deliveries', '--failed', '--json'])).stdout)).toEqual([]);
+    expect((await cli(['replay', endpoint.id, '--since', '2020-01-01'])).stdout).toBe(
+      `Queued 0 event(s) since 2020-01-01T00:00:00.000Z for ${endpoint.id}.\n`,
+    );
+    expectOneLineFailure(
+      await cli(['replay', endpoint.id, '--since', 'yesterday']),
+      /^--since: an ISO 8601 time/,
+    );
+    const unknown = '0190a3b4-0000-7000-8000-000000000000';
+    expectOneLineFailure(
+      await cli(['replay', unknown]),
+      `Event ${unknown} (purged, or never written) not found`,
+    );
+
+    expect((await cli(['remove', endpoint.id])).stdout).toBe(`Removed webhook endpoint ${endpoint.id}.\n`);
+    expectOneLineFailure(await cli(['remove', endpoint.id]), `Webhook endpoint ${endpoint.id} not found`);
+    expectOneLineFailure(await cli(['disable', 'nope']), 'Webhook endpoint nope not found');
+  });
+});

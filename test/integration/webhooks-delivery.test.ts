@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app.js';
+import { backends } from '../helpers/database.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import {
+  addEndpoint,
+  deliveriesOf,
+  emit,
+  emitDeleted,
+  endpointsOf,
+  makeDue,
+  pass,
+  resetWebhooks,
+} from '../helpers/webhooks.js';
+
+describe.each(backends)('%s: webhook delivery', (backend) => {
+  const ctx = useTestApp(backend, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1s,1s' });
+  let receiver: WebhookReceiver;
+  const db = () => ctx.database.handle.db;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+  beforeEach(async () => {
+    await resetWebhooks(db());
+    receiver.requests.length = 0;
+    receiver.answer = () => 200;
+  });
+
+  it('delivers an event once, signed by Standard Webhooks, with the event id as webhook-id', async () => {
+    const endpoint = await addEndpoint(ctx, receiver.url);
+    receiver.secrets = [endpoint.secret];
+    const userId = crypto.randomUUID();
+    const eventId = await emit(db(), 'user.email_verified', userId, { id: userId, email: 'a@example.com' });
+    await pass(ctx);
+    await pass(ctx);
+
+    expect(receiver.requests).toHaveLength(1);
+    const [request] = receiver.requests;
+    expect(request?.id).toBe(eventId);
+    expect(request?.verifiedBy).toEqual([true]);
+    expect(request?.signature).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    const occurred = await db()
+      .selectFrom('account_events')
+      .select('occurred_at')
+      .where('id', '=', eventId)
+      .executeTakeFirstOrThrow();
+    expect(request?.body).toEqual({
+      type: 'user.email_verified',
+      timestamp: occurred.occurred_at.toISOString(),
+      data: { id: userId, email: 'a@example.com' },
+    });
+    expect(await deliveriesOf(db(), eventId)).toEqual([
+      { endpoint_id: endpoint.id, status: 'delivered', attempts: 1, last_status_code: 200, last_error: null },
+    ]);
+  });
+
+  it('sends the same webhook-id again after a 503 until the receiver answers 200', async () => {
+    const endpoint = await addEndpoint(ctx, receiver.url);
+    receiver.secrets = [endpoint.secret];
+    let answered = 0;
+    receiver.answer = () => (++answered < 3 ? 503 : 200);
+    const eventId = await emitDeleted(db());
+
+    await pass(ctx);
+    expect(await deliveriesOf(db(), eventId)).toMatchObject([
+      { status: 'pending', attempts: 1, last_status_code: 503, last_error: 'HTTP 503' },
+    ]);
+    // Not due yet: the schedule's wait lies ahead.
+    await pass(ctx);
+    expect(receiver.requests).toHaveLength(1);
+    await makeDue(db());
+    await pass(ctx);
+    await makeDue(db());
+    await pass(ctx);
+
+    expect(receiver.requests.map((request) => [request.id, request.verifiedBy])).toEqual([
+      [eventId, [true]],
+      [eventId, [true]],
+      [eventId, [true]],
+    ]);
+    expect(await deliveriesOf(db(), eventId)).toMatchObject([{ status: 'delivered', attempts: 3 }]);
+    const attempts = await endpointsOf(ctx).attempts({ endpointId: endpoint.id, failed: true });
+    expect(attempts.map((attempt) => [attempt.event_id, attempt.status_code, attempt.status])).toEqual([
+      [eventId, 503, 'delivered'],
+      [eventId, 503, 'delivered'],
+    ]);
+  });
+
+  it('marks a delivery failed after the last retry of the schedule, and a refused connection is retried', async () => {
+    const closed = await WebhookReceiver.start();
+    const url = closed.url;
+    await closed.close();
+    await addEndpoint(ctx, url);
+    const eventId = await emitDeleted(db());
+    await pass(ctx);
+    const [first] = await deliveriesOf(db(), eventId);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null });
+    expect(first?.last_error).toBe('ECONNREFUSED');
+    await makeDue(db());
+    await pass(ctx);
+    await makeDue(db());
+    await pass(ctx);
+    // 1s,1s: the first attempt and two retries, then failed.
+    expect(await deliveriesOf(db(), eventId)).toMatchObject([{ status: 'failed', attempts: 3 }]);
+  });
+
+  it('signs with the old and the new secret for a day after a rotation, then with the new one', async () => {
+    const endpoint = await addEndpoint(ctx, receiver.url);
+    const rotated = await endpointsOf(ctx).rotateSecret(endpoint.id);
+    expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    receiver.secrets = [endpoint.secret, rotated.secret];
+    await emitDeleted(db());
+    await pass(ctx);
+    expect(receiver.requests[0]?.verifiedBy).toEqual([true, true]);
+    expect(receiver.requests[0]?.signature.split(' ')).toHaveLength(2);
+
+    await sql`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second'`.execute(
+      db(),
+    );
+    await emitDeleted(db());
+    await pass(ctx);
+    expect(receiver.requests[1]?.verifiedBy).toEqual([false, true]);
+  });
+
+  it('replays an event, and an endpoint’s events since a time, with the same webhook-id', async () => {
+    const endpoint = await addEndpoint(ctx, receiver.url);
+    const first = await emitDeleted(db());
+    const second = await emitDeleted(db());
+    await pass(ctx);
+    expect(receiver.requests).toHaveLength(2);
+
+    expect(await endpointsOf(ctx).replayEvent(first)).toEqual([endpoint.id]);
+    await pass(ctx);
+    expect(receiver.of(first)).toHaveLength(2);
+    expect(receiver.of(second)).toHaveLength(1);
+
+    // Since the first of this test's events (the database's clock, not this process's).
+    const { occurred_at: since } = await db()
+      .selectFrom('account_events')
+      .select('occurred_at')
+      .where('id', '=', first)
+      .executeTakeFirstOrThrow();
+    expect(await endpointsOf(ctx).replaySince(endpoint.id, since)).toBe(2);
+    await pass(ctx);
+    expect(receiver.of(first)).toHaveLength(3);
+    expect(receiver.of(second)).toHaveLength(2);
+    await expect(endpointsOf(ctx).replayEvent(crypto.randomUUID())).rejects.toThrow(/not found/);
+  });
+
+  it('sends an endpoint only the types it subscribed to, and nothing while it is disabled', async () => {
+    const deletions = await addEndpoint(ctx, receiver.url, ['user.deleted']);
+    const userId = crypto.randomUUID();
+    await emit(db(), 'user.deletion_cancelled', userId, { id: userId });
+    const deleted = await emitDeleted(db());
+    await pass(ctx);
+    expect(receiver.requests.map((request) => request.id)).toEqual([deleted]);
+
+    await endpointsOf(ctx).setDisabled(deletions.id, true);
+    const whileDisabled = await emitDeleted(db());
+    await pass(ctx);
+    expect(receiver.requests).toHaveLength(1);
+    // Events written while it was disabled are not queued for it; a replay sends one on purpose.
+    await endpointsOf(ctx).setDisabled(deletions.id, false);
+    await pass(ctx);
+    expect(receiver.of(whileDisabled)).toEqual([]);
+  });
+});
