@@ -9,6 +9,7 @@ import type {
   WebAuthnChallengesTable,
   WebAuthnUserHandlesTable,
 } from './schema-factors.js';
+import type { GuardianConsentsTable, GuardianRequestsTable } from './schema-guardian.js';
 import type {
   ConsentDocumentsTable,
   ConsentDocumentVersionsTable,
@@ -246,6 +247,8 @@ export interface Database {
   data_exports: DataExportsTable;
   security_events: SecurityEventsTable;
   account_events: AccountEventsTable;
+  guardian_requests: GuardianRequestsTable;
+  guardian_consents: GuardianConsentsTable;
   security_alert_slots: SecurityAlertSlotsTable;
   consent_documents: ConsentDocumentsTable;
   consent_document_versions: ConsentDocumentVersionsTable;
