@@ -92,6 +92,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
     mediaOrigin: mediaOrigin(config.media),
     docs: config.docsEnabled,
     deletionGraceDays: config.deletion.graceDays,
+    ageGate: config.guardian.ageGate === 'birth_date',
   });
   return {
     app,
