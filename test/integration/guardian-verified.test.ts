@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
+import { download, readyExport } from '../helpers/data-export.js';
 import { backends } from '../helpers/database.js';
 import { askGuardian, bornYearsAgo, registerChild } from '../helpers/guardian.js';
 import { InMemoryGuardianIdentity } from '../helpers/guardian-identity.js';
 import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { readZip } from '../helpers/zip.js';
 
 /**
  * Where the deployment verifies guardians, the consent takes a verification bound to the link that shows
@@ -73,6 +75,29 @@ describe.each(backends)('%s: a verified guardian’s consent', (backend) => {
       .execute();
     expect(record).toMatchObject({ method: 'identity_verification', agreed: true });
     expect(Buffer.from(record?.guardian_ci_hash ?? []).length).toBe(32);
-    expect(Buffer.from(record?.guardian_ci_hash ?? []).toString('utf8')).not.toContain('CI-OF-A-PARENT');
+    const ciHash = Buffer.from(record?.guardian_ci_hash ?? []);
+    expect(ciHash.toString('utf8')).not.toContain('CI-OF-A-PARENT');
+
+    // The child's data export lists the answer, never the CI or its hash.
+    const ready = await readyExport(ctx, child);
+    const zip = await readZip((await download(ctx, ready.download_url ?? '')).rawPayload);
+    const account = JSON.parse((await zip.read('account.json')).toString('utf8'));
+    expect(account.guardian_consent).toEqual({
+      state: 'granted',
+      birth_date: bornYearsAgo(10),
+      records: [
+        {
+          method: 'identity_verification',
+          agreed: true,
+          documents: expect.arrayContaining([expect.objectContaining({ key: expect.any(String) })]),
+          answered_at: expect.any(String),
+          withdrawn_at: null,
+        },
+      ],
+    });
+    const whole = JSON.stringify(account);
+    for (const secret of ['CI-OF-A-PARENT', ciHash.toString('hex'), ciHash.toString('base64')]) {
+      expect(whole).not.toContain(secret);
+    }
   });
 });
