@@ -24,6 +24,8 @@ export const GUARDIAN_ENGLISH = {
   'status.guardian_granted': 'Thank you: your consent is recorded. We mailed you a link to withdraw it.',
   'status.guardian_refused': 'Recorded: the account and everything collected for it have been deleted.',
   'status.guardian_withdrawn': 'Recorded: your consent is withdrawn and the account’s deletion is scheduled.',
+  'error.guardian_consent_required':
+    'A parent or guardian must agree first. Until then you can look around, but not post or change things.',
 } as const;
 
 export const GUARDIAN_KOREAN: Record<keyof typeof GUARDIAN_ENGLISH, string> = {
@@ -50,4 +52,6 @@ export const GUARDIAN_KOREAN: Record<keyof typeof GUARDIAN_ENGLISH, string> = {
     '감사합니다. 동의가 기록되었습니다. 철회할 수 있는 링크를 메일로 보내 드렸습니다.',
   'status.guardian_refused': '기록되었습니다. 계정과 동의를 구하려고 받은 정보가 모두 삭제되었습니다.',
   'status.guardian_withdrawn': '기록되었습니다. 동의가 철회되었고 계정 삭제가 예약되었습니다.',
+  'error.guardian_consent_required':
+    '먼저 부모님(법정대리인)의 동의가 필요합니다. 그 전에는 둘러볼 수는 있지만 글을 쓰거나 바꿀 수는 없습니다.',
 };
