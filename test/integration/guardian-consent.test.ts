@@ -184,6 +184,32 @@ describe.each(backends)('%s: a guardian’s consent for a child under 14', (back
     expect(mails).toEqual([]);
   });
 
+  it('lets one answer win of many racing on one link, and a consent and the deadline never both', async () => {
+    const child = await registerChild(ctx.app);
+    const { token } = await askGuardian(ctx.app, ctx.database.handle, child);
+    const answers = await Promise.all(
+      [true, false, true, false, true].map((agree) =>
+        postForm(ctx.app, '/v1/guardian/consent', { token, agree }),
+      ),
+    );
+    expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((res) => res.statusCode === 422)).toHaveLength(4);
+
+    const late = await registerChild(ctx.app);
+    const link = await askGuardian(ctx.app, ctx.database.handle, late);
+    await sql`UPDATE users SET created_at = now() - interval '5 days 1 second' WHERE id = ${late.id}::uuid`.execute(
+      db(),
+    );
+    const [consent, erased] = await Promise.all([
+      postForm(ctx.app, '/v1/guardian/consent', { token: link.token, agree: 'true' }),
+      ctx.guardianDeadline.eraseDue(),
+    ]);
+    const gone = (await rowsOf(db(), late.id)).users === 0;
+    // Either the consent came first (the account stays, granted) or the sweep did (the link is dead).
+    expect(gone).toBe(consent.statusCode === 422);
+    expect(erased.some((user) => user.id === late.id)).toBe(gone);
+  });
+
   it('erases a child whose guardian has not consented by the deadline, and no one else', async () => {
     const late = await registerChild(ctx.app);
     await askGuardian(ctx.app, ctx.database.handle, late);
