@@ -54,6 +54,7 @@ export function buildGuardian(config: Config, deps: ServiceDeps, parts: Guardian
     agreements: childAgreements(parts.consents),
     eraser: parts.eraser,
     deletions: parts.scheduledDeletions,
+    log: deps.log,
   });
   const guardianDeadline = new GuardianDeadline(repo, parts.eraser, settings.consentDays);
   return {

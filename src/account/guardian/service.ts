@@ -66,6 +66,8 @@ export interface GuardianConsentsDeps {
   agreements: ChildAgreements;
   eraser: ChildEraser;
   deletions: DeletionScheduler;
+  /** The child's own log goes with the child: a refusal's erasure is told here (the id only). */
+  log: { info(details: object, message: string): void };
 }
 
 /** A used, replaced, expired or unknown link, or one of another purpose: one answer. */
@@ -143,7 +145,8 @@ export class GuardianConsents {
     if (!agree) {
       // Everything of the child goes, the guardian's address with it; should this fail, the deadline's
       // sweep erases the account (it is still pending).
-      await this.deps.eraser.erase(link.child, (row) => row.guardian_consent === 'pending');
+      const erased = await this.deps.eraser.erase(link.child, (row) => row.guardian_consent === 'pending');
+      if (erased) this.deps.log.info({ user: erased.id }, 'guardian refused: account erased');
       return { guardian_consent: 'refused' };
     }
     this.deps.mailer.sendSoon(mail);
