@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import type { DueDeletions } from './account/deletion/sweep.js';
+import type { GuardianIdentityCheck } from './account/guardian/identity.js';
+import type { GuardianDeadline } from './account/guardian/sweep.js';
 import { registerApi } from './app/api.js';
 import { type BackgroundIdle, startBackgroundJobs } from './app/background-jobs.js';
 import { registerInfrastructure } from './app/infrastructure.js';
@@ -26,6 +28,8 @@ export interface AppParts {
   dataExports: DataExportJobs;
   /** Erases the accounts whose deletion is due: run periodically, and by tests on demand. */
   dueDeletions: DueDeletions;
+  /** Erases the children whose guardian did not consent in time: run periodically, and by tests on demand. */
+  guardianDeadline: GuardianDeadline;
   /** The per-address mail cap's summaries: run a pass (`summarizeDue`). */
   mailSummaries: MailSummaries;
   /** The instance's own image renderer processes (`runningPids`, `renderedPids`). */
@@ -50,6 +54,8 @@ export interface AppDeps {
   metrics?: AppMetrics;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** How a child's guardian proves who they are; unset, the mailed link alone (docs/identity.md). */
+  guardianIdentity?: GuardianIdentityCheck;
 }
 
 /**
@@ -74,6 +80,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
   const built = buildEndpoints(config, {
     ...infrastructure,
     database: deps.database,
+    guardianIdentity: deps.guardianIdentity,
     log: app.log,
     // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
     reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
@@ -91,6 +98,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
     mediaOrigin: mediaOrigin(config.media),
     docs: config.docsEnabled,
     deletionGraceDays: config.deletion.graceDays,
+    ageGate: config.guardian.ageGate === 'birth_date',
   });
   return {
     app,
@@ -98,6 +106,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
       mailer: infrastructure.mailer,
       dataExports: built.dataExportJobs,
       dueDeletions: built.dueDeletions,
+      guardianDeadline: built.guardianDeadline,
       mailSummaries,
       imageRenderer: infrastructure.imageRenderer,
       backgroundIdle,

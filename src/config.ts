@@ -5,6 +5,7 @@ import { type DataExportConfig, parseDataExport } from './config/data-export.js'
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
 import { type DeletionConfig, parseDeletion } from './config/deletion.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
+import { type GuardianConfig, parseGuardian } from './config/guardian.js';
 import { type HashingConfig, parseHashing } from './config/hashing.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
 import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
@@ -93,6 +94,8 @@ export interface Config {
   mail: MailConfig;
   /** Account deletion's grace period and sweep: DELETION_GRACE_DAYS, DELETION_SWEEP_INTERVAL. */
   deletion: DeletionConfig;
+  /** Age at sign-up and a guardian's consent under 14: AGE_GATE, GUARDIAN_CONSENT_URL, GUARDIAN_CONSENT_DAYS. */
+  guardian: GuardianConfig;
   /** Serve /docs and /openapi.json (DOCS_ENABLED, default on). */
   docsEnabled: boolean;
   /** The apps' own schemes a banner may link to besides http(s) (BANNER_LINK_SCHEMES); empty = none. */
@@ -209,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: parseCorsOrigins(env),
     mail,
     deletion: parseDeletion(env),
+    guardian: parseGuardian(env, mail.publicUrl),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),

@@ -3,6 +3,8 @@ import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import type { DueDeletions } from './account/deletion/sweep.js';
+import { guardianEndpoints } from './account/guardian/routes.js';
+import type { GuardianDeadline } from './account/guardian/sweep.js';
 import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
@@ -53,6 +55,8 @@ export function buildEndpoints(
   securityEvents: SecurityEventsService;
   /** Erases the accounts whose deletion is due (the server runs it periodically). */
   dueDeletions: DueDeletions;
+  /** Erases the children whose guardian did not consent in time (the server runs it periodically). */
+  guardianDeadline: GuardianDeadline;
   /** The Idempotency-Key records, for their periodic prune. */
   idempotency: { prune(): Promise<number> };
   /** The account events' delivery to webhook endpoints (the server runs its passes). */
@@ -97,6 +101,10 @@ export function buildEndpoints(
     activityCursors,
     webhookDelivery,
     deliveryWake,
+    guardianRequests,
+    guardianConsents,
+    guardianDeadline,
+    guardianIdentity,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -127,12 +135,14 @@ export function buildEndpoints(
         providerNames: config.providers.registerNames,
         image: imageLimits,
         taken,
+        birthDateRequired: config.guardian.ageGate === 'birth_date',
       },
       limits.registerIp,
     ),
     ...signInEndpoints(signIn, limits.loginIp, (email) => users.accountByEmail(email)),
     // user/get lists the required documents the user has yet to agree to (their current versions).
     ...userEndpoints(users, (auth, locale) => consents.pendingFor(auth, locale)),
+    ...guardianEndpoints(guardianRequests, guardianConsents, guardianIdentity),
     ...secondFactorEndpoints(secondFactor, secondFactorSignIn, {
       providers: configured,
       configured: secondFactorConfigured,
@@ -171,6 +181,7 @@ export function buildEndpoints(
     dataExportJobs,
     securityEvents,
     dueDeletions: eraser,
+    guardianDeadline,
     idempotency,
     webhookDelivery,
     deliveryWake,

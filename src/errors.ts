@@ -205,3 +205,24 @@ export class TooManyRequestsError extends ServiceError {
     this.name = 'TooManyRequestsError';
   }
 }
+
+/**
+ * A child under 14 whose legal guardian has not consented yet (PIPA art. 22-2) asked for something that
+ * writes or publishes: reading, signing in and asking a guardian still work (docs/identity.md).
+ */
+export class GuardianConsentRequiredError extends ServiceError {
+  constructor() {
+    super("A legal guardian's consent is required.");
+    this.name = 'GuardianConsentRequiredError';
+  }
+}
+
+/** Carrier identity verification (PortOne) asked of a deployment that has not configured it. */
+export class IdentityVerificationNotConfiguredError extends ServiceError {
+  readonly variables = ['PORTONE_API_SECRET', 'PORTONE_STORE_ID', 'PORTONE_CHANNEL_KEY'] as const;
+
+  constructor() {
+    super('Identity verification not configured');
+    this.name = 'IdentityVerificationNotConfiguredError';
+  }
+}

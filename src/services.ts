@@ -7,6 +7,7 @@ import { buildDeletion } from './services/deletion.js';
 import type { ServiceDeps } from './services/deps.js';
 import { buildEntities } from './services/entities.js';
 import { buildFactorSettings, buildPasskeyProofs } from './services/factors.js';
+import { buildGuardian } from './services/guardian.js';
 import { buildNotifications } from './services/notifications.js';
 import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
@@ -70,6 +71,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     reauth,
     activity,
   });
+  const guardian = buildGuardian(config, deps, { ...entities, eraser, scheduledDeletions, activity });
   const { users, posts } = entities;
   // The account events' delivery passes (the server runs them in the background), and the wake a writer of
   // events calls after its commit so that this instance delivers them at once rather than at its next tick.
@@ -119,5 +121,6 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     activity,
     webhookDelivery,
     deliveryWake,
+    ...guardian,
   };
 }

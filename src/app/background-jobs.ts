@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DataExportJobs } from '../account/data-export/jobs.js';
 import { type DueDeletions, sweepDueDeletionsPeriodically } from '../account/deletion/sweep.js';
+import { type GuardianDeadline, sweepGuardianDeadlinePeriodically } from '../account/guardian/sweep.js';
 import type { Config } from '../config.js';
 import type { PeriodicRun } from '../lib/periodic.js';
 import { type MailSummaries, summarizePeriodically } from '../mail/summaries.js';
@@ -28,6 +29,8 @@ export interface BackgroundWork {
   dataExportJobs: DataExportJobs;
   securityEvents: SecurityEventsService;
   dueDeletions: DueDeletions;
+  /** Children whose guardian did not consent within GUARDIAN_CONSENT_DAYS. */
+  guardianDeadline: GuardianDeadline;
   /** The Idempotency-Key records, for their periodic prune. */
   idempotency: { prune(): Promise<number> };
   /** The summaries of the mails the per-address cap held back. */
@@ -59,6 +62,10 @@ function periodicJobs(app: FastifyInstance, config: Config, work: BackgroundWork
       sweepDueDeletionsPeriodically(work.dueDeletions, config.deletion.sweepIntervalMs, app.log),
     );
   }
+  // Children whose guardian did not answer in time, on the deletion sweep's interval, by every instance.
+  periodic.push(() =>
+    sweepGuardianDeadlinePeriodically(work.guardianDeadline, config.deletion.sweepIntervalMs, app.log),
+  );
   // The per-address mail cap's summaries, by every instance (one per address and window whoever sends it).
   periodic.push(() => summarizePeriodically(work.mailSummaries, app.log));
   // Idempotency-Key answers past their day.

@@ -87,7 +87,7 @@ function smtp(env: Env): Omit<SmtpConfig, 'timeoutMs'> {
 }
 
 /** A link template: an absolute URL (http(s) or an app's own scheme, for a deep link) containing `{token}`. */
-function linkTemplate(env: Env, name: string, fallback: string): string {
+export function linkTemplate(env: Env, name: string, fallback: string): string {
   const value = raw(env, name) ?? fallback;
   if (!value.includes('{token}') || !/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value)) {
     throw new ConfigError(name, `must be an absolute URL containing {token} (got "${value}")`);

@@ -14,6 +14,7 @@ import type {
   WebAuthnChallengesTable,
   WebAuthnUserHandlesTable,
 } from './schema-factors.js';
+import type { GuardianConsentsTable, GuardianRequestsTable } from './schema-guardian.js';
 import type {
   ConsentDocumentsTable,
   ConsentDocumentVersionsTable,
@@ -258,6 +259,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  guardian_requests: GuardianRequestsTable;
+  guardian_consents: GuardianConsentsTable;
   security_alert_slots: SecurityAlertSlotsTable;
   consent_documents: ConsentDocumentsTable;
   consent_document_versions: ConsentDocumentVersionsTable;

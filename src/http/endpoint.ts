@@ -1,5 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { IdempotencyKeyReusedError, UnauthenticatedError, ValidationError } from '../errors.js';
+import {
+  GuardianConsentRequiredError,
+  IdempotencyKeyReusedError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../errors.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
 import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
@@ -64,6 +69,12 @@ export interface EndpointInfo<M extends AuthMode = AuthMode> {
    */
   readOnly?: true;
   /**
+   * Set on a write that a child still waiting for a legal guardian's consent may make all the same: signing
+   * out, asking a guardian, deleting the account, revoking a session, asking for the data export. Every
+   * other write (`restrictedWhileGuardianPending`) answers such a child 403 guardian_consent_required.
+   */
+  beforeGuardianConsent?: true;
+  /**
    * The status of a success, 200 unless the request only starts the work (202 Accepted); `meta.code` is
    * the same.
    */
@@ -107,6 +118,15 @@ export interface AnyEndpoint extends EndpointInfo {
   example: unknown;
   /** Authenticates, validates and handles one request; returns the `data` of the 200 envelope. */
   run(request: FastifyRequest, services: RequestServices): Promise<unknown>;
+}
+
+/**
+ * Whether a signed-in child whose guardian has not consented yet is refused this endpoint (PIPA art. 22-2:
+ * no processing of the child's data beyond asking for consent): every request that may write (a POST not
+ * marked `readOnly`), unless marked `beforeGuardianConsent`. A new write is refused by default.
+ */
+export function restrictedWhileGuardianPending(info: EndpointInfo): boolean {
+  return info.auth !== 'none' && info.method === 'POST' && !info.readOnly && !info.beforeGuardianConsent;
 }
 
 /** Declares an endpoint: its parameter and auth types stay with its handler, inside `run`. */
@@ -191,8 +211,12 @@ export async function runEndpoint<L extends RuleList, M extends AuthMode, S exte
   leavesChecks: boolean,
 ): Promise<Static<S>> {
   const auth = await authenticators[definition.auth](request, services);
-  if (definition.unavailable) throw definition.unavailable();
   const signedIn: AuthContext | undefined = auth;
+  // Read from the row the token's one statement returned: no query of its own.
+  if (signedIn?.user.guardian_consent === 'pending' && restrictedWhileGuardianPending(definition)) {
+    throw new GuardianConsentRequiredError();
+  }
+  if (definition.unavailable) throw definition.unavailable();
   // Limits turned off (RATE_LIMIT_ENABLED=false) cost nothing, as in limitBeforeBody.
   if (definition.uploads && definition.uploads !== unlimited && signedIn) {
     await countUploads(definition.uploads, signedIn.user.id, request.body);

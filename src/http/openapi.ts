@@ -1,6 +1,6 @@
 import { ruleListSchema } from '../validation/schema.js';
 import type { JsonSchema } from '../validation/types.js';
-import type { AnyEndpoint } from './endpoint.js';
+import { type AnyEndpoint, restrictedWhileGuardianPending } from './endpoint.js';
 import { ok, successEnvelopeSchema } from './envelope.js';
 
 const isFileSchema = (property: JsonSchema) =>
@@ -26,7 +26,7 @@ function withoutFileProperties(schema: JsonSchema): JsonSchema | undefined {
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Unauthorized: invalid credentials, an unlinked identity, or a missing/invalid token',
-  403: 'This action is unauthorized.',
+  403: "This action is unauthorized. / A legal guardian's consent is required (guardian_consent_required).",
   404: 'Not Found',
   409: 'This account is scheduled for deletion.',
   413: 'Payload Too Large',
@@ -103,6 +103,7 @@ function operation(endpoint: AnyEndpoint): Record<string, unknown> {
   const statuses = new Set([
     ...(endpoint.errors ?? []),
     ...(endpoint.auth !== 'none' ? [401] : []),
+    ...(restrictedWhileGuardianPending(endpoint) ? [403] : []),
     500,
     503,
   ]);
@@ -119,6 +120,8 @@ function operation(endpoint: AnyEndpoint): Record<string, unknown> {
     responses,
   };
   if (endpoint.description) op.description = endpoint.description;
+  // Refused (403 guardian_consent_required) to a child whose guardian has not consented yet.
+  if (restrictedWhileGuardianPending(endpoint)) op['x-guardian-consent-required'] = true;
   if (endpoint.auth === 'required') op.security = [{ bearer: [] }, { apiTokenQuery: [] }];
   if (endpoint.auth === 'optional') op.security = [{}, { bearer: [] }, { apiTokenQuery: [] }];
   // Said outright: a public route needs no token (linters flag an operation that leaves it unsaid).

@@ -57,7 +57,9 @@ export const t = {
   nullable: <T>(inner: Shape<T>): Shape<T | null> => {
     const type = inner.schema.type;
     if (typeof type === 'string' && type !== 'object' && type !== 'array') {
-      return shape<T | null>({ ...inner.schema, type: [type, 'null'] });
+      // An enum lists null among its values too, or null would fail it.
+      const values = Array.isArray(inner.schema.enum) ? { enum: [...inner.schema.enum, null] } : {};
+      return shape<T | null>({ ...inner.schema, type: [type, 'null'], ...values });
     }
     return shape<T | null>({ anyOf: [inner.schema, { type: 'null' }] });
   },

@@ -1,4 +1,6 @@
 import type { Locale } from '../validation/messages.js';
+import { GUARDIAN_WORDING, type GuardianMailKind } from './guardian-mail.js';
+import type { Wording } from './wording.js';
 
 /** The mails the service sends. */
 export type MailKind =
@@ -6,7 +8,8 @@ export type MailKind =
   | 'password_reset'
   | 'data_export_ready'
   | 'consent_reconfirm'
-  | 'deletion_scheduled';
+  | 'deletion_scheduled'
+  | GuardianMailKind;
 
 export interface MailContent {
   subject: string;
@@ -54,17 +57,6 @@ function inDays(ms: number, locale: Locale): string {
   const days = Math.max(1, Math.ceil(ms / 86_400_000));
   if (locale === 'ko') return `${days}일`;
   return days === 1 ? '1 day' : `${days} days`;
-}
-
-interface Wording {
-  /** The link's lifetime is told in days rather than hours or minutes. */
-  inDays?: boolean;
-  subject: string;
-  greeting: (name: string) => string;
-  lead: string;
-  action: string;
-  expiry: (duration: string) => string;
-  ignore: string;
 }
 
 const WORDING: Record<MailKind, Record<Locale, Wording>> = {
@@ -175,6 +167,7 @@ const WORDING: Record<MailKind, Record<Locale, Wording>> = {
       ignore: '계정 삭제를 원하셨다면 더 하실 일은 없습니다.',
     },
   },
+  ...GUARDIAN_WORDING,
 };
 
 /** The mail of this kind in this language, as plain text and as HTML (every inserted value escaped). */

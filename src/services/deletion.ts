@@ -6,6 +6,7 @@ import type { SecurityActivity } from '../account/security-activity/recorder.js'
 import type { SessionGate } from '../account/sign-in/session-gate.js';
 import type { Config } from '../config.js';
 import { OutboxRepo } from '../mail/outbox-repo.js';
+import { GuardianRepo } from '../modules/guardian/repo.js';
 import { createExportStore } from '../storage/export-store.js';
 import type { ServiceDeps } from './deps.js';
 import type { Entities } from './entities.js';
@@ -40,6 +41,8 @@ export function buildDeletion(config: Config, deps: ServiceDeps, parts: Deletion
     images,
     mailOutbox: new OutboxRepo(db),
     exportFiles: userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
+    // A child's guardian addresses go with the child (docs/identity.md).
+    relatedAddresses: (trx, userId) => new GuardianRepo(trx).guardianAddresses(userId),
   });
   // A deletion waits DELETION_GRACE_DAYS (the user can take it back).
   const scheduledDeletions = new ScheduledDeletions({

@@ -1,3 +1,4 @@
+import type { GuardianIdentityCheck } from '../account/guardian/identity.js';
 import type { DatabaseHandle } from '../db/client.js';
 import type { HashingPool } from '../lib/hashing-pool.js';
 import type { PasswordHasher } from '../lib/passwords.js';
@@ -32,4 +33,9 @@ export interface ServiceDeps {
   imageRenderer?: PictureRenderer;
   /** The processes the default hasher runs argon2 in; without one it hashes on this process's thread pool. */
   hashing?: HashingPool;
+  /**
+   * How a child's guardian proves who they are (carrier identity verification); unset, the mailed link
+   * alone is the method (docs/identity.md).
+   */
+  guardianIdentity?: GuardianIdentityCheck;
 }

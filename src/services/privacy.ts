@@ -9,6 +9,7 @@ import type { SecurityActivity } from '../account/security-activity/recorder.js'
 import type { Config } from '../config.js';
 import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import type { DevicesRepo } from '../modules/devices/repo.js';
+import { GuardianRepo } from '../modules/guardian/repo.js';
 import { NotificationOutboxRepo } from '../modules/notifications/repo.js';
 import type { SecurityEventsRepo } from '../modules/security-events/repo.js';
 import type { Deletion } from './deletion.js';
@@ -54,6 +55,7 @@ export function buildDataExports(config: Config, deps: ServiceDeps, parts: DataE
         passkeys: parts.passkeysRepo,
         secondFactor: parts.secondFactorRepo,
         oneTimeLinks: parts.oneTimeTokens,
+        guardian: new GuardianRepo(db),
         exports: exportsRepo,
       }),
       lists: exportLists({

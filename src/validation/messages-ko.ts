@@ -55,6 +55,11 @@ export const KO: Record<string, string> = {
   after: ':attribute{은/는} :date 이후 날짜여야 합니다.',
   consent_required: ':attribute 동의는 필수 항목이라 철회할 수 없습니다. 철회하려면 계정을 삭제하세요.',
   idempotency_reused: ':attribute{은/는} 이미 다른 요청에 사용되었습니다.',
+  before_or_equal_today: ':attribute{은/는} 오늘 또는 그 이전 날짜여야 합니다.',
+  after_or_equal: ':attribute{은/는} :value 또는 그 이후 날짜여야 합니다.',
+  guardian_not_needed: '이 계정에는 보호자 동의가 필요하지 않습니다.',
+  guardian_email_own: ':attribute{은/는} 계정 본인의 주소가 아닌 보호자의 주소여야 합니다.',
+  identity_not_adult: ':attribute{은/는} 성인(만 19세 이상)의 본인인증이 아닙니다.',
 };
 
 /** The particles a Korean template may ask for after a name. */
@@ -66,6 +71,10 @@ export const KO_PARTICLES: readonly JosaOption[] = ['이/가', '을/를', '은/�
  */
 export const KO_ATTRIBUTES: Record<string, string> = {
   email: '이메일',
+  birth_date: '생년월일',
+  guardian_email: '보호자 이메일',
+  agree: '동의 여부',
+  identity_verification_id: '본인인증',
   username: '사용자 이름',
   slug: '프로필 주소',
   password: '비밀번호',

@@ -55,6 +55,11 @@ const EN: Record<string, string> = {
   consent_required:
     'The :attribute consent is required and cannot be withdrawn; to withdraw it, delete the account.',
   idempotency_reused: 'The :attribute was already used for a different request.',
+  before_or_equal_today: 'The :attribute must be a date before or equal to today.',
+  after_or_equal: 'The :attribute must be a date after or equal to :value.',
+  guardian_not_needed: "This account needs no guardian's consent.",
+  guardian_email_own: "The :attribute must be the guardian's address, not the account's own.",
+  identity_not_adult: 'The :attribute does not show an adult (19 or over).',
 };
 
 /**

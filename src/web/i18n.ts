@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
 import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
+import { GUARDIAN_ENGLISH, GUARDIAN_KOREAN } from './i18n-guardian.js';
 import { PRIVACY_ENGLISH, PRIVACY_KOREAN } from './i18n-privacy.js';
 import { PROFILE_ENGLISH, PROFILE_KOREAN } from './i18n-profile.js';
 
@@ -113,7 +114,13 @@ const englishBase = {
   'status.copied': 'Copied.',
 } as const;
 
-const english = { ...englishBase, ...PRIVACY_ENGLISH, ...ERRORS_ENGLISH, ...PROFILE_ENGLISH };
+const english = {
+  ...englishBase,
+  ...PRIVACY_ENGLISH,
+  ...ERRORS_ENGLISH,
+  ...PROFILE_ENGLISH,
+  ...GUARDIAN_ENGLISH,
+};
 
 export type MessageKey = keyof typeof english;
 
@@ -228,6 +235,7 @@ const korean: Record<MessageKey, string> = {
   ...PRIVACY_KOREAN,
   ...ERRORS_KOREAN,
   ...PROFILE_KOREAN,
+  ...GUARDIAN_KOREAN,
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

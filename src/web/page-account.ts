@@ -21,19 +21,36 @@ export function homeBody(t: Translate, docs: boolean): string {
 <ul class="actions">${link('/signup', 'nav.signup', true)}${link('/login', 'nav.login')}${link('/profile', 'nav.profile')}</ul>`)}${docsLink}`;
 }
 
-export function signupBody(t: Translate): string {
+/** `ageGate`: AGE_GATE=birth_date, so the date of birth is asked (and a child's next step explained). */
+export function signupBody(t: Translate, ageGate: boolean): string {
+  const birthDate = ageGate
+    ? `\n${field(t, 'birth_date', 'field.birth_date', { type: 'date', autocomplete: 'bday', required: true, hint: 'signup.birth_date_hint' })}`
+    : '';
   return `${card(`<form id="signup" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
 ${field(t, 'username', 'field.username', { autocomplete: 'username', required: true })}
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
-${genderField(t)}
+${genderField(t)}${birthDate}
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'new-password', required: true, strength: true })}
 ${consentFields(t)}
 ${pictureField(t)}
 ${submitButton(t, 'action.signup')}
 ${formStatus}
 </form>`)}
+${guardianStep(t)}
 <p class="aside">${escapeHtml(t('signup.have_account'))} <a href="/login">${escapeHtml(t('nav.login'))}</a></p>`;
+}
+
+/** Shown after the sign-up of a child under 14: the child names a guardian, who gets the consent link. */
+function guardianStep(t: Translate): string {
+  return `<section id="guardian-step" class="card" hidden>
+<form id="guardian-request" novalidate>
+<p class="lead">${escapeHtml(t('signup.guardian_lead'))}</p>
+${field(t, 'guardian_email', 'field.guardian_email', { type: 'email', autocomplete: 'off', required: true })}
+${submitButton(t, 'action.ask_guardian')}
+${sectionStatus}
+</form>
+</section>`;
 }
 
 /**

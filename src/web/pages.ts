@@ -11,6 +11,7 @@ import {
   signupBody,
   verifyEmailBody,
 } from './page-account.js';
+import { guardianConsentBody } from './page-guardian.js';
 import { profileBody } from './page-profile.js';
 
 /** The pages and their paths; each has one browser module of the same name (web/src/pages/<name>.ts). */
@@ -24,6 +25,7 @@ export const PAGES = {
   'reset-password': '/reset-password',
   'cancel-deletion': '/cancel-deletion',
   'account-deleted': '/account-deleted',
+  'guardian-consent': '/guardian-consent',
 } as const;
 
 export type PageName = keyof typeof PAGES;
@@ -38,6 +40,7 @@ const TITLES: Record<PageName, MessageKey> = {
   'reset-password': 'reset.title',
   'cancel-deletion': 'cancel.title',
   'account-deleted': 'deleted.title',
+  'guardian-consent': 'guardian.title',
 };
 
 function body(context: PageContext, t: Translate): string {
@@ -45,7 +48,7 @@ function body(context: PageContext, t: Translate): string {
     case 'home':
       return homeBody(t, context.docs);
     case 'signup':
-      return signupBody(t);
+      return signupBody(t, context.ageGate);
     case 'login':
       return loginBody(t);
     case 'forgot-password':
@@ -60,6 +63,8 @@ function body(context: PageContext, t: Translate): string {
       return resetPasswordBody(t);
     case 'account-deleted':
       return accountDeletedBody(t);
+    case 'guardian-consent':
+      return guardianConsentBody(t);
   }
 }
 
@@ -74,6 +79,8 @@ export interface PageContext {
   docs: boolean;
   /** DELETION_GRACE_DAYS: the profile's deletion card says how long the account can still be kept. */
   deletionGraceDays: number;
+  /** AGE_GATE=birth_date: the sign-up asks the date of birth. */
+  ageGate: boolean;
 }
 
 /** What every page shares: the header with its navigation and language switch, around the page's own main. */

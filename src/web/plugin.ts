@@ -28,6 +28,8 @@ export interface WebOptions {
   docs: boolean;
   /** DELETION_GRACE_DAYS, which the profile's deletion card states. */
   deletionGraceDays: number;
+  /** AGE_GATE=birth_date: the sign-up page asks the date of birth. */
+  ageGate: boolean;
 }
 
 /** /docs: Swagger UI, under a line that leads back to the site (in the reader's language). */
@@ -92,6 +94,7 @@ export async function registerWeb(
         query: queryWithoutLang(request),
         docs: options.docs,
         deletionGraceDays: options.deletionGraceDays,
+        ageGate: options.ageGate,
       });
     });
   }

@@ -11,6 +11,8 @@ export const USER_TABLES = [
   ['post_likes', 'user_id'],
   ['one_time_tokens', 'user_id'],
   ['notification_outbox', 'user_id'],
+  ['guardian_requests', 'user_id'],
+  ['guardian_consents', 'user_id'],
 ] as const;
 
 /** How many rows of the user each of USER_TABLES holds (all 0 once the account is erased). */

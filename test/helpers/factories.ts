@@ -23,7 +23,7 @@ export interface RegisteredUser {
 /** Registers a user by email through the HTTP interface and returns who they are and their token. */
 export async function registerUser(
   app: FastifyInstance,
-  overrides: Partial<RegistrationFields & { slug: string }> = {},
+  overrides: Partial<RegistrationFields & { slug: string; birth_date: string }> = {},
   version = 'v1',
 ): Promise<RegisteredUser> {
   const fields = { ...registrationForm(), ...overrides };

@@ -118,6 +118,8 @@ describe.each(backends)('%s: user/delete', (backend) => {
       post_likes: 2,
       one_time_tokens: 1,
       notification_outbox: 1,
+      guardian_requests: 0,
+      guardian_consents: 0,
     });
     const stored = await mediaFiles();
     expect(files).toHaveLength(6);

@@ -35,6 +35,8 @@ describe.each(backends)('%s: POST /{v}/auth/register', (backend) => {
             is_inspirer: false,
             created_at: expect.stringMatching(ISO),
             updated_at: expect.stringMatching(ISO),
+            guardian_consent: null,
+            restrictions: [],
             api_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           },
         },

@@ -3,6 +3,7 @@ import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provide
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, unique } from '../helpers/factories.js';
+import { checkGuardianOperations } from '../helpers/guardian.js';
 import { expectOk, postForm, postMultipart } from '../helpers/http.js';
 import { jpegFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
@@ -156,6 +157,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     );
     // passkeys: added, listed, renamed, used to sign in and to re-authenticate, removed
     await checkPasskeyOperations(ctx.app, check, minji, ctx.config.webauthn.origins[0] as string);
+    await checkGuardianOperations(ctx.app, ctx.database.handle, check, exercised);
     // A known provider this deployment has not configured has no 200 to check: its login and link answer 503.
     for (const path of Object.keys(document.paths)) {
       if (!/^\/(auth\/login\/\w+|user\/providers\/\w+\/link)$/.test(path)) continue;

@@ -47,6 +47,8 @@ describe.each(backends)('%s: POST user/update', (backend) => {
         is_inspirer: false,
         created_at: me.user.created_at,
         updated_at: expect.any(String),
+        guardian_consent: null,
+        restrictions: [],
       },
     });
     expect(await getUser(me.token)).toEqual({ ...data.user, pending_consents: [] });

@@ -52,7 +52,16 @@ describe('userView', () => {
       is_inspirer: true,
       created_at: '2024-03-01T00:30:00.000Z',
       updated_at: '2024-03-02T00:00:00.000Z',
+      guardian_consent: null,
+      restrictions: [],
     });
+  });
+
+  it('shows a child waiting for a guardian, and what that restricts', () => {
+    const view = userView({ ...row, guardian_consent: 'pending' }, []);
+    expect(view.guardian_consent).toBe('pending');
+    expect(view.restrictions).toEqual(['guardian_consent_required']);
+    expect(userView({ ...row, guardian_consent: 'granted' }, []).restrictions).toEqual([]);
   });
 
   it('says when the account has no password and no picture', () => {

@@ -81,6 +81,10 @@ const ENDS_IN_CONSONANT: Record<string, boolean> = {
   '광고성 정보 이메일 수신 동의': false,
   'newsletter 동의': false,
   'alpha 액세스 토큰': true,
+  생년월일: true,
+  '보호자 이메일': true,
+  '동의 여부': false,
+  본인인증: true,
 };
 
 const FIELDS = [

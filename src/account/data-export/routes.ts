@@ -35,6 +35,8 @@ export function dataExportEndpoints(
     endpoint({
       method: 'POST',
       path: '/user/export',
+      // Open to a child awaiting a guardian's consent (docs/identity.md).
+      beforeGuardianConsent: true,
       summary: 'Ask for a copy of everything the service holds about the signed-in user',
       description:
         'Needs re-authentication like user/delete. Answers 202 with the export, `pending`: it is built in ' +

@@ -1,6 +1,7 @@
 import type { UserRow } from '../../db/schema.js';
 import { iso } from '../../lib/time.js';
 import type { DevicesRepo } from '../../modules/devices/repo.js';
+import type { GuardianRepo } from '../../modules/guardian/repo.js';
 import type { OneTimeTokensRepo } from '../../modules/lifecycle/repo.js';
 import type { PasskeysRepo } from '../../modules/passkeys/repo.js';
 import type { ProviderAccountsRepo } from '../../modules/providers/repo.js';
@@ -29,6 +30,7 @@ export interface SectionSources {
   secondFactor: Pick<SecondFactorRepo, 'findTotp' | 'recoveryCodesLeft'>;
   oneTimeLinks: Pick<OneTimeTokensRepo, 'linksOf'>;
   exports: Pick<DataExportsRepo, 'listOf'>;
+  guardian: Pick<GuardianRepo, 'consentsOf'>;
 }
 
 const isoOrNull = (date: Date | null) => (date === null ? null : iso(date));
@@ -122,6 +124,21 @@ export function accountSections(sources: SectionSources): AccountSection[] {
           expires_at: iso(link.expires_at),
           used_at: isoOrNull(link.used_at),
         })),
+    },
+    {
+      // A child's legal guardian's answers: how, when and to what; never the guardian's CI hash or address.
+      name: 'guardian_consent',
+      read: async (user) => ({
+        state: user.guardian_consent,
+        birth_date: user.birth_date,
+        records: (await sources.guardian.consentsOf(user.id)).map((record) => ({
+          method: record.method,
+          agreed: record.agreed,
+          documents: record.documents,
+          answered_at: iso(record.answered_at),
+          withdrawn_at: isoOrNull(record.withdrawn_at),
+        })),
+      }),
     },
     {
       name: 'data_exports',

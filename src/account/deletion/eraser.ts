@@ -36,6 +36,11 @@ export interface AccountEraserDeps {
   images: ImagesService;
   mailOutbox: OutboxRepo;
   exportFiles: UserExportFiles;
+  /**
+   * Other people's addresses the account's data holds (a child's guardian): mails sent there are forgotten
+   * with the account, as its own address's are. Read inside the erasing transaction.
+   */
+  relatedAddresses?: (trx: Executor, userId: string) => Promise<string[]>;
 }
 
 /**
@@ -57,13 +62,17 @@ export class AccountEraser {
   /**
    * Erases the account, without asking who wants it: the operator CLI calls this directly (the operator
    * holds the database); users go through AccountDeletion, which re-authenticates first. Undefined
-   * when there was no such user (any more).
+   * when there was no such user (any more), or when `stillDue` (asked under the row's lock) says the account
+   * is no longer to be erased (a guardian's consent came first).
    */
-  async erase(user: Pick<UserRow, 'id' | 'username'>): Promise<DeletedAccount | undefined> {
+  async erase(
+    user: Pick<UserRow, 'id' | 'username'>,
+    stillDue: (row: UserRow) => boolean = () => true,
+  ): Promise<DeletedAccount | undefined> {
     const files = await writeTransaction(this.deps.db, async (trx) => {
       // The row lock first (see UsersRepo.lockForDelete), then the likes and liked posts (PostsRepo.unlikeAllOf).
       const row = await this.deps.usersRepo.with(trx).lockForDelete(user.id);
-      return row && this.eraseLocked(trx, row);
+      return row && stillDue(row) ? this.eraseLocked(trx, row) : undefined;
     });
     if (!files) return undefined;
     await this.removeFiles(files);
@@ -95,6 +104,9 @@ export class AccountEraser {
     await this.deps.posts.unlikeAllOfUser(trx, row.id);
     const postImages = await this.deps.posts.deleteAllOfUser(trx, row.id);
     await this.deps.mailOutbox.with(trx).forgetAddress(row.email);
+    for (const address of (await this.deps.relatedAddresses?.(trx, row.id)) ?? []) {
+      await this.deps.mailOutbox.with(trx).forgetAddress(address);
+    }
     const exportKeys = await this.deps.exportFiles.fileKeysOf(trx, row.id);
     // Revoked here rather than by the foreign key's cascade, so each session's end is an event too.
     await this.deps.tokens.revokeAll(trx, row.id, 'deletion');

@@ -47,6 +47,8 @@ export function accountDeletionEndpoints(
     endpoint({
       method: 'POST',
       path: '/user/delete',
+      // Open to a child awaiting a guardian's consent (docs/identity.md).
+      beforeGuardianConsent: true,
       summary: "Delete the signed-in user's account and everything of it",
       description:
         'Needs re-authentication: `current_password`, or for a password-less account the credentials of a ' +

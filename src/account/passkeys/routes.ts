@@ -150,6 +150,8 @@ export function passkeyEndpoints(
     endpoint({
       method: 'POST',
       path: '/user/passkeys/reauth-options',
+      // Open to a child awaiting a guardian's consent (docs/identity.md).
+      beforeGuardianConsent: true,
       summary: 'A passkey challenge to re-authenticate with',
       description:
         "Options for `navigator.credentials.get()` naming the user's passkeys, valid for 5 minutes and " +

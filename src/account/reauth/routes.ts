@@ -10,6 +10,8 @@ export function reauthEndpoints(reauth: Reauthentication, providers: readonly st
     endpoint({
       method: 'POST',
       path: '/user/reauth',
+      // Open to a child awaiting a guardian's consent (docs/identity.md).
+      beforeGuardianConsent: true,
       summary: 'Confirm it is the owner, once for a few minutes of this session',
       description:
         'Takes any proof the re-authenticated endpoints take: `current_password`, or for a password-less ' +

@@ -40,6 +40,8 @@ export function signInEndpoints(
     endpoint({
       method: 'POST',
       path: '/auth/logout',
+      // Open to a child awaiting a guardian's consent (docs/identity.md).
+      beforeGuardianConsent: true,
       summary: 'Revoke the presented token',
       tag: 'auth',
       auth: 'required',

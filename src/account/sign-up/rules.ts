@@ -1,3 +1,4 @@
+import { birthDateField } from '../../modules/guardian/rules.js';
 import { type ImageLimits, imageField } from '../../modules/images/rules.js';
 import { credentialFieldsOf } from '../../modules/providers/credentials.js';
 import {
@@ -19,6 +20,8 @@ export interface RegisterRuleOptions {
   image: ImageLimits;
   /** The uniqueness questions of email, username and slug (the users service answers them). */
   taken: UsersTaken;
+  /** AGE_GATE=birth_date: `birth_date` is required. */
+  birthDateRequired: boolean;
 }
 
 /**
@@ -50,6 +53,7 @@ export function registerRules(options: RegisterRuleOptions) {
       ),
     profile_picture: imageField(options.image),
     password: newPasswordField.requiredIf('type', ['email']),
+    birth_date: options.birthDateRequired ? birthDateField.required() : birthDateField,
     ...credentialFieldsOf(options.providerNames, { use: 'register' }),
   });
 }

@@ -13,6 +13,7 @@ import type { PasswordHasher } from '../../lib/passwords.js';
 import type { QueuedMail } from '../../mail/mailer.js';
 import type { SignUpConsents } from '../../modules/consents/repo.js';
 import type { ConsentsService } from '../../modules/consents/service.js';
+import { ageAtSignUp } from '../../modules/guardian/sign-up.js';
 import {
   type AnswerRecorder,
   IdempotentRequest,
@@ -41,6 +42,8 @@ export interface RegisterInput {
   slug?: string | undefined;
   gender: number;
   password?: string | undefined;
+  /** `YYYY-MM-DD`: under 14, the account waits for a guardian (ageAtSignUp). */
+  birth_date?: string | undefined;
   /** The picture with what the image rule read of its header (it is not read twice). */
   profile_picture?: ValidatedImage | undefined;
   /** For a provider type: `<type>_user_id` and `<type>_access_token`, among the other parameters. */
@@ -196,6 +199,7 @@ export class SignUp {
       password_hash: passwordHash,
       profile_picture: picture ? JSON.stringify(picture) : null,
       email_verified: emailVerified,
+      ...ageAtSignUp(input.birth_date, new Date()),
     };
   }
 

@@ -37,6 +37,8 @@ export interface AccountEventData {
   'second_factor.disabled': { user_id: string };
   'passkey.added': { user_id: string; passkey_id: string };
   'passkey.removed': { user_id: string; passkey_id: string };
+  /** A child's legal guardian answered (`agreed`), or withdrew a consent (`agreed: false`, `withdrawn`). */
+  'guardian.consented': { user_id: string; agreed: boolean; method: string; withdrawn: boolean };
 }
 
 export type AccountEventType = keyof AccountEventData;
@@ -56,6 +58,7 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'second_factor.disabled',
   'passkey.added',
   'passkey.removed',
+  'guardian.consented',
 ];
 
 export function isAccountEventType(value: string): value is AccountEventType {

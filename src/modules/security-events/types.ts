@@ -24,6 +24,10 @@ export const SECURITY_EVENT_TYPES = {
   second_factor_enabled: { counted: false },
   second_factor_disabled: { counted: false },
   recovery_codes_regenerated: { counted: false },
+  guardian_requested: { counted: false },
+  guardian_consented: { counted: false },
+  guardian_refused: { counted: false },
+  guardian_withdrawn: { counted: false },
 } as const satisfies Record<string, { counted: boolean }>;
 
 export type SecurityEventType = keyof typeof SECURITY_EVENT_TYPES;

@@ -38,6 +38,8 @@ export function tokenEndpoints(tokens: TokensService): AnyEndpoint[] {
     endpoint({
       method: 'POST',
       path: '/user/tokens/:id/revoke',
+      // Open to a child awaiting a guardian's consent (docs/identity.md).
+      beforeGuardianConsent: true,
       summary: "Revoke one of the signed-in user's sessions",
       description: 'Only the user’s own tokens; any other id is a 404. Revoking the current token signs out.',
       tag: 'user',

@@ -4,6 +4,7 @@
  * chooses the slug in SQL with `firstFreeSlug`.
  */
 import { type RawBuilder, sql } from 'kysely';
+import type { GuardianConsentState } from '../../db/schema.js';
 import type { TableInserter } from '../../db/transaction.js';
 import { usernameSkeleton } from '../../lib/username-skeleton.js';
 
@@ -19,6 +20,10 @@ export interface NewAccount {
   profile_picture?: string | null;
   /** The column's default is false. */
   email_verified?: boolean;
+  /** `YYYY-MM-DD`, when the sign-up declared one. */
+  birth_date?: string | null;
+  /** `pending` for a child under 14 at sign-up (docs/identity.md); null otherwise. */
+  guardian_consent?: GuardianConsentState | null;
 }
 
 /**
@@ -36,6 +41,8 @@ export interface NewAccountRow<Slug = string> {
   password_hash: string | null;
   profile_picture: string | null;
   email_verified: boolean;
+  birth_date: string | null;
+  guardian_consent: GuardianConsentState | null;
 }
 
 /**
@@ -68,6 +75,8 @@ export function accountRow<Slug>(user: Omit<NewAccount, 'slug'>, slug: Slug): Ne
     password_hash: user.password_hash,
     profile_picture: user.profile_picture ?? null,
     email_verified: user.email_verified ?? false,
+    birth_date: user.birth_date ?? null,
+    guardian_consent: user.guardian_consent ?? null,
   };
 }
 
@@ -85,6 +94,8 @@ export function insertAccountQuery(db: TableInserter, row: NewAccountRow<string 
       password_hash: row.password_hash,
       profile_picture: row.profile_picture,
       email_verified: row.email_verified,
+      birth_date: row.birth_date,
+      guardian_consent: row.guardian_consent,
     })
     .returningAll();
 }

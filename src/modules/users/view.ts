@@ -29,6 +29,10 @@ export const userShape = t.object({
   is_inspirer: t.boolean(),
   created_at: t.dateTime(),
   updated_at: t.dateTime(),
+  /** A child under 14's legal guardian's consent: `pending` until one answers; null when none is needed. */
+  guardian_consent: t.nullable(t.enum(['pending', 'granted'])),
+  /** What the account may not do yet, and why: `guardian_consent_required` while the consent is pending. */
+  restrictions: t.array(t.enum(['guardian_consent_required'])),
 });
 export type UserView = Static<typeof userShape>;
 
@@ -40,7 +44,14 @@ export const signedInResponse = t.object({ user: t.extend(userShape, { api_token
 export type SignedIn = Static<typeof signedInResponse>;
 
 /** Another user as anyone may see them (inspirers, post authors): no email, providers or password flag. */
-export const publicUserShape = t.omit(userShape, ['email', 'providers', 'has_password', 'email_verified']);
+export const publicUserShape = t.omit(userShape, [
+  'email',
+  'providers',
+  'has_password',
+  'email_verified',
+  'guardian_consent',
+  'restrictions',
+]);
 export type PublicUserView = Static<typeof publicUserShape>;
 
 function pictureView(picture: ProfilePicture | null): PictureView | null {
@@ -92,6 +103,8 @@ export function userView(row: UserRow, providers: string[]): UserView {
     is_inspirer: view.is_inspirer,
     created_at: view.created_at,
     updated_at: view.updated_at,
+    guardian_consent: row.guardian_consent,
+    restrictions: row.guardian_consent === 'pending' ? ['guardian_consent_required'] : [],
   };
 }
 
@@ -110,6 +123,8 @@ export const userExample: UserView = {
   is_inspirer: false,
   created_at: '2026-11-23T12:40:05.123Z',
   updated_at: '2026-11-23T12:40:05.123Z',
+  guardian_consent: null,
+  restrictions: [],
 };
 
 export const signedInExample: SignedIn = {

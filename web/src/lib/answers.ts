@@ -33,7 +33,9 @@ export function answerText(answer: Refusal): string {
       if (data.status === 'not_registered') return t('error.not_registered');
       return t('error.signed_out');
     case 403:
-      return t('error.forbidden');
+      return data.status === 'guardian_consent_required'
+        ? t('error.guardian_consent_required')
+        : t('error.forbidden');
     case 404:
       return t('error.not_found');
     case 409:

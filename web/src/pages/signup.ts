@@ -110,11 +110,35 @@ onSubmit(form, async () => {
   }
   const file = chosenFile(picture);
   if (file) body.set('profile_picture', file);
-  const answer = await api<{ user?: { api_token?: string } }>('/auth/register', { method: 'POST', body });
+  const answer = await api<{ user?: { api_token?: string; guardian_consent?: string | null } }>(
+    '/auth/register',
+    { method: 'POST', body },
+  );
   setStatus(form, '');
   if (answer.status === 422) return showValidationErrors(form, answer.body.data);
   const token = answer.body.data.user?.api_token;
   if (answer.status !== 200 || !token) return setError(form, errorText(answer));
   if (!(await startSession(token))) return setError(form, t('error.generic'));
+  // A child under 14: the next step is a guardian's consent, asked right here.
+  if (answer.body.data.user?.guardian_consent === 'pending') return showGuardianStep();
   location.assign('/profile');
 });
+
+/** The sign-up is done; the child names a guardian, who gets the link (user/guardian/request). */
+function showGuardianStep(): void {
+  (form.closest('.card') as HTMLElement).hidden = true;
+  const step = document.getElementById('guardian-step') as HTMLElement;
+  const request = document.getElementById('guardian-request') as HTMLFormElement;
+  step.hidden = false;
+  (document.getElementById('guardian_email') as HTMLInputElement).focus();
+  onSubmit(request, async () => {
+    clearMessages(request);
+    const answer = await api('/user/guardian/request', {
+      method: 'POST',
+      body: { guardian_email: value('guardian_email') },
+    });
+    if (answer.status === 422) return showValidationErrors(request, answer.body.data);
+    if (answer.status !== 200) return setError(request, errorText(answer));
+    setStatus(request, t('status.guardian_asked'));
+  });
+}

@@ -1,0 +1,67 @@
+import type { AccountEraser } from '../account/deletion/eraser.js';
+import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import { unconfiguredGuardianIdentity } from '../account/guardian/identity.js';
+import { GuardianRequests } from '../account/guardian/requests.js';
+import { type ChildAgreements, GuardianConsents } from '../account/guardian/service.js';
+import { GuardianDeadline } from '../account/guardian/sweep.js';
+import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import type { Config } from '../config.js';
+import type { ConsentsService } from '../modules/consents/service.js';
+import { GuardianRepo } from '../modules/guardian/repo.js';
+import type { ServiceDeps } from './deps.js';
+
+/** What a guardian's consent is built from. */
+export interface GuardianParts {
+  consents: ConsentsService;
+  eraser: AccountEraser;
+  scheduledDeletions: ScheduledDeletions;
+  activity: SecurityActivity;
+}
+
+/** The documents the child agreed to, at the versions agreed, titled in the guardian's language. */
+function childAgreements(consents: ConsentsService): ChildAgreements {
+  return async (userId, locale) => {
+    const [documents, state] = await Promise.all([consents.documents(locale), consents.consentsOf(userId)]);
+    const byKey = new Map(documents.map((document) => [document.key, document]));
+    return state.consents.flatMap((consent) => {
+      const document = byKey.get(consent.key);
+      if (!consent.agreed || consent.version === null || !document) return [];
+      return [{ key: consent.key, version: consent.version, title: document.title, url: document.url }];
+    });
+  };
+}
+
+/** A child's request to a guardian, the guardian's answer, and the deadline's sweep (docs/identity.md). */
+export function buildGuardian(config: Config, deps: ServiceDeps, parts: GuardianParts) {
+  const db = deps.database.db;
+  const repo = new GuardianRepo(db);
+  const settings = { consentUrl: config.guardian.consentUrl, consentDays: config.guardian.consentDays };
+  const identity = deps.guardianIdentity ?? unconfiguredGuardianIdentity;
+  const guardianRequests = new GuardianRequests({
+    db,
+    repo,
+    mailer: deps.mailer,
+    activity: parts.activity,
+    settings,
+  });
+  const guardianConsents = new GuardianConsents({
+    db,
+    repo,
+    mailer: deps.mailer,
+    activity: parts.activity,
+    settings,
+    identity,
+    agreements: childAgreements(parts.consents),
+    eraser: parts.eraser,
+    deletions: parts.scheduledDeletions,
+    log: deps.log,
+  });
+  const guardianDeadline = new GuardianDeadline(repo, parts.eraser, settings.consentDays);
+  return {
+    guardianRepo: repo,
+    guardianRequests,
+    guardianConsents,
+    guardianDeadline,
+    guardianIdentity: identity,
+  };
+}
