@@ -19,10 +19,9 @@ import {
   IdempotentRequest,
   type IdempotentWrites,
 } from '../../modules/idempotency/key.js';
-import type { ValidatedImage } from '../../modules/images/probe.js';
 import type { ImagesService } from '../../modules/images/service.js';
 import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
-import { type ProviderCredentials, requiredCredentialsIn } from '../../modules/providers/credentials.js';
+import type { ProviderCredentials } from '../../modules/providers/credentials.js';
 import type { ProvidersService } from '../../modules/providers/service.js';
 import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
 import type { NewAccount } from '../../modules/users/new-account.js';
@@ -32,29 +31,11 @@ import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
 import { emailSignUpEvents, writeUserCreated } from '../events/user-events.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
+import { providerCredentials, type RegisterInput } from './input.js';
 import { slugCandidates } from './slugs.js';
 import { writeEmailSignUp } from './write.js';
 
-export interface RegisterInput {
-  type: string;
-  email: string;
-  username: string;
-  slug?: string | undefined;
-  gender: number;
-  password?: string | undefined;
-  /** `YYYY-MM-DD`: under 14, the account waits for a guardian (ageAtSignUp). */
-  birth_date?: string | undefined;
-  /** The picture with what the image rule read of its header (it is not read twice). */
-  profile_picture?: ValidatedImage | undefined;
-  /** For a provider type: `<type>_user_id` and `<type>_access_token`, among the other parameters. */
-  [field: string]: unknown;
-}
-
-/** The provider credentials of a provider-type registration; undefined for `email`. */
-function providerCredentials(input: RegisterInput): ProviderCredentials | undefined {
-  // The rules make both fields required for every provider type.
-  return input.type === 'email' ? undefined : requiredCredentialsIn(input, input.type);
-}
+export type { RegisterInput } from './input.js';
 
 /** A new account before its slug is chosen. */
 type AccountToWrite = Omit<NewAccount, 'slug'> & Required<Pick<NewAccount, 'email_verified'>>;
