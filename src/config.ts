@@ -7,6 +7,7 @@ import { type DeletionConfig, parseDeletion } from './config/deletion.js';
 import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw } from './config/env.js';
 import { type HashingConfig, parseHashing } from './config/hashing.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
+import { type IdentityConfig, parseIdentity } from './config/identity.js';
 import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
 import { duration, type MailConfig, parseMail } from './config/mail.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
@@ -104,6 +105,8 @@ export interface Config {
   secondFactor: SecondFactorConfig;
   /** Passkeys' relying party: WEBAUTHN_RP_ID, WEBAUTHN_RP_NAME, WEBAUTHN_ORIGINS (defaults from PUBLIC_URL). */
   webauthn: WebAuthnConfig;
+  /** Identity verification through PortOne: PORTONE_*, IDENTITY_ONE_ACCOUNT_PER_PERSON. */
+  identity: IdentityConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -169,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
   const primaryUrl = databaseUrl(env);
   const mail = parseMail(env, integer(env, 'PORT', 8080, 0, 65535));
+  const secondFactor = parseSecondFactor(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: raw(env, 'HOST') ?? '127.0.0.1',
@@ -210,7 +214,8 @@ export function loadConfig(env: Env = process.env): Config {
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),
     securityEvents: parseSecurityEvents(env),
-    secondFactor: parseSecondFactor(env),
+    secondFactor,
     webauthn: parseWebAuthn(env, mail.publicUrl),
+    identity: parseIdentity(env, secondFactor.secretsKey !== undefined),
   };
 }

@@ -3,6 +3,7 @@ import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import type { DueDeletions } from './account/deletion/sweep.js';
+import { identityEndpoints } from './account/identity/routes.js';
 import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
@@ -89,6 +90,7 @@ export function buildEndpoints(
     mediaReferences,
     securityEvents,
     activityCursors,
+    identity,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -139,6 +141,7 @@ export function buildEndpoints(
     ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
     ...securityEventEndpoints(securityEvents, activityCursors),
+    ...identityEndpoints(identity),
     // Each known provider's login beside its link (an unconfigured one's answer 503 provider_not_configured),
     // then an unlink for every known provider (a link to one the deployment has since switched off can still
     // be removed): the API document's order.

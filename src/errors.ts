@@ -205,3 +205,22 @@ export class TooManyRequestsError extends ServiceError {
     this.name = 'TooManyRequestsError';
   }
 }
+
+/** Identity verification asked of a deployment without PortOne (PORTONE_*): its routes say what to set. */
+export class IdentityVerificationNotConfiguredError extends ServiceError {
+  constructor(readonly variables: readonly string[]) {
+    super('Identity verification not configured: PORTONE_* is not set');
+    this.name = 'IdentityVerificationNotConfiguredError';
+  }
+}
+
+/**
+ * The verified person already holds another live account (IDENTITY_ONE_ACCOUNT_PER_PERSON). Which one is never
+ * said: the answer would tell whoever verified which account a person has.
+ */
+export class IdentityInUseError extends ServiceError {
+  constructor() {
+    super('This person already has an account.');
+    this.name = 'IdentityInUseError';
+  }
+}

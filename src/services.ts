@@ -6,6 +6,7 @@ import { buildDeletion } from './services/deletion.js';
 import type { ServiceDeps } from './services/deps.js';
 import { buildEntities } from './services/entities.js';
 import { buildFactorSettings, buildPasskeyProofs } from './services/factors.js';
+import { buildIdentity } from './services/identity.js';
 import { buildNotifications } from './services/notifications.js';
 import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
@@ -68,6 +69,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     reauth,
     activity,
   });
+  const { identity, identityVerifier } = buildIdentity(config, deps, { activity });
   const { users, posts } = entities;
   // Every table that references stored media: files none of them references are swept.
   const mediaReferences: MediaReferences[] = [users, posts];
@@ -111,5 +113,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     securityEvents,
     activityCursors,
     activity,
+    identity,
+    identityVerifier,
   };
 }

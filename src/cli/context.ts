@@ -1,5 +1,6 @@
 import type { AccountEraser } from '../account/deletion/eraser.js';
 import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import type { IdentityVerifications } from '../account/identity/service.js';
 import type { SecondFactorReset } from '../account/second-factor/operator-reset.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -40,6 +41,8 @@ export interface OperatorServices {
   consentReminders: ConsentReminders;
   consentHistory: ConsentHistory;
   secondFactor: SecondFactorReset;
+  /** Releases an account's identity verification (`accounts identity release`). */
+  identity: IdentityVerifications;
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   WebAuthnChallengesTable,
   WebAuthnUserHandlesTable,
 } from './schema-factors.js';
+import type { IdentityVerificationRequestsTable, IdentityVerificationsTable } from './schema-identity.js';
 import type {
   ConsentDocumentsTable,
   ConsentDocumentVersionsTable,
@@ -257,6 +258,8 @@ export interface Database {
   webauthn_user_handles: WebAuthnUserHandlesTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebAuthnChallengesTable;
+  identity_verification_requests: IdentityVerificationRequestsTable;
+  identity_verifications: IdentityVerificationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -280,4 +283,5 @@ export type PasskeyRow = Selectable<PasskeysTable>;
 
 export type { Timestamp } from './column-types.js';
 export type * from './schema-factors.js';
+export type * from './schema-identity.js';
 export type * from './schema-privacy.js';

@@ -5,6 +5,8 @@ import {
   AccountDisabledError,
   CommitFailedError,
   ForbiddenError,
+  IdentityInUseError,
+  IdentityVerificationNotConfiguredError,
   InvalidCredentialsError,
   NotFoundError,
   NotRegisteredError,
@@ -106,6 +108,11 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
       rp_id: error.rpId,
     });
   }
+  if (error instanceof IdentityInUseError) {
+    return failure(409, 'ConflictHttpException', 'This person already has an account.', {
+      status: 'identity_in_use',
+    });
+  }
   if (error instanceof UnauthenticatedError) {
     return failure(401, 'AuthenticationException', 'Unauthenticated.', { status: 'unauthenticated' });
   }
@@ -134,6 +141,12 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
   if (error instanceof SecondFactorNotConfiguredError) {
     return failure(503, 'ServiceUnavailableHttpException', 'Second factor not configured.', {
       status: 'second_factor_not_configured',
+      variables: [...error.variables],
+    });
+  }
+  if (error instanceof IdentityVerificationNotConfiguredError) {
+    return failure(503, 'ServiceUnavailableHttpException', 'Identity verification not configured.', {
+      status: 'identity_verification_not_configured',
       variables: [...error.variables],
     });
   }
@@ -190,7 +203,10 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     // A client calling a provider this deployment does not offer: an answer, not a fault, and a client must
     // not be able to raise alerts at will; the operator still sees which provider is asked for.
     request.log.info({ status, provider: error.provider }, 'request refused');
-  } else if (error instanceof SecondFactorNotConfiguredError) {
+  } else if (
+    error instanceof SecondFactorNotConfiguredError ||
+    error instanceof IdentityVerificationNotConfiguredError
+  ) {
     // The same: an answer about this deployment's set-up, not a fault a client can raise alerts with.
     request.log.info({ status, variables: error.variables }, 'request refused');
   } else if (status >= 500) {

@@ -9,6 +9,7 @@ import type { SecurityActivity } from '../account/security-activity/recorder.js'
 import type { Config } from '../config.js';
 import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import type { DevicesRepo } from '../modules/devices/repo.js';
+import { IdentityRepo } from '../modules/identity/repo.js';
 import { NotificationOutboxRepo } from '../modules/notifications/repo.js';
 import type { SecurityEventsRepo } from '../modules/security-events/repo.js';
 import type { Deletion } from './deletion.js';
@@ -55,6 +56,7 @@ export function buildDataExports(config: Config, deps: ServiceDeps, parts: DataE
         secondFactor: parts.secondFactorRepo,
         oneTimeLinks: parts.oneTimeTokens,
         exports: exportsRepo,
+        identity: new IdentityRepo(db),
       }),
       lists: exportLists({
         consentHistory: (userId, after, limit) => consentHistory.page(userId, after, limit),

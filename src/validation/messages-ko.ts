@@ -55,6 +55,10 @@ export const KO: Record<string, string> = {
   after: ':attribute{은/는} :date 이후 날짜여야 합니다.',
   consent_required: ':attribute 동의는 필수 항목이라 철회할 수 없습니다. 철회하려면 계정을 삭제하세요.',
   idempotency_reused: ':attribute{은/는} 이미 다른 요청에 사용되었습니다.',
+  identity_not_verified: '본인인증이 완료되지 않았습니다.',
+  identity_used: ':attribute{은/는} 이미 사용되었습니다.',
+  identity_expired: ':attribute{이/가} 만료되었습니다. 본인인증을 다시 시작하세요.',
+  identity_mismatch: '이 계정은 다른 사람으로 본인인증되어 있습니다.',
 };
 
 /** The particles a Korean template may ask for after a name. */
@@ -98,6 +102,7 @@ export const KO_ATTRIBUTES: Record<string, string> = {
   passkey: '패스키',
   passkey_response: '패스키 응답',
   passkey_challenge_id: '패스키 챌린지 ID',
+  identity_verification_id: '본인인증 ID',
   response: '응답',
   challenge_id: '챌린지 ID',
   name: '이름',

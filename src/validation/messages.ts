@@ -55,6 +55,10 @@ const EN: Record<string, string> = {
   consent_required:
     'The :attribute consent is required and cannot be withdrawn; to withdraw it, delete the account.',
   idempotency_reused: 'The :attribute was already used for a different request.',
+  identity_not_verified: 'The identity verification did not succeed.',
+  identity_used: 'The :attribute has already been used.',
+  identity_expired: 'The :attribute has expired. Start a new verification.',
+  identity_mismatch: 'This account was verified as another person.',
 };
 
 /**

@@ -34,6 +34,8 @@ export interface AccountEventData {
   'second_factor.disabled': { user_id: string };
   'passkey.added': { user_id: string; passkey_id: string };
   'passkey.removed': { user_id: string; passkey_id: string };
+  /** A carrier identity verification (PortOne) confirmed the account's person; never the CI or the name. */
+  'user.identity_verified': { id: string; verified_at: string; adult: boolean };
 }
 
 export type AccountEventType = keyof AccountEventData;
@@ -53,6 +55,7 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'second_factor.disabled',
   'passkey.added',
   'passkey.removed',
+  'user.identity_verified',
 ];
 
 export function isAccountEventType(value: string): value is AccountEventType {

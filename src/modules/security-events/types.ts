@@ -24,6 +24,8 @@ export const SECURITY_EVENT_TYPES = {
   second_factor_enabled: { counted: false },
   second_factor_disabled: { counted: false },
   recovery_codes_regenerated: { counted: false },
+  identity_verified: { counted: false },
+  identity_released: { counted: false },
 } as const satisfies Record<string, { counted: boolean }>;
 
 export type SecurityEventType = keyof typeof SECURITY_EVENT_TYPES;

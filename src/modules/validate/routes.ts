@@ -1,8 +1,8 @@
 import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
-import { rules } from '../../validation/rule-list.js';
 import { string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
 import { emailField, newPasswordField, slugField, type UsersTaken, usernameField } from '../users/rules.js';
 
 /**

@@ -1,0 +1,36 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { bearer, type RegisteredUser, registerUser } from './factories.js';
+import { expectOk, postForm } from './http.js';
+import type { FakePerson, FakePortOne } from './portone.js';
+
+/**
+ * The identity routes as a test drives them, on an app pointed at `fake`: every answer is kept in
+ * `answers` (a suite then checks that no CI or phone number ever reached one).
+ */
+export function identityFlows(app: () => FastifyInstance, fake: () => FakePortOne) {
+  const answers: string[] = [];
+  const recorded = (res: LightMyRequestResponse) => {
+    answers.push(res.body);
+    return res;
+  };
+  const start = async (user: RegisteredUser): Promise<string> =>
+    expectOk<{ identity_verification_id: string }>(
+      recorded(await postForm(app(), '/v1/user/identity/start', {}, bearer(user.token))),
+    ).identity_verification_id;
+  const verify = async (user: RegisteredUser, id: string) =>
+    recorded(
+      await postForm(app(), '/v1/user/identity/verify', { identity_verification_id: id }, bearer(user.token)),
+    );
+  const userGet = async (user: RegisteredUser) =>
+    expectOk<{ user: Record<string, unknown> }>(
+      recorded(await app().inject({ method: 'GET', url: '/v1/user/get', headers: bearer(user.token) })),
+    ).user;
+  /** A new account, verified as `person` (the answer is the verify's). */
+  const verifiedAs = async (person: FakePerson) => {
+    const user = await registerUser(app());
+    const id = await start(user);
+    fake().script(id, 'VERIFIED', person);
+    return { user, id, res: await verify(user, id) };
+  };
+  return { answers, recorded, start, verify, userGet, verifiedAs };
+}
