@@ -25,17 +25,17 @@ function printUser(terminal: Terminal, user: OperatorUserView): void {
     ['providers', user.providers.length === 0 ? '-' : user.providers.join(', ')],
     ['password', user.has_password ? 'yes' : 'no'],
     ['inspirer', user.is_inspirer ? 'yes' : 'no'],
+    ['disabled', user.disabled_at === null ? 'no' : `since ${user.disabled_at}`],
+    [
+      'deletion',
+      user.deletion_scheduled_for === null ? 'no' : `scheduled for ${user.deletion_scheduled_for}`,
+    ],
     [
       'identity',
       user.identity_verified_at === null ? 'not verified' : `verified ${user.identity_verified_at}`,
     ],
     ['adult', user.adult === null ? 'unknown' : user.adult ? 'yes' : 'no'],
     ['guardian', user.guardian_consent ?? '-'],
-    ['disabled', user.disabled_at === null ? 'no' : `since ${user.disabled_at}`],
-    [
-      'deletion',
-      user.deletion_scheduled_for === null ? 'no' : `scheduled for ${user.deletion_scheduled_for}`,
-    ],
     ['created', user.created_at],
     ['updated', user.updated_at],
   ]);
