@@ -104,6 +104,12 @@ describe.each(backends)('%s: accounts user show and accounts identity release', 
     expect(JSON.parse(activity.stdout)).toMatchObject({ identity_verified: false, adult: true });
   });
 
+  it('describes itself', async () => {
+    const help = await commands.run(['identity', 'release', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: accounts identity release /);
+  });
+
   it('names a user it cannot find', async () => {
     const missing = await commands.run(['identity', 'release', 'nobody-here@example.com']);
     expect(missing.code).toBe(1);

@@ -34,7 +34,6 @@ describe('accounts operator commands: help and bad arguments', () => {
     ['user', 'delete'],
     ['token', 'revoke'],
     ['post', 'remove'],
-    ['identity', 'release'],
   ])('accounts %s %s --help describes the command', async (group, command) => {
     const result = await cli([group, command, '--help']);
     expect(result.code).toBe(0);
