@@ -34,3 +34,18 @@ export function identityFlows(app: () => FastifyInstance, fake: () => FakePortOn
   };
   return { answers, recorded, start, verify, userGet, verifiedAs };
 }
+
+/** identity/start and identity/verify, each once through `check` (responses.test.ts), for `user`. */
+export async function checkIdentityOperations(
+  app: FastifyInstance,
+  fake: FakePortOne,
+  check: (operation: string, call: () => Promise<LightMyRequestResponse>) => Promise<Record<string, unknown>>,
+  user: { token: string },
+): Promise<void> {
+  const post = (url: string, body: Record<string, string>) => () =>
+    postForm(app, `/v1${url}`, body, bearer(user.token));
+  const started = await check('POST /user/identity/start', post('/user/identity/start', {}));
+  const id = started.identity_verification_id as string;
+  fake.script(id, 'VERIFIED', fake.person());
+  await check('POST /user/identity/verify', post('/user/identity/verify', { identity_verification_id: id }));
+}

@@ -221,6 +221,23 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     expectOk((await verifiedAs(who)).res);
   });
 
+  it('lets one of two verifications racing for one id, or for one person, through', async () => {
+    const user = await registerUser(ctx.app);
+    const id = await start(user);
+    fake.script(id, 'VERIFIED', person());
+    const twice = await Promise.all([verify(user, id), verify(user, id)]);
+    expect(twice.map((res) => res.statusCode).sort()).toEqual([200, 422]);
+    expectValidationError(twice.find((res) => res.statusCode === 422) as never, { [FIELD]: USED });
+
+    const who = person();
+    const [first, second] = [await registerUser(ctx.app), await registerUser(ctx.app)];
+    const ids = [await start(first), await start(second)];
+    for (const each of ids) fake.script(each, 'VERIFIED', who);
+    const both = await Promise.all([verify(first, ids[0] as string), verify(second, ids[1] as string)]);
+    expect(both.map((res) => res.statusCode).sort()).toEqual([200, 409]);
+    expectError(both.find((res) => res.statusCode === 409) as never, ...IDENTITY_IN_USE);
+  });
+
   it('answers 503 when PortOne fails or stays silent past PORTONE_TIMEOUT_MS, and the id stays usable', async () => {
     const user = await registerUser(ctx.app);
     const id = await start(user);
@@ -260,28 +277,5 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
       expect(seen).not.toContain(someone.phoneNumber);
     }
     expect(seen).not.toContain('박지민');
-  });
-});
-
-describe.each(backends)('%s: identity verification without PortOne', (backend) => {
-  const ctx = useTestApp(backend);
-
-  it('answers 503 identity_verification_not_configured, naming the variables to set', async () => {
-    const user = await registerUser(ctx.app);
-    for (const path of ['start', 'verify']) {
-      expectError(
-        await postForm(ctx.app, `/v1/user/identity/${path}`, { [FIELD]: 'x' }, bearer(user.token)),
-        503,
-        'ServiceUnavailableHttpException',
-        'Identity verification not configured.',
-        {
-          status: 'identity_verification_not_configured',
-          variables: ['PORTONE_API_SECRET', 'PORTONE_STORE_ID', 'PORTONE_CHANNEL_KEY'],
-        },
-      );
-    }
-    expect(
-      await ctx.database.handle.db.selectFrom('identity_verification_requests').selectAll().execute(),
-    ).toEqual([]);
   });
 });

@@ -63,6 +63,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/user/export',
       '/user/export/{id}',
       '/user/get',
+      '/user/identity/start',
+      '/user/identity/verify',
       '/user/passkeys',
       '/user/passkeys/add',
       '/user/passkeys/options',
