@@ -181,6 +181,8 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     const id = await start(user);
     fake.script(id, 'VERIFIED', person(), { verifiedAt: new Date(Date.now() - 31 * 60_000) });
     expectValidationError(await verify(user, id), { [FIELD]: EXPIRED });
+    // The start after it forgot the id past its window.
+    expectValidationError(await verify(user, old), { [FIELD]: INVALID });
     expect(await userGet(user)).toMatchObject({ identity_verified: false });
   });
 

@@ -47,7 +47,16 @@ export class IdentityRepo {
     return new IdentityRepo(trx);
   }
 
+  /**
+   * Issues `id` to the user, and forgets their ids past the window: each start cleans up after the last, so
+   * the table holds a few rows per user (start is rate-limited) without a sweep of its own.
+   */
   async issue(id: string, userId: string): Promise<void> {
+    await this.db
+      .deleteFrom('identity_verification_requests')
+      .where('user_id', '=', userId)
+      .where(sql<boolean>`created_at < now() - make_interval(mins => ${VERIFICATION_WINDOW_MINUTES})`)
+      .execute();
     await this.db.insertInto('identity_verification_requests').values({ id, user_id: userId }).execute();
   }
 
