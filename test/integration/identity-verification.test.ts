@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeTestApp, createTestApp, type TestApp, useTestApp } from '../helpers/app.js';
+import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { download, readyExport } from '../helpers/data-export.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
