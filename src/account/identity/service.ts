@@ -1,6 +1,12 @@
+import { PORTONE_VARIABLES } from '../../config/identity.js';
 import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { CommitFailedError, IdentityInUseError, ValidationError } from '../../errors.js';
+import {
+  CommitFailedError,
+  IdentityInUseError,
+  IdentityVerificationNotConfiguredError,
+  ValidationError,
+} from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
 import { isAdult } from '../../lib/age.js';
 import { newId } from '../../lib/ids.js';
@@ -65,9 +71,7 @@ export class IdentityVerifications {
     identityVerificationId: string,
     client: ClientInfo,
   ): Promise<VerifiedIdentity> {
-    const verifier = this.deps.verifier;
-    this.portone();
-    if (!verifier) throw new Error('unreachable: PortOne is configured without a verifier');
+    const { verifier } = this.portone();
     const { user } = auth;
     await this.deps.limit.consume(`user:${user.id}`);
     const issued = await this.deps.repo.issued(identityVerificationId, user.id);
@@ -138,10 +142,10 @@ export class IdentityVerifications {
     }
   }
 
-  private portone(): { storeId: string; channelKey: string } {
-    const { portone } = this.deps;
-    // The routes refuse first (their `unavailable`); this guards any other caller.
-    if (!portone) throw new Error('identity verification is not configured');
-    return portone;
+  /** PortOne's settings and the verifier; the routes refuse first (`unavailable`), this guards other callers. */
+  private portone(): { storeId: string; channelKey: string; verifier: IdentityVerifier } {
+    const { portone, verifier } = this.deps;
+    if (!portone || !verifier) throw new IdentityVerificationNotConfiguredError(PORTONE_VARIABLES);
+    return { ...portone, verifier };
   }
 }
