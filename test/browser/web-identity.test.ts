@@ -59,6 +59,11 @@ describe.skipIf(!chromiumInstalled)('the identity card on /profile', () => {
       .toBe('본인인증이 완료되었습니다.');
     expect(await state.textContent()).toBe('본인인증 완료. 성인(만 19세 이상).');
     await lookAt(page, SUITE, 'profile-identity-verified-ko');
+    // The SDK the card loads outside the tests is this service's copy of the npm package, never a CDN's.
+    const sdk = await page.request.get('/assets/vendor/portone/v2.js');
+    expect(sdk.status()).toBe(200);
+    expect(sdk.headers()['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(await sdk.text()).toContain('function requestIdentityVerification');
     expectNoProblems(problems);
   });
 

@@ -1,11 +1,7 @@
 import { api } from '../lib/api.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import {
-  type IdentityVerificationRequest,
-  type IdentityVerificationResponse,
-  requestIdentityVerification,
-} from '../vendor/portone/v2.js';
+import type { IdentityVerificationRequest, IdentityVerificationResponse } from '../vendor/portone/v2.js';
 import { onUser, toLogin } from './user.js';
 
 interface Started {
@@ -23,10 +19,11 @@ type PortOneWindow = (
   request: IdentityVerificationRequest,
 ) => Promise<IdentityVerificationResponse | undefined>;
 
-function portOneWindow(): PortOneWindow {
+async function portOneWindow(): Promise<PortOneWindow> {
   const seam = (window as unknown as { accountsPortOne?: { requestIdentityVerification?: PortOneWindow } })
     .accountsPortOne?.requestIdentityVerification;
-  return seam ?? requestIdentityVerification;
+  // Loaded when first needed: most visits to the profile never verify.
+  return seam ?? (await import('../vendor/portone/v2.js')).requestIdentityVerification;
 }
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -53,7 +50,8 @@ export function identitySection(): void {
     }
     if (started.status !== 200) return setError(form, errorText(started));
     const { identity_verification_id: id, store_id: storeId, channel_key: channelKey } = started.body.data;
-    const outcome = await portOneWindow()({ storeId, channelKey, identityVerificationId: id });
+    const request = await portOneWindow();
+    const outcome = await request({ storeId, channelKey, identityVerificationId: id });
     if (!outcome || outcome.code !== undefined) return setError(form, t('identity.cancelled'));
     const verified = await api<{ identity: { adult: boolean } }>('/user/identity/verify', {
       method: 'POST',
