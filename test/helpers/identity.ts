@@ -3,6 +3,27 @@ import { bearer, type RegisteredUser, registerUser } from './factories.js';
 import { expectOk, postForm } from './http.js';
 import type { FakePerson, FakePortOne } from './portone.js';
 
+/** The 422 messages on identity_verification_id, and the other refusals of identity/verify. */
+export const FIELD = 'identity_verification_id';
+export const INVALID = ['The selected identity verification id is invalid.'];
+export const USED = ['The identity verification id has already been used.'];
+export const EXPIRED = ['The identity verification id has expired. Start a new verification.'];
+export const NOT_VERIFIED = ['The identity verification did not succeed.'];
+export const SERVICE_UNAVAILABLE = [503, 'ServiceUnavailableHttpException', 'Service Unavailable'] as const;
+export const IDENTITY_IN_USE = [
+  409,
+  'ConflictHttpException',
+  'This person already has an account.',
+  { status: 'identity_in_use' },
+] as const;
+
+/** A birth date `years` years ago today (UTC date; the tests keep well away from the birthday itself). */
+export const yearsAgo = (years: number) => {
+  const date = new Date(Date.now() - 40 * 86_400_000);
+  date.setUTCFullYear(date.getUTCFullYear() - years);
+  return date.toISOString().slice(0, 10);
+};
+
 /**
  * The identity routes as a test drives them, on an app pointed at `fake`: every answer is kept in
  * `answers` (a suite then checks that no CI or phone number ever reached one).

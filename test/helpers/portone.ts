@@ -41,6 +41,8 @@ export interface FakePortOne {
   readonly channelKey: string;
   /** The PORTONE_* settings that point the service at this server (and its timeout, if given). */
   env(timeoutMs?: number): Record<string, string>;
+  /** Everyone `person` made (a suite checks that none of their CIs or phone numbers leaked). */
+  readonly people: FakePerson[];
   /** A new person with a fresh CI; `overrides` for a minor, a foreigner, a two-syllable name. */
   person(overrides?: Partial<FakePerson>): FakePerson;
   /** Scripts the answer for `id` (what PortOne's SDK in the app would have produced). */
@@ -141,7 +143,7 @@ export async function startFakePortOne(): Promise<FakePortOne> {
   const server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let people = 0;
+  const people: FakePerson[] = [];
   return {
     url,
     secret,
@@ -155,18 +157,20 @@ export async function startFakePortOne(): Promise<FakePortOne> {
       PORTONE_API_URL: url,
       ...(timeoutMs === undefined ? {} : { PORTONE_TIMEOUT_MS: String(timeoutMs) }),
     }),
+    people,
     person: (overrides = {}) => {
-      people += 1;
-      return {
+      const made: FakePerson = {
         name: '김민지',
         birthDate: '1998-04-17',
         gender: 'FEMALE',
         isForeigner: false,
         // 88 characters of base64, as a real CI is.
         ci: `${randomBytes(66).toString('base64')}`,
-        phoneNumber: `0101234${String(people).padStart(4, '0')}`,
+        phoneNumber: `0101234${String(people.length + 1).padStart(4, '0')}`,
         ...overrides,
       };
+      people.push(made);
+      return made;
     },
     script: (id, status, person, options = {}) => {
       scripted.set(id, { status, person, verifiedAt: new Date(), storeId, ...options });

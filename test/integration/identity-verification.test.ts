@@ -1,43 +1,34 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdentityVerifications } from '../../src/account/identity/service.js';
+import { unlimited } from '../../src/limits/rate-counter.js';
+import { IdentityRepo } from '../../src/modules/identity/repo.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { download, readyExport } from '../helpers/data-export.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
-import { identityFlows } from '../helpers/identity.js';
+import {
+  EXPIRED,
+  FIELD,
+  IDENTITY_IN_USE,
+  INVALID,
+  identityFlows,
+  NOT_VERIFIED,
+  SERVICE_UNAVAILABLE,
+  USED,
+  yearsAgo,
+} from '../helpers/identity.js';
 import { logSink } from '../helpers/logs.js';
-import { type FakePerson, type FakePortOne, startFakePortOne } from '../helpers/portone.js';
+import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
 import { eventsOf } from '../helpers/security-events.js';
 import { buildTestServices } from '../helpers/services.js';
 import { readZip } from '../helpers/zip.js';
-
-const FIELD = 'identity_verification_id';
-const INVALID = ['The selected identity verification id is invalid.'];
-const USED = ['The identity verification id has already been used.'];
-const EXPIRED = ['The identity verification id has expired. Start a new verification.'];
-const NOT_VERIFIED = ['The identity verification did not succeed.'];
-const SERVICE_UNAVAILABLE = [503, 'ServiceUnavailableHttpException', 'Service Unavailable'] as const;
-const IDENTITY_IN_USE = [
-  409,
-  'ConflictHttpException',
-  'This person already has an account.',
-  { status: 'identity_in_use' },
-] as const;
-
-/** A birth date `years` years ago today (UTC date; the tests keep well away from the birthday itself). */
-const yearsAgo = (years: number) => {
-  const date = new Date(Date.now() - 40 * 86_400_000);
-  date.setUTCFullYear(date.getUTCFullYear() - years);
-  return date.toISOString().slice(0, 10);
-};
 
 describe.each(backends)('%s: identity verification through PortOne', (backend) => {
   let fake: FakePortOne;
   const ctx = {} as TestApp;
   const logs = logSink();
-  /** Every person the fake handed out: no answer, log line or event may hold their CI or phone number. */
-  const people: FakePerson[] = [];
 
   beforeAll(async () => {
     fake = await startFakePortOne();
@@ -57,11 +48,6 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     () => ctx.app,
     () => fake,
   );
-  const person = (overrides: Partial<FakePerson> = {}) => {
-    const made = fake.person(overrides);
-    people.push(made);
-    return made;
-  };
 
   it('keeps a verification that counts: the birth date, foreigner, a masked name and a hash of the CI', async () => {
     const user = await registerUser(ctx.app);
@@ -75,7 +61,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
       channel_key: fake.channelKey,
     });
     const id = started.identity_verification_id as string;
-    const who = person({ birthDate: '1998-04-17' });
+    const who = fake.person({ birthDate: '1998-04-17' });
     fake.script(id, 'VERIFIED', who);
 
     const data = expectOk(await verify(user, id));
@@ -129,7 +115,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     );
     expect(await userGet(user)).toMatchObject({ identity_verified: false, adult: true });
     const id = await start(user);
-    fake.script(id, 'VERIFIED', person({ birthDate: yearsAgo(17), isForeigner: true, name: '이서' }));
+    fake.script(id, 'VERIFIED', fake.person({ birthDate: yearsAgo(17), isForeigner: true, name: '이서' }));
     expect(expectOk(await verify(user, id))).toMatchObject({
       identity: { birth_date: yearsAgo(17), adult: false },
     });
@@ -145,7 +131,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
   it('refuses a failed or unfinished verification, and takes the id once PortOne says VERIFIED', async () => {
     const user = await registerUser(ctx.app);
     const id = await start(user);
-    const who = person();
+    const who = fake.person();
     fake.script(id, 'FAILED', who);
     expectValidationError(await verify(user, id), { [FIELD]: NOT_VERIFIED });
     fake.script(id, 'READY', who);
@@ -156,7 +142,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
   });
 
   it('refuses a replayed id, another user’s id, an unknown id and another store’s verification', async () => {
-    const { user, id } = await verifiedAs(person());
+    const { user, id } = await verifiedAs(fake.person());
     expectValidationError(await verify(user, id), { [FIELD]: USED });
 
     const other = await registerUser(ctx.app);
@@ -164,7 +150,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     expectValidationError(await verify(other, 'identity-verification-never-issued'), { [FIELD]: INVALID });
 
     const foreign = await start(other);
-    fake.script(foreign, 'VERIFIED', person(), { storeId: 'store-of-another-app' });
+    fake.script(foreign, 'VERIFIED', fake.person(), { storeId: 'store-of-another-app' });
     expectValidationError(await verify(other, foreign), { [FIELD]: INVALID });
     expect(await userGet(other)).toMatchObject({ identity_verified: false });
   });
@@ -172,14 +158,14 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
   it('refuses an id issued more than 30 minutes ago, and a verification made more than 30 minutes ago', async () => {
     const user = await registerUser(ctx.app);
     const old = await start(user);
-    fake.script(old, 'VERIFIED', person());
+    fake.script(old, 'VERIFIED', fake.person());
     await sql`UPDATE identity_verification_requests SET created_at = now() - interval '31 minutes' WHERE id = ${old}`.execute(
       ctx.database.handle.db,
     );
     expectValidationError(await verify(user, old), { [FIELD]: EXPIRED });
 
     const id = await start(user);
-    fake.script(id, 'VERIFIED', person(), { verifiedAt: new Date(Date.now() - 31 * 60_000) });
+    fake.script(id, 'VERIFIED', fake.person(), { verifiedAt: new Date(Date.now() - 31 * 60_000) });
     expectValidationError(await verify(user, id), { [FIELD]: EXPIRED });
     // The start after it forgot the id past its window.
     expectValidationError(await verify(user, old), { [FIELD]: INVALID });
@@ -187,7 +173,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
   });
 
   it('keeps one person on one live account, whoever asks, and lets the same person verify again', async () => {
-    const who = person();
+    const who = fake.person();
     const first = await verifiedAs(who);
     expectOk(first.res);
     const second = await verifiedAs(who);
@@ -199,7 +185,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     fake.script(again, 'VERIFIED', who);
     expectOk(await verify(first.user, again));
     const stranger = await start(first.user);
-    fake.script(stranger, 'VERIFIED', person());
+    fake.script(stranger, 'VERIFIED', fake.person());
     expectValidationError(await verify(first.user, stranger), {
       [FIELD]: ['This account was verified as another person.'],
     });
@@ -207,7 +193,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
 
   it('frees the person when their account is erased, or when an operator releases it', async () => {
     const services = buildTestServices(ctx);
-    const who = person();
+    const who = fake.person();
     const first = await verifiedAs(who);
     expectOk(first.res);
     await services.eraser.erase({ id: first.user.id, username: first.user.username });
@@ -226,12 +212,12 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
   it('lets one of two verifications racing for one id, or for one person, through', async () => {
     const user = await registerUser(ctx.app);
     const id = await start(user);
-    fake.script(id, 'VERIFIED', person());
+    fake.script(id, 'VERIFIED', fake.person());
     const twice = await Promise.all([verify(user, id), verify(user, id)]);
     expect(twice.map((res) => res.statusCode).sort()).toEqual([200, 422]);
     expectValidationError(twice.find((res) => res.statusCode === 422) as never, { [FIELD]: USED });
 
-    const who = person();
+    const who = fake.person();
     const [first, second] = [await registerUser(ctx.app), await registerUser(ctx.app)];
     const ids = [await start(first), await start(second)];
     for (const each of ids) fake.script(each, 'VERIFIED', who);
@@ -240,10 +226,39 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     expectError(both.find((res) => res.statusCode === 409) as never, ...IDENTITY_IN_USE);
   });
 
+  it('lets one person verify several accounts when IDENTITY_ONE_ACCOUNT_PER_PERSON is off', async () => {
+    const { identityVerifier: verifier, activity } = buildTestServices(ctx);
+    const db = ctx.database.handle.db;
+    const portone = { storeId: fake.storeId, channelKey: fake.channelKey };
+    const repo = new IdentityRepo(db);
+    const loose = new IdentityVerifications({
+      db,
+      repo,
+      verifier,
+      portone,
+      oneAccountPerPerson: false,
+      limit: unlimited,
+      activity,
+    });
+    const who = fake.person();
+    for (const user of [await registerUser(ctx.app), await registerUser(ctx.app)]) {
+      const row = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      const auth = { user: row, tokenId: '' };
+      const { identity_verification_id: id } = await loose.start(auth);
+      fake.script(id, 'VERIFIED', who);
+      await loose.verify(auth, id, { ip: '127.0.0.1', userAgent: undefined });
+      expect(await userGet(user)).toMatchObject({ identity_verified: true });
+    }
+  });
+
   it('answers 503 when PortOne fails or stays silent past PORTONE_TIMEOUT_MS, and the id stays usable', async () => {
     const user = await registerUser(ctx.app);
     const id = await start(user);
-    fake.script(id, 'VERIFIED', person());
+    fake.script(id, 'VERIFIED', fake.person());
     fake.failWith('http-500');
     expectError(await verify(user, id), ...SERVICE_UNAVAILABLE);
     fake.failWith('hang');
@@ -255,7 +270,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
   it('shows the verification in the data export, and no CI, phone number or full name anywhere', async () => {
     const user = await registerUser(ctx.app);
     const id = await start(user);
-    const who = person({ name: '박지민', birthDate: '1990-03-05' });
+    const who = fake.person({ name: '박지민', birthDate: '1990-03-05' });
     fake.script(id, 'VERIFIED', who);
     expectOk(await verify(user, id));
     const ready = await readyExport(ctx, user);
@@ -274,7 +289,8 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     const events = await ctx.database.handle.db.selectFrom('account_events').select('data').execute();
     const seen = [...answers, ...logs.lines, JSON.stringify(events)].join('\n');
     expect(seen).toContain('identity_verified');
-    for (const someone of people) {
+    // Every person the fake handed out: no answer, log line or event may hold their CI or phone number.
+    for (const someone of fake.people) {
       expect(seen).not.toContain(someone.ci);
       expect(seen).not.toContain(someone.phoneNumber);
     }
