@@ -8,6 +8,7 @@ import { boolean, byteSize, ConfigError, type Env, integer, optionalInteger, raw
 import { type GuardianConfig, parseGuardian } from './config/guardian.js';
 import { type HashingConfig, parseHashing } from './config/hashing.js';
 import { type HttpConfig, parseHttp } from './config/http.js';
+import { type IdentityConfig, parseIdentity } from './config/identity.js';
 import { type ImageRenderingConfig, parseImageRendering, parseMediaSweepInterval } from './config/images.js';
 import { duration, type MailConfig, parseMail } from './config/mail.js';
 import { type MediaConfig, parseMedia } from './config/media.js';
@@ -110,6 +111,8 @@ export interface Config {
   webauthn: WebAuthnConfig;
   /** Account events' webhooks: WEBHOOK_RETRY_SCHEDULE, WEBHOOK_ALLOW_PRIVATE, EVENT_RETENTION_DAYS. */
   webhooks: WebhooksConfig;
+  /** Identity verification through PortOne: PORTONE_*, IDENTITY_ONE_ACCOUNT_PER_PERSON. */
+  identity: IdentityConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -175,6 +178,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
   const primaryUrl = databaseUrl(env);
   const mail = parseMail(env, integer(env, 'PORT', 8080, 0, 65535));
+  const secondFactor = parseSecondFactor(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: raw(env, 'HOST') ?? '127.0.0.1',
@@ -217,8 +221,9 @@ export function loadConfig(env: Env = process.env): Config {
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),
     securityEvents: parseSecurityEvents(env),
-    secondFactor: parseSecondFactor(env),
+    secondFactor,
     webauthn: parseWebAuthn(env, mail.publicUrl),
     webhooks: parseWebhooks(env),
+    identity: parseIdentity(env, secondFactor.secretsKey !== undefined),
   };
 }

@@ -5,6 +5,7 @@ import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import type { DueDeletions } from './account/deletion/sweep.js';
 import { guardianEndpoints } from './account/guardian/routes.js';
 import type { GuardianDeadline } from './account/guardian/sweep.js';
+import { identityEndpoints } from './account/identity/routes.js';
 import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
@@ -105,6 +106,7 @@ export function buildEndpoints(
     guardianConsents,
     guardianDeadline,
     guardianIdentity,
+    identity,
   } = buildServices(config, deps);
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -157,6 +159,7 @@ export function buildEndpoints(
     ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
     ...securityEventEndpoints(securityEvents, activityCursors),
+    ...identityEndpoints(identity),
     // Each known provider's login beside its link (an unconfigured one's answer 503 provider_not_configured),
     // then an unlink for every known provider (a link to one the deployment has since switched off can still
     // be removed): the API document's order.

@@ -217,12 +217,23 @@ export class GuardianConsentRequiredError extends ServiceError {
   }
 }
 
-/** Carrier identity verification (PortOne) asked of a deployment that has not configured it. */
+/** Identity verification asked of a deployment without PortOne (PORTONE_*): its routes say what to set. */
 export class IdentityVerificationNotConfiguredError extends ServiceError {
-  readonly variables = ['PORTONE_API_SECRET', 'PORTONE_STORE_ID', 'PORTONE_CHANNEL_KEY'] as const;
-
-  constructor() {
-    super('Identity verification not configured');
+  constructor(
+    readonly variables: readonly string[] = ['PORTONE_API_SECRET', 'PORTONE_STORE_ID', 'PORTONE_CHANNEL_KEY'],
+  ) {
+    super('Identity verification not configured: PORTONE_* is not set');
     this.name = 'IdentityVerificationNotConfiguredError';
+  }
+}
+
+/**
+ * The verified person already holds another live account (IDENTITY_ONE_ACCOUNT_PER_PERSON). Which one is never
+ * said: the answer would tell whoever verified which account a person has.
+ */
+export class IdentityInUseError extends ServiceError {
+  constructor() {
+    super('This person already has an account.');
+    this.name = 'IdentityInUseError';
   }
 }

@@ -8,6 +8,7 @@ import type { ServiceDeps } from './services/deps.js';
 import { buildEntities } from './services/entities.js';
 import { buildFactorSettings, buildPasskeyProofs } from './services/factors.js';
 import { buildGuardian } from './services/guardian.js';
+import { buildIdentity } from './services/identity.js';
 import { buildNotifications } from './services/notifications.js';
 import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
@@ -71,7 +72,14 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     reauth,
     activity,
   });
-  const guardian = buildGuardian(config, deps, { ...entities, eraser, scheduledDeletions, activity });
+  const { identity, identityVerifier, guardianIdentity } = buildIdentity(config, deps, { activity });
+  const guardian = buildGuardian(config, deps, {
+    ...entities,
+    eraser,
+    scheduledDeletions,
+    activity,
+    identity: guardianIdentity,
+  });
   const { users, posts } = entities;
   // The account events' delivery passes (the server runs them in the background), and the wake a writer of
   // events calls after its commit so that this instance delivers them at once rather than at its next tick.
@@ -122,5 +130,7 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     webhookDelivery,
     deliveryWake,
     ...guardian,
+    identity,
+    identityVerifier,
   };
 }

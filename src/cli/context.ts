@@ -1,5 +1,6 @@
 import type { AccountEraser } from '../account/deletion/eraser.js';
 import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import type { IdentityVerifications } from '../account/identity/service.js';
 import type { SecondFactorReset } from '../account/second-factor/operator-reset.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -42,6 +43,8 @@ export interface OperatorServices {
   consentHistory: ConsentHistory;
   secondFactor: SecondFactorReset;
   webhooks: WebhookEndpoints;
+  /** Releases an account's identity verification (`accounts identity release`). */
+  identity: IdentityVerifications;
 }
 
 /**

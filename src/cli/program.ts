@@ -3,6 +3,7 @@ import { SERVICE_VERSION } from '../version.js';
 import { registerBannerCommands } from './banner.js';
 import { registerConsentCommands } from './consent.js';
 import type { CommandEnvironment } from './environment.js';
+import { registerIdentityCommands } from './identity.js';
 import { registerInspirerCommands } from './inspirer.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
@@ -44,6 +45,7 @@ export function buildProgram(state: RunState, environment: CommandEnvironment): 
   registerPostCommands(program, environment);
   registerConsentCommands(program, environment);
   registerWebhookCommands(program, environment);
+  registerIdentityCommands(program, environment);
 
   // An unknown top-level command names itself and shows what there is (as the command line always has).
   program.on('command:*', (operands: string[]) => {

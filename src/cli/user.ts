@@ -30,6 +30,12 @@ function printUser(terminal: Terminal, user: OperatorUserView): void {
       'deletion',
       user.deletion_scheduled_for === null ? 'no' : `scheduled for ${user.deletion_scheduled_for}`,
     ],
+    [
+      'identity',
+      user.identity_verified_at === null ? 'not verified' : `verified ${user.identity_verified_at}`,
+    ],
+    ['adult', user.adult === null ? 'unknown' : user.adult ? 'yes' : 'no'],
+    ['guardian', user.guardian_consent ?? '-'],
     ['created', user.created_at],
     ['updated', user.updated_at],
   ]);

@@ -41,6 +41,8 @@ export interface RateLimitsConfig {
   dataExport: Limit;
   /** Mails to one (lower-cased) address, alerts and every mail a signed-in action sends (mail/address-cap.ts). */
   mailAddress: Limit;
+  /** identity/start and identity/verify requests per signed-in user, together. */
+  identityVerification: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -93,5 +95,6 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     passwordForgotIp: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_IP', '20/1h'),
     dataExport: limit(env, 'RATE_LIMIT_DATA_EXPORT', '1/1h'),
     mailAddress: limit(env, 'RATE_LIMIT_MAIL_ADDRESS', '5/1h'),
+    identityVerification: limit(env, 'RATE_LIMIT_IDENTITY_VERIFICATION', '10/1h'),
   };
 }

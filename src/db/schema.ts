@@ -15,6 +15,8 @@ import type {
   WebAuthnUserHandlesTable,
 } from './schema-factors.js';
 import type { GuardianConsentsTable, GuardianRequestsTable } from './schema-guardian.js';
+import type { IdentityVerificationRequestsTable, IdentityVerificationsTable } from './schema-identity.js';
+import type { MailFoldsTable, MailOutboxTable, MailStatus } from './schema-mail.js';
 import type {
   ConsentDocumentsTable,
   ConsentDocumentVersionsTable,
@@ -190,44 +192,11 @@ export interface OneTimeTokensTable {
   created_at: Timestamp;
 }
 
-export type MailStatus = 'pending' | 'sent' | 'failed';
-
-export interface MailOutboxTable {
-  id: string;
-  to_address: string;
-  kind: string;
-  locale: string;
-  subject: string;
-  /** Emptied once delivered by SMTP: the body carries a secret link. */
-  text: string | null;
-  html: string | null;
-  status: ColumnType<MailStatus, MailStatus | undefined, MailStatus>;
-  /** Which transport delivered it (`log` or `smtp`). */
-  transport: string | null;
-  attempts: Generated<number>;
-  next_attempt_at: Timestamp;
-  last_error: string | null;
-  created_at: Timestamp;
-  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-}
-
-/** A mail the per-address cap held back, until its window's summary (no body: it may hold a link). */
-export interface MailFoldsTable {
-  id: string;
-  to_address: string;
-  kind: string;
-  locale: string;
-  subject: string;
-  folded_at: Generated<Date>;
-  due_at: Date;
-}
-
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Timestamp;
 }
 
-/** The database as Kysely sees it; each issue's migrations add their tables here. */
 /** The first answer of a write sent with an Idempotency-Key (migration 0021, modules/idempotency). */
 export interface IdempotencyKeysTable {
   key_hash: Uint8Array;
@@ -237,6 +206,9 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export type { MailStatus };
+
+/** The database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -272,6 +244,8 @@ export interface Database {
   webauthn_user_handles: WebAuthnUserHandlesTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebAuthnChallengesTable;
+  identity_verification_requests: IdentityVerificationRequestsTable;
+  identity_verifications: IdentityVerificationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -295,4 +269,5 @@ export type PasskeyRow = Selectable<PasskeysTable>;
 
 export type { Timestamp } from './column-types.js';
 export type * from './schema-factors.js';
+export type * from './schema-identity.js';
 export type * from './schema-privacy.js';

@@ -6,6 +6,7 @@ import {
   CommitFailedError,
   ForbiddenError,
   GuardianConsentRequiredError,
+  IdentityInUseError,
   IdentityVerificationNotConfiguredError,
   InvalidCredentialsError,
   NotFoundError,
@@ -106,6 +107,11 @@ export function toErrorEnvelope(error: unknown, request: FastifyRequest): ErrorE
     return failure(409, 'ConflictHttpException', 'Passkeys need a domain name.', {
       status: 'passkeys_unavailable',
       rp_id: error.rpId,
+    });
+  }
+  if (error instanceof IdentityInUseError) {
+    return failure(409, 'ConflictHttpException', 'This person already has an account.', {
+      status: 'identity_in_use',
     });
   }
   if (error instanceof UnauthenticatedError) {

@@ -28,7 +28,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Unauthorized: invalid credentials, an unlinked identity, or a missing/invalid token',
   403: "This action is unauthorized. / A legal guardian's consent is required (guardian_consent_required).",
   404: 'Not Found',
-  409: 'This account is scheduled for deletion.',
+  409: 'Conflict: the account is scheduled for deletion, passkeys need a domain name, or the person has another account.',
   413: 'Payload Too Large',
   429: 'Too Many Attempts.',
   500: 'Failed to commit transaction. / Internal Server Error',

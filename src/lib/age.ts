@@ -51,8 +51,12 @@ export function needsGuardianConsent(birthDate: string, at: Date): boolean {
   return fullYears(birthDate, koreanDate(at)) < GUARDIAN_CONSENT_AGE;
 }
 
-/** Whether a person born on `birthDate` is an adult (19 or over) on the Korean calendar day of `at`. */
-export function isAdult(birthDate: string, at: Date): boolean {
+/**
+ * Whether a person born on `birthDate` is an adult (19 or over) on the Korean calendar day of `at`; null when
+ * the birth date is unknown.
+ */
+export function isAdult(birthDate: string | null, at: Date): boolean | null {
+  if (birthDate === null) return null;
   return fullYears(birthDate, koreanDate(at)) >= ADULT_AGE;
 }
 

@@ -32,7 +32,8 @@ type CounterName =
   | 'passwordForgotEmail'
   | 'passwordForgotIp'
   | 'dataExport'
-  | 'mailAddress';
+  | 'mailAddress'
+  | 'identityVerification';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -47,6 +48,7 @@ const KEY_NAMES: Record<CounterName, string> = {
   passwordForgotIp: 'password-forgot-ip',
   dataExport: 'data-export',
   mailAddress: 'mail-address',
+  identityVerification: 'identity-verification',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -103,6 +105,7 @@ export function openRateLimits(
     passwordForgotIp: counter('passwordForgotIp'),
     dataExport: counter('dataExport'),
     mailAddress: counter('mailAddress'),
+    identityVerification: counter('identityVerification'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

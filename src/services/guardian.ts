@@ -1,6 +1,6 @@
 import type { AccountEraser } from '../account/deletion/eraser.js';
 import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
-import { unconfiguredGuardianIdentity } from '../account/guardian/identity.js';
+import { type GuardianIdentityCheck, unconfiguredGuardianIdentity } from '../account/guardian/identity.js';
 import { GuardianRequests } from '../account/guardian/requests.js';
 import { type ChildAgreements, GuardianConsents } from '../account/guardian/service.js';
 import { GuardianDeadline } from '../account/guardian/sweep.js';
@@ -16,6 +16,8 @@ export interface GuardianParts {
   eraser: AccountEraser;
   scheduledDeletions: ScheduledDeletions;
   activity: SecurityActivity;
+  /** A guardian's carrier verification, where PortOne is configured (services/identity.ts). */
+  identity?: GuardianIdentityCheck | undefined;
 }
 
 /** The documents the child agreed to, at the versions agreed, titled in the guardian's language. */
@@ -36,7 +38,8 @@ export function buildGuardian(config: Config, deps: ServiceDeps, parts: Guardian
   const db = deps.database.db;
   const repo = new GuardianRepo(db);
   const settings = { consentUrl: config.guardian.consentUrl, consentDays: config.guardian.consentDays };
-  const identity = deps.guardianIdentity ?? unconfiguredGuardianIdentity;
+  // A test's own implementation, else PortOne's where it is configured, else the mailed link alone.
+  const identity = deps.guardianIdentity ?? parts.identity ?? unconfiguredGuardianIdentity;
   const guardianRequests = new GuardianRequests({
     db,
     repo,

@@ -8,6 +8,7 @@ import { UserImportService } from '../modules/users/import-service.js';
 import { buildDeletion } from './deletion.js';
 import type { ServiceDeps } from './deps.js';
 import { buildEntities } from './entities.js';
+import { buildIdentity } from './identity.js';
 import { buildSecurityLog } from './security.js';
 import { buildSignIn } from './sign-in.js';
 import { buildWebhooks } from './webhooks.js';
@@ -45,6 +46,7 @@ export function buildOperatorServices(config: Config, deps: ServiceDeps) {
     consentHistory: new ConsentHistory(new ConsentHistoryRepo(db)),
     secondFactor: new SecondFactorReset(db, secondFactorRepo, activity),
     webhooks: buildWebhooks(config, deps).webhookEndpoints,
+    identity: buildIdentity(config, deps, { activity }).identity,
   };
 }
 

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import type { DevicesRepo } from '../modules/devices/repo.js';
 import { GuardianRepo } from '../modules/guardian/repo.js';
+import { IdentityRepo } from '../modules/identity/repo.js';
 import { NotificationOutboxRepo } from '../modules/notifications/repo.js';
 import type { SecurityEventsRepo } from '../modules/security-events/repo.js';
 import type { Deletion } from './deletion.js';
@@ -57,6 +58,7 @@ export function buildDataExports(config: Config, deps: ServiceDeps, parts: DataE
         oneTimeLinks: parts.oneTimeTokens,
         guardian: new GuardianRepo(db),
         exports: exportsRepo,
+        identity: new IdentityRepo(db),
       }),
       lists: exportLists({
         consentHistory: (userId, after, limit) => consentHistory.page(userId, after, limit),

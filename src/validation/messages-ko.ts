@@ -60,6 +60,11 @@ export const KO: Record<string, string> = {
   guardian_not_needed: '이 계정에는 보호자 동의가 필요하지 않습니다.',
   guardian_email_own: ':attribute{은/는} 계정 본인의 주소가 아닌 보호자의 주소여야 합니다.',
   identity_not_adult: ':attribute{은/는} 성인(만 19세 이상)의 본인인증이 아닙니다.',
+  identity_not_verified: '본인인증이 완료되지 않았습니다.',
+  identity_used: ':attribute{은/는} 이미 사용되었습니다.',
+  identity_expired: ':attribute{이/가} 만료되었습니다. 본인인증을 다시 시작하세요.',
+  identity_mismatch: '이 계정은 다른 사람으로 본인인증되어 있습니다.',
+  identity_minor: '본인인증한 사람이 성인이 아닙니다.',
 };
 
 /** The particles a Korean template may ask for after a name. */

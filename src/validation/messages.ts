@@ -60,6 +60,11 @@ const EN: Record<string, string> = {
   guardian_not_needed: "This account needs no guardian's consent.",
   guardian_email_own: "The :attribute must be the guardian's address, not the account's own.",
   identity_not_adult: 'The :attribute does not show an adult (19 or over).',
+  identity_not_verified: 'The identity verification did not succeed.',
+  identity_used: 'The :attribute has already been used.',
+  identity_expired: 'The :attribute has expired. Start a new verification.',
+  identity_mismatch: 'This account was verified as another person.',
+  identity_minor: 'The verified person is not an adult.',
 };
 
 /**

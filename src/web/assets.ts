@@ -67,6 +67,16 @@ export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; mis
     '../esm',
   );
   await readDirectory(webauthn, '/assets/vendor/simplewebauthn', assets).catch(() => missing.push(webauthn));
+  // @portone/browser-sdk's ESM build (one file, no imports), served the same way for the identity card. It is
+  // PortOne's loader: the verification window itself is PortOne's script, which it fetches when called.
+  const portone = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@portone/browser-sdk/v2')),
+    'v2.js',
+  );
+  await readFile(portone).then(
+    (body) => assets.set('/assets/vendor/portone/v2.js', { body, type: TYPES['.js'] ?? '' }),
+    () => missing.push(portone),
+  );
   const swagger = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
     const type = TYPES[path.extname(name)] ?? 'application/octet-stream';

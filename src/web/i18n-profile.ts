@@ -62,6 +62,18 @@ export const PROFILE_ENGLISH = {
   'deleted.now': 'Your account and everything in it have been erased. Thank you for having been with us.',
   'deleted.home': 'Back to the home page',
   'docs.back': '← Back to the site',
+  'identity.title': 'Identity verification',
+  'identity.lead':
+    "Confirm that this account is yours with your phone carrier's verification (PASS and the like). We keep your birth date, whether you are a foreigner and a masked name, never your phone number.",
+  'identity.verify': 'Verify my identity',
+  'identity.verified': 'Verified.',
+  'identity.adult': 'Adult (19 or over).',
+  'identity.minor': 'Under 19.',
+  'identity.not_verified': 'Not verified yet.',
+  'identity.done': 'Your identity is verified.',
+  'identity.cancelled': 'The verification was not completed.',
+  'identity.in_use': 'This person already has another account.',
+  'identity.unavailable': 'Identity verification is not available on this service.',
 } as const;
 
 export type ProfileMessageKey = keyof typeof PROFILE_ENGLISH;
@@ -125,4 +137,16 @@ export const PROFILE_KOREAN: Record<ProfileMessageKey, string> = {
   'deleted.now': '계정과 그 안의 모든 것이 지워졌습니다. 그동안 함께해 주셔서 감사합니다.',
   'deleted.home': '홈으로 돌아가기',
   'docs.back': '← 사이트로 돌아가기',
+  'identity.title': '본인인증',
+  'identity.lead':
+    '휴대폰 본인인증(PASS 등)으로 이 계정이 본인의 것임을 확인하세요. 생년월일, 외국인 여부, 가린 이름만 보관하며 휴대폰 번호는 보관하지 않습니다.',
+  'identity.verify': '본인인증 하기',
+  'identity.verified': '본인인증 완료.',
+  'identity.adult': '성인(만 19세 이상).',
+  'identity.minor': '만 19세 미만.',
+  'identity.not_verified': '아직 본인인증을 하지 않았습니다.',
+  'identity.done': '본인인증이 완료되었습니다.',
+  'identity.cancelled': '본인인증이 완료되지 않았습니다.',
+  'identity.in_use': '이 사람은 이미 다른 계정을 가지고 있습니다.',
+  'identity.unavailable': '이 서비스에서는 본인인증을 사용할 수 없습니다.',
 };

@@ -12,6 +12,7 @@ import {
   textareaField,
 } from './html.js';
 import type { MessageKey } from './i18n.js';
+import { identityCard } from './page-identity.js';
 import {
   activitySection,
   dataExportSection,
@@ -106,7 +107,7 @@ const SECTIONS: ReadonlyArray<{
   title: MessageKey;
   cards: ReadonlyArray<(t: Translate, options: ProfileOptions) => string>;
 }> = [
-  { name: 'details', title: 'section.details', cards: [pictureCard, detailsCard] },
+  { name: 'details', title: 'section.details', cards: [pictureCard, detailsCard, identityCard] },
   { name: 'signin', title: 'section.signin', cards: [passwordCard] },
   { name: 'security', title: 'section.security', cards: [twoFactorCard, passkeysCard] },
   { name: 'privacy', title: 'section.privacy', cards: [privacySection] },

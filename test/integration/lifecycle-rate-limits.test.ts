@@ -6,6 +6,7 @@ import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
 import { expectOk } from '../helpers/http.js';
 import { outboxFor } from '../helpers/mail.js';
+import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
 import { deleteKeys, limitsEnv, newKeyPrefix, type Store, stores } from '../helpers/redis.js';
 
 let lastIp = 0;
@@ -30,19 +31,23 @@ const LIMITS = {
   RATE_LIMIT_EMAIL_RESEND: '2/1h',
   RATE_LIMIT_PASSWORD_FORGOT_EMAIL: '2/1h',
   RATE_LIMIT_PASSWORD_FORGOT_IP: '4/1h',
+  RATE_LIMIT_IDENTITY_VERIFICATION: '2/1h',
 };
 
 const cases = stores.flatMap((store) => backends.map((backend) => [store, backend] as const));
 
 describe.each(cases)('account-lifecycle rate limits on the %s store (%s)', (store: Store, backend) => {
   let ctx: TestApp;
+  let portone: FakePortOne;
   const keyPrefix = newKeyPrefix();
 
   beforeAll(async () => {
-    ctx = await createTestApp(backend, limitsEnv(store, LIMITS, keyPrefix));
+    portone = await startFakePortOne();
+    ctx = await createTestApp(backend, { ...limitsEnv(store, LIMITS, keyPrefix), ...portone.env() });
   });
   afterAll(async () => {
     if (ctx) await closeTestApp(ctx);
+    await portone?.close();
     await deleteKeys(keyPrefix);
   });
 
@@ -78,5 +83,18 @@ describe.each(cases)('account-lifecycle rate limits on the %s store (%s)', (stor
       expectOk(await post(ctx.app, '/v1/user/email/resend', {}, newIp(), first.token));
     expectTooManyRequests(await post(ctx.app, '/v1/user/email/resend', {}, newIp(), first.token), 3600);
     expectOk(await post(ctx.app, '/v1/user/email/resend', {}, newIp(), second.token));
+  });
+
+  it('throttles identity verification per user, start and verify together', async () => {
+    const first = await registerUser(ctx.app);
+    const second = await registerUser(ctx.app);
+    const started = expectOk<{ identity_verification_id: string }>(
+      await post(ctx.app, '/v1/user/identity/start', {}, newIp(), first.token),
+    );
+    const verify = { identity_verification_id: started.identity_verification_id };
+    portone.script(verify.identity_verification_id, 'VERIFIED', portone.person());
+    expectOk(await post(ctx.app, '/v1/user/identity/verify', verify, newIp(), first.token));
+    expectTooManyRequests(await post(ctx.app, '/v1/user/identity/start', {}, newIp(), first.token), 3600);
+    expectOk(await post(ctx.app, '/v1/user/identity/start', {}, newIp(), second.token));
   });
 });

@@ -67,6 +67,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/user/export/{id}',
       '/user/get',
       '/user/guardian/request',
+      '/user/identity/start',
+      '/user/identity/verify',
       '/user/passkeys',
       '/user/passkeys/add',
       '/user/passkeys/options',

@@ -5,8 +5,10 @@ import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser, unique } from '../helpers/factories.js';
 import { checkGuardianOperations } from '../helpers/guardian.js';
 import { expectOk, postForm, postMultipart } from '../helpers/http.js';
+import { checkIdentityOperations } from '../helpers/identity.js';
 import { jpegFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
+import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
 import { providerSignUp } from '../helpers/providers.js';
 import { type Call, checkDocumentedResponse, type SuccessDocument } from '../helpers/response-check.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
@@ -23,18 +25,21 @@ import { checkPasskeyOperations } from '../helpers/webauthn.js';
 
 describe.each(backends)('%s: every 200 response against its declared schema and example', (backend) => {
   let fake: FakeProvider;
+  let portone: FakePortOne;
   let ctx: TestApp;
   let document: SuccessDocument;
   const exercised = new Set<string>();
 
   beforeAll(async () => {
     fake = await startFakeProvider({ clientId: 'accounts-test' });
-    ctx = await createTestApp(backend, { ...fake.env('alpha', 'userinfo') });
+    portone = await startFakePortOne();
+    ctx = await createTestApp(backend, { ...fake.env('alpha', 'userinfo'), ...portone.env() });
     document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as SuccessDocument;
   });
   afterAll(async () => {
     if (ctx) await closeTestApp(ctx);
     if (fake) await fake.close();
+    await portone?.close();
   });
 
   const check = (operation: string, call: Call, status = 200) =>
@@ -158,6 +163,8 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     // passkeys: added, listed, renamed, used to sign in and to re-authenticate, removed
     await checkPasskeyOperations(ctx.app, check, minji, ctx.config.webauthn.origins[0] as string);
     await checkGuardianOperations(ctx.app, ctx.database.handle, check, exercised);
+    // identity: another user, so that minji's examples below stay unverified
+    await checkIdentityOperations(ctx.app, portone, check, await registerUser(ctx.app));
     // A known provider this deployment has not configured has no 200 to check: its login and link answer 503.
     for (const path of Object.keys(document.paths)) {
       if (!/^\/(auth\/login\/\w+|user\/providers\/\w+\/link)$/.test(path)) continue;

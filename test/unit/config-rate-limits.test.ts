@@ -21,6 +21,7 @@ describe('rate-limit configuration', () => {
       passwordForgotIp: { points: 20, windowSeconds: 3600 },
       dataExport: { points: 1, windowSeconds: 3600 },
       mailAddress: { points: 5, windowSeconds: 3600 },
+      identityVerification: { points: 10, windowSeconds: 3600 },
     });
   });
 
@@ -54,6 +55,7 @@ describe('rate-limit configuration', () => {
       passwordForgotIp: { points: 9, windowSeconds: 3600 },
       dataExport: { points: 1, windowSeconds: 3600 },
       mailAddress: { points: 3, windowSeconds: 1800 },
+      identityVerification: { points: 10, windowSeconds: 3600 },
     });
   });
 

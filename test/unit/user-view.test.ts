@@ -49,6 +49,8 @@ describe('userView', () => {
       providers: ['alpha'],
       has_password: true,
       email_verified: true,
+      identity_verified: false,
+      adult: null,
       is_inspirer: true,
       created_at: '2024-03-01T00:30:00.000Z',
       updated_at: '2024-03-02T00:00:00.000Z',
@@ -69,6 +71,18 @@ describe('userView', () => {
     expect(view.has_password).toBe(false);
     expect(view.profile_picture).toBeNull();
     expect(view.providers).toEqual([]);
+  });
+
+  it('says whether the account is verified and its person an adult, from the row alone', () => {
+    const verified = userView(
+      { ...row, birth_date: '1990-05-01', identity_verified_at: new Date('2026-11-01T00:00:00Z') },
+      [],
+    );
+    expect(verified).toMatchObject({ identity_verified: true, adult: true });
+    expect(userView({ ...row, birth_date: '2020-05-01' }, [])).toMatchObject({
+      identity_verified: false,
+      adult: false,
+    });
   });
 
   it('accepts timestamps the driver returned as strings', () => {

@@ -62,6 +62,7 @@ const ENDS_IN_CONSONANT: Record<string, boolean> = {
   패스키: false,
   '패스키 응답': true,
   '패스키 챌린지 ID': false,
+  '본인인증 ID': false,
   응답: true,
   '챌린지 ID': false,
   이름: true,

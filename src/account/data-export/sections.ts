@@ -2,6 +2,7 @@ import type { UserRow } from '../../db/schema.js';
 import { iso } from '../../lib/time.js';
 import type { DevicesRepo } from '../../modules/devices/repo.js';
 import type { GuardianRepo } from '../../modules/guardian/repo.js';
+import type { IdentityRepo } from '../../modules/identity/repo.js';
 import type { OneTimeTokensRepo } from '../../modules/lifecycle/repo.js';
 import type { PasskeysRepo } from '../../modules/passkeys/repo.js';
 import type { ProviderAccountsRepo } from '../../modules/providers/repo.js';
@@ -31,6 +32,7 @@ export interface SectionSources {
   oneTimeLinks: Pick<OneTimeTokensRepo, 'linksOf'>;
   exports: Pick<DataExportsRepo, 'listOf'>;
   guardian: Pick<GuardianRepo, 'consentsOf'>;
+  identity: Pick<IdentityRepo, 'find'>;
 }
 
 const isoOrNull = (date: Date | null) => (date === null ? null : iso(date));
@@ -102,6 +104,23 @@ export function accountSections(sources: SectionSources): AccountSection[] {
           enabled: enabledAt !== null,
           enabled_at: isoOrNull(enabledAt),
           recovery_codes_left: enabledAt === null ? 0 : await sources.secondFactor.recoveryCodesLeft(user.id),
+        };
+      },
+    },
+    {
+      // What the carrier verification showed and the service kept; never the CI's hash (it matches the
+      // person across accounts, and is no information about them).
+      name: 'identity_verification',
+      read: async (user) => {
+        const verification = await sources.identity.find(user.id);
+        if (!verification) return { verified: false };
+        return {
+          verified: true,
+          verified_at: iso(verification.verified_at),
+          birth_date: verification.birth_date,
+          foreigner: verification.foreigner,
+          masked_name: verification.masked_name,
+          one_account_per_person: verification.bound,
         };
       },
     },

@@ -47,7 +47,8 @@ export interface AccountEraserDeps {
  * Account deletion (PIPA's right to erasure, the app stores' in-app deletion rule). One transaction
  * removes everything of the account:
  * - the user row, and by its foreign keys (all ON DELETE CASCADE, migrations 0001–0008) its api_tokens,
- *   devices, provider_accounts, one_time_tokens, notification_outbox rows, inspirer rank and likes;
+ *   devices, provider_accounts, one_time_tokens, notification_outbox rows, inspirer rank and likes, and its
+ *   identity verification (0030), which frees its person to verify another account;
  * - its posts (and the likes others gave them);
  * - its sessions, each with its `session.revoked` event, and the `user.deleted` event itself;
  * - its likes of other users' posts, taken back first so those posts' like_count and hot_score stay right;

@@ -39,6 +39,8 @@ export interface AccountEventData {
   'passkey.removed': { user_id: string; passkey_id: string };
   /** A child's legal guardian answered (`agreed`), or withdrew a consent (`agreed: false`, `withdrawn`). */
   'guardian.consented': { user_id: string; agreed: boolean; method: string; withdrawn: boolean };
+  /** A carrier identity verification (PortOne) confirmed the account's person; never the CI or the name. */
+  'user.identity_verified': { id: string; verified_at: string; adult: boolean };
 }
 
 export type AccountEventType = keyof AccountEventData;
@@ -59,6 +61,7 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'passkey.added',
   'passkey.removed',
   'guardian.consented',
+  'user.identity_verified',
 ];
 
 export function isAccountEventType(value: string): value is AccountEventType {

@@ -28,6 +28,8 @@ export const SECURITY_EVENT_TYPES = {
   guardian_consented: { counted: false },
   guardian_refused: { counted: false },
   guardian_withdrawn: { counted: false },
+  identity_verified: { counted: false },
+  identity_released: { counted: false },
 } as const satisfies Record<string, { counted: boolean }>;
 
 export type SecurityEventType = keyof typeof SECURITY_EVENT_TYPES;

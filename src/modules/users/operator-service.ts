@@ -14,6 +14,10 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export type OperatorUserView = UserView & {
   disabled_at: string | null;
   deletion_scheduled_for: string | null;
+  /** When a carrier identity verification last confirmed the person. */
+  identity_verified_at: string | null;
+  /** A child's legal guardian's consent: pending, granted, or null when none is needed. */
+  guardian_consent: UserRow['guardian_consent'];
 };
 
 /** One line of a user list. */
@@ -61,6 +65,8 @@ export class UserOperationsService {
       ...(await this.views.view(row)),
       disabled_at: row.disabled_at === null ? null : iso(row.disabled_at),
       deletion_scheduled_for: row.deletion_due_at === null ? null : iso(row.deletion_due_at),
+      identity_verified_at: row.identity_verified_at === null ? null : iso(row.identity_verified_at),
+      guardian_consent: row.guardian_consent,
     };
   }
 

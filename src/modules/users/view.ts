@@ -1,5 +1,6 @@
 import type { ProfilePicture, UserRow } from '../../db/schema.js';
 import { type Static, t } from '../../http/response-schema.js';
+import { isAdult } from '../../lib/age.js';
 import { iso } from '../../lib/time.js';
 
 /** What a client sees of a profile picture (or a post image): never the storage keys. */
@@ -26,6 +27,10 @@ export const userShape = t.object({
   has_password: t.boolean(),
   /** Whether the user proved they read mail at `email` (private: only in the user's own view). */
   email_verified: t.boolean(),
+  /** A carrier identity verification (PortOne) confirmed the account's person (private). */
+  identity_verified: t.boolean(),
+  /** 19 or over in full years, Korean time, by the birth date; null when no birth date is known (private). */
+  adult: t.nullable(t.boolean()),
   is_inspirer: t.boolean(),
   created_at: t.dateTime(),
   updated_at: t.dateTime(),
@@ -51,6 +56,8 @@ export const publicUserShape = t.omit(userShape, [
   'email_verified',
   'guardian_consent',
   'restrictions',
+  'identity_verified',
+  'adult',
 ]);
 export type PublicUserView = Static<typeof publicUserShape>;
 
@@ -100,6 +107,9 @@ export function userView(row: UserRow, providers: string[]): UserView {
     providers,
     has_password: row.password_hash !== null,
     email_verified: row.email_verified,
+    // From the row the token was read with: no query of its own.
+    identity_verified: row.identity_verified_at !== null,
+    adult: isAdult(row.birth_date, new Date()),
     is_inspirer: view.is_inspirer,
     created_at: view.created_at,
     updated_at: view.updated_at,
@@ -120,6 +130,8 @@ export const userExample: UserView = {
   providers: [],
   has_password: true,
   email_verified: false,
+  identity_verified: false,
+  adult: null,
   is_inspirer: false,
   created_at: '2026-11-23T12:40:05.123Z',
   updated_at: '2026-11-23T12:40:05.123Z',

@@ -6,6 +6,7 @@ import { activitySection } from '../profile/activity.js';
 import { dataExportSection } from '../profile/data-export.js';
 import { deletionSection } from '../profile/deletion.js';
 import { detailsSection } from '../profile/details.js';
+import { identitySection } from '../profile/identity.js';
 import { passkeysSection } from '../profile/passkeys.js';
 import { passwordSection } from '../profile/password.js';
 import { pictureSection } from '../profile/picture.js';
@@ -32,6 +33,7 @@ detailsSection(reauth, (changing) => {
   emailChanging = changing;
   showPanel();
 });
+identitySection();
 passwordSection(reauth);
 const sessions = sessionsSection();
 const passkeys = passkeysSection(reauth);

@@ -6,6 +6,8 @@ export interface User {
   gender: number;
   bio: string | null;
   has_password: boolean;
+  identity_verified: boolean;
+  adult: boolean | null;
   profile_picture: { url: string; thumbnails: Record<string, string> } | null;
 }
 

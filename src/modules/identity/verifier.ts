@@ -1,0 +1,86 @@
+import { createHmac } from 'node:crypto';
+import { ValidationError } from '../../errors.js';
+import { isAdult } from '../../lib/age.js';
+import type { IdentityGateway } from './portone.js';
+import { PortOneUnavailableError } from './portone.js';
+import { VERIFICATION_WINDOW_MINUTES } from './repo.js';
+
+/** A person as a verification showed them, reduced to what the service may keep (docs/identity.md). */
+export interface VerifiedPerson {
+  /** HMAC-SHA256 of the CI under the key derived from SECRETS_KEY: the same person, the same hash. */
+  ciHash: Buffer;
+  /** `YYYY-MM-DD`. */
+  birthDate: string;
+  foreigner: boolean;
+  /** 김*지: the first and last characters, the rest masked. */
+  maskedName: string;
+  verifiedAt: Date;
+}
+
+const BIRTH_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The name with every character but the first and the last masked (a two-character name keeps its first). */
+export function maskName(name: string): string {
+  const characters = Array.from(name.normalize('NFC').trim());
+  if (characters.length <= 1) return '*';
+  if (characters.length === 2) return `${characters[0]}*`;
+  return `${characters[0]}${'*'.repeat(characters.length - 2)}${characters.at(-1)}`;
+}
+
+/**
+ * Asks PortOne about one verification id and returns the person only when it counts: VERIFIED, in our store
+ * (PortOne is asked with PORTONE_STORE_ID, and another store's verification is unknown to it), and verified
+ * within the last 30 minutes. Everything else is a 422 on `field`; PortOne unreachable or slow is a 503.
+ * Who may use the id (the signed-in user it was issued to, a guardian's link) is the caller's rule.
+ */
+export class IdentityVerifier {
+  constructor(
+    private readonly gateway: IdentityGateway,
+    /** The HMAC key of CIs (deriveKey(SECRETS_KEY, 'identity ci')). */
+    private readonly ciKey: Buffer,
+  ) {}
+
+  async fetchVerified(
+    identityVerificationId: string,
+    field = 'identity_verification_id',
+  ): Promise<VerifiedPerson> {
+    const answer = await this.gateway.lookUp(identityVerificationId);
+    if (answer.kind === 'unknown') throw ValidationError.notFound(field);
+    if (answer.kind === 'not_verified') {
+      throw new ValidationError({ [field]: [{ rule: 'identity_not_verified' }] });
+    }
+    const { verifiedCustomer: customer, verifiedAt } = answer.verification;
+    const verifiedAtDate = new Date(verifiedAt);
+    const birthDate = customer.birthDate ?? '';
+    // A channel that gives no CI or birth date cannot keep one account per person or tell an adult: a
+    // set-up fault of the deployment's PortOne channel, not the user's.
+    if (!customer.ci || !BIRTH_DATE.test(birthDate) || Number.isNaN(verifiedAtDate.getTime())) {
+      throw new PortOneUnavailableError('a VERIFIED answer without a CI, a birth date or a time');
+    }
+    if (Date.now() - verifiedAtDate.getTime() > VERIFICATION_WINDOW_MINUTES * 60_000) {
+      throw new ValidationError({ [field]: [{ rule: 'identity_expired' }] });
+    }
+    return {
+      ciHash: createHmac('sha256', this.ciKey).update(customer.ci, 'utf8').digest(),
+      birthDate,
+      foreigner: customer.isForeigner === true,
+      maskedName: maskName(customer.name ?? ''),
+      verifiedAt: verifiedAtDate,
+    };
+  }
+
+  /**
+   * As fetchVerified, and the person must be an adult today (19 or over, Korean time): a legal guardian's
+   * verification, say. A minor is a 422 on `field` (`identity_minor`).
+   */
+  async fetchVerifiedAdult(
+    identityVerificationId: string,
+    field = 'identity_verification_id',
+  ): Promise<VerifiedPerson> {
+    const person = await this.fetchVerified(identityVerificationId, field);
+    if (isAdult(person.birthDate, new Date()) !== true) {
+      throw new ValidationError({ [field]: [{ rule: 'identity_minor' }] });
+    }
+    return person;
+  }
+}
