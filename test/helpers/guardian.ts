@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../../src/db/client.js';
 import { bearer, type RegisteredUser, registerUser, unique } from './factories.js';
 import { expectOk, postForm } from './http.js';
 import { latestToken } from './mail.js';
+import type { FakePortOne } from './portone.js';
 
 /** A birth date `years` ago (give or take the day: a child of 10 is under 14 whatever today is). */
 export function bornYearsAgo(years: number): string {
@@ -35,14 +36,13 @@ type Check = (
 
 /**
  * The guardian's operations, each called once for real (responses.test.ts): a child asks, the guardian's
- * page reads the link, consents, and withdraws. identity/start has no 200 where identity verification is
- * not configured: its 503 is checked instead.
+ * page reads the link, verifies the guardian through (the fake) PortOne, consents, and withdraws.
  */
 export async function checkGuardianOperations(
   app: FastifyInstance,
   handle: DatabaseHandle,
   check: Check,
-  exercised: Set<string>,
+  portone: FakePortOne,
 ): Promise<void> {
   const child = await registerChild(app);
   const guardian = `guardian${unique()}@example.com`;
@@ -52,11 +52,13 @@ export async function checkGuardianOperations(
   );
   const token = await latestToken(handle, guardian, 'guardian_consent_request');
   await check('GET /guardian/consent', () => app.inject({ url: `/v1/guardian/consent?token=${token}` }));
-  const started = await postForm(app, '/v1/guardian/identity/start', { token });
-  expect(started.json().data.status).toBe('identity_verification_not_configured');
-  exercised.add('POST /guardian/identity/start');
+  const started = await check('POST /guardian/identity/start', () =>
+    postForm(app, '/v1/guardian/identity/start', { token }),
+  );
+  const verification = String(started.identity_verification_id);
+  portone.script(verification, 'VERIFIED', portone.person({ birthDate: bornYearsAgo(40) }));
   await check('POST /guardian/consent', () =>
-    postForm(app, '/v1/guardian/consent', { token, agree: 'true' }),
+    postForm(app, '/v1/guardian/consent', { token, agree: 'true', identity_verification_id: verification }),
   );
   const withdraw = await latestToken(handle, guardian, 'guardian_consent_granted');
   await check('POST /guardian/withdraw', () => postForm(app, '/v1/guardian/withdraw', { token: withdraw }));

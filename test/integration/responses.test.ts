@@ -162,7 +162,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     );
     // passkeys: added, listed, renamed, used to sign in and to re-authenticate, removed
     await checkPasskeyOperations(ctx.app, check, minji, ctx.config.webauthn.origins[0] as string);
-    await checkGuardianOperations(ctx.app, ctx.database.handle, check, exercised);
+    await checkGuardianOperations(ctx.app, ctx.database.handle, check, portone);
     // identity: another user, so that minji's examples below stay unverified
     await checkIdentityOperations(ctx.app, portone, check, await registerUser(ctx.app));
     // A known provider this deployment has not configured has no 200 to check: its login and link answer 503.
