@@ -135,8 +135,16 @@ async function openEmbedded(
     listen: (channel, onNotify) => {
       const listening: { live: boolean } = { live: false };
       // No other process opens this database: its notifications come from this one, and only fail to
-      // arrive when the thread is gone, and with it the database.
-      pglite.listen(channel, onNotify).then(
+      // arrive when the thread is gone, and with it the database. The LISTEN takes the one connection like
+      // any statement: sent beside a transaction, it would be part of it (and undone by its rollback).
+      (async () => {
+        const release = await pool.acquire();
+        try {
+          await pglite.listen(channel, onNotify);
+        } finally {
+          release();
+        }
+      })().then(
         () => {
           listening.live = true;
           // Whatever was announced before the LISTEN was in place.

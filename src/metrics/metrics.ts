@@ -5,7 +5,7 @@ import type { HashObserver, HashOperation } from '../lib/passwords.js';
 import type { RateLimitObserver } from '../limits/observed-counter.js';
 import type { VerificationObserver, VerificationOutcome } from '../providers/observed-verifier.js';
 import { registerReplicaGauges } from './replica-metrics.js';
-import { registerWebhookMetrics, type WebhookBacklog } from './webhook-metrics.js';
+import { registerWebhookMetrics } from './webhook-metrics.js';
 
 /**
  * Every metric of one app instance, on its own registry (never prom-client's global one: tests build many
@@ -98,9 +98,9 @@ export class AppMetrics {
     registerReplicaGauges(this.registry, read);
   }
 
-  /** Adds the webhook queue's gauges (read by `backlog` when scraped); returns the deliveries' counter. */
-  watchWebhooks(backlog: () => Promise<WebhookBacklog>) {
-    return registerWebhookMetrics(this.registry, backlog);
+  /** Adds the webhook queue's gauges and the deliveries' counter; returns what the delivery passes tell. */
+  watchWebhooks() {
+    return registerWebhookMetrics(this.registry);
   }
 
   /** Points the pool gauges at the database of this app. */

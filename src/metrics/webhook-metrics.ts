@@ -1,11 +1,11 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
-/** The webhook queue as a scrape reads it. */
+/** The webhook queue as the delivery passes last read it. */
 export interface WebhookBacklog {
   /** Pending deliveries and events not yet fanned out. */
   pending: number;
-  /** Seconds since the oldest of them happened (0 = none). */
-  oldestSeconds: number;
+  /** When the oldest of them happened (null = none). */
+  oldestAt: Date | null;
 }
 
 /** How an attempt ended, by endpoint: delivered, to be retried, or failed for good. */
@@ -13,13 +13,13 @@ export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';
 
 /**
  * The webhook gauges and counter. Deliveries are labelled by endpoint id: the operator adds endpoints one by
- * one, so the set is small and never comes from a request. The backlog is read from the database when
- * scraped (two probes of partial indexes); a failed read leaves the last values.
+ * one, so the set is small and never comes from a request. The backlog is what the delivery passes last read
+ * (after each pass, and every 15 s when idle): a scrape reads no database, so it never waits for a connection.
  */
-export function registerWebhookMetrics(
-  registry: Registry,
-  backlog: () => Promise<WebhookBacklog>,
-): { attempted(endpointId: string, outcome: WebhookAttemptOutcome): void } {
+export function registerWebhookMetrics(registry: Registry): {
+  attempted(endpointId: string, outcome: WebhookAttemptOutcome): void;
+  backlog(backlog: WebhookBacklog): void;
+} {
   const registers = [registry];
   const attempts = new Counter({
     name: 'webhook_deliveries_total',
@@ -27,31 +27,27 @@ export function registerWebhookMetrics(
     labelNames: ['endpoint', 'outcome'],
     registers,
   });
-  let last: Promise<WebhookBacklog> | undefined;
-  // One database read per scrape for both gauges.
-  const read = () => {
-    last ??= backlog().finally(() => {
-      last = undefined;
-    });
-    return last;
-  };
+  let last: WebhookBacklog = { pending: 0, oldestAt: null };
   new Gauge({
     name: 'webhook_queue_depth',
     help: 'Webhook deliveries pending, and account events not yet fanned out to endpoints.',
     registers,
-    async collect() {
-      const current = await read().catch(() => undefined);
-      if (current) this.set(current.pending);
+    collect() {
+      this.set(last.pending);
     },
   });
   new Gauge({
     name: 'webhook_oldest_undelivered_seconds',
     help: 'Age of the oldest account event with a delivery pending or not yet fanned out (0 = none).',
     registers,
-    async collect() {
-      const current = await read().catch(() => undefined);
-      if (current) this.set(current.oldestSeconds);
+    collect() {
+      this.set(last.oldestAt ? Math.max(0, (Date.now() - last.oldestAt.getTime()) / 1000) : 0);
     },
   });
-  return { attempted: (endpoint, outcome) => attempts.inc({ endpoint, outcome }) };
+  return {
+    attempted: (endpoint, outcome) => attempts.inc({ endpoint, outcome }),
+    backlog: (backlog) => {
+      last = backlog;
+    },
+  };
 }

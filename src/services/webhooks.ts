@@ -32,7 +32,7 @@ export function buildWebhooks(config: Config, deps: Pick<ServiceDeps, 'database'
     retryScheduleMs: config.webhooks.retryScheduleMs,
     retentionDays: config.webhooks.eventRetentionDays,
     log: deps.log,
-    ...(deps.metrics ? { observer: deps.metrics.watchWebhooks(() => deliveriesRepo.backlog()) } : {}),
+    ...(deps.metrics ? { observer: deps.metrics.watchWebhooks() } : {}),
   });
   return { webhookEndpoints, webhookDelivery };
 }

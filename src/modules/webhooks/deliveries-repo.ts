@@ -219,19 +219,19 @@ export class WebhookDeliveriesRepo {
     return Number(result.numAffectedRows ?? 0n);
   }
 
-  /** The queue's depth (pending deliveries and undispatched events) and its oldest event's age in seconds. */
-  async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
-    const result = await sql<{ pending: string; oldest: string | null }>`
+  /** The queue's depth (pending deliveries and undispatched events) and when its oldest event happened. */
+  async backlog(): Promise<{ pending: number; oldestAt: Date | null }> {
+    const result = await sql<{ pending: string; oldest_at: Date | null }>`
       SELECT
         (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')
           + (SELECT count(*) FROM account_events WHERE dispatched_at IS NULL) AS pending,
-        extract(epoch FROM now() - least(
+        least(
           (SELECT min(e.occurred_at) FROM webhook_deliveries d JOIN account_events e ON e.id = d.event_id
             WHERE d.status = 'pending'),
-          (SELECT min(occurred_at) FROM account_events WHERE dispatched_at IS NULL))) AS oldest`.execute(
+          (SELECT min(occurred_at) FROM account_events WHERE dispatched_at IS NULL)) AS oldest_at`.execute(
       this.db,
     );
     const row = result.rows[0];
-    return { pending: Number(row?.pending ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+    return { pending: Number(row?.pending ?? 0), oldestAt: row?.oldest_at ?? null };
   }
 }

@@ -18,7 +18,18 @@ export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 
 export interface DeliveryObserver {
   attempted(endpointId: string, outcome: DeliveryOutcome): void;
+  /** The queue as this instance last read it (after its passes, and now and then when idle). */
+  backlog(backlog: WebhookBacklog): void;
 }
+
+/** The queue: pending deliveries and undispatched events, and when the oldest of them happened. */
+export interface WebhookBacklog {
+  pending: number;
+  oldestAt: Date | null;
+}
+
+/** An idle instance reads the queue for its gauges at most this often (its probe finds no work to do). */
+const IDLE_BACKLOG_MS = 15_000;
 
 export interface DeliveryLog {
   info(details: object, message: string): void;
@@ -44,11 +55,28 @@ export interface WebhookDeliveryDeps {
  * due, `maintain` disables endpoints that keep failing and purges old events.
  */
 export class WebhookDelivery {
+  #backlogReadAt = 0;
+
   constructor(private readonly deps: WebhookDeliveryDeps) {}
 
-  /** Whether an event waits to be fanned out or a delivery is due: the idle tick's one probe. */
-  hasWork(): Promise<boolean> {
-    return this.deps.deliveries.hasWork();
+  /**
+   * Whether an event waits to be fanned out or a delivery is due: the idle tick's one probe. With none, the
+   * gauges' reading of the queue is renewed now and then (other instances deliver too).
+   */
+  async hasWork(): Promise<boolean> {
+    const work = await this.deps.deliveries.hasWork();
+    if (!work && Date.now() - this.#backlogReadAt > IDLE_BACKLOG_MS) await this.#readBacklog();
+    return work;
+  }
+
+  /**
+   * Reads the queue for the gauges, in the passes' background rather than at scrape time: a scrape never
+   * waits for a database connection, however busy the pool.
+   */
+  async #readBacklog(): Promise<void> {
+    if (!this.deps.observer) return;
+    this.#backlogReadAt = Date.now();
+    this.deps.observer.backlog(await this.deps.deliveries.backlog());
   }
 
   /** Fans out every undispatched event; how many. */
@@ -71,6 +99,7 @@ export class WebhookDelivery {
       await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
       total += claimed.length;
     } while (claimed.length === CLAIM_BATCH && signal?.aborted !== true);
+    await this.#readBacklog();
     return total;
   }
 
