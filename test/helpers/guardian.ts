@@ -1,5 +1,4 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { bearer, type RegisteredUser, registerUser, unique } from './factories.js';
 import { expectOk, postForm } from './http.js';
