@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
-/** The webhook queue as the delivery passes last read it. */
+/** The webhook queue as the delivery loop last read it. */
 export interface WebhookBacklog {
   /** Pending deliveries and events not yet fanned out. */
   pending: number;
@@ -13,8 +13,8 @@ export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';
 
 /**
  * The webhook gauges and counter. Deliveries are labelled by endpoint id: the operator adds endpoints one by
- * one, so the set is small and never comes from a request. The backlog is what the delivery passes last read
- * (after each pass, and every 15 s when idle): a scrape reads no database, so it never waits for a connection.
+ * one, so the set is small and never comes from a request. The backlog is what the delivery loop last read
+ * (every 15 s): a scrape reads no database, so it never waits for a connection.
  */
 export function registerWebhookMetrics(registry: Registry): {
   attempted(endpointId: string, outcome: WebhookAttemptOutcome): void;

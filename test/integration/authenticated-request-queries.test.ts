@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildAppWithParts } from '../../src/app.js';
 import { openDatabase } from '../../src/db/client.js';
 import type { Executor } from '../../src/db/transaction.js';
+import { hashApiToken } from '../../src/lib/tokens.js';
 import { ConsentsRepo } from '../../src/modules/consents/repo.js';
 import { ConsentsService } from '../../src/modules/consents/service.js';
+import { TokensRepo } from '../../src/modules/tokens/repo.js';
+import { UsersRepo } from '../../src/modules/users/repo.js';
 import { closeTestApp, createTestApp, type TestApp, testConfig } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
@@ -52,6 +55,20 @@ describe.each(backends)('%s: the statements of an authenticated request', (backe
     expect(statements[0]).toContain('"api_tokens"');
     expect(statements[0]).toContain('provider_accounts');
     expect(statements[0]).not.toContain('consent_');
+  });
+
+  it('reads the owner as one JSON value that is the same row its columns give', async () => {
+    const user = await registerUser(ctx.app);
+    const db = ctx.database.handle.db;
+    // Every kind of column set: a jsonb, a date, timestamps, an enum, a boolean.
+    await sql`UPDATE users SET birth_date = '2000-02-29', identity_verified_at = now() - interval '1 day',
+      guardian_consent = 'granted', profile_picture = '{"url": "/p.jpg", "width": 1, "height": 1,
+      "thumbnails": {}}', bio = '2026-11-27T00:00:00Z' WHERE id = ${user.id}::uuid`.execute(db);
+    const owner = await new TokensRepo(db).findLiveOwner(hashApiToken(user.token));
+    const row = await new UsersRepo(db).findById(user.id);
+    expect(owner?.user).toEqual(row);
+    expect(owner?.user.created_at).toBeInstanceOf(Date);
+    expect(owner?.user.identity_verified_at).toBeInstanceOf(Date);
   });
 
   it('reads the documents once more after a publish, then from memory again', async () => {

@@ -121,6 +121,8 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
     receiver.answer = () => 500;
     await emitDeleted(db());
     await pass(ctx);
+    // The delivery loop reads the queue every 15 s; the test's app runs no loop, so it reads it now.
+    await ctx.webhookDelivery.readBacklog();
     const samples = await scrape(ctx.app);
     expect(total(samples, 'webhook_deliveries_total', { endpoint: endpoint.id, outcome: 'retry' })).toBe(1);
     expect(total(samples, 'webhook_queue_depth')).toBe(1);
@@ -128,6 +130,7 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
     receiver.answer = () => 200;
     await sql`UPDATE webhook_deliveries SET next_attempt_at = now()`.execute(db());
     await pass(ctx);
+    await ctx.webhookDelivery.readBacklog();
     const later = await scrape(ctx.app);
     expect(total(later, 'webhook_deliveries_total', { endpoint: endpoint.id, outcome: 'delivered' })).toBe(1);
     expect(total(later, 'webhook_queue_depth')).toBe(0);

@@ -3,6 +3,7 @@ import { linkedProviderNames } from '../../db/linked-providers.js';
 import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
+import { type UserJson, userFromJson } from '../../db/user-json.js';
 import type { SessionMethod, SessionRevokedReason } from '../account-events/types.js';
 import { INSERT_IF_SIGN_IN_HOLDS, INSERT_TOKEN, type NewToken, sessionCreated } from './issue.js';
 
@@ -43,7 +44,9 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
   db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .selectAll('users')
+    // The owner's row as one JSON column: node-postgres prepares a parser per column of every result, which
+    // for the row's columns was most of what this statement cost the service (docs/performance.md).
+    .select(sql<UserJson>`to_jsonb(users.*)`.as('owner'))
     .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
     // The user's linked providers (user/get shows them) in the same round trip: the (user_id, provider)
     // primary key of provider_accounts, already in provider order.
@@ -87,13 +90,12 @@ export class TokensRepo {
   async findLiveOwner(tokenHash: Buffer): Promise<LiveOwner | undefined> {
     const [row] = await LIVE_OWNER.execute(this.db, tokenHash);
     if (!row) return undefined;
-    const {
-      token_id: tokenId,
-      token_last_used_at: lastUsedAt,
-      token_linked_providers: linkedProviders,
-      ...user
-    } = row;
-    return { user, tokenId, lastUsedAt, linkedProviders: linkedProviders ?? [] };
+    return {
+      user: userFromJson(row.owner),
+      tokenId: row.token_id,
+      lastUsedAt: row.token_last_used_at,
+      linkedProviders: row.token_linked_providers ?? [],
+    };
   }
 
   /** The user a stored token (live or expired; a revoked one is gone) was issued to, on the token_hash index. */

@@ -100,35 +100,32 @@ export class WebhookDeliveriesRepo {
    * Returns false when the lease was lost.
    */
   async record(delivery: ClaimedDelivery, outcome: RecordedAttempt): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const delivered = outcome.status === 'delivered';
-      const updated = await sql<{ next_attempt_at: Date }>`
+    const delivered = outcome.status === 'delivered';
+    // One statement (a delivery's outcome, its attempt, the endpoint's failing streak), atomic on its own:
+    // every login or sign-up makes a delivery, and a transaction of four was most of what one cost. The
+    // endpoint's row is written only when its streak starts or ends, not on every attempt.
+    const result = await sql<{ recorded: boolean }>`
+      WITH updated AS (
         UPDATE webhook_deliveries SET status = ${outcome.status}, attempts = attempts + 1, lease = NULL,
-          last_attempt_at = now(), last_status_code = ${outcome.statusCode}, last_error = ${outcome.error},
+          last_attempt_at = now(), last_status_code = ${outcome.statusCode}::int,
+          last_error = ${outcome.error}::text,
           delivered_at = ${delivered ? sql`now()` : null},
           next_attempt_at = now() + make_interval(secs => ${outcome.retryInSeconds})
         WHERE event_id = ${delivery.event_id} AND endpoint_id = ${delivery.endpoint_id}
           AND lease = ${delivery.lease}
-        RETURNING next_attempt_at`.execute(trx);
-      const row = updated.rows[0];
-      if (row === undefined) return false;
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          event_id: delivery.event_id,
-          endpoint_id: delivery.endpoint_id,
-          status_code: outcome.statusCode,
-          error: outcome.error,
-          next_attempt_at: outcome.status === 'pending' ? row.next_attempt_at : null,
-        })
-        .execute();
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ failing_since: delivered ? null : sql<Date>`coalesce(failing_since, now())` })
-        .where('id', '=', delivery.endpoint_id)
-        .execute();
-      return true;
-    });
+        RETURNING event_id, endpoint_id, next_attempt_at
+      ), attempt AS (
+        INSERT INTO webhook_attempts (event_id, endpoint_id, status_code, error, next_attempt_at)
+        SELECT event_id, endpoint_id, ${outcome.statusCode}::int, ${outcome.error}::text,
+          ${outcome.status === 'pending' ? sql`next_attempt_at` : sql`NULL::timestamptz`}
+        FROM updated
+      ), streak AS (
+        UPDATE webhook_endpoints SET failing_since = ${delivered ? sql`NULL` : sql`now()`}
+        WHERE id = ${delivery.endpoint_id} AND EXISTS (SELECT 1 FROM updated)
+          AND failing_since IS ${delivered ? sql`NOT NULL` : sql`NULL`}
+      )
+      SELECT EXISTS (SELECT 1 FROM updated) AS recorded`.execute(this.db);
+    return result.rows[0]?.recorded === true;
   }
 
   /** Re-sends one event to every endpoint enabled and subscribed now; the endpoints it goes to. */

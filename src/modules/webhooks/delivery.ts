@@ -18,7 +18,7 @@ export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 
 export interface DeliveryObserver {
   attempted(endpointId: string, outcome: DeliveryOutcome): void;
-  /** The queue as this instance last read it (after its passes, and now and then when idle). */
+  /** The queue as this instance last read it (every 15 s, beside its loop's probe). */
   backlog(backlog: WebhookBacklog): void;
 }
 
@@ -28,8 +28,8 @@ export interface WebhookBacklog {
   oldestAt: Date | null;
 }
 
-/** An idle instance reads the queue for its gauges at most this often (its probe finds no work to do). */
-const IDLE_BACKLOG_MS = 15_000;
+/** How often the delivery loop reads the queue for its gauges (a scrape reads what it read last). */
+const BACKLOG_READ_MS = 15_000;
 
 export interface DeliveryLog {
   info(details: object, message: string): void;
@@ -60,20 +60,19 @@ export class WebhookDelivery {
   constructor(private readonly deps: WebhookDeliveryDeps) {}
 
   /**
-   * Whether an event waits to be fanned out or a delivery is due: the idle tick's one probe. With none, the
-   * gauges' reading of the queue is renewed now and then (other instances deliver too).
+   * Whether an event waits to be fanned out or a delivery is due: the tick's one probe. The gauges' reading
+   * of the queue is renewed beside it now and then (other instances deliver too).
    */
   async hasWork(): Promise<boolean> {
-    const work = await this.deps.deliveries.hasWork();
-    if (!work && Date.now() - this.#backlogReadAt > IDLE_BACKLOG_MS) await this.#readBacklog();
-    return work;
+    if (Date.now() - this.#backlogReadAt > BACKLOG_READ_MS) await this.readBacklog();
+    return this.deps.deliveries.hasWork();
   }
 
   /**
-   * Reads the queue for the gauges, in the passes' background rather than at scrape time: a scrape never
-   * waits for a database connection, however busy the pool.
+   * Reads the queue for the gauges, from the delivery loop rather than at scrape time: a scrape never waits
+   * for a database connection, however busy the pool.
    */
-  async #readBacklog(): Promise<void> {
+  async readBacklog(): Promise<void> {
     if (!this.deps.observer) return;
     this.#backlogReadAt = Date.now();
     this.deps.observer.backlog(await this.deps.deliveries.backlog());
@@ -99,7 +98,6 @@ export class WebhookDelivery {
       await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
       total += claimed.length;
     } while (claimed.length === CLAIM_BATCH && signal?.aborted !== true);
-    await this.#readBacklog();
     return total;
   }
 
