@@ -64,7 +64,6 @@ export const KO: Record<string, string> = {
   identity_used: ':attribute{은/는} 이미 사용되었습니다.',
   identity_expired: ':attribute{이/가} 만료되었습니다. 본인인증을 다시 시작하세요.',
   identity_mismatch: '이 계정은 다른 사람으로 본인인증되어 있습니다.',
-  identity_minor: '본인인증한 사람이 성인이 아닙니다.',
 };
 
 /** The particles a Korean template may ask for after a name. */

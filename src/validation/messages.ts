@@ -64,7 +64,6 @@ const EN: Record<string, string> = {
   identity_used: 'The :attribute has already been used.',
   identity_expired: 'The :attribute has expired. Start a new verification.',
   identity_mismatch: 'This account was verified as another person.',
-  identity_minor: 'The verified person is not an adult.',
 };
 
 /**

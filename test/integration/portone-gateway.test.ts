@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { PortOneGateway, PortOneUnavailableError } from '../../src/modules/identity/portone.js';
 import { IdentityVerifier } from '../../src/modules/identity/verifier.js';
-import { yearsAgo } from '../helpers/identity.js';
 import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
 
 /** A port nothing listens on right now. */
@@ -58,18 +57,16 @@ describe('PortOneGateway', () => {
     );
   });
 
-  it('gives the verified adult to a caller that needs one, and refuses a minor on the field it names', async () => {
+  it('gives the verified person on the field the caller names: a masked name, never the CI', async () => {
     const verifier = new IdentityVerifier(gateway(), Buffer.alloc(32, 1));
-    fake.script('iv-adult', 'VERIFIED', fake.person({ birthDate: '1980-01-01', name: '최서연' }));
-    fake.script('iv-minor', 'VERIFIED', fake.person({ birthDate: yearsAgo(17) }));
-    expect(await verifier.fetchVerifiedAdult('iv-adult', 'guardian')).toMatchObject({
-      birthDate: '1980-01-01',
-      maskedName: '최*연',
-    });
-    const refusal = await verifier
-      .fetchVerifiedAdult('iv-minor', 'guardian')
-      .catch((error: unknown) => error);
+    const person = fake.person({ birthDate: '1980-01-01', name: '최서연' });
+    fake.script('iv-adult', 'VERIFIED', person);
+    const verified = await verifier.fetchVerified('iv-adult', 'guardian');
+    expect(verified).toMatchObject({ birthDate: '1980-01-01', maskedName: '최*연' });
+    expect(verified.ciHash.toString('latin1')).not.toContain(person.ci);
+    fake.script('iv-failed', 'FAILED', person);
+    const refusal = await verifier.fetchVerified('iv-failed', 'guardian').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(ValidationError);
-    expect((refusal as ValidationError).failures).toEqual({ guardian: [{ rule: 'identity_minor' }] });
+    expect((refusal as ValidationError).failures).toEqual({ guardian: [{ rule: 'identity_not_verified' }] });
   });
 });

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { ValidationError } from '../../errors.js';
-import { isAdult } from '../../lib/age.js';
 import type { IdentityGateway } from './portone.js';
 import { PortOneUnavailableError } from './portone.js';
 import { VERIFICATION_WINDOW_MINUTES } from './repo.js';
@@ -67,20 +66,5 @@ export class IdentityVerifier {
       maskedName: maskName(customer.name ?? ''),
       verifiedAt: verifiedAtDate,
     };
-  }
-
-  /**
-   * As fetchVerified, and the person must be an adult today (19 or over, Korean time): a legal guardian's
-   * verification, say. A minor is a 422 on `field` (`identity_minor`).
-   */
-  async fetchVerifiedAdult(
-    identityVerificationId: string,
-    field = 'identity_verification_id',
-  ): Promise<VerifiedPerson> {
-    const person = await this.fetchVerified(identityVerificationId, field);
-    if (isAdult(person.birthDate, new Date()) !== true) {
-      throw new ValidationError({ [field]: [{ rule: 'identity_minor' }] });
-    }
-    return person;
   }
 }
