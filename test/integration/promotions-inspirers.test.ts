@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildAppWithParts } from '../../src/app.js';
 import { InspirersRepo } from '../../src/modules/promotions/repo.js';
 import { testConfig, useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
@@ -165,14 +165,17 @@ describe.each(backends)('%s: promotions/inspirers', (backend) => {
 describe.each(backends)('%s: promotions/inspirers cost', (backend) => {
   const ctx = useTestApp(backend);
   const counter = queryCounter();
-  let counted: Awaited<ReturnType<typeof buildApp>>;
+  let counted: Awaited<ReturnType<typeof buildAppWithParts>>['app'];
 
   beforeAll(async () => {
     const handle = ctx.database.handle;
-    counted = await buildApp(testConfig({}, ctx.dataDir), {
+    const built = await buildAppWithParts(testConfig({}, ctx.dataDir), {
       database: { ...handle, db: handle.db.withPlugin(counter) },
     });
+    counted = built.app;
     await counted.ready();
+    // Its periodic jobs' start-up passes (sweeps, prunes) query through the counted database too.
+    await built.parts.backgroundIdle();
   });
   afterAll(async () => {
     await counted?.close();
