@@ -87,7 +87,7 @@ export function guardianEndpoints(
         channel_key: t.string(),
       }),
       example: {
-        identity_verification_id: 'guardian-019ab0c4-5e1f-7a3d-8c2b-6d4e9f0a1b2c',
+        identity_verification_id: 'gv-3q2Kx8Yc0lVbNw7A-Zk1p0W9sQm4Tn2Lx6Rb8Ea',
         store_id: 'store-4f2c9a1e-0000-0000-0000-000000000000',
         channel_key: 'channel-key-1a2b3c4d-0000-0000-0000-000000000000',
       },
