@@ -24,7 +24,12 @@ export class WebhookReceiver {
   readonly requests: ReceivedWebhook[] = [];
   secrets: string[] = [];
   answer: (request: ReceivedWebhook) => ReceiverAnswer = () => 200;
-  readonly #server = createServer((request, response) => void this.#handle(request, response));
+  readonly #server = createServer((request, response) => void this.#handle(request, response)).on(
+    'connection',
+    () => this.connections++,
+  );
+  /** The connections opened to the receiver so far. */
+  connections = 0;
   #waiters: { count: number; resolve: () => void }[] = [];
 
   static async start(): Promise<WebhookReceiver> {

@@ -79,4 +79,35 @@ describe('WebhookSender', () => {
       receiver.answer = () => 200;
     }
   });
+
+  it('keeps one connection for the attempts to one checked address', async () => {
+    const sender = new WebhookSender(true);
+    const before = receiver.connections;
+    try {
+      for (let i = 0; i < 3; i++)
+        expect(await sender.send(delivery(receiver.url))).toEqual({ statusCode: 200 });
+      expect(receiver.connections - before).toBe(1);
+    } finally {
+      sender.close();
+    }
+  });
+
+  it('sends once more on a new connection when a kept one breaks before any answer', async () => {
+    const sender = new WebhookSender(true);
+    const before = receiver.connections;
+    let answered = 0;
+    // The second request, on the kept connection, finds it closed: as when a receiver closes an idle one
+    // just as the attempt takes it.
+    receiver.answer = () => (answered++ === 1 ? (response) => response.socket?.destroy() : 200);
+    try {
+      expect(await sender.send(delivery(receiver.url))).toEqual({ statusCode: 200 });
+      const second = delivery(receiver.url);
+      expect(await sender.send(second)).toEqual({ statusCode: 200 });
+      expect(receiver.of(second.eventId)).toHaveLength(2);
+      expect(receiver.connections - before).toBe(2);
+    } finally {
+      receiver.answer = () => 200;
+      sender.close();
+    }
+  });
 });

@@ -95,37 +95,47 @@ export class WebhookDeliveriesRepo {
   }
 
   /**
-   * Records an attempt's outcome, if `delivery`'s lease is still the current one (a holder whose lease ran
-   * out and was taken over records nothing), with the attempt itself and the endpoint's failing run.
-   * Returns false when the lease was lost.
+   * Records the outcomes of a claimed batch, each only if its delivery's lease is still the current one (a
+   * holder whose lease ran out and was taken over records nothing), with the attempts themselves and each
+   * endpoint's failing run. Returns the indexes of `outcomes` that were recorded.
    */
-  async record(delivery: ClaimedDelivery, outcome: RecordedAttempt): Promise<boolean> {
-    const delivered = outcome.status === 'delivered';
-    // One statement (a delivery's outcome, its attempt, the endpoint's failing streak), atomic on its own:
-    // every login or sign-up makes a delivery, and a transaction of four was most of what one cost. The
-    // endpoint's row is written only when its streak starts or ends, not on every attempt.
-    const result = await sql<{ recorded: boolean }>`
-      WITH updated AS (
-        UPDATE webhook_deliveries SET status = ${outcome.status}, attempts = attempts + 1, lease = NULL,
-          last_attempt_at = now(), last_status_code = ${outcome.statusCode}::int,
-          last_error = ${outcome.error}::text,
-          delivered_at = ${delivered ? sql`now()` : null},
-          next_attempt_at = now() + make_interval(secs => ${outcome.retryInSeconds})
-        WHERE event_id = ${delivery.event_id} AND endpoint_id = ${delivery.endpoint_id}
-          AND lease = ${delivery.lease}
-        RETURNING event_id, endpoint_id, next_attempt_at
+  async record(
+    outcomes: readonly { delivery: ClaimedDelivery; outcome: RecordedAttempt }[],
+  ): Promise<number[]> {
+    if (outcomes.length === 0) return [];
+    const column = <T>(of: (entry: (typeof outcomes)[number]) => T) => outcomes.map(of);
+    // One statement for the whole batch (its outcomes, their attempts, the endpoints' failing streaks), atomic
+    // on its own: every login or sign-up makes a delivery, and a statement per delivery was most of what one
+    // cost. An endpoint's row is written only when its streak starts or ends: any delivery of the batch that
+    // went through ends it; failures alone start it.
+    const result = await sql<{ position: number }>`
+      WITH outcome AS (
+        SELECT * FROM unnest(${column((o) => o.delivery.event_id)}::uuid[],
+          ${column((o) => o.delivery.endpoint_id)}::uuid[], ${column((o) => o.delivery.lease)}::uuid[],
+          ${column((o) => o.outcome.status)}::text[], ${column((o) => o.outcome.statusCode)}::int[],
+          ${column((o) => o.outcome.error)}::text[], ${column((o) => o.outcome.retryInSeconds)}::float8[])
+          WITH ORDINALITY AS o(event_id, endpoint_id, lease, status, status_code, error, retry_in, position)
+      ), updated AS (
+        UPDATE webhook_deliveries d SET status = o.status, attempts = d.attempts + 1, lease = NULL,
+          last_attempt_at = now(), last_status_code = o.status_code, last_error = o.error,
+          delivered_at = CASE WHEN o.status = 'delivered' THEN now() END,
+          next_attempt_at = now() + make_interval(secs => o.retry_in)
+        FROM outcome o
+        WHERE d.event_id = o.event_id AND d.endpoint_id = o.endpoint_id AND d.lease = o.lease
+        RETURNING d.event_id, d.endpoint_id, d.next_attempt_at, o.status, o.status_code, o.error, o.position
       ), attempt AS (
         INSERT INTO webhook_attempts (event_id, endpoint_id, status_code, error, next_attempt_at)
-        SELECT event_id, endpoint_id, ${outcome.statusCode}::int, ${outcome.error}::text,
-          ${outcome.status === 'pending' ? sql`next_attempt_at` : sql`NULL::timestamptz`}
+        SELECT event_id, endpoint_id, status_code, error,
+          CASE WHEN status = 'pending' THEN next_attempt_at END
         FROM updated
       ), streak AS (
-        UPDATE webhook_endpoints SET failing_since = ${delivered ? sql`NULL` : sql`now()`}
-        WHERE id = ${delivery.endpoint_id} AND EXISTS (SELECT 1 FROM updated)
-          AND failing_since IS ${delivered ? sql`NOT NULL` : sql`NULL`}
+        UPDATE webhook_endpoints w
+        SET failing_since = CASE WHEN s.delivered THEN NULL ELSE now() END
+        FROM (SELECT endpoint_id, bool_or(status = 'delivered') AS delivered FROM updated GROUP BY endpoint_id) s
+        WHERE w.id = s.endpoint_id AND (w.failing_since IS NULL) = NOT s.delivered
       )
-      SELECT EXISTS (SELECT 1 FROM updated) AS recorded`.execute(this.db);
-    return result.rows[0]?.recorded === true;
+      SELECT position::int - 1 AS position FROM updated`.execute(this.db);
+    return result.rows.map((row) => row.position);
   }
 
   /** Re-sends one event to every endpoint enabled and subscribed now; the endpoints it goes to. */

@@ -98,6 +98,7 @@ export function deliverPeriodically(
       clearTimeout(soon);
       stopping.abort();
       await Promise.all([running, maintenance.stop()]);
+      delivery.close();
     },
   };
 }

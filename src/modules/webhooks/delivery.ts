@@ -41,7 +41,7 @@ export interface WebhookDeliveryDeps {
   endpoints: WebhookEndpointsRepo;
   /** undefined = SECRETS_KEY is not set: nothing can be signed (and no endpoint can have been added). */
   secrets: WebhookSecrets | undefined;
-  sender: { send(delivery: SignedDelivery): Promise<AttemptOutcome> };
+  sender: { send(delivery: SignedDelivery): Promise<AttemptOutcome>; close?(): void };
   /** The wait before each retry; after the last, failed. */
   retryScheduleMs: number[];
   retentionDays: number;
@@ -95,10 +95,15 @@ export class WebhookDelivery {
     let claimed: ClaimedDelivery[];
     do {
       claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, LEASE_SECONDS);
-      await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+      await this.attempt(claimed);
       total += claimed.length;
     } while (claimed.length === CLAIM_BATCH && signal?.aborted !== true);
     return total;
+  }
+
+  /** Lets go of what the sender keeps open between passes (its kept-alive connections). */
+  close(): void {
+    this.deps.sender.close?.();
   }
 
   /** Disables the endpoints failing for DISABLE_AFTER_DAYS, and purges events past their retention. */
@@ -120,13 +125,19 @@ export class WebhookDelivery {
     } while (purged === PURGE_BATCH);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const signed = this.signed(delivery);
-    const outcome: AttemptOutcome =
-      typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed);
-    const recorded = this.recorded(delivery, outcome);
-    if (await this.deps.deliveries.record(delivery, recorded)) {
-      const result = recorded.status === 'pending' ? 'retry' : recorded.status;
+  /** Sends a claimed batch side by side, then records the outcomes together. */
+  private async attempt(claimed: ClaimedDelivery[]): Promise<void> {
+    const outcomes = await Promise.all(
+      claimed.map(async (delivery) => {
+        const signed = this.signed(delivery);
+        const outcome: AttemptOutcome =
+          typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed);
+        return { delivery, outcome: this.recorded(delivery, outcome) };
+      }),
+    );
+    for (const index of await this.deps.deliveries.record(outcomes)) {
+      const { delivery, outcome } = outcomes[index] as (typeof outcomes)[number];
+      const result = outcome.status === 'pending' ? 'retry' : outcome.status;
       this.deps.observer?.attempted(delivery.endpoint_id, result);
     }
   }

@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { checkTargetUrl, type HostLookup, resolveTarget } from './address-guard.js';
 import { TargetRefusedError } from './errors.js';
+import { PinnedAgents } from './pinned-agents.js';
 
 /** A delivery attempt waits at most this long, resolution and connection included. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -43,11 +44,18 @@ export function signatureHeaders(delivery: SignedDelivery, now: Date): Record<st
  * RESPONSE_READ_LIMIT bytes of the answer read; DELIVERY_TIMEOUT_MS for the whole attempt.
  */
 export class WebhookSender {
+  readonly #agents = new PinnedAgents();
+
   constructor(
     private readonly allowPrivate: boolean,
     private readonly lookup?: HostLookup,
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
   ) {}
+
+  /** Closes the kept-alive connections (at shutdown). */
+  close(): void {
+    this.#agents.close();
+  }
 
   async send(delivery: SignedDelivery, now = new Date()): Promise<AttemptOutcome> {
     const signal = AbortSignal.timeout(this.timeoutMs);
@@ -59,7 +67,15 @@ export class WebhookSender {
         if (options.all) callback(null, [target]);
         else callback(null, target.address, target.family);
       };
-      const statusCode = await this.post(url, delivery, signatureHeaders(delivery, now), pinned, signal);
+      const agent = this.#agents.agentFor(url, target);
+      const headers = signatureHeaders(delivery, now);
+      const statusCode = await this.post(url, delivery, headers, { agent, lookup: pinned, signal }).catch(
+        // A kept-alive connection the receiver closed as this attempt took it: once more, on a new one.
+        (error: unknown) => {
+          if (!(error instanceof StaleConnectionError)) throw error;
+          return this.post(url, delivery, headers, { agent, lookup: pinned, signal });
+        },
+      );
       return { statusCode };
     } catch (error) {
       if (error instanceof TargetRefusedError) return { error: error.message };
@@ -73,22 +89,25 @@ export class WebhookSender {
     url: URL,
     delivery: SignedDelivery,
     headers: Record<string, string>,
-    lookup: LookupFunction,
-    signal: AbortSignal,
+    connection: { agent: http.Agent; lookup: LookupFunction; signal: AbortSignal },
   ): Promise<number> {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       // Once the status has come, it is the answer: a body that stalls or breaks off changes nothing.
       let status: number | undefined;
-      const fail = (error: Error) => (status === undefined ? reject(error) : resolve(status));
+      const fail = (error: Error) => {
+        if (status !== undefined) return resolve(status);
+        const code = (error as NodeJS.ErrnoException).code;
+        const stale = request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
+        reject(stale ? new StaleConnectionError() : error);
+      };
       const request = client.request(
         url,
         {
           method: 'POST',
-          lookup,
-          signal,
-          // One connection per attempt: a pooled socket would skip the pinned lookup.
-          agent: false,
+          // The agent's connections all go to the address just checked (pinned-agents.ts); a new one is
+          // opened through the pinned lookup, never a second resolution.
+          ...connection,
           headers: {
             ...headers,
             'content-type': 'application/json',
@@ -116,6 +135,9 @@ export class WebhookSender {
     });
   }
 }
+
+/** A reused connection broke before any answer: the request never reached the receiver's handler. */
+class StaleConnectionError extends Error {}
 
 function withSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
