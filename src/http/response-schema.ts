@@ -53,15 +53,16 @@ export const t = {
   literal: <const V extends string | boolean>(value: V) =>
     shape<V>({ type: typeof value === 'string' ? 'string' : 'boolean', const: value }),
   enum: <const V extends string>(values: readonly V[]) => shape<V>({ type: 'string', enum: [...values] }),
-  /** The value or null. Objects and arrays as `anyOf`, so the serializer picks the branch by the value. */
+  /**
+   * The value or null, as a list of types: the serializer tells them apart by a type check, where an `anyOf`
+   * would run a schema validator on every response (most of what user/get's profile_picture cost).
+   */
   nullable: <T>(inner: Shape<T>): Shape<T | null> => {
     const type = inner.schema.type;
-    if (typeof type === 'string' && type !== 'object' && type !== 'array') {
-      // An enum lists null among its values too, or null would fail it.
-      const values = Array.isArray(inner.schema.enum) ? { enum: [...inner.schema.enum, null] } : {};
-      return shape<T | null>({ ...inner.schema, type: [type, 'null'], ...values });
-    }
-    return shape<T | null>({ anyOf: [inner.schema, { type: 'null' }] });
+    if (typeof type !== 'string') return shape<T | null>({ anyOf: [inner.schema, { type: 'null' }] });
+    // An enum lists null among its values too, or null would fail it.
+    const values = Array.isArray(inner.schema.enum) ? { enum: [...inner.schema.enum, null] } : {};
+    return shape<T | null>({ ...inner.schema, type: [type, 'null'], ...values });
   },
   array: <T>(items: Shape<T>) => shape<T[]>({ type: 'array', items: items.schema }),
   /** An object of any keys whose values all have one shape (e.g. thumbnails by size). */

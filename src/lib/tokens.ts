@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** 256 random bits, base64url: shown to the client once, never stored. */
 export function newApiToken(): string {
@@ -10,5 +10,6 @@ export function newApiToken(): string {
  * 256 bits of entropy, and lookups must be one indexed equality match.
  */
 export function hashApiToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+  // The one-shot digest: every authenticated request makes one, and a Hash object costs twice as much.
+  return hash('sha256', token, 'buffer');
 }

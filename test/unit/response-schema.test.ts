@@ -31,6 +31,26 @@ describe('response shapes', () => {
     expect(res.body).not.toContain('argon2id');
   });
 
+  it('serializes a nullable object or array as null or as its shape', async () => {
+    const app = Fastify();
+    const shape = t.object({ picture: account.properties.picture, tags: t.nullable(t.array(t.string())) });
+    expect(shape.properties.picture.schema).toMatchObject({ type: ['object', 'null'] });
+    const answers = [
+      { picture: null, tags: null },
+      { picture: { url: '/m/b.jpg', thumbnails: {} }, tags: ['a', 'b'] },
+    ];
+    app.get(
+      '/n/:i',
+      { schema: { response: { 200: successEnvelopeSchema(shape.schema) } } },
+      async (request) => ok(answers[Number((request.params as { i: string }).i)]),
+    );
+    for (const [i, data] of answers.entries()) {
+      const res = await app.inject({ method: 'GET', url: `/n/${i}` });
+      expect(res.json()).toEqual({ meta: { code: 200 }, data });
+    }
+    await app.close();
+  });
+
   it('declares every property required, nulls where nullable, and nothing undeclared (checked strictly)', () => {
     const good: Static<typeof account> = { id: 'u1', bio: null, picture: null };
     expect(schemaMismatches(account.schema, good)).toEqual([]);

@@ -13,7 +13,8 @@ export type { NewToken } from './issue.js';
 export interface LiveOwner {
   user: UserRow;
   tokenId: string;
-  lastUsedAt: Date | null;
+  /** Whether the token's `last_used_at` is due to be written (`touch`): never written, or a minute old. */
+  touchDue: boolean;
   linkedProviders: string[];
 }
 
@@ -31,6 +32,13 @@ export interface TokenListRow {
   device: DeviceSummary | null;
 }
 
+/** A token last used over a minute ago (or never): its use is written again, at most once a minute. */
+const touchDue = (eb: ExpressionBuilder<Database, 'api_tokens'>) =>
+  eb.or([
+    eb('api_tokens.last_used_at', 'is', null),
+    eb('api_tokens.last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
+  ]);
+
 /** A token that has not expired (tokens without an expiry live until revoked). */
 const isLive = (eb: ExpressionBuilder<Database, 'api_tokens'>) =>
   eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', sql<Date>`now()`)]);
@@ -47,7 +55,8 @@ const LIVE_OWNER = new Precompiled(1, (db: Executor, tokenHash: Buffer) =>
     // The owner's row as one JSON column: node-postgres prepares a parser per column of every result, which
     // for the row's columns was most of what this statement cost the service (docs/performance.md).
     .select(sql<UserJson>`to_jsonb(users.*)`.as('owner'))
-    .select(['api_tokens.id as token_id', 'api_tokens.last_used_at as token_last_used_at'])
+    // Decided by the database's clock, as `touch` re-checks it, and a boolean is cheaper to read than a time.
+    .select((eb) => ['api_tokens.id as token_id', touchDue(eb).as('token_touch_due')])
     // The user's linked providers (user/get shows them) in the same round trip: the (user_id, provider)
     // primary key of provider_accounts, already in provider order.
     .select(linkedProviderNames.as('token_linked_providers'))
@@ -93,7 +102,7 @@ export class TokensRepo {
     return {
       user: userFromJson(row.owner),
       tokenId: row.token_id,
-      lastUsedAt: row.token_last_used_at,
+      touchDue: row.token_touch_due === true,
       linkedProviders: row.token_linked_providers ?? [],
     };
   }
@@ -117,12 +126,7 @@ export class TokensRepo {
       .updateTable('api_tokens')
       .set({ last_used_at: sql<Date>`now()` })
       .where('id', '=', id)
-      .where((eb) =>
-        eb.or([
-          eb('last_used_at', 'is', null),
-          eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
-        ]),
-      )
+      .where(touchDue)
       .execute();
   }
 

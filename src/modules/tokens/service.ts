@@ -16,7 +16,6 @@ export interface IssuedToken {
 }
 
 const DAY_MS = 86_400_000;
-const TOUCH_INTERVAL_MS = 60_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One session as its owner sees it: never the token itself (only its digest is stored anyway). */
@@ -125,9 +124,7 @@ export class TokensService {
     const found = await this.tokens.findLiveOwner(hashApiToken(token));
     if (!found) return undefined;
     // Checked here first so that most requests cost no write at all; the UPDATE re-checks atomically.
-    if (found.lastUsedAt === null || Date.now() - found.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
-      await this.tokens.touch(found.tokenId);
-    }
+    if (found.touchDue) await this.tokens.touch(found.tokenId);
     const { user, tokenId, linkedProviders } = found;
     return { user, tokenId, linkedProviders };
   }
