@@ -26,18 +26,29 @@ export class AppMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.httpRequests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status.',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time from receiving a request to finishing its response, by method, route template and status.',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
+    });
+    const durations = this.httpDuration;
+    this.httpRequests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+      // The duration histogram counts every answered request by the same labels: the counter is read from
+      // it when scraped, so a request costs one series update, not two.
+      async collect() {
+        this.reset();
+        for (const sample of (await durations.get()).values) {
+          if (sample.metricName === 'http_request_duration_seconds_count') {
+            this.inc(sample.labels as Record<'method' | 'route' | 'status', string>, sample.value);
+          }
+        }
+      },
     });
     this.hashDuration = new Histogram({
       name: 'argon2_duration_seconds',

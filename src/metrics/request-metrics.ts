@@ -11,16 +11,14 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  * status, and times it. Unusual methods share one label so a client cannot mint new series.
  */
 export function recordRequests(app: FastifyInstance, metrics: AppMetrics): void {
-  // One counter and one histogram child per (method, route, status), looked up once: prom-client otherwise
-  // hashes the label object on every call. Bounded: routes and methods are fixed, statuses few.
-  const series = new Map<string, { count(): void; time(seconds: number): void }>();
+  // One histogram child per (method, route, status), looked up once. Bounded: routes and methods are fixed,
+  // statuses few. The request counter is read from the histogram's counts (metrics.ts).
+  const series = new Map<string, { observe(seconds: number): void }>();
   const seriesOf = (method: string, route: string, status: string) => {
     const key = `${method} ${status} ${route}`;
     let found = series.get(key);
     if (!found) {
-      const counter = metrics.httpRequests.labels({ method, route, status });
-      const histogram = metrics.httpDuration.labels({ method, route, status });
-      found = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
+      found = metrics.httpDuration.labels({ method, route, status });
       series.set(key, found);
     }
     return found;
@@ -29,9 +27,7 @@ export function recordRequests(app: FastifyInstance, metrics: AppMetrics): void 
     // routeOptions.url is the template of the matched route; the not-found handler has none.
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const method = METHODS.has(request.method) ? request.method : 'OTHER';
-    const recorded = seriesOf(method, route, String(reply.statusCode));
-    recorded.count();
-    recorded.time(reply.elapsedTime / 1000);
+    seriesOf(method, route, String(reply.statusCode)).observe(reply.elapsedTime / 1000);
     done();
   });
 }
