@@ -99,6 +99,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
     docs: config.docsEnabled,
     deletionGraceDays: config.deletion.graceDays,
     ageGate: config.guardian.ageGate === 'birth_date',
+    portOne: config.identity.portone ? { browserOrigins: config.identity.portone.browserOrigins } : undefined,
   });
   return {
     app,

@@ -14,7 +14,11 @@ export const GUARDIAN_ENGLISH = {
   'guardian.method_link':
     'This link is how we confirm you: it went to the address your child gave. If you are not this child’s legal guardian, refuse.',
   'guardian.method_verified':
-    'Your identity must be verified first, and you must be an adult. Open this link in the app to verify.',
+    'Before your answer is recorded, your phone carrier’s identity verification (본인인증, PASS and the like) confirms that you are an adult (19 or over): either button opens its window first.',
+  'guardian.verification_cancelled':
+    'The identity verification was not completed, so nothing was recorded. You can try again.',
+  'guardian.not_adult':
+    'The identity verification did not confirm an adult (19 or over). Only an adult legal guardian can answer for a child, so nothing was recorded.',
   'guardian.refuse_note': 'If you refuse, the account and everything collected for it are deleted at once.',
   'guardian.withdraw_lead':
     'You consented for the account “{name}”. You can withdraw: the account is then scheduled for deletion.',
@@ -42,7 +46,12 @@ export const GUARDIAN_KOREAN: Record<keyof typeof GUARDIAN_ENGLISH, string> = {
     '“{name}” 계정은 만 14세 미만 아동의 계정입니다. 개인정보 보호법에 따라 만 14세 미만 아동의 개인정보는 법정대리인의 동의가 있어야 처리할 수 있습니다. 자녀가 동의한 문서는 다음과 같습니다:',
   'guardian.method_link':
     '이 링크는 자녀가 알려 준 주소로 보낸 것으로, 이것으로 보호자임을 확인합니다. 이 아동의 법정대리인이 아니라면 거부해 주세요.',
-  'guardian.method_verified': '먼저 성인 본인인증이 필요합니다. 앱에서 이 링크를 열어 인증해 주세요.',
+  'guardian.method_verified':
+    '답을 기록하기 전에 휴대폰 본인인증(PASS 등)으로 성인(만 19세 이상)인지 확인합니다. 어느 버튼을 누르든 먼저 본인인증 창이 열립니다.',
+  'guardian.verification_cancelled':
+    '본인인증이 완료되지 않아 아무것도 기록되지 않았습니다. 다시 시도할 수 있습니다.',
+  'guardian.not_adult':
+    '본인인증으로 성인(만 19세 이상)임이 확인되지 않았습니다. 아동을 대신해 답할 수 있는 사람은 성인인 법정대리인뿐이므로 아무것도 기록되지 않았습니다.',
   'guardian.refuse_note': '거부하면 계정과 동의를 구하려고 받은 정보가 즉시 삭제됩니다.',
   'guardian.withdraw_lead': '“{name}” 계정에 동의하셨습니다. 동의를 철회하면 계정 삭제가 예약됩니다.',
   'action.guardian_agree': '동의합니다',

@@ -74,6 +74,8 @@ export const PROFILE_ENGLISH = {
   'identity.cancelled': 'The verification was not completed.',
   'identity.in_use': 'This person already has another account.',
   'identity.unavailable': 'Identity verification is not available on this service.',
+  'identity.window_failed':
+    'The verification window could not be opened. Allow pop-ups for this site, then try again.',
 } as const;
 
 export type ProfileMessageKey = keyof typeof PROFILE_ENGLISH;
@@ -149,4 +151,5 @@ export const PROFILE_KOREAN: Record<ProfileMessageKey, string> = {
   'identity.cancelled': '본인인증이 완료되지 않았습니다.',
   'identity.in_use': '이 사람은 이미 다른 계정을 가지고 있습니다.',
   'identity.unavailable': '이 서비스에서는 본인인증을 사용할 수 없습니다.',
+  'identity.window_failed': '본인인증 창을 열 수 없습니다. 이 사이트의 팝업을 허용한 뒤 다시 시도해 주세요.',
 };

@@ -3,7 +3,8 @@ import { card, escapeHtml, formStatus, type Translate } from './html.js';
 /**
  * The guardian's page (`/guardian-consent?token=…`): web/src/pages/guardian-consent.ts reads the link
  * (guardian/consent), fills in the child's name and the documents the child agreed to, and shows the
- * buttons the link allows: agree or refuse, or withdraw a consent given.
+ * buttons the link allows: agree or refuse (each through PortOne's verification window first where the
+ * service verifies guardians), or withdraw a consent given.
  */
 export function guardianConsentBody(t: Translate): string {
   const button = (id: string, key: Parameters<Translate>[0], primary = false) =>

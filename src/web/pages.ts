@@ -30,6 +30,12 @@ export const PAGES = {
 
 export type PageName = keyof typeof PAGES;
 
+/**
+ * The pages that run PortOne's verification window (본인인증): the profile's identity card and the
+ * guardian's page. Where PortOne is configured, their CSP admits PortOne (src/web/headers.ts).
+ */
+export const PORTONE_PAGES: ReadonlySet<PageName> = new Set<PageName>(['profile', 'guardian-consent']);
+
 const TITLES: Record<PageName, MessageKey> = {
   home: 'home.title',
   signup: 'signup.title',

@@ -10,7 +10,7 @@ import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
 import { escapeHtml } from './html.js';
 import { LANG_COOKIE, MESSAGES, pageLocale } from './i18n.js';
 import { type LegalDocuments, registerLegalPages } from './legal.js';
-import { PAGES, type PageName, renderPage } from './pages.js';
+import { PAGES, type PageName, PORTONE_PAGES, renderPage } from './pages.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /** What the web session routes need from the services: check a token, and revoke one at sign-out. */
@@ -30,6 +30,11 @@ export interface WebOptions {
   deletionGraceDays: number;
   /** AGE_GATE=birth_date: the sign-up page asks the date of birth. */
   ageGate: boolean;
+  /**
+   * PortOne's browser origins (PORTONE_BROWSER_ORIGINS) where identity verification is configured: the
+   * pages that run its window (PORTONE_PAGES) admit PortOne in their CSP. Undefined: no page does.
+   */
+  portOne: { browserOrigins: readonly string[] } | undefined;
 }
 
 /** /docs: Swagger UI, under a line that leads back to the site (in the reader's language). */
@@ -76,14 +81,21 @@ export async function registerWeb(
   }
   const policy = pagePolicy(options.mediaOrigin);
   const apiBase = `/${options.apiVersion}`;
+  // PortOne is admitted only where its window runs, and only where it is configured: every other page,
+  // and these too without PortOne, keep the strict policy.
+  const portOnePolicy = options.portOne ? pagePolicy(options.mediaOrigin, options.portOne) : undefined;
 
   for (const [page, url] of Object.entries(PAGES) as Array<[PageName, string]>) {
+    const runsPortOne = portOnePolicy !== undefined && PORTONE_PAGES.has(page);
+    const pageHeaders = runsPortOne
+      ? { policy: portOnePolicy, opener: 'same-origin-allow-popups' as const }
+      : { policy, opener: 'same-origin' as const };
     app.get(url, async (request, reply) => {
       const { locale, chosen } = pageLocale(request);
       // The switch's choice is remembered for the next pages (a preference, not a secret: readable by script).
       if (chosen)
         reply.header('set-cookie', `${LANG_COOKIE}=${locale}; Path=/; SameSite=Lax; Max-Age=31536000`);
-      securityHeaders(reply, policy);
+      securityHeaders(reply, pageHeaders.policy, pageHeaders.opener);
       reply.header('cache-control', 'no-store');
       reply.header('vary', 'accept-language, cookie');
       reply.type('text/html; charset=utf-8');

@@ -24,7 +24,6 @@ describe('PortOneGateway', () => {
     new PortOneGateway({
       apiSecret: fake.secret,
       storeId: fake.storeId,
-      channelKey: fake.channelKey,
       apiUrl: fake.url,
       timeoutMs: 2000,
       ...overrides,

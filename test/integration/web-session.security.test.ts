@@ -174,6 +174,7 @@ describe('web pages: headers, languages, and the 404 envelope everywhere else', 
       '/profile',
       '/verify-email?token=x',
       '/reset-password?token=x',
+      '/guardian-consent?token=x',
       '/docs',
     ]) {
       const res = await ctx.app.inject({ method: 'GET', url });
@@ -184,6 +185,9 @@ describe('web pages: headers, languages, and the 404 envelope everywhere else', 
       expect(csp).toContain("script-src 'self';");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('unsafe');
+      // Without PortOne (PORTONE_*), not even its pages admit it (web-portone-policy.test.ts: with it).
+      expect(csp).not.toContain('portone');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
     }

@@ -22,6 +22,7 @@ describe('identity verification configuration', () => {
         channelKey: 'channel-key-1',
         apiUrl: 'https://api.portone.io',
         timeoutMs: 10_000,
+        browserOrigins: ['https://*.portone.io', 'https://*.iamport.co', 'https://*.iamport.kr'],
       },
       oneAccountPerPerson: true,
     });
@@ -43,6 +44,33 @@ describe('identity verification configuration', () => {
     const missingKey = configError({ ...PORTONE, SECRETS_KEY: '' });
     expect(missingKey.variable).toBe('SECRETS_KEY');
     expect(missingKey.message).not.toContain('portone-secret');
+  });
+
+  it("takes PortOne's browser origins as a list of https origins, and leaves them out without PortOne", () => {
+    const origins = loadConfig({
+      ...PORTONE,
+      PORTONE_BROWSER_ORIGINS:
+        ' https://*.portone.io, https://checkout.example-pg.co.kr ,HTTPS://*.PORTONE.IO',
+    }).identity.portone?.browserOrigins;
+    expect(origins).toEqual(['https://*.portone.io', 'https://checkout.example-pg.co.kr']);
+    expect(loadConfig({ PORTONE_BROWSER_ORIGINS: 'https://*.portone.io' }).identity.portone).toBeUndefined();
+  });
+
+  it.each([
+    'https:',
+    'https://*',
+    '*',
+    "'unsafe-inline'",
+    'http://cdn.portone.io',
+    'https://cdn.portone.io/v2/',
+    'https://cdn.portone.io:8443',
+    'https://*.portone.io https://*.iamport.co',
+    'https://portone.*',
+    ',',
+  ])('refuses PORTONE_BROWSER_ORIGINS=%s: origins only, never a wider source', (value) => {
+    expect(configError({ ...PORTONE, PORTONE_BROWSER_ORIGINS: value }).variable).toBe(
+      'PORTONE_BROWSER_ORIGINS',
+    );
   });
 
   it.each([

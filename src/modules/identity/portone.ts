@@ -40,7 +40,10 @@ export class PortOneUnavailableError extends ServiceUnavailableError {
 export class PortOneGateway implements IdentityGateway {
   private readonly client: IdentityVerificationClient;
 
-  constructor(private readonly config: PortOneConfig) {
+  /** What asking PortOne's API takes: its secret, URL, store and wait (not what the browser pages need). */
+  constructor(
+    private readonly config: Pick<PortOneConfig, 'apiSecret' | 'apiUrl' | 'storeId' | 'timeoutMs'>,
+  ) {
     this.client = IdentityVerificationClient({ secret: config.apiSecret, baseUrl: config.apiUrl });
   }
 

@@ -3,6 +3,7 @@ import { type ConsentDocument, documentLink } from '../lib/consent-documents.js'
 import { clearMessages, errorText, setError, setStatus, showField } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { tokenFromUrl } from '../lib/link-token.js';
+import { portOneReturn, runPortOneWindow, type StartedVerification } from '../lib/portone.js';
 
 /** What guardian/consent says of the link. */
 interface LinkView {
@@ -12,10 +13,24 @@ interface LinkView {
   method: 'mailed_link' | 'identity_verification';
 }
 
+/** What waits in the tab while a phone's browser is at PortOne's page: the link and the answer pressed. */
+interface Answering {
+  token: string;
+  agree: boolean;
+}
+
+const PAGE = 'guardian-consent';
 const form = document.getElementById('guardian-consent') as HTMLFormElement;
-const token = tokenFromUrl();
 const element = (id: string) => document.getElementById(id) as HTMLElement;
 const buttons = ['guardian-agree', 'guardian-refuse', 'guardian-withdraw'].map(element);
+
+// Back from PortOne's page (a phone): the link comes from the tab, not from PortOne's address, and goes back
+// into the address so that a reload or the language switch still finds it.
+const returned = portOneReturn<Answering>(PAGE);
+const token = returned?.context.token ?? tokenFromUrl();
+if (returned)
+  history.replaceState(null, '', `${location.pathname}?token=${encodeURIComponent(returned.context.token)}`);
+let method: LinkView['method'] = 'mailed_link';
 
 function linkUsed(): void {
   showField('token', [t('error.link_used')], true);
@@ -36,48 +51,83 @@ function show(view: LinkView): void {
     return item;
   });
   element('guardian-documents').replaceChildren(...items);
-  // A verified adult is asked for in the app (PortOne's window); the page alone serves the mailed link.
-  const verified = view.method === 'identity_verification';
+  method = view.method;
+  const verified = method === 'identity_verification';
   element('guardian-method').textContent = t(verified ? 'guardian.method_verified' : 'guardian.method_link');
-  if (verified) return;
   element('guardian-agree').hidden = false;
   element('guardian-refuse').hidden = false;
   element('guardian-refuse-note').hidden = false;
 }
 
-/** Sends the answer; a button, never on load: mail scanners that open links must not answer for anyone. */
-async function send(
-  path: string,
-  body: Record<string, unknown>,
-  done: Parameters<typeof t>[0],
-): Promise<void> {
+/** Runs one answer with the buttons disabled; a network failure says so. */
+async function busy(run: () => Promise<void>): Promise<void> {
   clearMessages(form);
   for (const button of buttons) (button as HTMLButtonElement).disabled = true;
-  const answer = await api(path, { method: 'POST', body }).catch(() => undefined);
+  await run().catch(() => setError(form, t('error.network')));
   for (const button of buttons) (button as HTMLButtonElement).disabled = false;
-  if (!answer) return setError(form, t('error.network'));
+}
+
+/** Sends the answer; a button, never on load: mail scanners that open links must not answer for anyone. */
+async function send(path: string, body: Record<string, unknown>, done: Parameters<typeof t>[0]) {
+  const answer = await api(path, { method: 'POST', body });
   if (answer.status === 422 && answer.body.data.token !== undefined) return linkUsed();
+  // A verification that failed, went stale or shows a minor: nothing was recorded.
+  if (answer.status === 422 && answer.body.data.identity_verification_id !== undefined) {
+    return setError(form, t('guardian.not_adult'));
+  }
   if (answer.status !== 200) return setError(form, errorText(answer));
   for (const button of buttons) button.hidden = true;
+  element('guardian-refuse-note').hidden = true;
   setStatus(form, t(done));
 }
 
-element('guardian-agree').addEventListener('click', () => {
-  void send('/guardian/consent', { token, agree: true }, 'status.guardian_granted');
-});
-element('guardian-refuse').addEventListener('click', () => {
-  void send('/guardian/consent', { token, agree: false }, 'status.guardian_refused');
-});
+const consent = (agree: boolean, identityVerificationId?: string) =>
+  send(
+    '/guardian/consent',
+    { token, agree, ...(identityVerificationId ? { identity_verification_id: identityVerificationId } : {}) },
+    agree ? 'status.guardian_granted' : 'status.guardian_refused',
+  );
+
+/**
+ * An answer, either way. Where the service verifies guardians (`identity_verification`), a refusal too:
+ * guardian/consent asks for an adult's verification for either answer (src/account/guardian/service.ts),
+ * so the guardian passes PortOne's window first and the answer carries its id.
+ */
+async function answer(agree: boolean): Promise<void> {
+  if (!token) return linkUsed();
+  if (method !== 'identity_verification') return consent(agree);
+  const started = await api<StartedVerification>('/guardian/identity/start', {
+    method: 'POST',
+    body: { token },
+  });
+  if (started.status === 422) return linkUsed();
+  if (started.status === 503 && (started.body.data as { status?: string }).status) {
+    return setError(form, t('identity.unavailable'));
+  }
+  if (started.status !== 200) return setError(form, errorText(started));
+  const outcome = await runPortOneWindow<Answering>(PAGE, started.body.data, { token, agree });
+  if (outcome === 'failed') return setError(form, t('identity.window_failed'));
+  if (outcome === 'closed') return setError(form, t('guardian.verification_cancelled'));
+  return consent(agree, started.body.data.identity_verification_id);
+}
+
+element('guardian-agree').addEventListener('click', () => void busy(() => answer(true)));
+element('guardian-refuse').addEventListener('click', () => void busy(() => answer(false)));
 element('guardian-withdraw').addEventListener('click', () => {
-  void send('/guardian/withdraw', { token }, 'status.guardian_withdrawn');
+  void busy(() => send('/guardian/withdraw', { token }, 'status.guardian_withdrawn'));
 });
 
 async function load(): Promise<void> {
   if (!token) return linkUsed();
-  const answer = await api<LinkView>(`/guardian/consent?token=${encodeURIComponent(token)}`);
-  if (answer.status === 422) return linkUsed();
-  if (answer.status !== 200) return setError(form, errorText(answer));
-  show(answer.body.data);
+  const link = await api<LinkView>(`/guardian/consent?token=${encodeURIComponent(token)}`);
+  if (link.status === 422) return linkUsed();
+  if (link.status !== 200) return setError(form, errorText(link));
+  show(link.body.data);
+  if (!returned) return;
+  // The answer the guardian pressed before PortOne took the tab away; this tab started that verification.
+  const { agree } = returned.context;
+  if (returned.completed) await busy(() => consent(agree, returned.id));
+  else setError(form, t('guardian.verification_cancelled'));
 }
 
 load().catch(() => setError(form, t('error.network')));

@@ -1,58 +1,36 @@
 import { api } from '../lib/api.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import type { IdentityVerificationRequest, IdentityVerificationResponse } from '../vendor/portone/v2.js';
+import { portOneReturn, runPortOneWindow, type StartedVerification } from '../lib/portone.js';
 import { onUser, toLogin } from './user.js';
 
-interface Started {
-  identity_verification_id: string;
-  store_id: string;
-  channel_key: string;
-}
-
-/**
- * The one call that leaves for PortOne: its verification window. The browser tests put their own in
- * `window.accountsPortOne` (the documented test seam, docs/identity.md): everything else — start, verify,
- * the service asking (a fake) PortOne — runs as in production.
- */
-type PortOneWindow = (
-  request: IdentityVerificationRequest,
-) => Promise<IdentityVerificationResponse | undefined>;
-
-async function portOneWindow(): Promise<PortOneWindow> {
-  const seam = (window as unknown as { accountsPortOne?: { requestIdentityVerification?: PortOneWindow } })
-    .accountsPortOne?.requestIdentityVerification;
-  // Loaded when first needed: most visits to the profile never verify.
-  return seam ?? (await import('../vendor/portone/v2.js')).requestIdentityVerification;
-}
-
+const PAGE = 'profile';
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-/** The identity card: the account's state from user/get, and verifying through PortOne's window. */
+/**
+ * The identity card: the account's state from user/get, and verifying through PortOne's window (always
+ * @portone/browser-sdk's own call; the browser tests replace PortOne's script at the network instead).
+ */
 export function identitySection(): void {
   const state = element<HTMLElement>('identity-state');
   const form = element<HTMLFormElement>('identity');
+  let userShown: () => void = () => {};
+  const userLoaded = new Promise<void>((resolve) => {
+    userShown = resolve;
+  });
 
   function show(verified: boolean, adult: boolean | null): void {
     const age = adult === null ? '' : ` ${t(adult ? 'identity.adult' : 'identity.minor')}`;
     state.textContent = verified ? `${t('identity.verified')}${age}` : t('identity.not_verified');
   }
 
-  onUser((user) => show(user.identity_verified, user.adult));
+  onUser((user) => {
+    show(user.identity_verified, user.adult);
+    userShown();
+  });
 
-  onSubmit(form, async () => {
-    clearMessages(form);
-    const started = await api<Started>('/user/identity/start', { method: 'POST' });
-    if (started.status === 401) return toLogin();
-    if (started.status === 503 && (started.body.data as { status?: string }).status) {
-      form.querySelector('button')?.setAttribute('hidden', '');
-      return setError(form, t('identity.unavailable'));
-    }
-    if (started.status !== 200) return setError(form, errorText(started));
-    const { identity_verification_id: id, store_id: storeId, channel_key: channelKey } = started.body.data;
-    const request = await portOneWindow();
-    const outcome = await request({ storeId, channelKey, identityVerificationId: id });
-    if (!outcome || outcome.code !== undefined) return setError(form, t('identity.cancelled'));
+  /** The service asks PortOne about the id: only its answer counts. */
+  async function verify(id: string): Promise<void> {
     const verified = await api<{ identity: { adult: boolean } }>('/user/identity/verify', {
       method: 'POST',
       body: { identity_verification_id: id },
@@ -63,5 +41,30 @@ export function identitySection(): void {
     if (verified.status !== 200) return setError(form, errorText(verified));
     show(true, verified.body.data.identity.adult);
     setStatus(form, t('identity.done'));
+  }
+
+  onSubmit(form, async () => {
+    clearMessages(form);
+    const started = await api<StartedVerification>('/user/identity/start', { method: 'POST' });
+    if (started.status === 401) return toLogin();
+    if (started.status === 503 && (started.body.data as { status?: string }).status) {
+      form.querySelector('button')?.setAttribute('hidden', '');
+      return setError(form, t('identity.unavailable'));
+    }
+    if (started.status !== 200) return setError(form, errorText(started));
+    const outcome = await runPortOneWindow(PAGE, started.body.data, {});
+    if (outcome === 'failed') return setError(form, t('identity.window_failed'));
+    if (outcome === 'closed') return setError(form, t('identity.cancelled'));
+    await verify(started.body.data.identity_verification_id);
   });
+
+  // Back from PortOne's page (a phone): finished once the account is shown, so its state is not overwritten.
+  const returned = portOneReturn(PAGE);
+  if (returned) {
+    void userLoaded.then(() =>
+      returned.completed
+        ? verify(returned.id).catch(() => setError(form, t('error.network')))
+        : setError(form, t('identity.cancelled')),
+    );
+  }
 }

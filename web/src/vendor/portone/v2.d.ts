@@ -1,5 +1,5 @@
 /**
- * The part of @portone/browser-sdk/v2 the identity card calls (its ESM build is served as
+ * The part of @portone/browser-sdk/v2 the pages call (web/src/lib/portone.ts; its ESM build is served as
  * /assets/vendor/portone/v2.js by src/web/assets.ts; tsc compiles the pages without a bundler).
  */
 export interface IdentityVerificationRequest {
