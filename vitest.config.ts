@@ -24,6 +24,9 @@ export default defineConfig({
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,
+    // A poll waits for what a page or process does next (a sign-in's hash, a page's first fetch), not for a
+    // deadline: vitest's 1 s default failed such waits on a loaded 2-core machine while the flow was fine.
+    expect: { poll: { timeout: 10_000 } },
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
