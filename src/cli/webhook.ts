@@ -146,14 +146,15 @@ export function registerWebhookCommands(
       if (options.json) return printJson(terminal, attempts);
       if (attempts.length === 0) return printLine(terminal, 'No delivery attempts.');
       printColumns(terminal, [
-        ['EVENT', 'TYPE', 'ENDPOINT', 'AT', 'RESULT', 'STATUS', 'NEXT'],
+        ['EVENT', 'TYPE', 'ENDPOINT', 'AT', 'TRY', 'RESULT', 'OUTCOME', 'NEXT'],
         ...attempts.map((attempt) => [
           attempt.event_id,
           attempt.type,
           attempt.endpoint_id,
           attempt.attempted_at.toISOString(),
+          String(attempt.attempt),
           attempt.status_code !== null ? String(attempt.status_code) : (attempt.error ?? ''),
-          attempt.status,
+          attempt.outcome,
           attempt.next_attempt_at?.toISOString() ?? '-',
         ]),
       ]);

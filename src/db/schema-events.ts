@@ -33,29 +33,33 @@ export interface WebhookEndpointsTable {
   failing_since: NullableTimestamp;
 }
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** How an attempt ended: delivered (a 2xx), to be retried, or failed for good (the schedule ran out). */
+export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';
 
-/** 0028: one event's delivery to one endpoint, and its retry state. */
+/**
+ * 0028, 0034: a delivery of one event to one endpoint that waits to be sent: due at `next_attempt_at`, or
+ * claimed (`lease`) until then. A delivery that succeeds or fails for good leaves the table.
+ */
 export interface WebhookDeliveriesTable {
   event_id: string;
   endpoint_id: string;
-  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  /** Attempts made so far. */
   attempts: ColumnType<number, number | undefined, number>;
   next_attempt_at: Timestamp;
   lease: string | null;
-  last_attempt_at: NullableTimestamp;
-  last_status_code: number | null;
-  last_error: string | null;
-  delivered_at: NullableTimestamp;
 }
 
-/** 0028: one attempt of a delivery. */
+/** 0028, 0034: one attempt of a delivery, and how it ended. */
 export interface WebhookAttemptsTable {
   id: ColumnType<string, never, never>;
   event_id: string;
   endpoint_id: string;
+  /** Which try of its delivery: 1 for the first (a replay counts anew). */
+  attempt: number;
   attempted_at: Timestamp;
+  outcome: WebhookAttemptOutcome;
   status_code: number | null;
   error: string | null;
+  /** When it is tried again (a `retry`). */
   next_attempt_at: NullableTimestamp;
 }

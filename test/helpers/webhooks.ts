@@ -54,20 +54,38 @@ export async function pass(app: WebhookHarness): Promise<void> {
 
 /** Makes every pending delivery due now, as if its retry wait had passed (no sleeping in tests). */
 export async function makeDue(db: Executor): Promise<void> {
-  await sql`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE status = 'pending'`.execute(db);
+  await sql`UPDATE webhook_deliveries SET next_attempt_at = now()`.execute(db);
 }
 
-/** A clean slate for a test: no endpoints (nor their deliveries), every earlier event dispatched. */
+/** A clean slate for a test: no endpoints (nor their deliveries and attempts), every earlier event dispatched. */
 export async function resetWebhooks(db: Executor): Promise<void> {
   await sql`DELETE FROM webhook_endpoints`.execute(db);
+  await sql`DELETE FROM webhook_attempts`.execute(db);
   await sql`UPDATE account_events SET dispatched_at = now() WHERE dispatched_at IS NULL`.execute(db);
 }
 
-/** The delivery rows of an event. */
+/**
+ * The deliveries of an event, one per endpoint, as the queue and the attempts tell them: `pending` while
+ * the queue holds it, else how its latest attempt ended; the attempts made, and the latest one's answer.
+ */
 export async function deliveriesOf(db: Executor, eventId: string) {
-  return db
-    .selectFrom('webhook_deliveries')
-    .select(['endpoint_id', 'status', 'attempts', 'last_status_code', 'last_error'])
-    .where('event_id', '=', eventId)
-    .execute();
+  const result = await sql<{
+    endpoint_id: string;
+    status: 'pending' | 'delivered' | 'failed';
+    attempts: number;
+    last_status_code: number | null;
+    last_error: string | null;
+  }>`
+    SELECT e.endpoint_id, CASE WHEN d.event_id IS NOT NULL THEN 'pending' ELSE latest.outcome END AS status,
+      coalesce(d.attempts, latest.attempt) AS attempts, latest.status_code AS last_status_code,
+      latest.error AS last_error
+    FROM (SELECT endpoint_id FROM webhook_deliveries WHERE event_id = ${eventId}
+      UNION SELECT endpoint_id FROM webhook_attempts WHERE event_id = ${eventId}) e
+    LEFT JOIN webhook_deliveries d ON d.event_id = ${eventId} AND d.endpoint_id = e.endpoint_id
+    LEFT JOIN LATERAL (
+      SELECT a.attempt, a.outcome, a.status_code, a.error FROM webhook_attempts a
+      WHERE a.event_id = ${eventId} AND a.endpoint_id = e.endpoint_id ORDER BY a.id DESC LIMIT 1
+    ) latest ON true
+    ORDER BY e.endpoint_id`.execute(db);
+  return result.rows;
 }

@@ -165,3 +165,61 @@ describe.each(backends)('%s: the agreed versions on the account row', (backend) 
     expect(await agreedOf(never)).toEqual({});
   });
 });
+
+/**
+ * 0034 keeps only waiting deliveries in the queue; each attempt says which try it was and how it ended, as
+ * the delivery rows it belonged to did.
+ */
+describe.each(backends)('%s: the webhook queue and its attempts', (backend) => {
+  const ctx = useTestDatabase(backend, { migrate: false });
+
+  it('keeps the waiting deliveries and gives every earlier attempt its try and outcome', async () => {
+    const all = await loadMigrations();
+    const at = all.findIndex((migration) => migration.version.startsWith('0034_'));
+    await migrate(ctx.handle, all.slice(0, at));
+    const endpoint = '0190a7c0-0000-7000-8000-0000000000e1';
+    const [waiting, delivered, failed] = [
+      '0190a7c0-0000-7000-8000-000000000001',
+      '0190a7c0-0000-7000-8000-000000000002',
+      '0190a7c0-0000-7000-8000-000000000003',
+    ];
+    await sql`INSERT INTO webhook_endpoints (id, url, secret) VALUES (${endpoint}, 'https://example.com/h', 's')`.execute(
+      ctx.db,
+    );
+    for (const [id, status, attempts] of [
+      [waiting, 'pending', 1],
+      [delivered, 'delivered', 2],
+      [failed, 'failed', 1],
+    ] as const) {
+      await sql`INSERT INTO account_events (id, type, data, dispatched_at) VALUES (${id}, 'user.deleted', '{}', now())`.execute(
+        ctx.db,
+      );
+      await sql`INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts)
+        VALUES (${id}, ${endpoint}, ${status}, ${attempts})`.execute(ctx.db);
+    }
+    const attempt = (id: string, code: number | null, next: boolean) =>
+      sql`INSERT INTO webhook_attempts (event_id, endpoint_id, status_code, error, next_attempt_at)
+        VALUES (${id}, ${endpoint}, ${code}, ${code === null ? 'ECONNREFUSED' : null},
+          ${next ? sql`now()` : null})`.execute(ctx.db);
+    await attempt(waiting, 503, true);
+    await attempt(delivered, 503, true);
+    await attempt(delivered, 204, false);
+    await attempt(failed, null, false);
+
+    await migrate(ctx.handle, all.slice(at));
+    expect(await rowsOf(ctx.db, 'SELECT event_id, attempts FROM webhook_deliveries')).toEqual([
+      { event_id: waiting, attempts: 1 },
+    ]);
+    expect(
+      await rowsOf(
+        ctx.db,
+        'SELECT event_id, attempt, outcome, status_code FROM webhook_attempts ORDER BY id',
+      ),
+    ).toEqual([
+      { event_id: waiting, attempt: 1, outcome: 'retry', status_code: 503 },
+      { event_id: delivered, attempt: 1, outcome: 'retry', status_code: 503 },
+      { event_id: delivered, attempt: 2, outcome: 'delivered', status_code: 204 },
+      { event_id: failed, attempt: 1, outcome: 'failed', status_code: null },
+    ]);
+  });
+});

@@ -85,9 +85,11 @@ describe.each(backends)('%s: webhook delivery', (backend) => {
     ]);
     expect(await deliveriesOf(db(), eventId)).toMatchObject([{ status: 'delivered', attempts: 3 }]);
     const attempts = await endpointsOf(ctx).attempts({ endpointId: endpoint.id, failed: true });
-    expect(attempts.map((attempt) => [attempt.event_id, attempt.status_code, attempt.status])).toEqual([
-      [eventId, 503, 'delivered'],
-      [eventId, 503, 'delivered'],
+    expect(
+      attempts.map((attempt) => [attempt.event_id, attempt.attempt, attempt.status_code, attempt.outcome]),
+    ).toEqual([
+      [eventId, 2, 503, 'retry'],
+      [eventId, 1, 503, 'retry'],
     ]);
   });
 

@@ -6,7 +6,14 @@ import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { scrape, total } from '../helpers/metrics.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { addEndpoint, deliveriesOf, emitDeleted, pass, resetWebhooks } from '../helpers/webhooks.js';
+import {
+  addEndpoint,
+  deliveriesOf,
+  emitDeleted,
+  endpointsOf,
+  pass,
+  resetWebhooks,
+} from '../helpers/webhooks.js';
 
 describe.each(backends)('%s: operating webhooks', (backend) => {
   const ctx = useTestApp(backend, { WEBHOOK_ALLOW_PRIVATE: 'true' });
@@ -82,6 +89,21 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
     expect(await deliveriesOf(db(), delivered)).toEqual([]);
   });
 
+  it('removes with an endpoint what waits for it and the attempts made to it', async () => {
+    const kept = await addEndpoint(ctx, receiver.url);
+    const removed = await addEndpoint(ctx, receiver.url);
+    receiver.answer = () => 503;
+    const eventId = await emitDeleted(db());
+    await pass(ctx);
+    expect(await deliveriesOf(db(), eventId)).toHaveLength(2);
+
+    await endpointsOf(ctx).remove(removed.id);
+    expect(await deliveriesOf(db(), eventId)).toMatchObject([
+      { endpoint_id: kept.id, status: 'pending', last_status_code: 503 },
+    ]);
+    expect(await endpointsOf(ctx).attempts({ failed: false })).toMatchObject([{ endpoint_id: kept.id }]);
+  });
+
   it('disables an endpoint failing for five days, with a warning line', async () => {
     const warnings: string[] = [];
     const log = {
@@ -148,13 +170,14 @@ describe.each(backends.filter((backend) => backend === 'postgres'))('%s: two ins
       const second = buildWebhooks(ctx.config, { database: other, log }).webhookDelivery;
       await addEndpoint(ctx, receiver.url);
       const ids: string[] = [];
-      for (let i = 0; i < 40; i++) ids.push(await emitDeleted(ctx.database.handle.db));
+      // More deliveries than a fan-out claims for itself: the rest are claimed as due.
+      for (let i = 0; i < 50; i++) ids.push(await emitDeleted(ctx.database.handle.db));
       const instances = [ctx.webhookDelivery, second];
-      await Promise.all(instances.map((instance) => instance.dispatch()));
+      const fannedOut = await Promise.all(instances.map((instance) => instance.dispatch()));
       const delivered = await Promise.all(instances.map((instance) => instance.deliver()));
 
-      // Each claimed its own share (how the 40 split between them is up to timing).
-      expect((delivered[0] ?? 0) + (delivered[1] ?? 0)).toBe(40);
+      // Each claimed its own share, fanning out or after (how the 50 split between them is up to timing).
+      expect([...fannedOut, ...delivered].reduce((sum, count) => sum + count, 0)).toBe(50);
       expect(receiver.requests.map((request) => request.id).sort()).toEqual(ids.sort());
     } finally {
       await other.close();

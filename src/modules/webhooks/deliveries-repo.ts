@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { WebhookDeliveryStatus } from '../../db/schema-events.js';
+import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
 import type { Executor } from '../../db/transaction.js';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
@@ -19,12 +20,18 @@ export interface ClaimedDelivery {
   previous_secret_expires_at: Date | null;
 }
 
+/** What one fan-out pass did: the events it picked, and the new deliveries it claimed for itself. */
+export interface FannedOut {
+  events: number;
+  claimed: ClaimedDelivery[];
+}
+
 /** The outcome of one attempt, as recorded. */
 export interface RecordedAttempt {
   statusCode: number | null;
   error: string | null;
-  status: WebhookDeliveryStatus;
-  /** Seconds until the next attempt (a pending delivery). */
+  outcome: WebhookAttemptOutcome;
+  /** Seconds until the next attempt (a `retry`). */
   retryInSeconds: number;
 }
 
@@ -33,41 +40,72 @@ export interface AttemptRow {
   event_id: string;
   endpoint_id: string;
   type: string;
+  attempt: number;
   attempted_at: Date;
+  outcome: WebhookAttemptOutcome;
   status_code: number | null;
   error: string | null;
   next_attempt_at: Date | null;
-  status: WebhookDeliveryStatus;
+}
+
+/** What waits: an event not yet fanned out, a delivery due. */
+export interface WebhookWork {
+  undispatched: boolean;
+  due: boolean;
 }
 
 /** Where the endpoint matches the event's type (`w`, `e`): all types, or the event's among its list. */
 const SUBSCRIBED = sql`(w.event_types IS NULL OR w.event_types @> jsonb_build_array(e.type))`;
 
-/** A replay: the delivery is pending again, due now, its attempts counted anew. */
-const RESET = sql`ON CONFLICT (event_id, endpoint_id) DO UPDATE SET status = 'pending', attempts = 0,
-  next_attempt_at = now(), lease = NULL, delivered_at = NULL`;
+/** A replay: the delivery waits again, due now, its attempts counted anew (and unclaimed, if it was). */
+const RESET = sql`ON CONFLICT (event_id, endpoint_id) DO UPDATE SET attempts = 0, next_attempt_at = now(),
+  lease = NULL`;
 
-/** The SQL of webhook_deliveries and webhook_attempts, and the dispatch of account_events into them. */
+/** What a claim returns beside the delivery's own columns (`d`): the event (`e`) and the endpoint (`w`). */
+const SENT_WITH = sql`e.type, e.data, e.occurred_at, w.url, w.secret, w.previous_secret,
+  w.previous_secret_expires_at`;
+
+/**
+ * The SQL of the delivery queue (webhook_deliveries: what waits to be sent) and its record
+ * (webhook_attempts), and the fan-out of account_events into the queue.
+ */
 export class WebhookDeliveriesRepo {
   constructor(private readonly db: Executor) {}
 
   /**
-   * Fans up to `limit` undispatched events out to the endpoints enabled and subscribed now, and marks them
-   * dispatched, in one statement. SKIP LOCKED: two instances fan out different events, never one twice.
+   * Fans up to `limit` events not yet fanned out to the endpoints enabled and subscribed now, and marks them
+   * dispatched, in one statement. The first `claim` new deliveries are claimed at once for `leaseSeconds`
+   * under a fresh lease and returned to be sent: a new delivery costs no second write to be claimed. The
+   * rest are due now, for the next claims. SKIP LOCKED: two instances fan out different events.
    */
-  async dispatch(limit: number): Promise<number> {
-    const result = await sql<{ id: string }>`
+  async fanOut(limit: number, claim: number, leaseSeconds: number): Promise<FannedOut> {
+    const result = await sql<{ events: number } & Partial<ClaimedDelivery>>`
       WITH picked AS (
-        SELECT id, type FROM account_events WHERE dispatched_at IS NULL
+        SELECT id, type, data, occurred_at FROM account_events WHERE dispatched_at IS NULL
         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
-      ), fanned AS (
-        INSERT INTO webhook_deliveries (event_id, endpoint_id)
-        SELECT e.id, w.id FROM picked e JOIN webhook_endpoints w ON w.disabled_at IS NULL AND ${SUBSCRIBED}
+      ), fan AS (
+        SELECT e.id AS event_id, w.id AS endpoint_id, row_number() OVER (ORDER BY e.occurred_at) <= ${claim} AS claimed
+        FROM picked e JOIN webhook_endpoints w ON w.disabled_at IS NULL AND ${SUBSCRIBED}
+      ), queued AS (
+        INSERT INTO webhook_deliveries (event_id, endpoint_id, lease, next_attempt_at)
+        SELECT event_id, endpoint_id, CASE WHEN claimed THEN ${randomUUID()}::uuid END,
+          CASE WHEN claimed THEN now() + make_interval(secs => ${leaseSeconds}) ELSE now() END
+        FROM fan
         ON CONFLICT DO NOTHING
+        RETURNING event_id, endpoint_id, attempts, lease
+      ), marked AS (
+        UPDATE account_events a SET dispatched_at = now() FROM picked WHERE a.id = picked.id
+      ), sent AS (
+        SELECT d.event_id, d.endpoint_id, d.attempts, d.lease, ${SENT_WITH}
+        FROM queued d JOIN picked e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.lease IS NOT NULL
       )
-      UPDATE account_events a SET dispatched_at = now() FROM picked WHERE a.id = picked.id
-      RETURNING a.id`.execute(this.db);
-    return result.rows.length;
+      SELECT (SELECT count(*) FROM picked)::int AS events, sent.* FROM (SELECT) one LEFT JOIN sent ON true`.execute(
+      this.db,
+    );
+    const events = result.rows[0]?.events ?? 0;
+    const claimed = result.rows.filter((row) => row.lease != null) as unknown as ClaimedDelivery[];
+    return { events, claimed };
   }
 
   /**
@@ -80,7 +118,7 @@ export class WebhookDeliveriesRepo {
       WITH due AS (
         SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
         JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.disabled_at IS NULL
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+        WHERE d.next_attempt_at <= now()
         ORDER BY d.next_attempt_at LIMIT ${limit}
         FOR UPDATE OF d SKIP LOCKED
       )
@@ -89,52 +127,57 @@ export class WebhookDeliveriesRepo {
       FROM due, account_events e, webhook_endpoints w
       WHERE d.event_id = due.event_id AND d.endpoint_id = due.endpoint_id
         AND e.id = d.event_id AND w.id = d.endpoint_id
-      RETURNING d.event_id, d.endpoint_id, d.attempts, d.lease, e.type, e.data, e.occurred_at, w.url,
-        w.secret, w.previous_secret, w.previous_secret_expires_at`.execute(this.db);
+      RETURNING d.event_id, d.endpoint_id, d.attempts, d.lease, ${SENT_WITH}`.execute(this.db);
     return result.rows;
   }
 
   /**
-   * Records the outcomes of a claimed batch, each only if its delivery's lease is still the current one (a
-   * holder whose lease ran out and was taken over records nothing), with the attempts themselves and each
-   * endpoint's failing run. Returns the indexes of `outcomes` that were recorded.
+   * Records the outcomes of claimed deliveries, each only if its delivery's lease is still the current one (a
+   * holder whose lease ran out and was taken over records nothing): a delivered or failed one leaves the
+   * queue, a retried one waits again; each attempt is written, and each endpoint's failing run. Returns the
+   * indexes of `outcomes` that were recorded.
    */
   async record(
     outcomes: readonly { delivery: ClaimedDelivery; outcome: RecordedAttempt }[],
   ): Promise<number[]> {
     if (outcomes.length === 0) return [];
     const column = <T>(of: (entry: (typeof outcomes)[number]) => T) => outcomes.map(of);
-    // One statement for the whole batch (its outcomes, their attempts, the endpoints' failing streaks), atomic
-    // on its own: every login or sign-up makes a delivery, and a statement per delivery was most of what one
-    // cost. An endpoint's row is written only when its streak starts or ends: any delivery of the batch that
-    // went through ends it; failures alone start it.
+    // One statement for the whole batch, atomic on its own: every login or sign-up makes deliveries, and a
+    // statement per delivery was most of what one cost. An endpoint's row is written only when its failing
+    // streak starts or ends: any delivery of the batch that went through ends it; failures alone start it.
     const result = await sql<{ position: number }>`
       WITH outcome AS (
         SELECT * FROM unnest(${column((o) => o.delivery.event_id)}::uuid[],
           ${column((o) => o.delivery.endpoint_id)}::uuid[], ${column((o) => o.delivery.lease)}::uuid[],
-          ${column((o) => o.outcome.status)}::text[], ${column((o) => o.outcome.statusCode)}::int[],
+          ${column((o) => o.outcome.outcome)}::text[], ${column((o) => o.outcome.statusCode)}::int[],
           ${column((o) => o.outcome.error)}::text[], ${column((o) => o.outcome.retryInSeconds)}::float8[])
-          WITH ORDINALITY AS o(event_id, endpoint_id, lease, status, status_code, error, retry_in, position)
-      ), updated AS (
-        UPDATE webhook_deliveries d SET status = o.status, attempts = d.attempts + 1, lease = NULL,
-          last_attempt_at = now(), last_status_code = o.status_code, last_error = o.error,
-          delivered_at = CASE WHEN o.status = 'delivered' THEN now() END,
+          WITH ORDINALITY AS o(event_id, endpoint_id, lease, outcome, status_code, error, retry_in, position)
+      ), settled AS (
+        DELETE FROM webhook_deliveries d USING outcome o
+        WHERE o.outcome <> 'retry' AND d.event_id = o.event_id AND d.endpoint_id = o.endpoint_id
+          AND d.lease = o.lease
+        RETURNING d.event_id, d.endpoint_id, d.attempts + 1 AS attempt, NULL::timestamptz AS next_attempt_at,
+          o.outcome, o.status_code, o.error, o.position
+      ), retried AS (
+        UPDATE webhook_deliveries d SET attempts = d.attempts + 1, lease = NULL,
           next_attempt_at = now() + make_interval(secs => o.retry_in)
         FROM outcome o
-        WHERE d.event_id = o.event_id AND d.endpoint_id = o.endpoint_id AND d.lease = o.lease
-        RETURNING d.event_id, d.endpoint_id, d.next_attempt_at, o.status, o.status_code, o.error, o.position
+        WHERE o.outcome = 'retry' AND d.event_id = o.event_id AND d.endpoint_id = o.endpoint_id
+          AND d.lease = o.lease
+        RETURNING d.event_id, d.endpoint_id, d.attempts AS attempt, d.next_attempt_at, o.outcome, o.status_code,
+          o.error, o.position
+      ), recorded AS (
+        SELECT * FROM settled UNION ALL SELECT * FROM retried
       ), attempt AS (
-        INSERT INTO webhook_attempts (event_id, endpoint_id, status_code, error, next_attempt_at)
-        SELECT event_id, endpoint_id, status_code, error,
-          CASE WHEN status = 'pending' THEN next_attempt_at END
-        FROM updated
+        INSERT INTO webhook_attempts (event_id, endpoint_id, attempt, outcome, status_code, error, next_attempt_at)
+        SELECT event_id, endpoint_id, attempt, outcome, status_code, error, next_attempt_at FROM recorded
       ), streak AS (
         UPDATE webhook_endpoints w
         SET failing_since = CASE WHEN s.delivered THEN NULL ELSE now() END
-        FROM (SELECT endpoint_id, bool_or(status = 'delivered') AS delivered FROM updated GROUP BY endpoint_id) s
+        FROM (SELECT endpoint_id, bool_or(outcome = 'delivered') AS delivered FROM recorded GROUP BY endpoint_id) s
         WHERE w.id = s.endpoint_id AND (w.failing_since IS NULL) = NOT s.delivered
       )
-      SELECT position::int - 1 AS position FROM updated`.execute(this.db);
+      SELECT position::int - 1 AS position FROM recorded`.execute(this.db);
     return result.rows.map((row) => row.position);
   }
 
@@ -159,15 +202,14 @@ export class WebhookDeliveriesRepo {
     return Number(result.numAffectedRows ?? 0n);
   }
 
-  /** Whether an event is undispatched or a delivery is due: two probes of the partial indexes. */
-  async hasWork(): Promise<boolean> {
-    const result = await sql<{ work: boolean }>`
-      SELECT EXISTS (SELECT 1 FROM account_events WHERE dispatched_at IS NULL)
-        OR EXISTS (
+  /** Whether an event waits to be fanned out, and whether a delivery is due: probes of two small indexes. */
+  async work(): Promise<WebhookWork> {
+    const result = await sql<WebhookWork>`
+      SELECT EXISTS (SELECT 1 FROM account_events WHERE dispatched_at IS NULL) AS undispatched,
+        EXISTS (
           SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND w.disabled_at IS NULL)
-        AS work`.execute(this.db);
-    return result.rows[0]?.work === true;
+          WHERE d.next_attempt_at <= now() AND w.disabled_at IS NULL) AS due`.execute(this.db);
+    return result.rows[0] ?? { undispatched: false, due: false };
   }
 
   async eventExists(eventId: string): Promise<boolean> {
@@ -179,62 +221,56 @@ export class WebhookDeliveriesRepo {
     return row !== undefined;
   }
 
-  /** The latest attempts, newest first: of one endpoint or all, and only failed ones when asked. */
+  /** The latest attempts, newest first: of one endpoint or all, and only those that got no 2xx when asked. */
   async attempts(options: { endpointId?: string; failed: boolean; limit: number }): Promise<AttemptRow[]> {
     let query = this.db
       .selectFrom('webhook_attempts as a')
       .innerJoin('account_events as e', 'e.id', 'a.event_id')
-      .innerJoin('webhook_deliveries as d', (join) =>
-        join.onRef('d.event_id', '=', 'a.event_id').onRef('d.endpoint_id', '=', 'a.endpoint_id'),
-      )
       .select([
         'a.event_id',
         'a.endpoint_id',
         'e.type',
+        'a.attempt',
         'a.attempted_at',
+        'a.outcome',
         'a.status_code',
         'a.error',
         'a.next_attempt_at',
-        'd.status',
       ]);
     if (options.endpointId !== undefined) query = query.where('a.endpoint_id', '=', options.endpointId);
-    if (options.failed) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('a.status_code', 'is', null),
-          eb('a.status_code', '<', 200),
-          eb('a.status_code', '>', 299),
-        ]),
-      );
-    }
-    return query.orderBy('a.attempted_at', 'desc').orderBy('a.id', 'desc').limit(options.limit).execute();
+    if (options.failed) query = query.where('a.outcome', '<>', 'delivered');
+    return query.orderBy('a.id', 'desc').limit(options.limit).execute();
   }
 
   /**
-   * Deletes up to `limit` events older than `days` days that are dispatched and have no pending delivery
-   * (their deliveries and attempts go with them); how many.
+   * Deletes up to `limit` events older than `days` days that are dispatched and wait for no delivery, with
+   * their attempts; how many.
    */
   async purge(days: number, limit: number): Promise<number> {
-    const result = await sql`
-      DELETE FROM account_events WHERE id IN (
-        SELECT e.id FROM account_events e
-        WHERE e.occurred_at < now() - make_interval(days => ${days}) AND e.dispatched_at IS NOT NULL
-          AND NOT EXISTS (
-            SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
-        ORDER BY e.occurred_at LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0n);
+    const result = await sql<{ purged: number }>`
+      WITH gone AS (
+        DELETE FROM account_events WHERE id IN (
+          SELECT e.id FROM account_events e
+          WHERE e.occurred_at < now() - make_interval(days => ${days}) AND e.dispatched_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+          ORDER BY e.occurred_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING id
+      ), attempts AS (
+        DELETE FROM webhook_attempts a USING gone WHERE a.event_id = gone.id
+      )
+      SELECT count(*)::int AS purged FROM gone`.execute(this.db);
+    return result.rows[0]?.purged ?? 0;
   }
 
-  /** The queue's depth (pending deliveries and undispatched events) and when its oldest event happened. */
+  /** The queue's depth (waiting deliveries and events not fanned out) and when its oldest event happened. */
   async backlog(): Promise<{ pending: number; oldestAt: Date | null }> {
     const result = await sql<{ pending: string; oldest_at: Date | null }>`
       SELECT
-        (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')
+        (SELECT count(*) FROM webhook_deliveries)
           + (SELECT count(*) FROM account_events WHERE dispatched_at IS NULL) AS pending,
         least(
-          (SELECT min(e.occurred_at) FROM webhook_deliveries d JOIN account_events e ON e.id = d.event_id
-            WHERE d.status = 'pending'),
+          (SELECT min(e.occurred_at) FROM webhook_deliveries d JOIN account_events e ON e.id = d.event_id),
           (SELECT min(occurred_at) FROM account_events WHERE dispatched_at IS NULL)) AS oldest_at`.execute(
       this.db,
     );

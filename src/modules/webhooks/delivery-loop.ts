@@ -42,19 +42,20 @@ export function deliverPeriodically(
   let again = false;
   let lastStart = 0;
   let soon: NodeJS.Timeout | undefined;
-  const pass = async (checkFirst: boolean) => {
+  const pass = async () => {
     try {
-      if (checkFirst && !(await delivery.hasWork())) return;
-      await delivery.dispatch();
-      await delivery.deliver(stopping.signal);
+      // Probed first: every successful write wakes a pass, and most wrote no event.
+      const work = await delivery.work();
+      if (work.undispatched) await delivery.dispatch(stopping.signal);
+      if (work.due) await delivery.deliver(stopping.signal);
     } catch (error) {
       log.warn({ err: error }, 'webhook delivery pass failed');
     }
   };
-  const start = (checkFirst: boolean) => {
+  const start = () => {
     if (running !== undefined || stopping.signal.aborted) return;
     lastStart = Date.now();
-    running = pass(checkFirst).finally(() => {
+    running = pass().finally(() => {
       running = undefined;
       if (again) {
         again = false;
@@ -62,13 +63,12 @@ export function deliverPeriodically(
       }
     });
   };
-  // A woken pass probes first too: every successful write wakes it, and most wrote no event.
   const schedule = () => {
     if (soon !== undefined || stopping.signal.aborted) return;
     soon = setTimeout(
       () => {
         soon = undefined;
-        start(true);
+        start();
       },
       Math.max(0, lastStart + WAKE_GAP_MS - Date.now()),
     );
@@ -78,8 +78,8 @@ export function deliverPeriodically(
     if (running !== undefined) again = true;
     else schedule();
   });
-  start(true);
-  const timer = setInterval(() => start(true), intervalMs);
+  start();
+  const timer = setInterval(() => start(), intervalMs);
   timer.unref();
   const maintenance = runPeriodically(async () => {
     try {

@@ -1,23 +1,31 @@
-import type { ClaimedDelivery, RecordedAttempt, WebhookDeliveriesRepo } from './deliveries-repo.js';
+import { setMaxListeners } from 'node:events';
+import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
+import type {
+  ClaimedDelivery,
+  RecordedAttempt,
+  WebhookDeliveriesRepo,
+  WebhookWork,
+} from './deliveries-repo.js';
 import type { WebhookEndpointsRepo } from './endpoints-repo.js';
-import type { WebhookSecrets } from './secrets.js';
-import type { AttemptOutcome, SignedDelivery } from './sender.js';
+import { OpenedSecrets, type WebhookSecrets } from './secrets.js';
+import { type AttemptOutcome, DELIVERY_TIMEOUT_MS, type SignedDelivery } from './sender.js';
 
 /** Events fanned out per statement. */
 const DISPATCH_BATCH = 100;
-/** Deliveries claimed, and sent side by side, per round: each waits at most 10 s, well inside the lease. */
-const CLAIM_BATCH = 10;
+/**
+ * Deliveries claimed per statement. They are sent SENT_TOGETHER at a time, each round waiting at most the
+ * 10 s an attempt may take: 4 rounds, 40 s at worst, well inside the lease.
+ */
+const CLAIM_BATCH = 40;
+const SENT_TOGETHER = 10;
 /** A claim holds a delivery this long: a process that dies holding it delays it by at most this. */
 export const LEASE_SECONDS = 60;
 /** An endpoint failing for this many days in a row is disabled. */
 export const DISABLE_AFTER_DAYS = 5;
 const PURGE_BATCH = 1000;
 
-/** How an attempt ended, by endpoint: delivered, to be retried, or failed for good. */
-export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
-
 export interface DeliveryObserver {
-  attempted(endpointId: string, outcome: DeliveryOutcome): void;
+  attempted(endpointId: string, outcome: WebhookAttemptOutcome): void;
   /** The queue as this instance last read it (every 15 s, beside its loop's probe). */
   backlog(backlog: WebhookBacklog): void;
 }
@@ -41,7 +49,12 @@ export interface WebhookDeliveryDeps {
   endpoints: WebhookEndpointsRepo;
   /** undefined = SECRETS_KEY is not set: nothing can be signed (and no endpoint can have been added). */
   secrets: WebhookSecrets | undefined;
-  sender: { send(delivery: SignedDelivery): Promise<AttemptOutcome>; close?(): void };
+  sender: {
+    send(delivery: SignedDelivery, signal?: AbortSignal): Promise<AttemptOutcome>;
+    /** The deadline of attempts that start now (DELIVERY_TIMEOUT_MS unless the sender says otherwise). */
+    deadline?(): AbortSignal;
+    close?(): void;
+  };
   /** The wait before each retry; after the last, failed. */
   retryScheduleMs: number[];
   retentionDays: number;
@@ -51,21 +64,23 @@ export interface WebhookDeliveryDeps {
 
 /**
  * The delivery of account events, in passes any number of instances run side by side (the state is all in
- * the database): `dispatch` fans new events out to the endpoints subscribed to them, `deliver` sends what is
- * due, `maintain` disables endpoints that keep failing and purges old events.
+ * the database): `dispatch` fans new events out to the endpoints subscribed to them and sends the new
+ * deliveries it claimed on the way, `deliver` sends what else is due (retries, replays, leases run out),
+ * `maintain` disables endpoints that keep failing and purges old events.
  */
 export class WebhookDelivery {
   #backlogReadAt = 0;
+  readonly #opened = new OpenedSecrets();
 
   constructor(private readonly deps: WebhookDeliveryDeps) {}
 
   /**
-   * Whether an event waits to be fanned out or a delivery is due: the tick's one probe. The gauges' reading
-   * of the queue is renewed beside it now and then (other instances deliver too).
+   * What waits: the tick's one probe. The gauges' reading of the queue is renewed beside it now and then
+   * (other instances deliver too).
    */
-  async hasWork(): Promise<boolean> {
+  async work(): Promise<WebhookWork> {
     if (Date.now() - this.#backlogReadAt > BACKLOG_READ_MS) await this.readBacklog();
-    return this.deps.deliveries.hasWork();
+    return this.deps.deliveries.work();
   }
 
   /**
@@ -78,15 +93,16 @@ export class WebhookDelivery {
     this.deps.observer.backlog(await this.deps.deliveries.backlog());
   }
 
-  /** Fans out every undispatched event; how many. */
-  async dispatch(): Promise<number> {
-    let total = 0;
-    let count: number;
+  /** Fans out every event not yet fanned out, sending the deliveries claimed on the way; how many it sent. */
+  async dispatch(signal?: AbortSignal): Promise<number> {
+    let sent = 0;
+    let fanned: Awaited<ReturnType<WebhookDeliveriesRepo['fanOut']>>;
     do {
-      count = await this.deps.deliveries.dispatch(DISPATCH_BATCH);
-      total += count;
-    } while (count === DISPATCH_BATCH);
-    return total;
+      fanned = await this.deps.deliveries.fanOut(DISPATCH_BATCH, CLAIM_BATCH, LEASE_SECONDS);
+      await this.attempt(fanned.claimed);
+      sent += fanned.claimed.length;
+    } while (fanned.events === DISPATCH_BATCH && signal?.aborted !== true);
+    return sent;
   }
 
   /** Sends the due deliveries, a claimed batch at a time, until none is due or `signal` stops it; how many. */
@@ -125,20 +141,28 @@ export class WebhookDelivery {
     } while (purged === PURGE_BATCH);
   }
 
-  /** Sends a claimed batch side by side, then records the outcomes together. */
+  /** Sends a claimed batch, SENT_TOGETHER side by side at a time, then records the outcomes together. */
   private async attempt(claimed: ClaimedDelivery[]): Promise<void> {
-    const outcomes = await Promise.all(
-      claimed.map(async (delivery) => {
-        const signed = this.signed(delivery);
-        const outcome: AttemptOutcome =
-          typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed);
-        return { delivery, outcome: this.recorded(delivery, outcome) };
-      }),
-    );
+    const outcomes: { delivery: ClaimedDelivery; outcome: RecordedAttempt }[] = [];
+    for (let start = 0; start < claimed.length; start += SENT_TOGETHER) {
+      // One deadline for the round: its attempts start together, so each still gets its whole 10 s.
+      const round = claimed.slice(start, start + SENT_TOGETHER);
+      const signal = this.deps.sender.deadline?.() ?? AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
+      // Each attempt listens to it more than once (its wait, its request): not a leak.
+      setMaxListeners(4 * SENT_TOGETHER, signal);
+      const sent = await Promise.all(
+        round.map(async (delivery) => {
+          const signed = this.signed(delivery);
+          const outcome: AttemptOutcome =
+            typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed, signal);
+          return { delivery, outcome: this.recorded(delivery, outcome) };
+        }),
+      );
+      outcomes.push(...sent);
+    }
     for (const index of await this.deps.deliveries.record(outcomes)) {
       const { delivery, outcome } = outcomes[index] as (typeof outcomes)[number];
-      const result = outcome.status === 'pending' ? 'retry' : outcome.status;
-      this.deps.observer?.attempted(delivery.endpoint_id, result);
+      this.deps.observer?.attempted(delivery.endpoint_id, outcome.outcome);
     }
   }
 
@@ -155,7 +179,7 @@ export class WebhookDelivery {
     }
     let opened: string[];
     try {
-      opened = signing.map((sealed) => secrets.open(sealed, delivery.endpoint_id));
+      opened = signing.map((sealed) => this.#opened.open(secrets, sealed, delivery.endpoint_id));
     } catch {
       // Another SECRETS_KEY than the one the secret was sealed under: rotate the endpoint's secret.
       return 'the endpoint secret cannot be opened with this SECRETS_KEY';
@@ -173,12 +197,12 @@ export class WebhookDelivery {
     const error =
       outcome.error ?? (statusCode !== null && !isSuccess(statusCode) ? `HTTP ${statusCode}` : null);
     if (statusCode !== null && isSuccess(statusCode)) {
-      return { statusCode, error: null, status: 'delivered', retryInSeconds: 0 };
+      return { statusCode, error: null, outcome: 'delivered', retryInSeconds: 0 };
     }
     // The attempt just made is number attempts + 1; the schedule holds the wait after each failed one.
     const wait = this.deps.retryScheduleMs[delivery.attempts];
-    if (wait === undefined) return { statusCode, error, status: 'failed', retryInSeconds: 0 };
-    return { statusCode, error, status: 'pending', retryInSeconds: wait / 1000 };
+    if (wait === undefined) return { statusCode, error, outcome: 'failed', retryInSeconds: 0 };
+    return { statusCode, error, outcome: 'retry', retryInSeconds: wait / 1000 };
   }
 }
 

@@ -49,9 +49,13 @@ export class WebhookEndpointsRepo {
   }
 
   /** Removes the endpoint and, by cascade, its deliveries; false when there was none. */
+  /** Removes an endpoint, what waits for it (by the foreign key) and its attempts, in one statement. */
   async remove(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    const result = await sql<{ removed: boolean }>`
+      WITH removed AS (DELETE FROM webhook_endpoints WHERE id = ${id} RETURNING id),
+        attempts AS (DELETE FROM webhook_attempts a USING removed WHERE a.endpoint_id = removed.id)
+      SELECT EXISTS (SELECT 1 FROM removed) AS removed`.execute(this.db);
+    return result.rows[0]?.removed === true;
   }
 
   /** The new secret signs from now on; the current one keeps signing beside it until `previousUntil`. */

@@ -31,3 +31,26 @@ export class WebhookSecrets {
 }
 
 const context = (endpointId: string) => `webhook-endpoint:${endpointId}`;
+
+/** Opened secrets kept at most: endpoints are few; past this the memo starts again. */
+const OPENED_KEPT = 128;
+
+/**
+ * The endpoints' secrets as opened, by sealed value: every delivery is signed, and opening one is a
+ * decryption, while an endpoint's sealed secret changes only when it is rotated (a new sealed value, a new
+ * entry). Nothing here outlives the process, which holds SECRETS_KEY anyway.
+ */
+export class OpenedSecrets {
+  readonly #opened = new Map<string, string>();
+
+  open(secrets: WebhookSecrets, sealed: string, endpointId: string): string {
+    const key = `${endpointId} ${sealed}`;
+    let secret = this.#opened.get(key);
+    if (secret === undefined) {
+      secret = secrets.open(sealed, endpointId);
+      if (this.#opened.size >= OPENED_KEPT) this.#opened.clear();
+      this.#opened.set(key, secret);
+    }
+    return secret;
+  }
+}

@@ -1,7 +1,7 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { checkTargetUrl, type HostLookup, resolveTarget } from './address-guard.js';
 import { TargetRefusedError } from './errors.js';
 import { PinnedAgents } from './pinned-agents.js';
@@ -27,13 +27,23 @@ export type AttemptOutcome =
   | { statusCode: number; error?: undefined }
   | { statusCode?: undefined; error: string };
 
-/** The Standard Webhooks headers: each secret signs `id.timestamp.body`; signatures are space-separated. */
+/**
+ * The Standard Webhooks headers: each secret (`whsec_` and the base64 of the key) signs `id.timestamp.body`
+ * with HMAC-SHA256, written `v1,` and the base64 of the MAC; signatures are space-separated. Node's own HMAC
+ * rather than the `standardwebhooks` package's signer, a SHA-256 written in JavaScript: every delivery is
+ * signed. The tests verify what this writes with that package.
+ */
 export function signatureHeaders(delivery: SignedDelivery, now: Date): Record<string, string> {
+  const timestamp = String(Math.floor(now.getTime() / 1000));
+  const signed = `${delivery.eventId}.${timestamp}.${delivery.body}`;
   return {
     'webhook-id': delivery.eventId,
-    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-timestamp': timestamp,
     'webhook-signature': delivery.secrets
-      .map((secret) => new Webhook(secret).sign(delivery.eventId, now, delivery.body))
+      .map((secret) => {
+        const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
+        return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+      })
       .join(' '),
   };
 }
@@ -57,8 +67,14 @@ export class WebhookSender {
     this.#agents.close();
   }
 
-  async send(delivery: SignedDelivery, now = new Date()): Promise<AttemptOutcome> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
+  /** The deadline of attempts that start now: a round of attempts started together can share one. */
+  deadline(): AbortSignal {
+    return AbortSignal.timeout(this.timeoutMs);
+  }
+
+  /** One attempt, bounded by `signal` (a `deadline()`), or by a deadline of its own. */
+  async send(delivery: SignedDelivery, signal = this.deadline()): Promise<AttemptOutcome> {
+    const now = new Date();
     try {
       const url = checkTargetUrl(delivery.url, this.allowPrivate);
       const target = await withSignal(resolveTarget(url, this.allowPrivate, this.lookup), signal);
