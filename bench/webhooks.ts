@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { alternated, alternationLine, withProcess } from './alternation.js';
+import { alternated, alternationLine, median, withProcess } from './alternation.js';
 import { argon2Limit } from './argon2-limit.js';
 import type { BenchDatabase } from './database.js';
 import { registrations } from './hot-paths.js';
-import type { LoadResult } from './load.js';
+import type { LoadOptions, LoadResult } from './load.js';
 import { runLoad, warmUp } from './load.js';
 import { FORM, LOGIN, loadOn } from './reads.js';
 import type { Row } from './report.js';
@@ -14,15 +14,6 @@ import type { Settings } from './settings.js';
 
 /** The most register and login may lose, as a share of their ratio to argon2, with an endpoint configured. */
 const MAX_LOSS = 0.05;
-
-/** Login and register beside their argon2 limits on one service (alternated windows, as hot-paths does). */
-interface HashingRatios {
-  login: LoadResult;
-  verifyLimit: LoadResult;
-  register: LoadResult;
-  hashLimit: LoadResult;
-  notes: string[];
-}
 
 /** The login scenario's account, registered through the API unless an earlier group did (a 422 then). */
 async function ensureLoginUser(url: string): Promise<void> {
@@ -42,65 +33,100 @@ async function ensureLoginUser(url: string): Promise<void> {
   }
 }
 
+/** One load beside its argon2 limit, in windows without and with the endpoint taking deliveries. */
+interface PairedLoad {
+  limit: LoadResult;
+  without: LoadResult;
+  with: LoadResult;
+  /** Each round's with ÷ without, windows side by side. */
+  pairs: number[];
+  line: string;
+}
+
+/**
+ * `load` alternated with its argon2 limit, each round a window with the endpoint disabled (events are still
+ * written and fanned out, to no endpoint, as on a service that has none) and one with it enabled, side by
+ * side: a drift of the machine's speed moves both alike, where two services measured one after the other
+ * would see different machines.
+ */
+async function paired(
+  name: string,
+  load: LoadOptions,
+  limit: () => Promise<LoadResult>,
+  setEndpoint: (enabled: boolean) => Promise<void>,
+  settings: Settings,
+): Promise<PairedLoad> {
+  await warmUp(load, settings.hashWarmupSeconds);
+  const window = (enabled: boolean) => async () => {
+    await setEndpoint(enabled);
+    return runLoad(load);
+  };
+  const { limit: limitResult, services } = await alternated(
+    limit,
+    [window(false), window(true)],
+    settings.rounds,
+  );
+  const [without, withEndpoint] = services;
+  if (without === undefined || withEndpoint === undefined) throw new Error('no service windows');
+  const before = without.windowsPerSecond ?? [];
+  const pairs = (withEndpoint.windowsPerSecond ?? []).map((rate, round) => rate / (before[round] ?? 0));
+  const figures = (result: LoadResult) =>
+    (result.windowsPerSecond ?? []).map((rate) => rate.toFixed(0)).join(' ');
+  return {
+    limit: limitResult,
+    without,
+    with: withEndpoint,
+    pairs,
+    line:
+      `${alternationLine(`${name} without endpoint ÷ argon2`, limitResult, without, settings.seconds)}; ` +
+      `with endpoint, req/s: ${figures(withEndpoint)}`,
+  };
+}
+
+/** Login and register, each in paired windows, on one service with the endpoint `id`. */
 async function measure(
   env: Record<string, string>,
   settings: Settings,
-  label: string,
-): Promise<HashingRatios> {
+  endpointId: string,
+): Promise<{ login: PairedLoad; register: PairedLoad }> {
   const inFlight = settings.hashInFlight;
+  let enabled = true;
+  const setEndpoint = async (enable: boolean) => {
+    if (enable === enabled) return;
+    await accountsCommand(env, ['webhook', enable ? 'enable' : 'disable', endpointId]);
+    enabled = enable;
+  };
   return withProcess(
     () => startService(env),
     async (service) => {
       await ensureLoginUser(service.url);
-      const login = loadOn(settings, service, {
-        method: 'POST',
-        path: '/v1/auth/login/email',
-        headers: FORM,
-        body: new URLSearchParams(LOGIN).toString(),
-        connections: 16,
-      });
-      const register = loadOn(settings, service, {
-        method: 'POST',
-        path: '/v1/auth/register',
-        headers: FORM,
-        body: registrations(),
-        connections: 16,
-      });
-      await warmUp(login, settings.hashWarmupSeconds);
-      const logins = await alternated(
+      const login = await paired(
+        'login/email',
+        loadOn(settings, service, {
+          method: 'POST',
+          path: '/v1/auth/login/email',
+          headers: FORM,
+          body: new URLSearchParams(LOGIN).toString(),
+          connections: 16,
+        }),
         () => argon2Limit('verify', inFlight, settings.seconds),
-        [() => runLoad(login)],
-        settings.rounds,
+        setEndpoint,
+        settings,
       );
-      await warmUp(register, settings.hashWarmupSeconds);
-      const registers = await alternated(
+      const register = await paired(
+        'register',
+        loadOn(settings, service, {
+          method: 'POST',
+          path: '/v1/auth/register',
+          headers: FORM,
+          body: registrations(),
+          connections: 16,
+        }),
         () => argon2Limit('hash', inFlight, settings.seconds),
-        [() => runLoad(register)],
-        settings.rounds,
+        setEndpoint,
+        settings,
       );
-      const [loginResult] = logins.services;
-      const [registerResult] = registers.services;
-      if (loginResult === undefined || registerResult === undefined) throw new Error('no service windows');
-      return {
-        login: loginResult,
-        verifyLimit: logins.limit,
-        register: registerResult,
-        hashLimit: registers.limit,
-        notes: [
-          alternationLine(
-            `login/email ${label} ÷ argon2 verify`,
-            logins.limit,
-            loginResult,
-            settings.seconds,
-          ),
-          alternationLine(
-            `register ${label} ÷ argon2 hash`,
-            registers.limit,
-            registerResult,
-            settings.seconds,
-          ),
-        ],
-      };
+      return { login, register };
     },
   );
 }
@@ -129,9 +155,10 @@ const ratioOf = (service: LoadResult, limit: LoadResult) =>
 
 /**
  * What account events and their webhooks cost register and login: each measured against its argon2 limit
- * (the ratio hot-paths judges) on a service with no endpoint, then on one with an endpoint subscribed to
- * every event and a receiver answering 204 on 127.0.0.1. The ratio with an endpoint may be at most 5 % below
- * the ratio without. The database must hold the bench's login account.
+ * (the ratio hot-paths judges) on one service with an endpoint subscribed to every event and a receiver
+ * answering 204 on 127.0.0.1, in windows with the endpoint disabled and enabled side by side. The ratio
+ * with it enabled may be at most 5 % below the ratio without. The database must hold the bench's login
+ * account.
  */
 export async function benchWebhooks(
   database: BenchDatabase,
@@ -144,38 +171,39 @@ export async function benchWebhooks(
   };
   const receiver = await startReceiver();
   try {
-    const without = await measure(env, settings, 'without endpoint');
-    await accountsCommand(env, ['webhook', 'add', receiver.url]);
-    const withEndpoint = await measure(env, settings, 'with endpoint');
-    const rows: Row[] = [];
-    const notes = [...without.notes, ...withEndpoint.notes];
-    for (const [name, key, limitKey] of [
-      ['login/email', 'login', 'verifyLimit'],
-      ['register', 'register', 'hashLimit'],
-    ] as const) {
-      const before = ratioOf(without[key], without[limitKey]);
-      const after = ratioOf(withEndpoint[key], withEndpoint[limitKey]);
-      const kept = before === 0 ? 0 : after / before;
-      rows.push(
-        {
-          scenario: `${name} without endpoint`,
-          result: without[key],
-          baseline: { scenario: 'argon2 limit', result: without[limitKey], metric: 'req/s' },
-        },
-        {
-          scenario: `${name} with endpoint`,
-          result: withEndpoint[key],
-          baseline: { scenario: 'argon2 limit', result: withEndpoint[limitKey], metric: 'req/s' },
-        },
-      );
-      notes.push(
-        `webhooks: ${name} ratio to argon2 ${before.toFixed(3)} without an endpoint, ${after.toFixed(3)} with one: ` +
-          `${(kept * 100).toFixed(1)} % kept (target ≥ ${((1 - MAX_LOSS) * 100).toFixed(0)} %): ` +
-          `${kept >= 1 - MAX_LOSS ? 'PASS' : 'FAIL'}`,
-      );
+    const added = JSON.parse(await accountsCommand(env, ['webhook', 'add', receiver.url, '--json'])) as {
+      id: string;
+    };
+    try {
+      const measured = await measure(env, settings, added.id);
+      const rows: Row[] = [];
+      const notes: string[] = [];
+      for (const [name, paired] of [
+        ['login/email', measured.login],
+        ['register', measured.register],
+      ] as const) {
+        const limit = { scenario: 'argon2 limit', result: paired.limit, metric: 'req/s' } as const;
+        rows.push(
+          { scenario: `${name} without endpoint`, result: paired.without, baseline: limit },
+          { scenario: `${name} with endpoint`, result: paired.with, baseline: limit },
+        );
+        const before = ratioOf(paired.without, paired.limit);
+        const after = ratioOf(paired.with, paired.limit);
+        const kept = before === 0 ? 0 : after / before;
+        notes.push(
+          paired.line,
+          `webhooks: ${name} ratio to argon2 ${before.toFixed(3)} without an endpoint, ${after.toFixed(3)} with one: ` +
+            `${(kept * 100).toFixed(1)} % kept (target ≥ ${((1 - MAX_LOSS) * 100).toFixed(0)} %): ` +
+            `${kept >= 1 - MAX_LOSS ? 'PASS' : 'FAIL'}; each round with ÷ without: ` +
+            `${paired.pairs.map((pair) => `${(pair * 100).toFixed(0)} %`).join(' ')} ` +
+            `(median ${(median(paired.pairs) * 100).toFixed(1)} %)`,
+        );
+      }
+      notes.push(`webhooks: the receiver got ${receiver.received()} deliveries during the run.`);
+      return { rows, notes };
+    } finally {
+      await accountsCommand(env, ['webhook', 'remove', added.id]);
     }
-    notes.push(`webhooks: the receiver got ${receiver.received()} deliveries during the run.`);
-    return { rows, notes };
   } finally {
     await receiver.close();
   }
