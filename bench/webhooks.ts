@@ -61,10 +61,12 @@ async function paired(
     await setEndpoint(enabled);
     return runLoad(load);
   };
+  // Twice the rounds of other scenarios: a login or sign-up window holds only a few hundred requests, and
+  // what is judged is a few per cent.
   const { limit: limitResult, services } = await alternated(
     limit,
     [window(false), window(true)],
-    settings.rounds,
+    2 * settings.rounds,
   );
   const [without, withEndpoint] = services;
   if (without === undefined || withEndpoint === undefined) throw new Error('no service windows');
@@ -156,8 +158,8 @@ const ratioOf = (service: LoadResult, limit: LoadResult) =>
 /**
  * What account events and their webhooks cost register and login: each measured against its argon2 limit
  * (the ratio hot-paths judges) on one service with an endpoint subscribed to every event and a receiver
- * answering 204 on 127.0.0.1, in windows with the endpoint disabled and enabled side by side. The ratio
- * with it enabled may be at most 5 % below the ratio without. The database must hold the bench's login
+ * answering 204 on 127.0.0.1, in rounds of a window with the endpoint disabled and one with it enabled, side
+ * by side. The median round may lose at most 5 % with it enabled. The database must hold the bench's login
  * account.
  */
 export async function benchWebhooks(
@@ -189,14 +191,16 @@ export async function benchWebhooks(
         );
         const before = ratioOf(paired.without, paired.limit);
         const after = ratioOf(paired.with, paired.limit);
-        const kept = before === 0 ? 0 : after / before;
+        // Judged on the rounds' pairs, each two windows side by side: the medians of the two sides can come
+        // from windows far apart in the run, which is what pairing the windows is for.
+        const kept = median(paired.pairs);
         notes.push(
           paired.line,
-          `webhooks: ${name} ratio to argon2 ${before.toFixed(3)} without an endpoint, ${after.toFixed(3)} with one: ` +
+          `webhooks: ${name} ratio to argon2 ${before.toFixed(3)} without an endpoint, ${after.toFixed(3)} with one ` +
+            `(${((before === 0 ? 0 : after / before) * 100).toFixed(1)} %); each round with ÷ without: ` +
+            `${paired.pairs.map((pair) => `${(pair * 100).toFixed(0)} %`).join(' ')}: median ` +
             `${(kept * 100).toFixed(1)} % kept (target ≥ ${((1 - MAX_LOSS) * 100).toFixed(0)} %): ` +
-            `${kept >= 1 - MAX_LOSS ? 'PASS' : 'FAIL'}; each round with ÷ without: ` +
-            `${paired.pairs.map((pair) => `${(pair * 100).toFixed(0)} %`).join(' ')} ` +
-            `(median ${(median(paired.pairs) * 100).toFixed(1)} %)`,
+            `${kept >= 1 - MAX_LOSS ? 'PASS' : 'FAIL'}`,
         );
       }
       notes.push(`webhooks: the receiver got ${receiver.received()} deliveries during the run.`);
