@@ -36,6 +36,22 @@ describe.each(backends)('%s: the delivery loop', (backend) => {
     expect(await deliveriesOf(db, third)).toMatchObject([{ status: 'delivered', attempts: 1 }]);
   });
 
+  it('delivers a burst larger than one claim in the pass that fans it out', async () => {
+    const own = await WebhookReceiver.start();
+    try {
+      await addEndpoint(ctx, own.url);
+      const db = ctx.database.handle.db;
+      // Written before the wake: one pass fans all of them out, claims 40 and must send the rest too.
+      const ids: string[] = [];
+      for (let i = 0; i < 45; i++) ids.push(await emitDeleted(db));
+      ctx.deliveryWake.wake();
+      const received = await own.received(45);
+      expect(received.map((request) => request.id).sort()).toEqual(ids.sort());
+    } finally {
+      await own.close();
+    }
+  });
+
   it('delivers the event of a write request at once: a successful write wakes the loop', async () => {
     // A receiver of its own: the earlier test's endpoint gets every event too, signed with its own secret.
     const own = await WebhookReceiver.start();

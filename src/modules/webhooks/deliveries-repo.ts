@@ -24,6 +24,8 @@ export interface ClaimedDelivery {
 export interface FannedOut {
   events: number;
   claimed: ClaimedDelivery[];
+  /** New deliveries past the claimed ones, due now. */
+  leftDue: boolean;
 }
 
 /** The outcome of one attempt, as recorded. */
@@ -79,7 +81,7 @@ export class WebhookDeliveriesRepo {
    * rest are due now, for the next claims. SKIP LOCKED: two instances fan out different events.
    */
   async fanOut(limit: number, claim: number, leaseSeconds: number): Promise<FannedOut> {
-    const result = await sql<{ events: number } & Partial<ClaimedDelivery>>`
+    const result = await sql<{ events: number; left_due: boolean } & Partial<ClaimedDelivery>>`
       WITH picked AS (
         SELECT id, type, data, occurred_at FROM account_events WHERE dispatched_at IS NULL
         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -100,12 +102,12 @@ export class WebhookDeliveriesRepo {
         FROM queued d JOIN picked e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
         WHERE d.lease IS NOT NULL
       )
-      SELECT (SELECT count(*) FROM picked)::int AS events, sent.* FROM (SELECT) one LEFT JOIN sent ON true`.execute(
-      this.db,
-    );
-    const events = result.rows[0]?.events ?? 0;
+      SELECT (SELECT count(*) FROM picked)::int AS events,
+        EXISTS (SELECT 1 FROM queued WHERE lease IS NULL) AS left_due, sent.*
+      FROM (SELECT) one LEFT JOIN sent ON true`.execute(this.db);
+    const first = result.rows[0];
     const claimed = result.rows.filter((row) => row.lease != null) as unknown as ClaimedDelivery[];
-    return { events, claimed };
+    return { events: first?.events ?? 0, claimed, leftDue: first?.left_due === true };
   }
 
   /**

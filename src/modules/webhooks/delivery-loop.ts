@@ -46,8 +46,8 @@ export function deliverPeriodically(
     try {
       // Probed first: every successful write wakes a pass, and most wrote no event.
       const work = await delivery.work();
-      if (work.undispatched) await delivery.dispatch(stopping.signal);
-      if (work.due) await delivery.deliver(stopping.signal);
+      const dispatched = work.undispatched ? await delivery.dispatch(stopping.signal) : undefined;
+      if (work.due || dispatched?.leftDue) await delivery.deliver(stopping.signal);
     } catch (error) {
       log.warn({ err: error }, 'webhook delivery pass failed');
     }

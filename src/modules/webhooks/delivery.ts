@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
 import type {
   ClaimedDelivery,
+  FannedOut,
   RecordedAttempt,
   WebhookDeliveriesRepo,
   WebhookWork,
@@ -93,16 +94,21 @@ export class WebhookDelivery {
     this.deps.observer.backlog(await this.deps.deliveries.backlog());
   }
 
-  /** Fans out every event not yet fanned out, sending the deliveries claimed on the way; how many it sent. */
-  async dispatch(signal?: AbortSignal): Promise<number> {
+  /**
+   * Fans out every event not yet fanned out, sending the deliveries claimed on the way: how many it sent,
+   * and whether it left new deliveries due for `deliver`.
+   */
+  async dispatch(signal?: AbortSignal): Promise<{ sent: number; leftDue: boolean }> {
     let sent = 0;
-    let fanned: Awaited<ReturnType<WebhookDeliveriesRepo['fanOut']>>;
+    let leftDue = false;
+    let fanned: FannedOut;
     do {
       fanned = await this.deps.deliveries.fanOut(DISPATCH_BATCH, CLAIM_BATCH, LEASE_SECONDS);
       await this.attempt(fanned.claimed);
       sent += fanned.claimed.length;
+      leftDue ||= fanned.leftDue;
     } while (fanned.events === DISPATCH_BATCH && signal?.aborted !== true);
-    return sent;
+    return { sent, leftDue };
   }
 
   /** Sends the due deliveries, a claimed batch at a time, until none is due or `signal` stops it; how many. */
