@@ -206,9 +206,24 @@ describe.each(backends)('%s: the webhook queue and its attempts', (backend) => {
     await attempt(delivered, 204, false);
     await attempt(failed, null, false);
 
+    // A disabled endpoint's waiting delivery is parked.
+    const disabled = '0190a7c0-0000-7000-8000-0000000000e2';
+    await sql`INSERT INTO webhook_endpoints (id, url, secret, disabled_at)
+      VALUES (${disabled}, 'https://example.com/d', 's', now())`.execute(ctx.db);
+    await sql`INSERT INTO webhook_deliveries (event_id, endpoint_id) VALUES (${waiting}, ${disabled})`.execute(
+      ctx.db,
+    );
+
     await migrate(ctx.handle, all.slice(at));
-    expect(await rowsOf(ctx.db, 'SELECT event_id, attempts FROM webhook_deliveries')).toEqual([
-      { event_id: waiting, attempts: 1 },
+    expect(
+      await rowsOf(
+        ctx.db,
+        `SELECT event_id, endpoint_id, attempts, next_attempt_at = 'infinity' AS parked
+        FROM webhook_deliveries ORDER BY endpoint_id`,
+      ),
+    ).toEqual([
+      { event_id: waiting, endpoint_id: endpoint, attempts: 1, parked: false },
+      { event_id: waiting, endpoint_id: disabled, attempts: 0, parked: true },
     ]);
     expect(
       await rowsOf(

@@ -104,6 +104,27 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
     expect(await endpointsOf(ctx).attempts({ failed: false })).toMatchObject([{ endpoint_id: kept.id }]);
   });
 
+  it('parks what waits for a disabled endpoint, out of every probe, and sends it once enabled', async () => {
+    const endpoint = await addEndpoint(ctx, receiver.url);
+    receiver.answer = () => 503;
+    const eventId = await emitDeleted(db());
+    await pass(ctx);
+    await endpointsOf(ctx).setDisabled(endpoint.id, true);
+    // Not due, whatever its retry wait: no probe steps over it.
+    const parked = await sql<{ parked: boolean }>`
+      SELECT next_attempt_at = 'infinity' AS parked FROM webhook_deliveries WHERE event_id = ${eventId}`.execute(
+      db(),
+    );
+    expect(parked.rows).toEqual([{ parked: true }]);
+    expect(await ctx.webhookDelivery.work()).toEqual({ undispatched: false, due: false });
+
+    receiver.answer = () => 200;
+    await endpointsOf(ctx).setDisabled(endpoint.id, false);
+    expect(await ctx.webhookDelivery.work()).toEqual({ undispatched: false, due: true });
+    await pass(ctx);
+    expect(await deliveriesOf(db(), eventId)).toMatchObject([{ status: 'delivered', attempts: 2 }]);
+  });
+
   it('disables an endpoint failing for five days, with a warning line', async () => {
     const warnings: string[] = [];
     const log = {

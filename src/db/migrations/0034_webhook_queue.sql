@@ -37,5 +37,9 @@ ALTER TABLE webhook_deliveries
   DROP COLUMN last_status_code,
   DROP COLUMN last_error,
   DROP COLUMN delivered_at;
--- Every row waits: due at `next_attempt_at`, or claimed until then.
+-- Every row waits: due at `next_attempt_at`, or claimed until then. What waits for a disabled endpoint is
+-- parked at 'infinity' until it is enabled, so that probes for due rows never step over it.
 CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at);
+UPDATE webhook_deliveries d SET next_attempt_at = 'infinity'
+FROM webhook_endpoints w
+WHERE w.id = d.endpoint_id AND w.disabled_at IS NOT NULL AND d.lease IS NULL;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
 import type { Executor } from '../../db/transaction.js';
+import { PARKED } from './endpoints-repo.js';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -59,9 +60,12 @@ export interface WebhookWork {
 /** Where the endpoint matches the event's type (`w`, `e`): all types, or the event's among its list. */
 const SUBSCRIBED = sql`(w.event_types IS NULL OR w.event_types @> jsonb_build_array(e.type))`;
 
-/** A replay: the delivery waits again, due now, its attempts counted anew (and unclaimed, if it was). */
-const RESET = sql`ON CONFLICT (event_id, endpoint_id) DO UPDATE SET attempts = 0, next_attempt_at = now(),
-  lease = NULL`;
+/** When a replayed delivery to endpoint `w` is due: now, or parked while the endpoint is disabled. */
+const REPLAY_DUE = sql`CASE WHEN w.disabled_at IS NULL THEN now() ELSE ${PARKED} END`;
+
+/** A replay: the delivery waits again, its attempts counted anew (and unclaimed, if it was). */
+const RESET = sql`ON CONFLICT (event_id, endpoint_id) DO UPDATE SET attempts = 0,
+  next_attempt_at = excluded.next_attempt_at, lease = NULL`;
 
 /** What a claim returns beside the delivery's own columns (`d`): the event (`e`) and the endpoint (`w`). */
 const SENT_WITH = sql`e.type, e.data, e.occurred_at, w.url, w.secret, w.previous_secret,
@@ -162,7 +166,11 @@ export class WebhookDeliveriesRepo {
           o.outcome, o.status_code, o.error, o.position
       ), retried AS (
         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, lease = NULL,
-          next_attempt_at = now() + make_interval(secs => o.retry_in)
+          next_attempt_at = CASE
+            WHEN (SELECT disabled_at FROM webhook_endpoints WHERE id = d.endpoint_id) IS NULL
+              THEN now() + make_interval(secs => o.retry_in)
+            ELSE ${PARKED}
+          END
         FROM outcome o
         WHERE o.outcome = 'retry' AND d.event_id = o.event_id AND d.endpoint_id = o.endpoint_id
           AND d.lease = o.lease
@@ -172,7 +180,8 @@ export class WebhookDeliveriesRepo {
         SELECT * FROM settled UNION ALL SELECT * FROM retried
       ), attempt AS (
         INSERT INTO webhook_attempts (event_id, endpoint_id, attempt, outcome, status_code, error, next_attempt_at)
-        SELECT event_id, endpoint_id, attempt, outcome, status_code, error, next_attempt_at FROM recorded
+        SELECT event_id, endpoint_id, attempt, outcome, status_code, error,
+          NULLIF(next_attempt_at, ${PARKED}) FROM recorded
       ), streak AS (
         UPDATE webhook_endpoints w
         SET failing_since = CASE WHEN s.delivered THEN NULL ELSE now() END
@@ -197,8 +206,9 @@ export class WebhookDeliveriesRepo {
   /** Re-sends to one endpoint every event it subscribes to since `since`; how many. */
   async replaySince(endpointId: string, since: Date): Promise<number> {
     const result = await sql`
-      INSERT INTO webhook_deliveries (event_id, endpoint_id)
-      SELECT e.id, w.id FROM account_events e JOIN webhook_endpoints w ON w.id = ${endpointId} AND ${SUBSCRIBED}
+      INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+      SELECT e.id, w.id, ${REPLAY_DUE}
+      FROM account_events e JOIN webhook_endpoints w ON w.id = ${endpointId} AND ${SUBSCRIBED}
       WHERE e.occurred_at >= ${since}
       ${RESET}`.execute(this.db);
     return Number(result.numAffectedRows ?? 0n);

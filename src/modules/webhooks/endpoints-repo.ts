@@ -77,23 +77,48 @@ export class WebhookEndpointsRepo {
     return result.numUpdatedRows > 0n;
   }
 
-  /** Disables or enables; enabling forgets the failing run, so the five days start again. */
+  /**
+   * Disables or enables; enabling forgets the failing run, so the five days start again. What waits for a
+   * disabled endpoint is parked (PARKED) and due again, at once, when it is enabled.
+   */
   async setDisabled(id: string, disabled: boolean): Promise<boolean> {
-    const result = await this.db
-      .updateTable('webhook_endpoints')
-      .set(disabled ? { disabled_at: sql<Date>`now()` } : { disabled_at: null, failing_since: null })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = disabled
+      ? await sql<{ found: boolean }>`
+          WITH endpoint AS (UPDATE webhook_endpoints SET disabled_at = now() WHERE id = ${id} RETURNING id),
+            parked AS (${park(sql`SELECT id FROM endpoint`)})
+          SELECT EXISTS (SELECT 1 FROM endpoint) AS found`.execute(this.db)
+      : await sql<{ found: boolean }>`
+          WITH endpoint AS (
+            UPDATE webhook_endpoints SET disabled_at = NULL, failing_since = NULL WHERE id = ${id} RETURNING id
+          ), due AS (
+            UPDATE webhook_deliveries SET next_attempt_at = now()
+            WHERE endpoint_id = (SELECT id FROM endpoint) AND next_attempt_at = ${PARKED}
+          )
+          SELECT EXISTS (SELECT 1 FROM endpoint) AS found`.execute(this.db);
+    return result.rows[0]?.found === true;
   }
 
-  /** Disables the enabled endpoints failing since before `days` days ago; returns them. */
+  /** Disables the enabled endpoints failing since before `days` days ago, parking what waits; returns them. */
   async disableFailing(days: number): Promise<{ id: string; url: string; failing_since: Date }[]> {
     const result = await sql<{ id: string; url: string; failing_since: Date }>`
-      UPDATE webhook_endpoints SET disabled_at = now()
-      WHERE disabled_at IS NULL AND failing_since IS NOT NULL
-        AND failing_since < now() - make_interval(days => ${days})
-      RETURNING id, url, failing_since`.execute(this.db);
+      WITH disabled AS (
+        UPDATE webhook_endpoints SET disabled_at = now()
+        WHERE disabled_at IS NULL AND failing_since IS NOT NULL
+          AND failing_since < now() - make_interval(days => ${days})
+        RETURNING id, url, failing_since
+      ), parked AS (${park(sql`SELECT id FROM disabled`)})
+      SELECT * FROM disabled`.execute(this.db);
     return result.rows;
   }
 }
+
+/**
+ * When a delivery to a disabled endpoint is due: never, until the endpoint is enabled. Otherwise every probe
+ * for due deliveries would step over all of them (an endpoint disabled after five days of failures leaves
+ * five days of events), every second, on every instance.
+ */
+export const PARKED = sql`'infinity'::timestamptz`;
+
+/** Parks what waits, unclaimed, for the endpoints `ids` selects. */
+const park = (ids: ReturnType<typeof sql>) =>
+  sql`UPDATE webhook_deliveries SET next_attempt_at = ${PARKED} WHERE endpoint_id IN (${ids}) AND lease IS NULL`;
