@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { alternated, alternationLine, median, withProcess } from './alternation.js';
+import { alternationLine, median, medianOf, withProcess } from './alternation.js';
 import { argon2Limit } from './argon2-limit.js';
 import type { BenchDatabase } from './database.js';
 import { registrations } from './hot-paths.js';
@@ -44,10 +44,10 @@ interface PairedLoad {
 }
 
 /**
- * `load` alternated with its argon2 limit, each round a window with the endpoint disabled (events are still
- * written and fanned out, to no endpoint, as on a service that has none) and one with it enabled, side by
- * side: a drift of the machine's speed moves both alike, where two services measured one after the other
- * would see different machines.
+ * `load` alternated with its argon2 limit (L S S L S S … L), each round a window with the endpoint disabled
+ * (events are still written and fanned out, to no endpoint, as on a service that has none) and one with it
+ * enabled, side by side: a drift of the machine's speed moves both alike, where two services measured one
+ * after the other would see different machines.
  */
 async function paired(
   name: string,
@@ -57,19 +57,23 @@ async function paired(
   settings: Settings,
 ): Promise<PairedLoad> {
   await warmUp(load, settings.hashWarmupSeconds);
-  const window = (enabled: boolean) => async () => {
+  const window = async (enabled: boolean) => {
     await setEndpoint(enabled);
     return runLoad(load);
   };
   // Twice the rounds of other scenarios: a login or sign-up window holds only a few hundred requests, and
-  // what is judged is a few per cent.
-  const { limit: limitResult, services } = await alternated(
-    limit,
-    [window(false), window(true)],
-    2 * settings.rounds,
-  );
-  const [without, withEndpoint] = services;
-  if (without === undefined || withEndpoint === undefined) throw new Error('no service windows');
+  // what is judged is a few per cent. The pair's order alternates (without first, then with first): the
+  // second of two windows in a row follows a loaded one, the first an idle one, and neither side should
+  // always be second.
+  const limits = [await limit()];
+  const sides: [LoadResult[], LoadResult[]] = [[], []];
+  for (let round = 0; round < 2 * settings.rounds; round++) {
+    const order = round % 2 === 0 ? [false, true] : [true, false];
+    for (const enabled of order) sides[enabled ? 1 : 0].push(await window(enabled));
+    limits.push(await limit());
+  }
+  const limitResult = medianOf(limits);
+  const [without, withEndpoint] = sides.map(medianOf) as [LoadResult, LoadResult];
   const before = without.windowsPerSecond ?? [];
   const pairs = (withEndpoint.windowsPerSecond ?? []).map((rate, round) => rate / (before[round] ?? 0));
   const figures = (result: LoadResult) =>
