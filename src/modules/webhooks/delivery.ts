@@ -9,7 +9,7 @@ import type {
 } from './deliveries-repo.js';
 import type { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { OpenedSecrets, type WebhookSecrets } from './secrets.js';
-import { type AttemptOutcome, DELIVERY_TIMEOUT_MS, type SignedDelivery } from './sender.js';
+import type { AttemptOutcome, SignedDelivery } from './sender.js';
 
 /** Events fanned out per statement. */
 const DISPATCH_BATCH = 100;
@@ -52,8 +52,8 @@ export interface WebhookDeliveryDeps {
   secrets: WebhookSecrets | undefined;
   sender: {
     send(delivery: SignedDelivery, signal?: AbortSignal): Promise<AttemptOutcome>;
-    /** The deadline of attempts that start now (DELIVERY_TIMEOUT_MS unless the sender says otherwise). */
-    deadline?(): AbortSignal;
+    /** The deadline of attempts that start now. */
+    deadline(): AbortSignal;
     close?(): void;
   };
   /** The wait before each retry; after the last, failed. */
@@ -153,7 +153,7 @@ export class WebhookDelivery {
     for (let start = 0; start < claimed.length; start += SENT_TOGETHER) {
       // One deadline for the round: its attempts start together, so each still gets its whole 10 s.
       const round = claimed.slice(start, start + SENT_TOGETHER);
-      const signal = this.deps.sender.deadline?.() ?? AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
+      const signal = this.deps.sender.deadline();
       // Each attempt listens to it more than once (its wait, its request): not a leak.
       setMaxListeners(4 * SENT_TOGETHER, signal);
       const sent = await Promise.all(

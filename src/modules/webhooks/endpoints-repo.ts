@@ -48,8 +48,7 @@ export class WebhookEndpointsRepo {
     return this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Removes the endpoint and, by cascade, its deliveries; false when there was none. */
-  /** Removes an endpoint, what waits for it (by the foreign key) and its attempts, in one statement. */
+  /** Removes an endpoint, what waits for it (by the foreign key) and its attempts; false when there was none. */
   async remove(id: string): Promise<boolean> {
     const result = await sql<{ removed: boolean }>`
       WITH removed AS (DELETE FROM webhook_endpoints WHERE id = ${id} RETURNING id),
