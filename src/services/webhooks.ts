@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { WebhookAttemptsRepo } from '../modules/webhooks/attempts-repo.js';
 import { WebhookDeliveriesRepo } from '../modules/webhooks/deliveries-repo.js';
 import { WebhookDelivery } from '../modules/webhooks/delivery.js';
 import { WebhookEndpointsRepo } from '../modules/webhooks/endpoints-repo.js';
@@ -21,6 +22,7 @@ export function buildWebhooks(config: Config, deps: Pick<ServiceDeps, 'database'
   const webhookEndpoints = new WebhookEndpoints({
     endpoints: endpointsRepo,
     deliveries: deliveriesRepo,
+    attempts: new WebhookAttemptsRepo(db),
     secrets,
     allowPrivate,
   });

@@ -21,12 +21,10 @@ export interface ClaimedDelivery {
   previous_secret_expires_at: Date | null;
 }
 
-/** What one fan-out pass did: the events it picked, and the new deliveries it claimed for itself. */
+/** What one fan-out pass did: the events it picked, and the new deliveries it claimed to send. */
 export interface FannedOut {
   events: number;
   claimed: ClaimedDelivery[];
-  /** New deliveries past the claimed ones, due now. */
-  leftDue: boolean;
 }
 
 /** The outcome of one attempt, as recorded. */
@@ -36,19 +34,6 @@ export interface RecordedAttempt {
   outcome: WebhookAttemptOutcome;
   /** Seconds until the next attempt (a `retry`). */
   retryInSeconds: number;
-}
-
-/** One attempt as `webhook deliveries` lists it. */
-export interface AttemptRow {
-  event_id: string;
-  endpoint_id: string;
-  type: string;
-  attempt: number;
-  attempted_at: Date;
-  outcome: WebhookAttemptOutcome;
-  status_code: number | null;
-  error: string | null;
-  next_attempt_at: Date | null;
 }
 
 /** What waits: an event not yet fanned out, a delivery due. */
@@ -80,23 +65,19 @@ export class WebhookDeliveriesRepo {
 
   /**
    * Fans up to `limit` events not yet fanned out to the endpoints enabled and subscribed now, and marks them
-   * dispatched, in one statement. The first `claim` new deliveries are claimed at once for `leaseSeconds`
-   * under a fresh lease and returned to be sent: a new delivery costs no second write to be claimed. The
-   * rest are due now, for the next claims. SKIP LOCKED: two instances fan out different events.
+   * dispatched, in one statement. Every new delivery is claimed at once for `leaseSeconds` under a fresh lease
+   * and returned to be sent: a new delivery costs no second write to be claimed, and no claim of its own.
+   * SKIP LOCKED: two instances fan out different events.
    */
-  async fanOut(limit: number, claim: number, leaseSeconds: number): Promise<FannedOut> {
-    const result = await sql<{ events: number; left_due: boolean } & Partial<ClaimedDelivery>>`
+  async fanOut(limit: number, leaseSeconds: number): Promise<FannedOut> {
+    const result = await sql<{ events: number } & Partial<ClaimedDelivery>>`
       WITH picked AS (
         SELECT id, type, data, occurred_at FROM account_events WHERE dispatched_at IS NULL
         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
-      ), fan AS (
-        SELECT e.id AS event_id, w.id AS endpoint_id, row_number() OVER (ORDER BY e.occurred_at) <= ${claim} AS claimed
-        FROM picked e JOIN webhook_endpoints w ON w.disabled_at IS NULL AND ${SUBSCRIBED}
       ), queued AS (
         INSERT INTO webhook_deliveries (event_id, endpoint_id, lease, next_attempt_at)
-        SELECT event_id, endpoint_id, CASE WHEN claimed THEN ${randomUUID()}::uuid END,
-          CASE WHEN claimed THEN now() + make_interval(secs => ${leaseSeconds}) ELSE now() END
-        FROM fan
+        SELECT e.id, w.id, ${randomUUID()}::uuid, now() + make_interval(secs => ${leaseSeconds})
+        FROM picked e JOIN webhook_endpoints w ON w.disabled_at IS NULL AND ${SUBSCRIBED}
         ON CONFLICT DO NOTHING
         RETURNING event_id, endpoint_id, attempts, lease
       ), marked AS (
@@ -104,14 +85,11 @@ export class WebhookDeliveriesRepo {
       ), sent AS (
         SELECT d.event_id, d.endpoint_id, d.attempts, d.lease, ${SENT_WITH}
         FROM queued d JOIN picked e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
-        WHERE d.lease IS NOT NULL
       )
-      SELECT (SELECT count(*) FROM picked)::int AS events,
-        EXISTS (SELECT 1 FROM queued WHERE lease IS NULL) AS left_due, sent.*
-      FROM (SELECT) one LEFT JOIN sent ON true`.execute(this.db);
-    const first = result.rows[0];
+      SELECT (SELECT count(*) FROM picked)::int AS events, sent.*
+      FROM (SELECT) one LEFT JOIN sent ON true ORDER BY sent.occurred_at`.execute(this.db);
     const claimed = result.rows.filter((row) => row.lease != null) as unknown as ClaimedDelivery[];
-    return { events: first?.events ?? 0, claimed, leftDue: first?.left_due === true };
+    return { events: result.rows[0]?.events ?? 0, claimed };
   }
 
   /**
@@ -192,6 +170,23 @@ export class WebhookDeliveriesRepo {
     return result.rows.map((row) => row.position);
   }
 
+  /**
+   * Lets go of claimed deliveries that were not attempted (their claim's time ran short): due at once for the
+   * next claim, or parked if their endpoint was disabled meanwhile. Only under the lease they were claimed
+   * with: one that ran out and was taken over is left to its new holder.
+   */
+  async release(deliveries: readonly ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await sql`
+      UPDATE webhook_deliveries d SET lease = NULL,
+        next_attempt_at = CASE WHEN w.disabled_at IS NULL THEN now() ELSE ${PARKED} END
+      FROM unnest(${deliveries.map((d) => d.event_id)}::uuid[], ${deliveries.map((d) => d.endpoint_id)}::uuid[],
+          ${deliveries.map((d) => d.lease)}::uuid[]) AS r(event_id, endpoint_id, lease),
+        webhook_endpoints w
+      WHERE d.event_id = r.event_id AND d.endpoint_id = r.endpoint_id AND d.lease = r.lease
+        AND w.id = d.endpoint_id`.execute(this.db);
+  }
+
   /** Re-sends one event to every endpoint enabled and subscribed now; the endpoints it goes to. */
   async replayEvent(eventId: string): Promise<string[]> {
     const result = await sql<{ endpoint_id: string }>`
@@ -231,27 +226,6 @@ export class WebhookDeliveriesRepo {
       .where('id', '=', eventId)
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /** The latest attempts, newest first: of one endpoint or all, and only those that got no 2xx when asked. */
-  async attempts(options: { endpointId?: string; failed: boolean; limit: number }): Promise<AttemptRow[]> {
-    let query = this.db
-      .selectFrom('webhook_attempts as a')
-      .innerJoin('account_events as e', 'e.id', 'a.event_id')
-      .select([
-        'a.event_id',
-        'a.endpoint_id',
-        'e.type',
-        'a.attempt',
-        'a.attempted_at',
-        'a.outcome',
-        'a.status_code',
-        'a.error',
-        'a.next_attempt_at',
-      ]);
-    if (options.endpointId !== undefined) query = query.where('a.endpoint_id', '=', options.endpointId);
-    if (options.failed) query = query.where('a.outcome', '<>', 'delivered');
-    return query.orderBy('a.id', 'desc').limit(options.limit).execute();
   }
 
   /**

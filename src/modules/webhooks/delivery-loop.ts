@@ -47,7 +47,7 @@ export function deliverPeriodically(
       // Probed first: every successful write wakes a pass, and most wrote no event.
       const work = await delivery.work();
       const dispatched = work.undispatched ? await delivery.dispatch(stopping.signal) : undefined;
-      if (work.due || dispatched?.leftDue) await delivery.deliver(stopping.signal);
+      if (work.due || (dispatched?.released ?? 0) > 0) await delivery.deliver(stopping.signal);
     } catch (error) {
       log.warn({ err: error }, 'webhook delivery pass failed');
     }

@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events';
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
 import type {
   ClaimedDelivery,
-  FannedOut,
   RecordedAttempt,
   WebhookDeliveriesRepo,
   WebhookWork,
@@ -11,13 +10,15 @@ import type { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { OpenedSecrets, type WebhookSecrets } from './secrets.js';
 import type { AttemptOutcome, SignedDelivery } from './sender.js';
 
-/** Events fanned out per statement. */
-const DISPATCH_BATCH = 100;
 /**
- * Deliveries claimed per statement. They are sent SENT_TOGETHER at a time, each round waiting at most the
- * 10 s an attempt may take: 4 rounds, 40 s at worst, well inside the lease.
+ * Events fanned out per statement: their deliveries are all claimed for the pass that fans them out. Under
+ * load, a pass's deliveries are then one insert, one delete and their attempts: no second claim, and few
+ * statements for many deliveries.
  */
-const CLAIM_BATCH = 40;
+const DISPATCH_BATCH = 100;
+/** Due deliveries claimed per statement (retries, replays, deliveries let go or whose lease ran out). */
+const CLAIM_BATCH = 100;
+/** Deliveries sent side by side: a round, under one deadline (an endpoint's agent keeps this many connections). */
 const SENT_TOGETHER = 10;
 /** A claim holds a delivery this long: a process that dies holding it delays it by at most this. */
 export const LEASE_SECONDS = 60;
@@ -54,8 +55,12 @@ export interface WebhookDeliveryDeps {
     send(delivery: SignedDelivery, signal?: AbortSignal): Promise<AttemptOutcome>;
     /** The deadline of attempts that start now. */
     deadline(): AbortSignal;
+    /** The longest an attempt takes: how long before its lease runs out a round may still start. */
+    readonly timeoutMs: number;
     close?(): void;
   };
+  /** How long a claim holds its deliveries; LEASE_SECONDS. */
+  leaseSeconds?: number;
   /** The wait before each retry; after the last, failed. */
   retryScheduleMs: number[];
   retentionDays: number;
@@ -72,8 +77,11 @@ export interface WebhookDeliveryDeps {
 export class WebhookDelivery {
   #backlogReadAt = 0;
   readonly #opened = new OpenedSecrets();
+  readonly #leaseSeconds: number;
 
-  constructor(private readonly deps: WebhookDeliveryDeps) {}
+  constructor(private readonly deps: WebhookDeliveryDeps) {
+    this.#leaseSeconds = deps.leaseSeconds ?? LEASE_SECONDS;
+  }
 
   /**
    * What waits: the tick's one probe. The gauges' reading of the queue is renewed beside it now and then
@@ -95,31 +103,31 @@ export class WebhookDelivery {
   }
 
   /**
-   * Fans out every event not yet fanned out, sending the deliveries claimed on the way: how many it sent,
-   * and whether it left new deliveries due for `deliver`.
+   * Fans out every event not yet fanned out and sends the deliveries it claims on the way: how many it sent,
+   * and how many it let go (due again for `deliver`: a pass stopped, or the claim's time ran short).
    */
-  async dispatch(signal?: AbortSignal): Promise<{ sent: number; leftDue: boolean }> {
-    let sent = 0;
-    let leftDue = false;
-    let fanned: FannedOut;
+  async dispatch(signal?: AbortSignal): Promise<Sent> {
+    const total: Sent = { sent: 0, released: 0 };
+    let events: number;
     do {
-      fanned = await this.deps.deliveries.fanOut(DISPATCH_BATCH, CLAIM_BATCH, LEASE_SECONDS);
-      await this.attempt(fanned.claimed);
-      sent += fanned.claimed.length;
-      leftDue ||= fanned.leftDue;
-    } while (fanned.events === DISPATCH_BATCH && signal?.aborted !== true);
-    return { sent, leftDue };
+      const claimedAt = Date.now();
+      const fanned = await this.deps.deliveries.fanOut(DISPATCH_BATCH, this.#leaseSeconds);
+      events = fanned.events;
+      addTo(total, await this.attempt(fanned.claimed, claimedAt, signal));
+    } while (events === DISPATCH_BATCH && signal?.aborted !== true);
+    return total;
   }
 
-  /** Sends the due deliveries, a claimed batch at a time, until none is due or `signal` stops it; how many. */
-  async deliver(signal?: AbortSignal): Promise<number> {
-    let total = 0;
+  /** Sends the due deliveries, a claimed batch at a time, until none is due or `signal` stops it. */
+  async deliver(signal?: AbortSignal): Promise<Sent> {
+    const total: Sent = { sent: 0, released: 0 };
     let claimed: ClaimedDelivery[];
     do {
-      claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, LEASE_SECONDS);
-      await this.attempt(claimed);
-      total += claimed.length;
-    } while (claimed.length === CLAIM_BATCH && signal?.aborted !== true);
+      if (signal?.aborted === true) break;
+      const claimedAt = Date.now();
+      claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, this.#leaseSeconds);
+      addTo(total, await this.attempt(claimed, claimedAt, signal));
+    } while (claimed.length === CLAIM_BATCH);
     return total;
   }
 
@@ -147,20 +155,28 @@ export class WebhookDelivery {
     } while (purged === PURGE_BATCH);
   }
 
-  /** Sends a claimed batch, SENT_TOGETHER side by side at a time, then records the outcomes together. */
-  private async attempt(claimed: ClaimedDelivery[]): Promise<void> {
+  /**
+   * Sends a claimed batch, SENT_TOGETHER side by side at a time, then records the outcomes together. A round
+   * can take the sender's whole timeout, so none starts unless it would end well inside the claim's lease
+   * (a quarter of it is kept for recording); what is left then, or when `signal` stops the pass, is let go.
+   */
+  private async attempt(claimed: ClaimedDelivery[], claimedAt: number, signal?: AbortSignal): Promise<Sent> {
+    const leaseMs = this.#leaseSeconds * 1000;
+    const lastStart = claimedAt + leaseMs - leaseMs / 4 - this.deps.sender.timeoutMs;
     const outcomes: { delivery: ClaimedDelivery; outcome: RecordedAttempt }[] = [];
-    for (let start = 0; start < claimed.length; start += SENT_TOGETHER) {
-      // One deadline for the round: its attempts start together, so each still gets its whole 10 s.
-      const round = claimed.slice(start, start + SENT_TOGETHER);
-      const signal = this.deps.sender.deadline();
+    let next = 0;
+    while (next < claimed.length && Date.now() <= lastStart && signal?.aborted !== true) {
+      const round = claimed.slice(next, next + SENT_TOGETHER);
+      next += round.length;
+      // One deadline for the round: its attempts start together, so each still gets its whole timeout.
+      const deadline = this.deps.sender.deadline();
       // Each attempt listens to it more than once (its wait, its request): not a leak.
-      setMaxListeners(4 * SENT_TOGETHER, signal);
+      setMaxListeners(4 * SENT_TOGETHER, deadline);
       const sent = await Promise.all(
         round.map(async (delivery) => {
           const signed = this.signed(delivery);
           const outcome: AttemptOutcome =
-            typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed, signal);
+            typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed, deadline);
           return { delivery, outcome: this.recorded(delivery, outcome) };
         }),
       );
@@ -170,6 +186,9 @@ export class WebhookDelivery {
       const { delivery, outcome } = outcomes[index] as (typeof outcomes)[number];
       this.deps.observer?.attempted(delivery.endpoint_id, outcome.outcome);
     }
+    const unsent = claimed.slice(next);
+    await this.deps.deliveries.release(unsent);
+    return { sent: outcomes.length, released: unsent.length };
   }
 
   /** What is sent, or why it cannot be signed. */
@@ -210,6 +229,17 @@ export class WebhookDelivery {
     if (wait === undefined) return { statusCode, error, outcome: 'failed', retryInSeconds: 0 };
     return { statusCode, error, outcome: 'retry', retryInSeconds: wait / 1000 };
   }
+}
+
+/** What a batch or a pass did: deliveries attempted, and claimed ones let go unattempted. */
+export interface Sent {
+  sent: number;
+  released: number;
+}
+
+function addTo(total: Sent, batch: Sent): void {
+  total.sent += batch.sent;
+  total.released += batch.released;
 }
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;

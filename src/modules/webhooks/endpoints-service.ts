@@ -2,7 +2,8 @@ import { NotFoundError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { ACCOUNT_EVENT_TYPES, isAccountEventType } from '../account-events/types.js';
 import { checkTargetUrl, type HostLookup, resolveTarget } from './address-guard.js';
-import type { AttemptRow, WebhookDeliveriesRepo } from './deliveries-repo.js';
+import type { AttemptRow, WebhookAttemptsRepo } from './attempts-repo.js';
+import type { WebhookDeliveriesRepo } from './deliveries-repo.js';
 import type { EndpointRow, WebhookEndpointsRepo } from './endpoints-repo.js';
 import { WebhookRequestError } from './errors.js';
 import { newWebhookSecret, ROTATION_OVERLAP_MS, type WebhookSecrets } from './secrets.js';
@@ -53,6 +54,7 @@ function view(row: EndpointRow): EndpointView {
 export interface WebhookEndpointsDeps {
   endpoints: WebhookEndpointsRepo;
   deliveries: WebhookDeliveriesRepo;
+  attempts: WebhookAttemptsRepo;
   /** undefined = SECRETS_KEY is not set: no endpoint can be added (its secret could not be kept). */
   secrets: WebhookSecrets | undefined;
   allowPrivate: boolean;
@@ -132,7 +134,7 @@ export class WebhookEndpoints {
     if (options.endpointId !== undefined && (await this.find(options.endpointId)) === undefined) {
       throw notFound(options.endpointId);
     }
-    return this.deps.deliveries.attempts({ ...options, limit: ATTEMPTS_LISTED });
+    return this.deps.attempts.list({ ...options, limit: ATTEMPTS_LISTED });
   }
 
   /** Sends one event again, with its own webhook-id, to every endpoint enabled and subscribed now. */

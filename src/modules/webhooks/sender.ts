@@ -59,7 +59,7 @@ export class WebhookSender {
   constructor(
     private readonly allowPrivate: boolean,
     private readonly lookup?: HostLookup,
-    private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
+    readonly timeoutMs = DELIVERY_TIMEOUT_MS,
   ) {}
 
   /** Closes the kept-alive connections (at shutdown). */
