@@ -73,9 +73,15 @@ describe.each(backends)('%s: account events of providers, factors and resets', (
       .select('created_at')
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    const created = (await allAccountEvents(ctx.database.handle)).filter(
-      (event) => event.user_id === id && event.type !== 'consent.changed',
-    );
+    const consents = await ctx.database.handle.db
+      .selectFrom('consent_records')
+      .select(['key', 'version'])
+      .where('user_id', '=', id)
+      .orderBy('key')
+      .execute();
+    expect(consents.length).toBeGreaterThan(0);
+    // Its consents travel in user.created: no consent.changed of its own.
+    const created = (await allAccountEvents(ctx.database.handle)).filter((event) => event.user_id === id);
     expect(typed(created)).toEqual([
       {
         type: 'session.created',
@@ -90,6 +96,7 @@ describe.each(backends)('%s: account events of providers, factors and resets', (
           slug: signedUp.user.slug,
           created_at: row.created_at.toISOString(),
           method: 'alpha',
+          consents: consents.map(({ key, version }) => ({ key, version, agreed: true })),
         },
       },
     ]);
@@ -223,6 +230,7 @@ describe.each(backends)('%s: account events of providers, factors and resets', (
           slug: `${name}-slug`,
           created_at: '2020-11-12T04:14:15.123Z',
           method: 'import',
+          consents: [],
         },
       },
     ]);

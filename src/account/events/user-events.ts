@@ -1,23 +1,17 @@
+import { sql } from 'kysely';
 import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import { type AccountEventInsert, writeAccountEvent } from '../../modules/account-events/outbox.js';
+import {
+  type AccountEventInsert,
+  insertCompletedEventQuery,
+  writeAccountEvent,
+} from '../../modules/account-events/outbox.js';
 import type { AccountEventData, SignUpMethod } from '../../modules/account-events/types.js';
+import { type SignUpConsents, signUpConsentsJson } from '../../modules/consents/repo.js';
 import { type NewToken, sessionCreated } from '../../modules/tokens/issue.js';
 import { publicUserView } from '../../modules/users/view.js';
-
-/** What `user.created` says of a new account. */
-export function userCreatedData(row: UserRow, method: SignUpMethod): AccountEventData['user.created'] {
-  return {
-    id: row.id,
-    email: row.email,
-    username: row.username,
-    slug: row.slug,
-    created_at: iso(row.created_at),
-    method,
-  };
-}
 
 /** The account events of an email sign-up's one statement: `user.created`, and its token's session. */
 export function emailSignUpEvents(
@@ -28,12 +22,12 @@ export function emailSignUpEvents(
 }
 
 /**
- * The `user.created` event of an email sign-up's one statement, before the statement has chosen the slug and
- * the time: the statement adds `slug` and `created_at` to its data (sign-up/write.ts).
+ * The `user.created` event of an email sign-up's one statement, before the statement has chosen the slug, the
+ * time and the consents: the statement adds `slug`, `created_at` and `consents` to its data (sign-up/write.ts).
  */
 function emailSignUpCreated(account: { id: string; email: string; username: string }): AccountEventInsert {
   const { id, email, username } = account;
-  const partial: Omit<AccountEventData['user.created'], 'slug' | 'created_at'> = {
+  const partial: Omit<AccountEventData['user.created'], 'slug' | 'created_at' | 'consents'> = {
     id,
     email,
     username,
@@ -42,9 +36,27 @@ function emailSignUpCreated(account: { id: string; email: string; username: stri
   return { id: newId(), type: 'user.created', userId: id, data: JSON.stringify(partial) };
 }
 
-/** Writes `user.created` for `row` on the sign-up's transaction. */
-export function writeUserCreated(trx: Executor, row: UserRow, method: SignUpMethod): Promise<void> {
-  return writeAccountEvent(trx, 'user.created', row.id, userCreatedData(row, method));
+/**
+ * Writes `user.created` for `row` on the sign-up's transaction, with the consents it records (chosen in the
+ * statement, from the documents its records are written from).
+ */
+export async function writeUserCreated(
+  trx: Executor,
+  row: UserRow,
+  method: SignUpMethod,
+  consents: SignUpConsents,
+): Promise<void> {
+  const data: Omit<AccountEventData['user.created'], 'consents'> = {
+    id: row.id,
+    email: row.email,
+    username: row.username,
+    slug: row.slug,
+    created_at: iso(row.created_at),
+    method,
+  };
+  const event = { id: newId(), type: 'user.created' as const, userId: row.id, data: JSON.stringify(data) };
+  const completion = sql`jsonb_build_object('consents', ${signUpConsentsJson(consents)})`;
+  await insertCompletedEventQuery(trx, event, completion).execute();
 }
 
 /** The fields `user.updated` reports: what the user object shows of an account, but its flags and times. */

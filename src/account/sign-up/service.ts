@@ -263,7 +263,7 @@ export class SignUp {
       async (trx) => {
         const row = await this.deps.usersRepo.with(trx).insert({ ...account, slug });
         await this.deps.providers.linkWithin(trx, row.id, credentials);
-        await writeUserCreated(trx, row, credentials.provider);
+        await writeUserCreated(trx, row, credentials.provider, consents);
         const token = await this.deps.tokens.issue(trx, row.id, client.userAgent, 'provider');
         const created = { user: row, type: 'account_created' as const, client };
         await this.deps.activity.record({ ...created, details: { method: credentials.provider } }, trx);

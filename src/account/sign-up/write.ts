@@ -8,11 +8,15 @@ import {
   insertClaimedMailQuery,
   type MailToWrite,
 } from '../../mail/outbox-repo.js';
-import { type AccountEventInsert, insertAccountEventQuery } from '../../modules/account-events/outbox.js';
 import {
-  insertSignUpConsentEventsQuery,
+  type AccountEventInsert,
+  insertAccountEventQuery,
+  insertCompletedEventQuery,
+} from '../../modules/account-events/outbox.js';
+import {
   insertSignUpConsentsQuery,
   type SignUpConsents,
+  signUpConsentsJson,
 } from '../../modules/consents/repo.js';
 import { insertOneTimeTokenQuery, type NewOneTimeToken } from '../../modules/lifecycle/repo.js';
 import { insertSecurityEventQuery, type SecurityEventInsert } from '../../modules/security-events/repo.js';
@@ -35,7 +39,10 @@ interface SignUpRows {
   /** Its `account_created` security event: the device it registered on is one the account knows. */
   event: SecurityEventInsert;
   consents: SignUpConsents;
-  /** Its `user.created` event, without the slug and the time the statement chooses (emailSignUpCreated). */
+  /**
+   * Its `user.created` event, without the slug, the time and the consents the statement chooses
+   * (emailSignUpCreated).
+   */
   created: AccountEventInsert;
   /** Its token's `session.created` event. */
   session: AccountEventInsert;
@@ -63,15 +70,14 @@ const SIGN_UP = Precompiled.named(
       .with('verification_mail', (qc) => insertClaimedMailQuery(qc, mail))
       .with('security_event', (qc) => insertSecurityEventQuery(qc, event))
       .with('consent_records', (qc) => insertSignUpConsentsQuery(qc, consents))
-      .with('consent_events', (qc) => insertSignUpConsentEventsQuery(qc, consents))
       .with('session_event', (qc) => insertAccountEventQuery(qc, session))
       .with('created_event', (qc) =>
-        qc.insertInto('account_events').values({
-          id: created.id,
-          type: created.type,
-          user_id: created.userId,
-          data: sql<string>`${created.data}::jsonb || jsonb_build_object('slug', ${firstFreeSlug(account.slug)}, 'created_at', ${NOW_ISO})`,
-        }),
+        insertCompletedEventQuery(
+          qc,
+          created,
+          sql`jsonb_build_object('slug', ${firstFreeSlug(account.slug)}, 'created_at', ${NOW_ISO},
+            'consents', ${signUpConsentsJson(consents)})`,
+        ),
       );
     return insertAccountQuery(withRows, { ...account, slug: firstFreeSlug(account.slug) });
   },

@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor, TableInserter } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountEventData, AccountEventType } from './types.js';
@@ -37,6 +38,23 @@ export function insertAccountEventQuery(db: TableInserter, event: AccountEventIn
     type: event.type,
     user_id: event.userId,
     data: event.data,
+  });
+}
+
+/**
+ * The INSERT of an event whose `data` its statement completes: `event.data` merged with `completion`, a jsonb
+ * object of the same statement's (what only the statement knows, such as the slug it chose).
+ */
+export function insertCompletedEventQuery(
+  db: TableInserter,
+  event: AccountEventInsert,
+  completion: RawBuilder<unknown>,
+) {
+  return db.insertInto('account_events').values({
+    id: event.id,
+    type: event.type,
+    user_id: event.userId,
+    data: sql<string>`${event.data}::jsonb || ${completion}`,
   });
 }
 

@@ -13,6 +13,16 @@ export type SessionMethod = 'password' | 'provider' | 'passkey' | 'second_factor
 /** Why a session ended. */
 export type SessionRevokedReason = 'logout' | 'revoked' | 'password_changed' | 'deletion';
 
+/**
+ * A consent given with the sign-up: a document's version agreed to. The account's initial state travels in
+ * `user.created`; `consent.changed` tells of every change after it.
+ */
+export interface SignUpConsent {
+  key: string;
+  version: number;
+  agreed: true;
+}
+
 /** Every event type and its `data`. */
 export interface AccountEventData {
   'user.created': {
@@ -22,6 +32,8 @@ export interface AccountEventData {
     slug: string;
     created_at: string;
     method: SignUpMethod;
+    /** The consents agreed to with the sign-up (none for an imported account). */
+    consents: SignUpConsent[];
   };
   /** `changed` names the fields that changed; `values` holds their new public values. */
   'user.updated': { id: string; changed: string[]; values: Record<string, unknown> };

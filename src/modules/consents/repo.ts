@@ -83,35 +83,19 @@ export function insertSignUpConsentsQuery(db: TableInserter, consents: SignUpCon
 }
 
 /**
- * The `consent.changed` events of a sign-up's consent records (insertSignUpConsentsQuery), one per record,
- * chosen by the same condition from the same documents: beside it in a provider sign-up's transaction, and a
- * CTE of an email sign-up's one statement (which sees the documents as its records' CTE does).
+ * A sign-up's consents as `user.created` carries them (`[{"key","version","agreed":true}]`, by key), chosen
+ * by the same condition from the same documents as its records (insertSignUpConsentsQuery): a subquery of the
+ * statement or transaction that writes them, so it sees the documents they do.
  */
-export function insertSignUpConsentEventsQuery(db: TableInserter, consents: SignUpConsents) {
-  return db
-    .insertInto('account_events')
-    .columns(['id', 'type', 'user_id', 'data'])
-    .expression((eb) =>
-      eb
-        .selectFrom('consent_documents')
-        .select([
-          sql<string>`gen_random_uuid()`.as('id'),
-          sql<string>`'consent.changed'`.as('type'),
-          sql<string>`${consents.userId}::uuid`.as('user_id'),
-          sql<string>`jsonb_build_object('user_id', ${consents.userId}::uuid, 'key', key, 'version', current_version, 'agreed', true)`.as(
-            'data',
-          ),
-        ])
-        .where(sql<boolean>`required OR key = ANY(${consents.optionalKeys}::text[])`),
-    );
+export function signUpConsentsJson(consents: SignUpConsents) {
+  return sql<unknown>`(SELECT coalesce(jsonb_agg(jsonb_build_object('key', key, 'version', current_version,
+    'agreed', true) ORDER BY key), '[]'::jsonb)
+    FROM consent_documents WHERE required OR key = ANY(${consents.optionalKeys}::text[]))`;
 }
 
-/** A provider sign-up's consent records and their events, in one statement. */
+/** A provider sign-up's consent records, in one statement. */
 const INSERT_SIGN_UP_CONSENTS = Precompiled.named((db: Executor, consents: SignUpConsents) =>
-  insertSignUpConsentsQuery(
-    db.with('consent_events', (qc) => insertSignUpConsentEventsQuery(qc, consents)),
-    consents,
-  ),
+  insertSignUpConsentsQuery(db, consents),
 );
 
 /** The first key of the per-user consent advisory locks: apart from every other advisory lock. */

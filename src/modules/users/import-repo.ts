@@ -62,6 +62,7 @@ export class UserImportRepo {
         slug: row.slug,
         created_at: iso(row.created_at),
         method: 'import',
+        consents: [],
       }),
     );
     await this.db
