@@ -121,13 +121,12 @@ export class WebhookDelivery {
   /** Sends the due deliveries, a claimed batch at a time, until none is due or `signal` stops it. */
   async deliver(signal?: AbortSignal): Promise<Sent> {
     const total: Sent = { sent: 0, released: 0 };
-    let claimed: ClaimedDelivery[];
-    do {
-      if (signal?.aborted === true) break;
+    while (signal?.aborted !== true) {
       const claimedAt = Date.now();
-      claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, this.#leaseSeconds);
+      const claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, this.#leaseSeconds);
       addTo(total, await this.attempt(claimed, claimedAt, signal));
-    } while (claimed.length === CLAIM_BATCH);
+      if (claimed.length < CLAIM_BATCH) break;
+    }
     return total;
   }
 
