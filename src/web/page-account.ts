@@ -26,7 +26,7 @@ export function signupBody(t: Translate, ageGate: boolean): string {
   const birthDate = ageGate
     ? `\n${field(t, 'birth_date', 'field.birth_date', { type: 'date', autocomplete: 'bday', required: true, hint: 'signup.birth_date_hint' })}`
     : '';
-  return `${card(`<form id="signup" novalidate>
+  return `${card(`<form id="signup" method="post" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
 ${field(t, 'username', 'field.username', { autocomplete: 'username', required: true })}
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
@@ -44,7 +44,7 @@ ${guardianStep(t)}
 /** Shown after the sign-up of a child under 14: the child names a guardian, who gets the consent link. */
 function guardianStep(t: Translate): string {
   return `<section id="guardian-step" class="card" hidden>
-<form id="guardian-request" novalidate>
+<form id="guardian-request" method="post" novalidate>
 <p class="lead">${escapeHtml(t('signup.guardian_lead'))}</p>
 ${field(t, 'guardian_email', 'field.guardian_email', { type: 'email', autocomplete: 'off', required: true })}
 ${submitButton(t, 'action.ask_guardian')}
@@ -77,7 +77,7 @@ function consentFields(t: Translate): string {
 }
 
 export function loginBody(t: Translate): string {
-  return `${card(`<form id="login" novalidate>
+  return `${card(`<form id="login" method="post" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'current-password', required: true })}
 <p class="form-link"><a href="/forgot-password">${escapeHtml(t('login.forgot'))}</a></p>
@@ -90,7 +90,7 @@ ${formStatus}
 <p class="hint" data-passkey-note hidden></p>
 ${sectionStatus}
 </div>
-<form id="second-factor" novalidate hidden>
+<form id="second-factor" method="post" novalidate hidden>
 <p class="lead">${escapeHtml(t('login.second_factor'))}</p>
 ${field(t, 'code', 'field.second_factor_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="text" spellcheck="false"' })}
 ${submitButton(t, 'action.verify_code')}
@@ -103,7 +103,7 @@ ${sectionStatus}
 /** The API answers the same for every address, so the page can only ever say "if there is an account…". */
 export function forgotPasswordBody(t: Translate): string {
   return `${card(`<p class="lead">${escapeHtml(t('forgot.lead'))}</p>
-<form id="forgot" novalidate>
+<form id="forgot" method="post" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
 ${submitButton(t, 'action.send_reset')}
 ${formStatus}
@@ -116,12 +116,12 @@ ${formStatus}
  * offers a new one, sent to the signed-in user's address (user/email/resend).
  */
 export function verifyEmailBody(t: Translate): string {
-  return card(`<form id="verify" novalidate>
+  return card(`<form id="verify" method="post" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
 ${submitButton(t, 'action.verify')}
 ${formStatus}
 </form>
-<form id="resend" novalidate hidden>
+<form id="resend" method="post" novalidate hidden>
 <p class="hint">${escapeHtml(t('verify.resend_lead'))}</p>
 <button type="submit">${escapeHtml(t('action.resend'))}</button>
 <p id="resend-login" class="hint" hidden><a href="/login">${escapeHtml(t('verify.login_to_resend'))}</a></p>
@@ -131,7 +131,7 @@ ${sectionStatus}
 
 /** With the mailed link's token, one button; without one, the account's email and password instead. */
 export function cancelDeletionBody(t: Translate): string {
-  return card(`<form id="cancel-deletion" novalidate>
+  return card(`<form id="cancel-deletion" method="post" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
 <div id="cancel-credentials" hidden>
 <p class="hint">${escapeHtml(t('cancel.credentials_lead'))}</p>
@@ -145,13 +145,13 @@ ${formStatus}
 
 /** The new password; an account with a second factor then gives its code, as at log-in, to be signed in. */
 export function resetPasswordBody(t: Translate): string {
-  return card(`<form id="reset" novalidate>
+  return card(`<form id="reset" method="post" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
 ${passwordField(t, 'password', 'field.new_password', { autocomplete: 'new-password', required: true, strength: true })}
 ${submitButton(t, 'action.reset')}
 ${formStatus}
 </form>
-<form id="second-factor" novalidate hidden>
+<form id="second-factor" method="post" novalidate hidden>
 <p class="lead">${escapeHtml(t('reset.second_factor'))}</p>
 ${field(t, 'code', 'field.second_factor_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="text" spellcheck="false"' })}
 ${submitButton(t, 'action.verify_code')}

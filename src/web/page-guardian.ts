@@ -9,7 +9,7 @@ import { card, escapeHtml, formStatus, type Translate } from './html.js';
 export function guardianConsentBody(t: Translate): string {
   const button = (id: string, key: Parameters<Translate>[0], primary = false) =>
     `<button type="button" id="${id}"${primary ? ' class="primary"' : ''} hidden>${escapeHtml(t(key))}</button>`;
-  return card(`<form id="guardian-consent" novalidate>
+  return card(`<form id="guardian-consent" method="post" novalidate>
 <p id="token-message" class="message" aria-live="polite"></p>
 <p id="guardian-lead" class="lead"></p>
 <ul id="guardian-documents" class="documents"></ul>

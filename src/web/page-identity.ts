@@ -9,7 +9,7 @@ export function identityCard(t: Translate): string {
   return card(
     `<p class="hint">${escapeHtml(t('identity.lead'))}</p>
 <p id="identity-state" class="identity-state" role="status"></p>
-<form id="identity" novalidate>
+<form id="identity" method="post" novalidate>
 ${submitButton(t, 'identity.verify')}
 ${sectionStatus}
 </form>`,

@@ -17,7 +17,7 @@ export function privacySection(t: Translate): string {
     `<p class="hint">${escapeHtml(t('privacy.lead'))}</p>
 <p id="consents-pending" class="notice" role="status" hidden>${escapeHtml(t('privacy.pending_lead'))}</p>
 <ul id="consents" class="sessions consents" aria-labelledby="privacy-heading"></ul>
-<form id="consents-form" novalidate>
+<form id="consents-form" method="post" novalidate>
 ${sectionStatus}
 </form>`,
     { id: 'privacy-heading', text: t('privacy.title') },
@@ -28,7 +28,7 @@ export function activitySection(t: Translate): string {
   return card(
     `<ol id="activity" class="sessions activity" aria-labelledby="activity-heading"></ol>
 <p id="no-activity" class="meta" hidden>${escapeHtml(t('activity.empty'))}</p>
-<form id="activity-more" novalidate>
+<form id="activity-more" method="post" novalidate>
 <button type="submit" hidden>${escapeHtml(t('activity.more'))}</button>
 ${sectionStatus}
 </form>`,
@@ -39,7 +39,7 @@ ${sectionStatus}
 export function dataExportSection(t: Translate): string {
   return card(
     `<p class="hint">${escapeHtml(t('export.lead'))}</p>
-<form id="data-export" novalidate>
+<form id="data-export" method="post" novalidate>
 <button type="submit">${escapeHtml(t('action.export'))}</button>
 ${sectionStatus}
 <p id="export-ready" class="export-ready" hidden><a id="export-download" class="button primary" href="#">${escapeHtml(t('export.download'))}</a> <span id="export-expires" class="meta"></span></p>
@@ -75,7 +75,7 @@ export function deletionSection(t: Translate, options: ProfileOptions): string {
       : `<p>${escapeHtml(t('delete.lead_now'))}</p>`;
   return card(
     `${lead}
-<form id="delete-account" novalidate>
+<form id="delete-account" method="post" novalidate>
 ${confirmField(t)}
 <button type="submit" class="danger">${escapeHtml(t('action.delete'))}</button>
 ${sectionStatus}

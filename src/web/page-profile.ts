@@ -34,7 +34,7 @@ function pictureCard(t: Translate): string {
     `<div class="picture-row">
 <img id="current-picture" class="avatar" alt="${escapeHtml(t('profile.picture'))}" hidden>
 <p id="no-picture" class="avatar placeholder" hidden>${escapeHtml(t('profile.no_picture'))}</p>
-<form id="picture" novalidate>
+<form id="picture" method="post" novalidate>
 ${pictureField(t)}
 ${submitButton(t, 'action.upload')}
 ${sectionStatus}
@@ -44,16 +44,22 @@ ${sectionStatus}
   );
 }
 
-/** The account's details; a changed email needs the confirmation panel, which then shows above. */
+/**
+ * The account's details; a changed email needs the confirmation panel, which then shows above. The fields
+ * stay disabled until the account has loaded into them: what someone typed earlier would be overwritten by
+ * the loaded values, and a save before that would send empty ones.
+ */
 function detailsCard(t: Translate): string {
   return card(
-    `<form id="profile" novalidate>
+    `<form id="profile" method="post" novalidate>
+<fieldset id="profile-fields" class="fields" disabled>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', hint: 'profile.email_hint' })}
 ${field(t, 'username', 'field.username', { autocomplete: 'username' })}
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
 ${genderField(t)}
 ${textareaField(t, 'bio', 'field.bio')}
 ${submitButton(t, 'action.save')}
+</fieldset>
 ${formStatus}
 </form>`,
     { id: 'edit-heading', text: t('profile.edit') },
@@ -67,7 +73,7 @@ ${formStatus}
 function passwordCard(t: Translate): string {
   return card(
     `<p id="password-lead" class="hint">${escapeHtml(t('password.lead'))}</p>
-<form id="password-change" novalidate>
+<form id="password-change" method="post" novalidate>
 <input id="password-username" type="email" autocomplete="username" hidden>
 ${passwordField(t, 'new_password', 'field.new_password', { autocomplete: 'new-password', strength: true })}
 ${passwordField(t, 'new_password_again', 'field.new_password_again', { autocomplete: 'new-password' })}
@@ -91,7 +97,7 @@ function reauthPanel(t: Translate): string {
   return `<section id="reauth-panel" class="card reauth-panel" aria-labelledby="reauth-heading" hidden>
 <h2 id="reauth-heading">${escapeHtml(t('reauth.title'))}</h2>
 <p id="reauth-state" class="reauth-state" role="status" hidden></p>
-<form id="reauth-form" novalidate>
+<form id="reauth-form" method="post" novalidate>
 <p class="hint">${escapeHtml(t('reauth.lead'))}</p>
 ${passwordField(t, 'reauth_password', 'reauth.password', { autocomplete: 'current-password' })}
 <p class="actions"><button type="submit" class="primary">${escapeHtml(t('reauth.confirm'))}</button> <button type="button" id="reauth-passkey" data-passkey>${escapeHtml(t('reauth.passkey'))}</button></p>
@@ -129,7 +135,7 @@ function sideColumn(t: Translate): string {
 <label for="section-menu">${escapeHtml(t('profile.section_menu'))}</label>
 <select id="section-menu">${options}</select>
 </div>
-<form id="signout" class="signout"><button type="submit">${escapeHtml(t('action.signout'))}</button></form>
+<form id="signout" method="post" class="signout"><button type="submit">${escapeHtml(t('action.signout'))}</button></form>
 </div>`;
 }
 

@@ -8,11 +8,11 @@ import { card, escapeHtml, field, sectionStatus, submitButton, type Translate } 
 export function twoFactorCard(t: Translate): string {
   return card(
     `<p id="totp-state" class="totp-state" role="status"></p>
-<form id="totp-setup" novalidate hidden>
+<form id="totp-setup" method="post" novalidate hidden>
 ${submitButton(t, 'action.totp_setup')}
 ${sectionStatus}
 </form>
-<form id="totp-enable" novalidate hidden>
+<form id="totp-enable" method="post" novalidate hidden>
 <img id="totp-qr" class="qr" alt="${escapeHtml(t('security.qr'))}" width="200" height="200">
 <p>${escapeHtml(t('security.secret'))} <code id="totp-secret" class="secret"></code></p>
 ${field(t, 'totp_code', 'field.totp_code', { autocomplete: 'one-time-code', extra: ' inputmode="numeric"' })}
@@ -25,7 +25,7 @@ ${sectionStatus}
 <p class="actions"><button type="button" id="recovery-copy">${escapeHtml(t('action.copy'))}</button> <a id="recovery-download" class="button" download="recovery-codes.txt" href="#">${escapeHtml(t('action.download'))}</a></p>
 <p id="recovery-status" class="status" role="status"></p>
 </div>
-<form id="totp-manage" novalidate hidden>
+<form id="totp-manage" method="post" novalidate hidden>
 ${field(t, 'manage_code', 'field.totp_manage_code', { autocomplete: 'one-time-code', extra: ' spellcheck="false"' })}
 <p class="actions"><button type="submit" value="disable">${escapeHtml(t('action.totp_disable'))}</button> <button type="submit" value="regenerate">${escapeHtml(t('action.regenerate'))}</button></p>
 ${sectionStatus}
@@ -39,7 +39,7 @@ export function passkeysCard(t: Translate): string {
     `<ul id="passkeys" class="sessions" aria-labelledby="passkeys-heading"></ul>
 <p id="no-passkeys" class="meta" hidden>${escapeHtml(t('security.no_passkeys'))}</p>
 <p class="hint" data-passkey-note hidden></p>
-<form id="passkey-add" novalidate>
+<form id="passkey-add" method="post" novalidate>
 <div data-passkey>
 ${field(t, 'passkey_name', 'field.passkey_name', { autocomplete: 'off' })}
 ${submitButton(t, 'action.add_passkey')}

@@ -109,6 +109,14 @@ export async function registerWeb(
         ageGate: options.ageGate,
       });
     });
+    // A form sent before the page's script took it over (still loading on a slow network, or blocked): its
+    // forms post, so nothing typed reaches a URL, and what they held is dropped; the browser gets the page
+    // again, as a GET, and the form works once the script runs.
+    app.post(url, async (request, reply) => {
+      const query = request.url.split('?')[1];
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(query ? `${url}?${query}` : url, 303);
+    });
   }
 
   registerLegalPages(app, documents, policy);

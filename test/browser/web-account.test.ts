@@ -127,6 +127,69 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     expectNoProblems(problems);
   });
 
+  it('sends a login made before the page’s script ran back to /login, never putting it in the URL', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/pages/login.js', (route) => held.then(() => route.continue()));
+    const sent: string[] = [];
+    page.on('request', (request) => sent.push(`${request.method()} ${request.url()}`));
+    await page.goto('/login', { waitUntil: 'commit' });
+    await page.getByLabel('Email').fill(me.email);
+    await page.getByLabel('Password').fill(me.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    // The browser's own submission: a POST, answered with the page again (a GET, after the 303).
+    await expect.poll(() => sent.filter((line) => line.endsWith('/login')).length).toBe(3);
+    expect(sent.filter((line) => line.endsWith('/login')).map((line) => line.split(' ')[0])).toEqual([
+      'GET',
+      'POST',
+      'GET',
+    ]);
+    const loaded = page.waitForEvent('load');
+    release();
+    await loaded;
+    expect(page.url()).toMatch(/\/login$/);
+    expect(sent.filter((line) => line.includes(encodeURIComponent(me.email)))).toEqual([]);
+    await page.getByLabel('Email').fill(me.email);
+    await page.getByLabel('Password').fill(me.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/profile');
+    expectNoProblems(problems);
+  });
+
+  it('keeps /profile’s fields disabled until the account has loaded into them', async () => {
+    const me = await registerUser(suite.ctx.app);
+    const { page, problems } = await suite.openSignedIn(me.token);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let handled: Promise<void> = Promise.resolve();
+    await page.route('**/user/get', (route) => {
+      handled = held.then(() => route.continue().catch(() => undefined));
+      return handled;
+    });
+    await page.goto('/profile');
+    // What someone typed now would be overwritten by the loaded values, and a save would send empty ones.
+    for (const id of ['email', 'username', 'slug', 'bio']) {
+      expect(await page.locator(`#${id}`).isDisabled()).toBe(true);
+    }
+    expect(await page.getByRole('button', { name: 'Save profile' }).isDisabled()).toBe(true);
+    release();
+    await handled;
+    await expect.poll(() => page.locator('#bio').isEditable()).toBe(true);
+    expect(await page.locator('#username').inputValue()).toBe(me.username);
+    await page.getByLabel('About you').fill('typed once it loaded');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect.poll(() => page.locator('#form-status').textContent()).toBe('Saved.');
+    await page.reload();
+    await expect.poll(() => page.locator('#bio').inputValue()).toBe('typed once it loaded');
+    expectNoProblems(problems);
+  });
+
   it('checks names as you type on /profile, never calling the user’s own values taken', async () => {
     const me = await registerUser(suite.ctx.app);
     const other = await registerUser(suite.ctx.app);

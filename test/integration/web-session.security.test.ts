@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PAGES } from '../../src/web/pages.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
@@ -226,6 +227,31 @@ describe('web pages: headers, languages, and the 404 envelope everywhere else', 
         data: [],
       });
     }
-    expect((await ctx.app.inject({ method: 'POST', url: '/signup' })).statusCode).toBe(405);
+  });
+
+  it('posts every form, and sends a form sent before its script ran back to its page', async () => {
+    let forms = 0;
+    for (const url of Object.values(PAGES)) {
+      const page = (await ctx.app.inject({ method: 'GET', url })).body;
+      for (const form of page.match(/<form\b[^>]*>/g) ?? []) {
+        forms += 1;
+        // A GET form would put what was typed (a password) in the address bar, the history and the logs.
+        expect(form, url).toContain('method="post"');
+      }
+    }
+    expect(forms).toBeGreaterThan(20);
+
+    const early = await ctx.app.inject({
+      method: 'POST',
+      url: '/reset-password?token=mailed-token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'new_password=Quiet-Harbour-1&new_password_again=Quiet-Harbour-1',
+    });
+    expect(early.statusCode).toBe(303);
+    expect(early.headers.location).toBe('/reset-password?token=mailed-token');
+    expect(early.headers['cache-control']).toBe('no-store');
+    expect(early.body).not.toContain('Quiet-Harbour');
+    const login = await ctx.app.inject({ method: 'POST', url: '/login', payload: {} });
+    expect([login.statusCode, login.headers.location]).toEqual([303, '/login']);
   });
 });

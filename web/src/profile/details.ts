@@ -48,6 +48,7 @@ export function detailsSection(reauth: Reauth, onEmailChanging: (changing: boole
       radio.checked = radio.value === String(user.gender);
     }
     showReauth();
+    (document.getElementById('profile-fields') as HTMLFieldSetElement).disabled = false;
   });
 
   onSubmit(form, async () => {
