@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, screenshot } from '../helpers/browser.js';
+import {
+  CHROMIUM_MISSING,
+  chromiumInstalled,
+  expectNoProblems,
+  holdRequests,
+  screenshot,
+} from '../helpers/browser.js';
 import { registerUser, unique } from '../helpers/factories.js';
 import { postForm } from '../helpers/http.js';
 import { recipients, startTestSmtp, type TestSmtp, tokenFromText } from '../helpers/mail.js';
@@ -130,11 +136,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
   it('sends a login made before the page’s script ran back to /login, never putting it in the URL', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openPage();
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/pages/login.js', (route) => held.then(() => route.continue()));
+    const script = await holdRequests(page, '**/assets/pages/login.js');
     const sent: string[] = [];
     page.on('request', (request) => sent.push(`${request.method()} ${request.url()}`));
     await page.goto('/login', { waitUntil: 'commit' });
@@ -149,7 +151,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
       'GET',
     ]);
     const loaded = page.waitForEvent('load');
-    release();
+    script.release();
     await loaded;
     expect(page.url()).toMatch(/\/login$/);
     expect(sent.filter((line) => line.includes(encodeURIComponent(me.email)))).toEqual([]);
@@ -163,23 +165,15 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
   it('keeps /profile’s fields disabled until the account has loaded into them', async () => {
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openSignedIn(me.token);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let handled: Promise<void> = Promise.resolve();
-    await page.route('**/user/get', (route) => {
-      handled = held.then(() => route.continue().catch(() => undefined));
-      return handled;
-    });
+    const account = await holdRequests(page, '**/user/get');
     await page.goto('/profile');
     // What someone typed now would be overwritten by the loaded values, and a save would send empty ones.
     for (const id of ['email', 'username', 'slug', 'bio']) {
       expect(await page.locator(`#${id}`).isDisabled()).toBe(true);
     }
     expect(await page.getByRole('button', { name: 'Save profile' }).isDisabled()).toBe(true);
-    release();
-    await handled;
+    account.release();
+    await account.handled();
     await expect.poll(() => page.locator('#bio').isEditable()).toBe(true);
     expect(await page.locator('#username').inputValue()).toBe(me.username);
     await page.getByLabel('About you').fill('typed once it loaded');
@@ -223,21 +217,13 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await screenshot(page, SUITE, '05-profile-availability');
 
     // Saved while its check is on its way: the check's late answer ("taken": by the user now) never shows.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let handled: Promise<void> = Promise.resolve();
-    await page.route('**/validate/slug', (route) => {
-      handled = held.then(() => route.continue().catch(() => undefined));
-      return handled;
-    });
+    const check = await holdRequests(page, '**/validate/slug');
     await slug.fill(`mine-${unique()}`);
     await expect.poll(() => page.locator('#slug-message').textContent()).toBe('Checking…');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect.poll(() => page.locator('#form-status').textContent()).toBe('Saved.');
-    release();
-    await handled;
+    check.release();
+    await check.handled();
     expect(await page.locator('#slug-message').textContent()).toBe('');
     expect(await page.locator('#slug').getAttribute('aria-invalid')).toBeNull();
     expectNoProblems(problems);

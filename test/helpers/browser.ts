@@ -115,3 +115,25 @@ export async function lookAt(page: Page, suite: string, step: string): Promise<v
     expect(layout.scrollWidth, `${step} at ${width} px`).toBeLessThanOrEqual(layout.innerWidth);
   }
 }
+
+/** Requests held back by `holdRequests`: `release()` lets them go on; `handled()` settles once they have. */
+export interface HeldRequests {
+  release(): void;
+  handled(): Promise<void>;
+}
+
+/** Holds every request of `page` matching `url` (a glob) until `release()`: a slow network, on cue. */
+export async function holdRequests(page: Page, url: string): Promise<HeldRequests> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const pending: Promise<void>[] = [];
+  await page.route(url, (route) => {
+    // The page may be gone by the time it is released: then there is nothing to go on with.
+    const going = held.then(() => route.continue().catch(() => undefined));
+    pending.push(going);
+    return going;
+  });
+  return { release, handled: async () => void (await Promise.all(pending)) };
+}
