@@ -17,11 +17,14 @@ import type { AppMetrics } from './metrics/metrics.js';
 import type { ImageRenderer } from './modules/images/process.js';
 import type { WebhookDelivery } from './modules/webhooks/delivery.js';
 import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
+import type { Infrastructure } from './services/infrastructure.js';
 import { mediaOrigin } from './web/media-origin.js';
 import { registerWeb } from './web/plugin.js';
 
 /** The parts of one instance that its callers use beside HTTP: tests wait on them or run their passes. */
 export interface AppParts {
+  /** What the services are built on (services/infrastructure.ts): tests build services of their own on it. */
+  infrastructure: Infrastructure;
   /** The mail outbox's sender: wait for sends (`idle`) or run a retry pass (`retryDue`). */
   mailer: Mailer;
   /** The data-export builder: wait for builds (`idle`) or run a pass (`buildDue`, `expireDue`). */
@@ -76,15 +79,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
  */
 export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<BuiltApp> {
   const app = createInstance(config, deps.logStream);
-  const infrastructure = await registerInfrastructure(app, config, deps);
-  const built = buildEndpoints(config, {
-    ...infrastructure,
-    database: deps.database,
-    guardianIdentity: deps.guardianIdentity,
-    log: app.log,
-    // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
-    reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
-  });
+  const { infrastructure, imageRenderer } = await registerInfrastructure(app, config, deps);
+  const built = buildEndpoints(config, infrastructure);
   const mailSummaries = new MailSummaries(deps.database.db, infrastructure.mailer);
   const backgroundIdle = startBackgroundJobs(app, config, {
     ...built,
@@ -104,12 +100,13 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
   return {
     app,
     parts: {
+      infrastructure,
       mailer: infrastructure.mailer,
       dataExports: built.dataExportJobs,
       dueDeletions: built.dueDeletions,
       guardianDeadline: built.guardianDeadline,
       mailSummaries,
-      imageRenderer: infrastructure.imageRenderer,
+      imageRenderer,
       backgroundIdle,
       webhookDelivery: built.webhookDelivery,
       deliveryWake: built.deliveryWake,

@@ -32,17 +32,18 @@ import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import type { WebhookDelivery } from './modules/webhooks/delivery.js';
 import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
-import { buildServices, type ServiceDeps } from './services.js';
+import type { Infrastructure } from './services/infrastructure.js';
+import { buildServices } from './services.js';
 import type { LegalDocuments } from './web/legal.js';
 import type { WebSessions } from './web/plugin.js';
 
 /**
- * Builds the services (src/services.ts), and every endpoint from them in the order /openapi.json lists them:
- * the API document's order is this list's, so reordering it changes the document.
+ * Builds the services (src/services.ts) on the infrastructure, and every endpoint from them in the order
+ * /openapi.json lists them: the API document's order is this list's, so reordering it changes the document.
  */
 export function buildEndpoints(
   config: Config,
-  deps: ServiceDeps,
+  infrastructure: Infrastructure,
 ): {
   endpoints: AnyEndpoint[];
   services: RequestServices;
@@ -65,9 +66,8 @@ export function buildEndpoints(
   /** Told after a commit that wrote events: the delivery loop runs a pass at once. */
   deliveryWake: DeliveryWake;
 } {
-  const { limits } = deps;
+  const { limits, reads } = infrastructure;
   const {
-    reads,
     configuredProviders: configured,
     users,
     tokens,
@@ -107,7 +107,7 @@ export function buildEndpoints(
     guardianDeadline,
     guardianIdentity,
     identity,
-  } = buildServices(config, deps);
+  } = buildServices({ config, deps: infrastructure });
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
   const taken: UsersTaken = {

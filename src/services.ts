@@ -1,136 +1,251 @@
-import type { Config } from './config.js';
-import { ReadRouting } from './db/read-routing.js';
+import type { SecondFactorSignIn } from './account/second-factor/sign-in.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
-import { buildAccountFlows } from './services/account.js';
-import { buildDeletion } from './services/deletion.js';
-import type { ServiceDeps } from './services/deps.js';
-import { buildEntities } from './services/entities.js';
-import { buildFactorSettings, buildPasskeyProofs } from './services/factors.js';
-import { buildGuardian } from './services/guardian.js';
-import { buildIdentity } from './services/identity.js';
-import { buildNotifications } from './services/notifications.js';
-import { buildDataExports } from './services/privacy.js';
-import { buildSecurityLog } from './services/security.js';
-import { buildSecondFactorSignIn, buildSignIn } from './services/sign-in.js';
-import { buildWebhooks } from './services/webhooks.js';
+import { type AccountFlows, buildAccountFlows } from './services/account.js';
+import { buildDeletion, type DeletionServices } from './services/deletion.js';
+import type { FactoryArgs } from './services/deps.js';
+import { buildEntities, type EntityServices } from './services/entities.js';
+import { buildFactorSettings, buildPasskeyProofs, type FactorSettingsServices } from './services/factors.js';
+import { buildGuardian, type GuardianServices } from './services/guardian.js';
+import { buildIdentity, type IdentityServices } from './services/identity.js';
+import { buildNotifications, type NotificationServices } from './services/notifications.js';
+import { buildOperatorTools, type OperatorToolServices } from './services/operator.js';
+import { buildDataExports, type DataExportServices } from './services/privacy.js';
+import { buildSecurityLog, type SecurityLogServices } from './services/security.js';
+import { buildSecondFactorSignIn, buildSignIn, type SignInServices } from './services/sign-in.js';
+import { buildWebhooks, type WebhookServices } from './services/webhooks.js';
 
-export type { ServiceDeps } from './services/deps.js';
-
-/** Every service of one instance, built from real repositories: what endpoints and tests are made from. */
-export type Services = ReturnType<typeof buildServices>;
+export type { FactoryArgs, ServiceDeps } from './services/deps.js';
 
 /**
- * The server's services, from the factories of services/ in dependency order: the security log, the entity
- * modules, sign-in, the deletion, the passkeys' proofs, the account's flows, the factors' settings and the
- * data export (endpoints are built from these in endpoints.ts). The operator commands build theirs from the
- * same factories (services/operator.ts).
+ * Every service of one instance, built from real repositories: what endpoints, the operator commands and
+ * tests are made from. Each member is declared by the factory that builds it (go to its definition).
  */
-export function buildServices(config: Config, deps: ServiceDeps) {
-  // The public reads go to a healthy replica, unless the reader just wrote (db/read-routing.ts).
-  const reads = new ReadRouting(deps.database.db, deps.database.replicas);
-  const { securityEventsRepo, securityEvents, activityCursors, activity } = buildSecurityLog(config, deps);
-  const entities = buildEntities(config, deps, { activity, reads });
-  const { devicesRepo, devices, notifications } = buildNotifications(config, deps);
-  const signInFlows = buildSignIn(config, deps, { ...entities, activity });
-  const { signIn, gate } = signInFlows;
+export interface Services
+  extends Pick<SecurityLogServices, 'securityEvents' | 'activityCursors' | 'activity'>,
+    Pick<
+      EntityServices,
+      | 'configuredProviders'
+      | 'users'
+      | 'operations'
+      | 'tokens'
+      | 'hasher'
+      | 'providers'
+      | 'images'
+      | 'consents'
+      | 'consentReminders'
+      | 'promotions'
+      | 'feedCursors'
+      | 'posts'
+      | 'idempotency'
+    >,
+    Pick<NotificationServices, 'devices' | 'notifications'>,
+    Pick<SignInServices, 'signIn'>,
+    Pick<DeletionServices, 'eraser' | 'scheduledDeletions'>,
+    Pick<
+      AccountFlows,
+      | 'signUp'
+      | 'reauth'
+      | 'providerLinks'
+      | 'profile'
+      | 'profilePictures'
+      | 'verification'
+      | 'passwordReset'
+      | 'deletion'
+    >,
+    FactorSettingsServices,
+    DataExportServices,
+    Pick<IdentityServices, 'identity' | 'identityVerifier'>,
+    Pick<GuardianServices, 'guardianRequests' | 'guardianConsents' | 'guardianDeadline' | 'guardianIdentity'>,
+    WebhookServices,
+    OperatorToolServices {
+  /** The second step of a sign-in (or of a deletion's cancel). */
+  secondFactorSignIn: SecondFactorSignIn;
+  /** Whether SECRETS_KEY is set: without it the second factor's routes answer 503. */
+  secondFactorConfigured: boolean;
+  /** Told after a commit that wrote account events: the delivery loop runs a pass at once. */
+  deliveryWake: DeliveryWake;
+  /** Every table that references stored media: files none of them references are swept. */
+  mediaReferences: MediaReferences[];
+}
+
+/**
+ * The services, from the factories of services/ in dependency order, each given its parts by name: the
+ * security log, the entity modules, the notifications, sign-in, the deletion, the second factor's sign-in,
+ * the passkeys' proofs, the account's flows, the factors' settings, the data export, identity verification,
+ * a guardian's consent, the webhooks and the operators' own tools. The server (endpoints.ts), the operator
+ * commands (cli/context.ts) and the tests all build theirs here, on buildInfrastructure's deps.
+ */
+export function buildServices({ config, deps }: FactoryArgs): Services {
+  const security = buildSecurityLog({ config, deps });
+  const { activity } = security;
+  const entities = buildEntities({ config, deps, activity });
+  const { usersRepo, users, tokens, hasher, images, posts, oneTimeTokens } = entities;
+  const notifications = buildNotifications({ config, deps });
+  const signInServices = buildSignIn({
+    config,
+    deps,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    activity,
+    providers: entities.providers,
+  });
+  const { gate, sessionTokens, secondFactorRepo } = signInServices;
   // The deletion's cancel checks the password the login's way, under its counters.
-  const deletionParts = buildDeletion(config, deps, { ...entities, passwords: signIn, gate, activity });
-  const { eraser, scheduledDeletions } = deletionParts;
+  const deletion = buildDeletion({
+    config,
+    deps,
+    usersRepo,
+    users,
+    tokens,
+    posts,
+    images,
+    oneTimeTokens,
+    passwords: signInServices.signIn,
+    gate,
+    sessionTokens,
+    activity,
+  });
+  const { eraser, scheduledDeletions } = deletion;
   // A right code of a cancel's challenge completes the cancel.
-  const secondFactorSignIn = buildSecondFactorSignIn(deps, {
-    ...entities,
-    ...signInFlows,
+  const secondFactorSignIn = buildSecondFactorSignIn({
+    config,
+    deps,
+    usersRepo,
+    users,
+    secondFactorRepo,
+    challenges: signInServices.challenges,
+    secondFactorCodes: signInServices.secondFactorCodes,
+    sessionTokens,
     activity,
     deletionCancel: scheduledDeletions,
   });
-  const proofs = buildPasskeyProofs(config, deps);
-  const flows = buildAccountFlows(config, deps, {
-    ...entities,
-    ...proofs,
+  const proofs = buildPasskeyProofs({ config, deps });
+  const { passkeysRepo, passkeyAssertions } = proofs;
+  const flows = buildAccountFlows({
+    config,
+    deps,
+    usersRepo,
+    users,
+    tokens,
+    hasher,
+    images,
+    providers: entities.providers,
+    verifiers: entities.verifiers,
+    providerAccounts: entities.providerAccounts,
+    consents: entities.consents,
+    idempotency: entities.idempotency,
+    oneTimeTokens,
     gate,
+    sessionTokens,
+    passkeysRepo,
+    passkeyAssertions,
     eraser,
     scheduledDeletions,
     activity,
   });
-  const { reauth, signInMethods } = flows;
-  const { secondFactor, passkeySignIn, passkeys } = buildFactorSettings(config, deps, {
-    ...entities,
-    ...signInFlows,
-    ...proofs,
+  const { reauth } = flows;
+  const factors = buildFactorSettings({
+    config,
+    deps,
+    usersRepo,
+    users,
+    sessionTokens,
+    loginLimits: signInServices.loginLimits,
+    secondFactorRepo,
+    secondFactorCodes: signInServices.secondFactorCodes,
+    passkeysRepo,
+    webauthnChallenges: proofs.webauthnChallenges,
+    ceremonies: proofs.ceremonies,
+    passkeyAssertions,
     reauth,
-    signInMethods,
+    signInMethods: flows.signInMethods,
     activity,
   });
-  const { dataExports, exportCursors, dataExportJobs } = buildDataExports(config, deps, {
-    ...entities,
-    ...deletionParts,
-    ...proofs,
-    ...signInFlows,
-    devicesRepo,
-    securityEventsRepo,
+  const exports = buildDataExports({
+    config,
+    deps,
+    usersRepo,
+    users,
+    tokensRepo: entities.tokensRepo,
+    providerAccounts: entities.providerAccounts,
+    postsRepo: entities.postsRepo,
+    oneTimeTokens,
+    exportsRepo: deletion.exportsRepo,
+    exportStore: deletion.exportStore,
+    passkeysRepo,
+    secondFactorRepo,
+    devicesRepo: notifications.devicesRepo,
+    securityEventsRepo: security.securityEventsRepo,
     reauth,
     activity,
   });
-  const { identity, identityVerifier, guardianIdentity } = buildIdentity(config, deps, { activity });
-  const guardian = buildGuardian(config, deps, {
-    ...entities,
+  const identity = buildIdentity({ config, deps, activity });
+  const guardian = buildGuardian({
+    config,
+    deps,
+    consents: entities.consents,
     eraser,
     scheduledDeletions,
     activity,
-    identity: guardianIdentity,
+    identity: identity.guardianIdentity,
   });
-  const { users, posts } = entities;
   // The account events' delivery passes (the server runs them in the background), and the wake a writer of
   // events calls after its commit so that this instance delivers them at once rather than at its next tick.
-  const { webhookDelivery } = buildWebhooks(config, deps);
-  const deliveryWake = new DeliveryWake();
-  // Every table that references stored media: files none of them references are swept.
-  const mediaReferences: MediaReferences[] = [users, posts];
+  const webhooks = buildWebhooks({ config, deps });
+  const tools = buildOperatorTools({ config, deps, secondFactorRepo, activity });
   return {
-    reads,
+    securityEvents: security.securityEvents,
+    activityCursors: security.activityCursors,
+    activity,
     configuredProviders: entities.configuredProviders,
     users,
-    tokens: entities.tokens,
-    hasher: entities.hasher,
-    reauth,
+    operations: entities.operations,
+    tokens,
+    hasher,
     providers: entities.providers,
-    providerLinks: flows.providerLinks,
-    passkeySignIn,
-    passkeys,
-    images: entities.images,
-    signUp: flows.signUp,
-    signIn,
-    secondFactor,
+    images,
+    consents: entities.consents,
+    consentReminders: entities.consentReminders,
+    promotions: entities.promotions,
+    feedCursors: entities.feedCursors,
+    posts,
+    idempotency: entities.idempotency,
+    devices: notifications.devices,
+    notifications: notifications.notifications,
+    signIn: signInServices.signIn,
     secondFactorSignIn,
-    secondFactorConfigured: signInFlows.secondFactorCodes.configured,
+    secondFactorConfigured: signInServices.secondFactorCodes.configured,
+    eraser,
+    scheduledDeletions,
+    signUp: flows.signUp,
+    reauth,
+    providerLinks: flows.providerLinks,
     profile: flows.profile,
     profilePictures: flows.profilePictures,
     verification: flows.verification,
     passwordReset: flows.passwordReset,
-    consents: entities.consents,
-    consentReminders: entities.consentReminders,
-    devices,
-    operations: entities.operations,
-    promotions: entities.promotions,
-    notifications,
-    feedCursors: entities.feedCursors,
-    posts,
     deletion: flows.deletion,
-    dataExports,
-    exportCursors,
-    dataExportJobs,
-    scheduledDeletions,
-    eraser,
-    idempotency: entities.idempotency,
-    mediaReferences,
-    securityEvents,
-    activityCursors,
-    activity,
-    webhookDelivery,
-    deliveryWake,
-    ...guardian,
-    identity,
-    identityVerifier,
+    secondFactor: factors.secondFactor,
+    passkeySignIn: factors.passkeySignIn,
+    passkeys: factors.passkeys,
+    dataExports: exports.dataExports,
+    exportCursors: exports.exportCursors,
+    dataExportJobs: exports.dataExportJobs,
+    identity: identity.identity,
+    identityVerifier: identity.identityVerifier,
+    guardianRequests: guardian.guardianRequests,
+    guardianConsents: guardian.guardianConsents,
+    guardianDeadline: guardian.guardianDeadline,
+    guardianIdentity: guardian.guardianIdentity,
+    webhookEndpoints: webhooks.webhookEndpoints,
+    webhookDelivery: webhooks.webhookDelivery,
+    deliveryWake: new DeliveryWake(),
+    mediaReferences: [users, posts],
+    userImport: tools.userImport,
+    consentHistory: tools.consentHistory,
+    secondFactorReset: tools.secondFactorReset,
   };
 }

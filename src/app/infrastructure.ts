@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { GuardianIdentityCheck } from '../account/guardian/identity.js';
 import { passkeysWarning } from '../config/webauthn.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -7,20 +8,12 @@ import { registerTransportHygiene } from '../http/connections.js';
 import { allowCorsOrigins } from '../http/cors.js';
 import { closeConnectionsWhenClosing, registerFallbacks } from '../http/server-setup.js';
 import { HashingPool } from '../lib/hashing-pool.js';
-import { openRateLimits } from '../limits/open-rate-limits.js';
-import type { RateLimits } from '../limits/rate-counter.js';
-import { AddressCap } from '../mail/address-cap.js';
-import { Mailer } from '../mail/mailer.js';
-import { OutboxRepo } from '../mail/outbox-repo.js';
-import { createMailTransport } from '../mail/transport.js';
 import { serveMetricsRoute } from '../metrics/exposition.js';
 import { AppMetrics } from '../metrics/metrics.js';
 import { recordRequests } from '../metrics/request-metrics.js';
 import { ImageRenderer } from '../modules/images/process.js';
-import { createStorage } from '../storage/create-storage.js';
+import { buildInfrastructure, type Infrastructure } from '../services/infrastructure.js';
 import { LocalStorage } from '../storage/local-storage.js';
-import type { MediaStorage } from '../storage/media-storage.js';
-import { S3Storage } from '../storage/s3-storage.js';
 import { serveLocalMedia } from '../storage/serve-local.js';
 
 /** What the infrastructure needs from its caller. */
@@ -28,16 +21,16 @@ export interface InfrastructureDeps {
   database: DatabaseHandle;
   /** The instance's metrics; made here when the caller does not need them (server.ts does: METRICS_PORT). */
   metrics?: AppMetrics | undefined;
+  /** How a child's guardian proves who they are; unset, the configured way (services/guardian.ts). */
+  guardianIdentity?: GuardianIdentityCheck | undefined;
 }
 
 /** The instance's infrastructure, each part closed with the instance: what the services are built on. */
-export interface Infrastructure {
+export interface ServerInfrastructure {
   metrics: AppMetrics;
   imageRenderer: ImageRenderer;
-  hashing: HashingPool;
-  storage: MediaStorage;
-  limits: RateLimits;
-  mailer: Mailer;
+  /** The adapters every entry point wires (services/infrastructure.ts), with this instance's pools. */
+  infrastructure: Infrastructure;
 }
 
 /** Every request: its id echoed, its transport checked, counted, and answered 404/405 when no route matches. */
@@ -79,14 +72,15 @@ function warnAboutOpenProviders(app: FastifyInstance, config: Config): void {
 
 /**
  * The first plugin: the hooks every request passes (request id, transport hygiene, metrics, CORS, body
- * parsers, the 404/405 fallbacks and the error handler), then the instance's pools, storage, rate limits and
- * mailer, each closed when the instance closes. The pools start their workers on first use.
+ * parsers, the 404/405 fallbacks and the error handler), then the instance's pools and the infrastructure
+ * the services are built on (storage, rate limits, mailer, push), each closed when the instance closes. The
+ * pools start their workers on first use.
  */
 export async function registerInfrastructure(
   app: FastifyInstance,
   config: Config,
   deps: InfrastructureDeps,
-): Promise<Infrastructure> {
+): Promise<ServerInfrastructure> {
   const metrics = await registerRequestHandling(app, config, deps);
   // Image decoding runs in its own bounded pool of processes, never beside password hashing.
   const imageRenderer = new ImageRenderer(config.imageRendering);
@@ -94,26 +88,23 @@ export async function registerInfrastructure(
   // Password hashing in its own bounded pool of threads at a lower CPU priority than request handling.
   const hashing = new HashingPool(config.hashing);
   app.addHook('onClose', async () => hashing.close());
-  const storage = createStorage(config.media);
-  if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
-  if (storage instanceof S3Storage) app.addHook('onClose', async () => storage.close());
-  // Built once: every request of this instance shares the counters (and, with Redis, every instance does).
-  const limits = openRateLimits(config.rateLimits, config.redisUrl, app.log, metrics.rateLimitObserver);
   warnAboutOpenProviders(app, config);
   const passkeys = passkeysWarning(config.webauthn);
   if (passkeys !== undefined) app.log.warn(passkeys);
-  app.addHook('onClose', async () => limits.close());
-  await limits.ready();
-  // Mail goes out after commit and is retried from the outbox in the background.
-  const mailer = new Mailer({
-    outbox: new OutboxRepo(deps.database.db),
-    transport: createMailTransport(config.mail, app.log),
-    retry: config.mail.retry,
-    sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
-    logger: app.log,
-    cap: new AddressCap(limits.mailAddress),
+  const infrastructure = await buildInfrastructure(config, {
+    database: deps.database,
+    role: 'server',
+    log: app.log,
+    metrics,
+    // Files that could not be removed are orphans: logged with their keys so an operator can remove them.
+    reportCleanupFailure: (keys, error) => app.log.error({ err: error, keys }, 'media cleanup failed'),
+    imageRenderer,
+    hashing,
+    guardianIdentity: deps.guardianIdentity,
   });
-  mailer.start();
-  app.addHook('onClose', async () => mailer.close());
-  return { metrics, imageRenderer, hashing, storage, limits, mailer };
+  // Hooks close in the reverse order of their adding: the mailer, the limits and the storage first.
+  app.addHook('onClose', async () => infrastructure.close());
+  const { storage } = infrastructure;
+  if (storage instanceof LocalStorage) serveLocalMedia(app, storage);
+  return { metrics, imageRenderer, infrastructure };
 }

@@ -7,10 +7,6 @@ import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
-import { unlimitedRateLimits } from '../limits/rate-counter.js';
-import { Mailer } from '../mail/mailer.js';
-import { OutboxRepo } from '../mail/outbox-repo.js';
-import { createMailTransport } from '../mail/transport.js';
 import type { ConsentHistory } from '../modules/consents/history.js';
 import type { ConsentReminders } from '../modules/consents/reminders.js';
 import type { ConsentsService } from '../modules/consents/service.js';
@@ -21,10 +17,8 @@ import type { UserImportService } from '../modules/users/import-service.js';
 import type { UserOperationsService } from '../modules/users/operator-service.js';
 import type { WebhookEndpoints } from '../modules/webhooks/endpoints-service.js';
 import type { PushLogger } from '../push/transport.js';
-import { buildOperatorServices } from '../services/operator.js';
-import { createStorage } from '../storage/create-storage.js';
-import type { MediaStorage } from '../storage/media-storage.js';
-import { S3Storage } from '../storage/s3-storage.js';
+import { buildInfrastructure, type Infrastructure } from '../services/infrastructure.js';
+import { buildServices, type Services } from '../services.js';
 import { OperatorError } from './output.js';
 import { printProblemLine, type Terminal } from './terminal.js';
 
@@ -61,28 +55,24 @@ function commandLog(terminal: Terminal): PushLogger {
   return { info: () => undefined, warn: printProblem, error: printProblem };
 }
 
-/**
- * The operator services on an open database: the server's own factories (services/operator.ts), with what a
- * command does differently handed in as their deps.
- */
-export function commandServices(
-  config: Config,
-  database: DatabaseHandle,
-  storage: MediaStorage,
-  mailer: Mailer,
-  terminal: Terminal,
-): OperatorServices {
-  return buildOperatorServices(config, {
-    database,
-    storage,
-    // A file that cannot be removed is named, so the operator can remove it.
-    reportCleanupFailure: (keys) =>
-      printProblemLine(terminal, `Could not remove the files ${keys.join(', ')}; remove them by hand.`),
-    // A command has no clients to throttle, and needs no Redis.
-    limits: unlimitedRateLimits(),
-    log: commandLog(terminal),
-    mailer,
-  });
+/** The operator commands' view of the services: the server's own, named as the commands use them. */
+export function operatorServices(services: Services): OperatorServices {
+  return {
+    users: services.operations,
+    promotions: services.promotions,
+    tokens: services.tokens,
+    posts: services.posts,
+    // Operators are not re-authenticated (they hold the database): they use the eraser itself.
+    deletion: services.eraser,
+    scheduledDeletions: services.scheduledDeletions,
+    importer: services.userImport,
+    consents: services.consents,
+    consentReminders: services.consentReminders,
+    consentHistory: services.consentHistory,
+    secondFactor: services.secondFactorReset,
+    webhooks: services.webhookEndpoints,
+    identity: services.identity,
+  };
 }
 
 /**
@@ -109,7 +99,7 @@ export interface OperatorSession {
   readonly services: OperatorServices;
   /** Resolves once the mail the commands so far wrote has been sent (or planned for a retry). */
   settle(): Promise<void>;
-  /** Sends what is left, then closes the mailer, the storage's sockets and the database. */
+  /** Sends what is left, then closes the infrastructure (the mailer, the storage's sockets) and the database. */
   close(): Promise<void>;
 }
 
@@ -130,25 +120,29 @@ export async function openOperatorSession(config: Config, terminal: Terminal): P
     await database.close();
     throw error;
   }
-  const storage = createStorage(config.media);
-  const log = commandLog(terminal);
-  // Mail a command writes is sent before it exits (a send that fails is retried by the servers' retrier).
-  const mailer = new Mailer({
-    outbox: new OutboxRepo(database.db),
-    transport: createMailTransport(config.mail, log),
-    retry: config.mail.retry,
-    sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
-    logger: log,
-  });
+  let infrastructure: Infrastructure;
+  try {
+    // The server's infrastructure and services, with what a command does differently (role `command`).
+    infrastructure = await buildInfrastructure(config, {
+      database,
+      role: 'command',
+      log: commandLog(terminal),
+      // A file that cannot be removed is named, so the operator can remove it.
+      reportCleanupFailure: (keys) =>
+        printProblemLine(terminal, `Could not remove the files ${keys.join(', ')}; remove them by hand.`),
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const { mailer } = infrastructure;
   return {
-    services: commandServices(config, database, storage, mailer, terminal),
+    services: operatorServices(buildServices({ config, deps: infrastructure })),
+    // Mail a command writes is sent before it exits (a send that fails is retried by the servers' retrier).
     settle: () => mailer.idle(),
     close: async () => {
       try {
-        await mailer.idle();
-        await mailer.close();
-        // The S3 client keeps sockets open; local storage has nothing to close.
-        if (storage instanceof S3Storage) storage.close();
+        await infrastructure.close();
       } finally {
         await database.close();
       }

@@ -1,46 +1,75 @@
+import type { AccountEraser } from '../account/deletion/eraser.js';
+import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
 import { AccountDeletion } from '../account/deletion/service.js';
+import type { PasskeyAssertions } from '../account/passkeys/assertions.js';
 import { PasswordResetService } from '../account/password-reset/service.js';
 import { ProfilePictureService } from '../account/profile/picture.js';
 import { ProfileService } from '../account/profile/service.js';
 import { ProviderLinks } from '../account/provider-links/service.js';
 import { Reauthentication } from '../account/reauth/service.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import type { SessionGate } from '../account/sign-in/session-gate.js';
+import type { SignInTokens } from '../account/sign-in/tokens.js';
 import { SignInMethodsReader } from '../account/sign-in-methods.js';
 import { SignUp } from '../account/sign-up/service.js';
-import type { Config } from '../config.js';
+import type { PasswordHasher } from '../lib/passwords.js';
 import { writeAccountEvent } from '../modules/account-events/outbox.js';
+import type { ConsentsService } from '../modules/consents/service.js';
+import type { IdempotencyService } from '../modules/idempotency/service.js';
+import type { ImagesService } from '../modules/images/service.js';
+import type { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
 import { EmailVerificationService } from '../modules/lifecycle/verification-service.js';
+import type { PasskeysRepo } from '../modules/passkeys/repo.js';
+import type { ProviderAccountsRepo } from '../modules/providers/repo.js';
+import type { ProvidersService } from '../modules/providers/service.js';
 import { ReauthWindowsRepo } from '../modules/tokens/reauth-window-repo.js';
-import type { Deletion } from './deletion.js';
-import type { ServiceDeps } from './deps.js';
-import type { Entities } from './entities.js';
-import type { PasskeyProofs } from './factors.js';
-import type { SignInFlows } from './sign-in.js';
+import type { TokensService } from '../modules/tokens/service.js';
+import type { UsersRepo } from '../modules/users/repo.js';
+import type { UsersService } from '../modules/users/service.js';
+import type { ProviderVerifier } from '../providers/verifier.js';
+import type { FactoryArgs } from './deps.js';
 
 /** What the account's flows are made from: the entities, sign-in, the passkeys' proofs and the deletion. */
-export type AccountParts = Pick<
-  Entities,
-  | 'usersRepo'
-  | 'users'
-  | 'tokens'
-  | 'hasher'
-  | 'images'
-  | 'providers'
-  | 'verifiers'
-  | 'providerAccounts'
-  | 'consents'
-  | 'idempotency'
-  | 'oneTimeTokens'
-> &
-  Pick<SignInFlows, 'gate'> &
-  Pick<PasskeyProofs, 'passkeysRepo' | 'passkeyAssertions'> &
-  Pick<Deletion, 'eraser' | 'scheduledDeletions'> & {
-    /** Every flow logs what it did (and mails its alert) in its transaction. */
-    activity: SecurityActivity;
-  };
+export interface AccountParts extends FactoryArgs {
+  usersRepo: UsersRepo;
+  users: UsersService;
+  tokens: TokensService;
+  hasher: PasswordHasher;
+  images: ImagesService;
+  providers: ProvidersService;
+  verifiers: Map<string, ProviderVerifier>;
+  providerAccounts: ProviderAccountsRepo;
+  consents: ConsentsService;
+  idempotency: IdempotencyService;
+  oneTimeTokens: OneTimeTokensRepo;
+  gate: SessionGate;
+  sessionTokens: SignInTokens;
+  passkeysRepo: PasskeysRepo;
+  passkeyAssertions: PasskeyAssertions;
+  eraser: AccountEraser;
+  scheduledDeletions: ScheduledDeletions;
+  /** Every flow logs what it did (and mails its alert) in its transaction. */
+  activity: SecurityActivity;
+}
+
+/** The account layer's use cases that span entities. */
+export interface AccountFlows {
+  verification: EmailVerificationService;
+  signUp: SignUp;
+  /** Re-authentication: what every sensitive change asks for first. */
+  reauth: Reauthentication;
+  signInMethods: SignInMethodsReader;
+  providerLinks: ProviderLinks;
+  profile: ProfileService;
+  profilePictures: ProfilePictureService;
+  passwordReset: PasswordResetService;
+  /** user/delete: the scheduled deletion (or the eraser, without a grace period) behind re-authentication. */
+  deletion: AccountDeletion;
+}
 
 /** The account layer's use cases that span entities: sign-up, re-authentication and what it guards. */
-export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: AccountParts) {
+export function buildAccountFlows(parts: AccountParts): AccountFlows {
+  const { config, deps } = parts;
   const db = deps.database.db;
   const { limits, mailer } = deps;
   const { usersRepo, users, tokens, hasher, images, providers, providerAccounts, activity } = parts;
@@ -121,6 +150,7 @@ export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: Acco
     perEmail: limits.passwordForgotEmail,
     activity,
     gate,
+    sessionTokens: parts.sessionTokens,
   });
   const deletion = new AccountDeletion(parts.eraser, parts.scheduledDeletions, reauth);
   return {

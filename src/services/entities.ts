@@ -1,6 +1,4 @@
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
-import type { Config } from '../config.js';
-import type { RoutedReads } from '../db/read-routing.js';
 import { PasswordHasher } from '../lib/passwords.js';
 import { ConsentReminders } from '../modules/consents/reminders.js';
 import { ConsentRemindersRepo } from '../modules/consents/reminders-repo.js';
@@ -23,24 +21,49 @@ import { UserOperationsService } from '../modules/users/operator-service.js';
 import { UsersRepo } from '../modules/users/repo.js';
 import { UsersService } from '../modules/users/service.js';
 import { buildVerifiers } from '../providers/index.js';
-import type { ServiceDeps } from './deps.js';
+import type { ProviderVerifier } from '../providers/verifier.js';
+import type { FactoryArgs } from './deps.js';
 
 /** Without a renderer (an operator command) pictures can be removed but never stored: no process starts. */
 const NO_RENDERING: PictureRenderer = {
   renderProfilePicture: () => Promise.reject(new Error('this process renders no images')),
 };
-/** What the entity modules are made from besides the deps. */
-export interface EntityParts {
+/** What the entity modules are made from besides the config and the deps. */
+export interface EntityParts extends FactoryArgs {
   /** The modules that log an event (a revoked session, a consent change) record it here. */
   activity: SecurityActivity;
-  /** Where the public reads run: the server's routing over its replicas, or the primary (commands). */
-  reads: RoutedReads;
+}
+
+/** The entity modules, and the repos the flows above them write through. */
+export interface EntityServices {
+  usersRepo: UsersRepo;
+  providerAccounts: ProviderAccountsRepo;
+  users: UsersService;
+  /** The operators' handle on users (the inspirer flag, disabling, lookups). */
+  operations: UserOperationsService;
+  tokensRepo: TokensRepo;
+  tokens: TokensService;
+  hasher: PasswordHasher;
+  /** One verifier per configured identity provider, by name. */
+  verifiers: Map<string, ProviderVerifier>;
+  providers: ProvidersService;
+  /** The names of the configured identity providers. */
+  configuredProviders: string[];
+  images: ImagesService;
+  oneTimeTokens: OneTimeTokensRepo;
+  consents: ConsentsService;
+  consentReminders: ConsentReminders;
+  promotions: PromotionsService;
+  postsRepo: PostsRepo;
+  feedCursors: FeedCursorCodec;
+  idempotency: IdempotencyService;
+  posts: PostsService;
 }
 
 /** The entity modules: each from its repo and what it declares it needs. */
-export function buildEntities(config: Config, deps: ServiceDeps, parts: EntityParts) {
+export function buildEntities({ config, deps, activity }: EntityParts): EntityServices {
   const db = deps.database.db;
-  const { activity, reads } = parts;
+  const { reads } = deps;
   const usersRepo = new UsersRepo(db);
   const providerAccounts = new ProviderAccountsRepo(db);
   // The `providers` of the user object are read from the links themselves.
@@ -131,5 +154,3 @@ export function buildEntities(config: Config, deps: ServiceDeps, parts: EntityPa
     posts,
   };
 }
-
-export type Entities = ReturnType<typeof buildEntities>;

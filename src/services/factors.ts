@@ -3,21 +3,32 @@ import { WebAuthnCeremonies } from '../account/passkeys/ceremonies.js';
 import { PasskeyManagement } from '../account/passkeys/management.js';
 import { PasskeySignIn } from '../account/passkeys/sign-in.js';
 import type { Reauthentication } from '../account/reauth/service.js';
+import type { SecondFactorCodes } from '../account/second-factor/codes.js';
 import { SecondFactorSettings } from '../account/second-factor/settings.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import type { LoginLimits } from '../account/sign-in/login-attempts.js';
+import type { SignInTokens } from '../account/sign-in/tokens.js';
 import type { SignInMethodsReader } from '../account/sign-in-methods.js';
-import type { Config } from '../config.js';
 import { WebAuthnChallengesRepo } from '../modules/passkeys/challenges-repo.js';
 import { PasskeysRepo } from '../modules/passkeys/repo.js';
-import type { ServiceDeps } from './deps.js';
-import type { Entities } from './entities.js';
-import type { SignInFlows } from './sign-in.js';
+import type { SecondFactorRepo } from '../modules/second-factor/repo.js';
+import type { UsersRepo } from '../modules/users/repo.js';
+import type { UsersService } from '../modules/users/service.js';
+import type { FactoryArgs } from './deps.js';
+
+/** The passkeys' proofs: what sign-in, re-authentication and the passkeys' settings check assertions with. */
+export interface PasskeyProofs {
+  passkeysRepo: PasskeysRepo;
+  webauthnChallenges: WebAuthnChallengesRepo;
+  ceremonies: WebAuthnCeremonies;
+  passkeyAssertions: PasskeyAssertions;
+}
 
 /**
  * The passkeys' ceremonies of this relying party, and the assertions sign-in and re-authentication check
- * (built before re-authentication). The server's alone: WebAuthn is a second's import no command needs.
+ * (built before re-authentication).
  */
-export function buildPasskeyProofs(config: Config, deps: ServiceDeps) {
+export function buildPasskeyProofs({ config, deps }: FactoryArgs): PasskeyProofs {
   const db = deps.database.db;
   const passkeysRepo = new PasskeysRepo(db);
   const webauthnChallenges = new WebAuthnChallengesRepo(db);
@@ -26,20 +37,30 @@ export function buildPasskeyProofs(config: Config, deps: ServiceDeps) {
   return { passkeysRepo, webauthnChallenges, ceremonies, passkeyAssertions };
 }
 
-export type PasskeyProofs = ReturnType<typeof buildPasskeyProofs>;
-
 /** What the factors' settings are made from: the entities, sign-in and the proofs built before them. */
-export type FactorSettingsParts = Pick<Entities, 'usersRepo' | 'users'> &
-  Pick<SignInFlows, 'gate' | 'loginLimits' | 'secondFactorRepo' | 'secondFactorCodes'> &
-  PasskeyProofs & {
-    reauth: Reauthentication;
-    signInMethods: SignInMethodsReader;
-    /** Sign-ins through either factor, and every change to one, go to the security log. */
-    activity: SecurityActivity;
-  };
+export interface FactorSettingsParts extends FactoryArgs, PasskeyProofs {
+  usersRepo: UsersRepo;
+  users: UsersService;
+  sessionTokens: SignInTokens;
+  loginLimits: LoginLimits;
+  secondFactorRepo: SecondFactorRepo;
+  secondFactorCodes: SecondFactorCodes;
+  reauth: Reauthentication;
+  signInMethods: SignInMethodsReader;
+  /** Sign-ins through either factor, and every change to one, go to the security log. */
+  activity: SecurityActivity;
+}
+
+/** The owner's settings of both factors, and the passkey sign-in. */
+export interface FactorSettingsServices {
+  secondFactor: SecondFactorSettings;
+  passkeySignIn: PasskeySignIn;
+  passkeys: PasskeyManagement;
+}
 
 /** The owner's settings of both factors, and the passkey sign-in: they need re-authentication. */
-export function buildFactorSettings(config: Config, deps: ServiceDeps, parts: FactorSettingsParts) {
+export function buildFactorSettings(parts: FactorSettingsParts): FactorSettingsServices {
+  const { config, deps } = parts;
   const db = deps.database.db;
   const { limits } = deps;
   const { reauth, activity } = parts;
@@ -57,7 +78,7 @@ export function buildFactorSettings(config: Config, deps: ServiceDeps, parts: Fa
     passkeys: parts.passkeysRepo,
     usersRepo: parts.usersRepo,
     users: parts.users,
-    gate: parts.gate,
+    sessionTokens: parts.sessionTokens,
     limits: parts.loginLimits,
     activity,
   });

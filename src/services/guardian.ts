@@ -5,19 +5,29 @@ import { GuardianRequests } from '../account/guardian/requests.js';
 import { type ChildAgreements, GuardianConsents } from '../account/guardian/service.js';
 import { GuardianDeadline } from '../account/guardian/sweep.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
-import type { Config } from '../config.js';
 import type { ConsentsService } from '../modules/consents/service.js';
 import { GuardianRepo } from '../modules/guardian/repo.js';
-import type { ServiceDeps } from './deps.js';
+import type { FactoryArgs } from './deps.js';
 
 /** What a guardian's consent is built from. */
-export interface GuardianParts {
+export interface GuardianParts extends FactoryArgs {
   consents: ConsentsService;
   eraser: AccountEraser;
   scheduledDeletions: ScheduledDeletions;
   activity: SecurityActivity;
   /** A guardian's carrier verification, where PortOne is configured (services/identity.ts). */
   identity?: GuardianIdentityCheck | undefined;
+}
+
+/** A guardian's consent for a child: the request, the answer, the deadline's sweep. */
+export interface GuardianServices {
+  guardianRepo: GuardianRepo;
+  guardianRequests: GuardianRequests;
+  guardianConsents: GuardianConsents;
+  /** Erases the children whose guardian did not consent in time (the server runs it periodically). */
+  guardianDeadline: GuardianDeadline;
+  /** How a guardian proves who they are: a test's, PortOne's, or the mailed link alone. */
+  guardianIdentity: GuardianIdentityCheck;
 }
 
 /** The documents the child agreed to, at the versions agreed, titled in the guardian's language. */
@@ -34,7 +44,8 @@ function childAgreements(consents: ConsentsService): ChildAgreements {
 }
 
 /** A child's request to a guardian, the guardian's answer, and the deadline's sweep (docs/identity.md). */
-export function buildGuardian(config: Config, deps: ServiceDeps, parts: GuardianParts) {
+export function buildGuardian(parts: GuardianParts): GuardianServices {
+  const { config, deps } = parts;
   const db = deps.database.db;
   const repo = new GuardianRepo(db);
   const settings = { consentUrl: config.guardian.consentUrl, consentDays: config.guardian.consentDays };

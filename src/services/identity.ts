@@ -1,18 +1,33 @@
 import { PortOneGuardianIdentity } from '../account/guardian/portone-identity.js';
 import { IdentityVerifications } from '../account/identity/service.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
-import type { Config } from '../config.js';
 import { deriveKey } from '../lib/derived-key.js';
 import { PortOneGateway } from '../modules/identity/portone.js';
 import { IdentityRepo } from '../modules/identity/repo.js';
 import { IdentityVerifier } from '../modules/identity/verifier.js';
-import type { ServiceDeps } from './deps.js';
+import type { FactoryArgs } from './deps.js';
+
+/** What identity verification is made from. */
+export interface IdentityParts extends FactoryArgs {
+  activity: SecurityActivity;
+}
+
+/** Identity verification: the signed-in user's, and a guardian's through the same verifier. */
+export interface IdentityServices {
+  identityRepo: IdentityRepo;
+  /** PortOne's verifier; none without PORTONE_* (the routes answer 503). */
+  identityVerifier: IdentityVerifier | undefined;
+  identity: IdentityVerifications;
+  /** A guardian's carrier verification, where PortOne is configured. */
+  guardianIdentity: PortOneGuardianIdentity | undefined;
+}
 
 /**
  * Identity verification through PortOne: the verifier (asking PortOne; the guardian's consent asks it too)
  * and the signed-in user's verifications. Without PORTONE_* there is no verifier and the routes answer 503.
  */
-export function buildIdentity(config: Config, deps: ServiceDeps, parts: { activity: SecurityActivity }) {
+export function buildIdentity(parts: IdentityParts): IdentityServices {
+  const { config, deps } = parts;
   const db = deps.database.db;
   const { portone, oneAccountPerPerson } = config.identity;
   const { secretsKey } = config.secondFactor;

@@ -2,39 +2,57 @@ import { ExportListCursorCodec } from '../account/data-export/cursor.js';
 import { DataExportJobs } from '../account/data-export/jobs.js';
 import { ExportLinks } from '../account/data-export/links.js';
 import { exportLists } from '../account/data-export/lists.js';
+import type { DataExportsRepo } from '../account/data-export/repo.js';
 import { accountSections } from '../account/data-export/sections.js';
 import { DataExports } from '../account/data-export/service.js';
 import type { Reauthentication } from '../account/reauth/service.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
-import type { Config } from '../config.js';
 import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import type { DevicesRepo } from '../modules/devices/repo.js';
 import { GuardianRepo } from '../modules/guardian/repo.js';
 import { IdentityRepo } from '../modules/identity/repo.js';
+import type { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
 import { NotificationOutboxRepo } from '../modules/notifications/repo.js';
+import type { PasskeysRepo } from '../modules/passkeys/repo.js';
+import type { PostsRepo } from '../modules/posts/repo.js';
+import type { ProviderAccountsRepo } from '../modules/providers/repo.js';
+import type { SecondFactorRepo } from '../modules/second-factor/repo.js';
 import type { SecurityEventsRepo } from '../modules/security-events/repo.js';
-import type { Deletion } from './deletion.js';
-import type { ServiceDeps } from './deps.js';
-import type { Entities } from './entities.js';
-import type { PasskeyProofs } from './factors.js';
-import type { SignInFlows } from './sign-in.js';
+import type { TokensRepo } from '../modules/tokens/repo.js';
+import type { UsersRepo } from '../modules/users/repo.js';
+import type { UsersService } from '../modules/users/service.js';
+import type { ExportStore } from '../storage/export-store.js';
+import type { FactoryArgs } from './deps.js';
 
 /** What the data export is made from: every entity an archive reads, and where its zips are kept. */
-export type DataExportParts = Pick<
-  Entities,
-  'usersRepo' | 'users' | 'tokensRepo' | 'providerAccounts' | 'postsRepo' | 'oneTimeTokens'
-> &
-  Pick<Deletion, 'exportsRepo' | 'exportStore'> &
-  Pick<PasskeyProofs, 'passkeysRepo'> &
-  Pick<SignInFlows, 'secondFactorRepo'> & {
-    devicesRepo: DevicesRepo;
-    securityEventsRepo: SecurityEventsRepo;
-    reauth: Reauthentication;
-    activity: SecurityActivity;
-  };
+export interface DataExportParts extends FactoryArgs {
+  usersRepo: UsersRepo;
+  users: UsersService;
+  tokensRepo: TokensRepo;
+  providerAccounts: ProviderAccountsRepo;
+  postsRepo: PostsRepo;
+  oneTimeTokens: OneTimeTokensRepo;
+  exportsRepo: DataExportsRepo;
+  exportStore: ExportStore;
+  passkeysRepo: PasskeysRepo;
+  secondFactorRepo: SecondFactorRepo;
+  devicesRepo: DevicesRepo;
+  securityEventsRepo: SecurityEventsRepo;
+  reauth: Reauthentication;
+  activity: SecurityActivity;
+}
+
+/** The data export: the user's requests, the lists' cursors, and the builder the server runs. */
+export interface DataExportServices {
+  dataExports: DataExports;
+  exportCursors: ExportListCursorCodec;
+  /** Builds the archives in the background (the server runs its passes). */
+  dataExportJobs: DataExportJobs;
+}
 
 /** The data export: built in the background, kept beside the media, mailed as a link. */
-export function buildDataExports(config: Config, deps: ServiceDeps, parts: DataExportParts) {
+export function buildDataExports(parts: DataExportParts): DataExportServices {
+  const { config, deps } = parts;
   const db = deps.database.db;
   const { usersRepo, exportsRepo, exportStore } = parts;
   const consentHistory = new ConsentHistoryRepo(db);

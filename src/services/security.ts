@@ -1,15 +1,24 @@
 import { resetPageUrl, SecurityActivity } from '../account/security-activity/recorder.js';
-import type { Config } from '../config.js';
 import { ActivityCursorCodec } from '../modules/security-events/cursor.js';
 import { SecurityEventsRepo } from '../modules/security-events/repo.js';
 import { SecurityEventsService } from '../modules/security-events/service.js';
-import type { ServiceDeps } from './deps.js';
+import type { FactoryArgs } from './deps.js';
+
+/** The security activity log's parts. */
+export interface SecurityLogServices {
+  securityEventsRepo: SecurityEventsRepo;
+  /** The cursors of the user's activity list (user/security-events). */
+  activityCursors: ActivityCursorCodec;
+  securityEvents: SecurityEventsService;
+  /** The one recorder every service that logs an event receives. */
+  activity: SecurityActivity;
+}
 
 /**
  * The security activity log, built first: every service below that logs an event (the server's and the
  * operator commands' alike) receives this one recorder.
  */
-export function buildSecurityLog(config: Config, deps: ServiceDeps) {
+export function buildSecurityLog({ config, deps }: FactoryArgs): SecurityLogServices {
   const db = deps.database.db;
   const securityEventsRepo = new SecurityEventsRepo(db);
   const activityCursors = new ActivityCursorCodec(() => securityEventsRepo.cursorKey());
@@ -27,5 +36,3 @@ export function buildSecurityLog(config: Config, deps: ServiceDeps) {
   });
   return { securityEventsRepo, activityCursors, securityEvents, activity };
 }
-
-export type SecurityLog = ReturnType<typeof buildSecurityLog>;

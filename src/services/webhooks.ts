@@ -8,11 +8,25 @@ import { WebhookSecrets } from '../modules/webhooks/secrets.js';
 import { WebhookSender } from '../modules/webhooks/sender.js';
 import type { ServiceDeps } from './deps.js';
 
+/** What the webhooks are made from: the database, a log and (the server's) metrics. */
+export interface WebhookParts {
+  config: Config;
+  deps: Pick<ServiceDeps, 'database' | 'log' | 'metrics'>;
+}
+
+/** The webhooks of account events. */
+export interface WebhookServices {
+  /** The operator's handle on the endpoints (`accounts webhook …`). */
+  webhookEndpoints: WebhookEndpoints;
+  /** The delivery passes (the server runs them in the background). */
+  webhookDelivery: WebhookDelivery;
+}
+
 /**
  * The webhooks of account events: the operator's handle on the endpoints, and the delivery passes the server
  * runs. Endpoint secrets are sealed with SECRETS_KEY; without it no endpoint can be added.
  */
-export function buildWebhooks(config: Config, deps: Pick<ServiceDeps, 'database' | 'log' | 'metrics'>) {
+export function buildWebhooks({ config, deps }: WebhookParts): WebhookServices {
   const db = deps.database.db;
   const endpointsRepo = new WebhookEndpointsRepo(db);
   const deliveriesRepo = new WebhookDeliveriesRepo(db);
@@ -34,7 +48,7 @@ export function buildWebhooks(config: Config, deps: Pick<ServiceDeps, 'database'
     retryScheduleMs: config.webhooks.retryScheduleMs,
     retentionDays: config.webhooks.eventRetentionDays,
     log: deps.log,
-    ...(deps.metrics ? { observer: deps.metrics.watchWebhooks() } : {}),
+    observer: deps.metrics?.watchWebhooks(),
   });
   return { webhookEndpoints, webhookDelivery };
 }

@@ -19,13 +19,17 @@ const quietLog = { info: () => undefined, warn: () => undefined, error: () => un
 
 /** Adds an endpoint as `accounts webhook add` does, on the app's database and config. */
 export function addEndpoint(app: WebhookHarness, url: string, events?: string[]): Promise<AddedEndpoint> {
-  const { webhookEndpoints } = buildWebhooks(app.config, { database: app.database.handle, log: quietLog });
+  const { webhookEndpoints } = buildWebhooks({
+    config: app.config,
+    deps: { database: app.database.handle, log: quietLog },
+  });
   return webhookEndpoints.add({ url, ...(events ? { events } : {}) });
 }
 
 /** The operator's service on the app's database. */
 export function endpointsOf(app: WebhookHarness) {
-  return buildWebhooks(app.config, { database: app.database.handle, log: quietLog }).webhookEndpoints;
+  return buildWebhooks({ config: app.config, deps: { database: app.database.handle, log: quietLog } })
+    .webhookEndpoints;
 }
 
 /** Writes an event as a change would (committed), and returns its id. */

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { OperatorServices } from '../../src/cli/context.js';
-import { commandServices } from '../../src/cli/context.js';
-import type { Terminal } from '../../src/cli/terminal.js';
 import { InvalidCredentialsError } from '../../src/errors.js';
 import type { AuthContext } from '../../src/http/auth-context.js';
-import { createStorage } from '../../src/storage/create-storage.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectOk, postForm } from '../helpers/http.js';
 import { eventsOf, type LoggedEvent } from '../helpers/security-events.js';
+import { buildTestOperatorServices } from '../helpers/services.js';
 
 /** What a request from `app.inject` is, as the services see its client. */
 const CLIENT = { ip: '127.0.0.1', userAgent: 'OperatorServicesTest/1.0' };
@@ -22,10 +20,7 @@ const FROM_CLIENT = { 'user-agent': CLIENT.userAgent };
 describe.each(backends)('%s: the operator commands’ services', (backend) => {
   const ctx = useTestApp(backend);
 
-  // What the services would print (a file left behind, a mail that failed) is not what these tests are about.
-  const silent: Terminal = { writeOut: () => undefined, writeErr: () => undefined };
-  const operator = (): OperatorServices =>
-    commandServices(ctx.config, ctx.database.handle, createStorage(ctx.config.media), ctx.mailer, silent);
+  const operator = (): OperatorServices => buildTestOperatorServices(ctx);
 
   const authOf = async (services: OperatorServices, token: string): Promise<AuthContext> => {
     const auth = await services.tokens.authenticate(token);

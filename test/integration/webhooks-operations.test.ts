@@ -132,7 +132,10 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
       warn: (_: object, line: string) => void warnings.push(line),
       error: () => undefined,
     };
-    const { webhookDelivery } = buildWebhooks(ctx.config, { database: ctx.database.handle, log });
+    const { webhookDelivery } = buildWebhooks({
+      config: ctx.config,
+      deps: { database: ctx.database.handle, log },
+    });
     const failing = await addEndpoint(ctx, receiver.url);
     const recovering = await addEndpoint(ctx, receiver.url);
     await sql`UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = ${failing.id}`.execute(
@@ -188,7 +191,7 @@ describe.each(backends.filter((backend) => backend === 'postgres'))('%s: two ins
     const other = await openDatabase({ url: ctx.database.url, embeddedDir: '', poolMax: 10 });
     try {
       const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-      const second = buildWebhooks(ctx.config, { database: other, log }).webhookDelivery;
+      const second = buildWebhooks({ config: ctx.config, deps: { database: other, log } }).webhookDelivery;
       await addEndpoint(ctx, receiver.url);
       const ids: string[] = [];
       // More events than one fan-out takes: both instances can fan out a share, and claim what is due.

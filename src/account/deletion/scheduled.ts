@@ -26,6 +26,7 @@ import type { CompletedSession, DeletionCancelCompletion } from '../second-facto
 import type { SecurityActivity } from '../security-activity/recorder.js';
 import { answered, refused, type SignInOutcome } from '../sign-in/admission.js';
 import type { SessionGate } from '../sign-in/session-gate.js';
+import type { SignInTokens } from '../sign-in/tokens.js';
 import type { CancelProof } from './rules.js';
 
 /** An operator's deletion (the command line): no request, so no address or user agent to log. */
@@ -66,8 +67,10 @@ export interface ScheduledDeletionsDeps {
   passwords: PasswordProof;
   settings: GracePeriodSettings;
   activity: SecurityActivity;
-  /** Whether the account may have its session back now, and how (a second factor first), and its token. */
+  /** Whether the account may have its session back now, and how (a second factor first). */
   gate: SessionGate;
+  /** Writes the session's token in the cancel's transaction, the gate's rule applied under a lock. */
+  sessionTokens: SignInTokens;
 }
 
 /**
@@ -250,7 +253,7 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
 
   /**
    * With the row locked: the schedule cleared, the posts shown again, every token the account still has
-   * revoked (nothing made before the cancel outlives it) and the session's token, through the gate.
+   * revoked (nothing made before the cancel outlives it) and the session's token, the gate's rule applied again.
    */
   private async restoreLocked(
     trx: Executor,
@@ -267,7 +270,13 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
     // What a racing sign-in made before the cancel: ended as the deletion's.
     await this.deps.tokens.revokeAll(trx, userId, 'deletion');
     const credential = { factors: method === 'second_factor' ? 2 : 1, purpose: 'sign_in' } as const;
-    const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent, method);
+    const issue = await this.deps.sessionTokens.issueWithin(
+      trx,
+      userId,
+      credential,
+      client.userAgent,
+      method,
+    );
     // Under the row's lock nothing else can have changed: a second factor turned on since the password was
     // checked is the one way here, and gets no session.
     if (issue.kind !== 'issued') throw new InvalidCredentialsError();

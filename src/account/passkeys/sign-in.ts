@@ -10,7 +10,7 @@ import type { ClientInfo } from '../client.js';
 import type { ActivityUser, SecurityActivity } from '../security-activity/recorder.js';
 import { refused, type SignInOutcome } from '../sign-in/admission.js';
 import { LoginAttempts, type LoginLimits } from '../sign-in/login-attempts.js';
-import type { SessionGate } from '../sign-in/session-gate.js';
+import type { SignInTokens } from '../sign-in/tokens.js';
 import type { AssertionOptions, PasskeyAssertions, ProvenPasskey } from './assertions.js';
 
 const isFailedLogin = (error: ServiceError) => error instanceof InvalidCredentialsError;
@@ -21,8 +21,8 @@ export interface PasskeySignInDeps {
   passkeys: PasskeysRepo;
   usersRepo: UsersRepo;
   users: UsersService;
-  /** Whether the account may have a session now (a passkey is two factors), and the writer of its token. */
-  gate: SessionGate;
+  /** Writes the token, the gate's rule applied to the account now (a passkey is two factors). */
+  sessionTokens: SignInTokens;
   limits: LoginLimits;
   /** Every passkey sign-in, and every failed assertion of a known passkey, goes to the security log. */
   activity: SecurityActivity;
@@ -96,9 +96,9 @@ export class PasskeySignIn {
       throw error;
     }
     const userId = proven.passkey.user_id;
-    const knownDevice = await this.deps.gate.isKnownDevice(client.deviceToken, userId);
+    const knownDevice = await this.deps.sessionTokens.isKnownDevice(client.deviceToken, userId);
     // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
-    const issue = await this.deps.gate.afterPasskey(
+    const issue = await this.deps.sessionTokens.afterPasskey(
       userId,
       client.userAgent,
       (trx) => this.recordUse(trx, proven),

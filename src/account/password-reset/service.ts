@@ -16,6 +16,7 @@ import type { Locale } from '../../validation/messages.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
 import type { SignInOutcome } from '../sign-in/admission.js';
 import type { SessionGate } from '../sign-in/session-gate.js';
+import type { SignInTokens } from '../sign-in/tokens.js';
 
 export interface PasswordResetSettings {
   ttlMs: number;
@@ -52,6 +53,8 @@ export interface PasswordResetServiceDeps {
   activity: SecurityActivity;
   /** Whether the account may have a session (with a second factor on, a challenge: the mailbox is one factor). */
   gate: SessionGate;
+  /** Writes the session's token in the reset's transaction, the gate's rule applied under a lock. */
+  sessionTokens: SignInTokens;
 }
 
 /** A forgotten password: a single-use link mailed to the account's address, then a new password. */
@@ -129,7 +132,13 @@ export class PasswordResetService {
       }
       await this.deps.tokens.revokeAll(trx, userId, 'password_changed');
       const credential = { factors: 1, purpose: 'sign_in' } as const;
-      const issue = await this.deps.gate.issueWithin(trx, userId, credential, client.userAgent, 'email_link');
+      const issue = await this.deps.sessionTokens.issueWithin(
+        trx,
+        userId,
+        credential,
+        client.userAgent,
+        'email_link',
+      );
       // Refused (disabled, or scheduled for deletion, after the mail went out): thrown, so the reset rolls
       // back with the token's use.
       if (issue.kind === 'refused') throw issue.error;

@@ -12,7 +12,7 @@ import type { ClientInfo } from '../client.js';
 import type { PendingAlert, SecurityActivity } from '../security-activity/recorder.js';
 import { refused, type SignInOutcome } from '../sign-in/admission.js';
 import { LoginAttempts, type LoginLimits } from '../sign-in/login-attempts.js';
-import type { SessionGate } from '../sign-in/session-gate.js';
+import type { SignInTokens } from '../sign-in/tokens.js';
 import {
   type ChosenProof,
   chosenProof,
@@ -61,7 +61,8 @@ export interface SecondFactorSignInDeps {
   repo: SecondFactorRepo;
   challenges: ChallengesRepo;
   codes: SecondFactorCodes;
-  gate: SessionGate;
+  /** Writes the session's token, the gate's rule applied again to the account as it is now. */
+  sessionTokens: SignInTokens;
   usersRepo: UsersRepo;
   users: UsersService;
   /** Failed logins per account (RATE_LIMIT_LOGIN_ACCOUNT): wrong codes count there too. */
@@ -75,8 +76,9 @@ export interface SecondFactorSignInDeps {
 /**
  * The second step of a sign-in (or of a deletion's cancel) for an account with a second factor on. The
  * first step proves the password, the provider token or a mailed link and gets a challenge from the
- * SessionGate instead of a token; `complete` trades the challenge and a code for the session, asking the
- * gate again (an account disabled, or scheduled for deletion, since the challenge was made gets no session).
+ * SessionGate instead of a token; `complete` trades the challenge and a code for the session, applying the
+ * gate's rule again (an account disabled, or scheduled for deletion, since the challenge was made gets no
+ * session).
  */
 export class SecondFactorSignIn {
   private readonly attempts: LoginAttempts;
@@ -148,7 +150,7 @@ export class SecondFactorSignIn {
     client: ClientInfo,
   ): Promise<Outcome> {
     const credential = { factors: 2, purpose: 'sign_in' } as const;
-    const issue = await this.deps.gate.issueWithin(
+    const issue = await this.deps.sessionTokens.issueWithin(
       trx,
       live.user_id,
       credential,

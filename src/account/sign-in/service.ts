@@ -14,6 +14,7 @@ import type { SecurityActivity } from '../security-activity/recorder.js';
 import { answered, refused, type SignInOutcome } from './admission.js';
 import { LoginAttempts, type LoginLimits } from './login-attempts.js';
 import type { SessionGate } from './session-gate.js';
+import type { SignInTokens } from './tokens.js';
 
 /** What SignIn is built from. */
 export interface SignInDeps {
@@ -23,8 +24,10 @@ export interface SignInDeps {
   providers: ProvidersService;
   hasher: PasswordHasher;
   limits: LoginLimits;
-  /** Whether the account may have a session now, and the only writer of its token. */
+  /** Whether the account may have a session now. */
   gate: SessionGate;
+  /** Writes the session's token once the gate admitted it, the gate's rule applied again under a lock. */
+  sessionTokens: SignInTokens;
   /** Every sign-in and every wrong password for an existing account goes to the security log. */
   activity: SecurityActivity;
 }
@@ -135,7 +138,7 @@ export class SignIn {
   }
 
   /**
-   * Checks the password, then asks the gate and has it write the token: at most two checks. The sign-in is
+   * Checks the password, then asks the gate and has the token written: at most two checks. The sign-in is
    * logged right after the token's statement, in one INSERT (the login's only other write); a wrong password
    * for this existing account is logged as a counted failure.
    */
@@ -192,7 +195,7 @@ export class SignIn {
     );
     if (answer.kind === 'second_factor') return answer;
     if (answer.kind === 'refused') return refused(answer.error);
-    const issue = await this.deps.gate.afterPassword(user.id, hash, password, client.userAgent);
+    const issue = await this.deps.sessionTokens.afterPassword(user.id, hash, password, client.userAgent);
     return issue.kind === 'refused' ? refused(issue.error) : issue;
   }
 
@@ -237,7 +240,7 @@ export class SignIn {
     if (answer.kind === 'second_factor') return answer;
     if (answer.kind === 'refused') return refused(answer.error);
     // The token and the sign-in's event (and a new-device alert) commit together; the alert is sent after.
-    const issue = await this.deps.gate.afterProvider(user.id, client.userAgent, (trx) =>
+    const issue = await this.deps.sessionTokens.afterProvider(user.id, client.userAgent, (trx) =>
       this.deps.activity.recordSignIn({ user, method, client, knownDevice }, trx),
     );
     if (issue.kind === 'refused') return refused(issue.error);

@@ -1,11 +1,8 @@
-import type { Executor } from '../../db/transaction.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
-import type { SessionMethod } from '../../modules/account-events/types.js';
 import type { ChallengesRepo } from '../../modules/second-factor/challenges-repo.js';
 import type { SecondFactorRepo } from '../../modules/second-factor/repo.js';
-import type { IssuedToken } from '../../modules/tokens/service.js';
 import {
   type Admission,
   admission,
@@ -13,7 +10,6 @@ import {
   type GateState,
   type SessionPurpose,
 } from './admission.js';
-import type { IssueWithin, PasskeySignInIssue, PasswordSignInIssue, SignInTokens } from './tokens.js';
 
 /** How long a challenge lives: time to open the authenticator app, not to walk away from the login. */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -35,15 +31,13 @@ export interface SessionGateDeps {
   db: Executor;
   secondFactorRepo: SecondFactorRepo;
   challenges: ChallengesRepo;
-  /** The writer of sign-ins' tokens: only the gate calls it. */
-  tokens: SignInTokens;
 }
 
 /**
- * The one place that decides whether an account may have a session now, and how (the rule: admission.ts),
- * and the only way to one: every path that issues an API token — password, provider and passkey sign-in, the
- * second factor's completion, a deletion's cancel, a password reset — asks `admit` once its proof checked
- * out, then has the token written here, where the rule is applied again under the account row's lock.
+ * The one place that decides whether an account may have a session now, and how (the rule: admission.ts):
+ * every path that issues an API token — password, provider and passkey sign-in, the second factor's
+ * completion, a deletion's cancel, a password reset — asks `admit` once its proof checked out, then has the
+ * token written by SignInTokens (tokens.ts), which applies the same rule again under the account row's lock.
  * `second_factor` makes the challenge whose completion (auth/login/second-factor) leads to `purpose`.
  */
 export class SessionGate {
@@ -83,60 +77,5 @@ export class SessionGate {
       }),
     );
     return challenge;
-  }
-
-  /** A password sign-in's token (SignInTokens.afterPassword): the rule again, with the checked hash. */
-  afterPassword(
-    userId: string,
-    checkedHash: string,
-    password: string,
-    name: string | undefined,
-  ): Promise<PasswordSignInIssue> {
-    return this.deps.tokens.afterPassword(userId, checkedHash, password, name);
-  }
-
-  /** A provider sign-in's token, with what `alongside` writes (SignInTokens.issueWithin's rule, one factor). */
-  afterProvider<T>(
-    userId: string,
-    name: string | undefined,
-    alongside: (trx: Executor) => Promise<T>,
-  ): Promise<
-    { kind: 'issued'; token: IssuedToken; alongside: T } | Exclude<IssueWithin, { kind: 'issued' }>
-  > {
-    return writeTransaction(this.deps.db, async (trx) => {
-      const credential = { factors: 1, purpose: 'sign_in' } as const;
-      const issue = await this.deps.tokens.issueWithin(trx, userId, credential, name, 'provider');
-      if (issue.kind !== 'issued') return issue;
-      return { ...issue, alongside: await alongside(trx) };
-    });
-  }
-
-  /** A passkey sign-in's token (two factors), with the passkey's use (SignInTokens.afterPasskey). */
-  afterPasskey<T>(
-    userId: string,
-    name: string | undefined,
-    recordUse: (trx: Executor) => Promise<boolean>,
-    alongside: (trx: Executor) => Promise<T>,
-  ): Promise<PasskeySignInIssue<T>> {
-    return this.deps.tokens.afterPasskey(userId, name, recordUse, alongside);
-  }
-
-  /**
-   * The token inside the caller's transaction, the rule applied under the row's share lock; its
-   * `session.created` event names `method`.
-   */
-  issueWithin(
-    trx: Executor,
-    userId: string,
-    credential: Credential,
-    name: string | undefined,
-    method: SessionMethod,
-  ): Promise<IssueWithin> {
-    return this.deps.tokens.issueWithin(trx, userId, credential, name, method);
-  }
-
-  /** True when `deviceToken` (the token a login presented) was issued to `userId`: a device of record. */
-  isKnownDevice(deviceToken: string | undefined, userId: string): Promise<boolean> {
-    return this.deps.tokens.isKnownDevice(deviceToken, userId);
   }
 }

@@ -51,8 +51,8 @@ class RefusedSession extends ServiceError {
 }
 
 /**
- * The tokens of sessions, written for SessionGate alone, each after the gate's rule (admission.ts) is applied
- * again to the account as it is now. A password is checked outside any transaction (argon2 takes a while),
+ * The tokens of sessions, written once SessionGate admitted the account, each after the gate's rule
+ * (admission.ts) is applied again to the account as it is now. A password is checked outside any transaction (argon2 takes a while),
  * so the account may change before its token is written: the token is written only if the account still has
  * the hash that was checked and is neither disabled nor scheduled for deletion, and the outcome says which it
  * came to.
@@ -143,6 +143,22 @@ export class SignInTokens {
       if (error instanceof RefusedSession) return error.admission;
       throw error;
     }
+  }
+
+  /** A provider sign-in's token (issueWithin's rule, one factor), with what `alongside` writes beside it. */
+  afterProvider<T>(
+    userId: string,
+    name: string | undefined,
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<
+    { kind: 'issued'; token: IssuedToken; alongside: T } | Exclude<IssueWithin, { kind: 'issued' }>
+  > {
+    return writeTransaction(this.db, async (trx) => {
+      const credential = { factors: 1, purpose: 'sign_in' } as const;
+      const issue = await this.issueWithin(trx, userId, credential, name, 'provider');
+      if (issue.kind !== 'issued') return issue;
+      return { ...issue, alongside: await alongside(trx) };
+    });
   }
 
   /** True when `deviceToken` (the token a login presented) was issued to `userId`: a device of record. */
