@@ -8,6 +8,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { type Listen, type Listening, ServerNotifications } from './notifications.js';
 import { PGlitePool } from './pglite-pool.js';
 import { PGliteThread } from './pglite-thread.js';
+import { PreparedStatements } from './prepared-statements.js';
 import { ReplicaSet } from './replicas.js';
 import type { Database } from './schema.js';
 import { boundedServerPool, serverKysely } from './server-pool.js';
@@ -33,6 +34,8 @@ export interface PoolStats {
 export interface DatabaseHandle {
   kind: 'embedded' | 'postgres';
   db: Kysely<Database>;
+  /** The hot queries' named statements on this database, by the SQL Precompiled marked (prepared-statements.ts). */
+  statements: PreparedStatements;
   poolStats(): PoolStats;
   /** NOTIFY channels, on PostgreSQL on a connection of their own (notifications.ts). */
   listen: Listen;
@@ -126,11 +129,13 @@ async function openEmbedded(
     throw error;
   }
   // A server-side statement timeout cannot interrupt PGlite; the wait for its one connection is bounded.
-  const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs, preparedStatements);
+  const statements = new PreparedStatements(preparedStatements);
+  const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs, statements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'embedded',
     db,
+    statements,
     poolStats: () => pool.stats(),
     listen: (channel, onNotify) => {
       const listening: { live: boolean } = { live: false };
@@ -184,20 +189,23 @@ async function openServer(
   replicaMaxLagMs: number,
 ): Promise<DatabaseHandle> {
   const pool = boundedServerPool(url, max, timeouts);
-  const db = serverKysely(pool, preparedStatements);
+  // One set of names for the primary's pool and every replica's.
+  const statements = new PreparedStatements(preparedStatements);
+  const db = serverKysely(pool, statements);
   const replicas =
     replicaUrls.length === 0
       ? undefined
       : await ReplicaSet.open(url, replicaUrls, {
           max,
           timeouts,
-          preparedStatements,
+          statements,
           maxLagMs: replicaMaxLagMs,
         });
   const notifications = new ServerNotifications(url, timeouts.acquireTimeoutMs);
   return {
     kind: 'postgres',
     db,
+    statements,
     replicas,
     listen: notifications.listen,
     outcomes: new PrimaryOutcomeCheck(url, timeouts.outcomeCheckTimeoutMs),

@@ -1,6 +1,6 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type { EmbeddedResult, PGliteThread } from './pglite-thread.js';
-import { preparedStatementName } from './prepared-statements.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 /** Waiting for the embedded connection took too long: classified as a connection error (503) by `db/errors.ts`. */
 export class PoolTimeoutError extends Error {
@@ -44,13 +44,13 @@ export class PGlitePool implements PostgresPool {
    * @param acquireTimeoutMs how long a caller waits for its turn. The bound that matters most is a nested use:
    * code inside a transaction that queries through the pool instead of the transaction waits for a connection
    * its own transaction holds, which would hang for ever; it fails with PoolTimeoutError (a 503).
-   * @param preparedStatements run the hot queries (db/prepared-statements.ts) as named statements: planned
-   * once instead of on every call (pglite-worker.mjs).
+   * @param statements the handle's named statements (db/prepared-statements.ts): the hot queries run under
+   * their names, planned once instead of on every call (pglite-worker.mjs), unless they are disabled.
    */
   constructor(
     readonly pglite: PGliteThread,
     private readonly acquireTimeoutMs = 5_000,
-    private readonly preparedStatements = true,
+    private readonly statements = new PreparedStatements(),
   ) {}
 
   /**
@@ -105,10 +105,10 @@ export class PGlitePool implements PostgresPool {
   }
 
   async connect(): Promise<PostgresPoolClient> {
-    const named = this.preparedStatements ? preparedStatementName : () => undefined;
     let release: (() => void) | undefined;
     const send = <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<EmbeddedResult<R>> => {
-      const run = () => this.pglite.query<R>(sql, [...parameters], named(sql));
+      const marked = this.statements.marked(sql);
+      const run = () => this.pglite.query<R>(marked?.text ?? sql, [...parameters], marked?.name);
       return release ? run() : this.#whenFree(run);
     };
     const client = {

@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery, type RawBuilder } from 'kysely';
-import { registerPreparedStatement } from './prepared-statements.js';
+import { markedForPreparing } from './prepared-statements.js';
 import type { Executor } from './transaction.js';
 
 /** A stand-in value: found by identity among the compiled parameters, where the call's value goes. */
@@ -42,9 +42,8 @@ function withSlots(
     if (!positions.includes(slot.slot))
       throw new Error(`precompiled query does not use value ${nameOf(slot.slot)}`);
   }
-  // The same SQL every call: on a PostgreSQL server it runs as a named statement, planned once per connection.
-  registerPreparedStatement(compiled.sql);
-  return { sql: compiled.sql, parameters: [...compiled.parameters], positions };
+  // The same SQL every call: marked, it runs as a named statement, planned once per connection.
+  return { sql: markedForPreparing(compiled.sql), parameters: [...compiled.parameters], positions };
 }
 
 /** Runs compiled SQL with `values` (one per slot) in the slots' places. */

@@ -11,20 +11,48 @@ import { isLostAnswer, markedLostAnswer } from './errors.js';
  * (the uniqueness check, the token lookup, the login's account read and token write) that is most of the
  * server's work, and on a small machine the server's CPU is taken from the service's (docs/performance.md).
  *
- * Which SQL is prepared is decided in one place: `Precompiled` (db/precompiled.ts) registers the SQL it
- * compiles, the SQL never changes, and the number of such statements is fixed by the code. Everything else
- * runs unnamed, as before.
+ * Which SQL is prepared is decided in one place: `Precompiled` (db/precompiled.ts) marks the SQL it
+ * compiles (`markedForPreparing`), the SQL never changes, and the number of such statements is fixed by the
+ * code. Everything else runs unnamed, as before. The names belong to a database handle: its pools (the
+ * primary's and each replica's) share one `PreparedStatements`, which names marked SQL when it first runs
+ * and sends it without its mark.
  */
-const namesBySql = new Map<string, string>();
+const PREPARE_MARK = '/* prepared */ ';
 
-/** The name `sql` runs under as a named statement, if it was registered (also read by the embedded pool). */
-export function preparedStatementName(sql: string): string | undefined {
-  return namesBySql.get(sql);
+/** `sql` marked as worth preparing on each connection that runs it (taken off again before it is sent). */
+export function markedForPreparing(sql: string): string {
+  return PREPARE_MARK + sql;
 }
 
-/** Marks `sql` as worth preparing on each connection that runs it. */
-export function registerPreparedStatement(sql: string): void {
-  if (!namesBySql.has(sql)) namesBySql.set(sql, `accounts_${namesBySql.size + 1}`);
+/** How a marked statement goes to the database: its text, and the name it runs under (none: unnamed). */
+export interface MarkedStatement {
+  text: string;
+  name: string | undefined;
+}
+
+/** The named statements of one database handle: each marked SQL's name, given when it first runs. */
+export class PreparedStatements {
+  readonly #byMarkedSql = new Map<string, MarkedStatement>();
+
+  /** `enabled` false (DATABASE_PREPARED_STATEMENTS=false): marked SQL is sent unnamed. */
+  constructor(readonly enabled = true) {}
+
+  /** How marked `sql` is sent: without its mark, under its name; undefined for SQL sent as it is. */
+  marked(sql: string): MarkedStatement | undefined {
+    if (!sql.startsWith(PREPARE_MARK)) return undefined;
+    let statement = this.#byMarkedSql.get(sql);
+    if (statement === undefined) {
+      const name = this.enabled ? `accounts_${this.#byMarkedSql.size + 1}` : undefined;
+      statement = { text: sql.slice(PREPARE_MARK.length), name };
+      this.#byMarkedSql.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** The name the (unmarked) `text` runs under on this handle, once it has run. */
+  nameOf(text: string): string | undefined {
+    return this.#byMarkedSql.get(PREPARE_MARK + text)?.name;
+  }
 }
 
 /**
@@ -54,15 +82,15 @@ export class PreparingPool implements PostgresPool {
 
   constructor(
     private readonly pool: pg.Pool,
-    /** False for a pooler that cannot keep named statements: everything runs unnamed. */
-    private readonly prepare = true,
+    /** The handle's names (disabled for a pooler that cannot keep named statements: all run unnamed). */
+    private readonly statements = new PreparedStatements(),
   ) {}
 
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.pool.connect();
     let wrapper = this.wrappers.get(client);
     if (wrapper === undefined) {
-      wrapper = new PreparingClient(client, this.generations, this.prepare);
+      wrapper = new PreparingClient(client, this.generations, this.statements);
       this.wrappers.set(client, wrapper);
     }
     return wrapper;
@@ -85,7 +113,7 @@ class PreparingClient implements PostgresPoolClient {
   constructor(
     private readonly client: pg.PoolClient,
     private readonly generations: Map<string, number>,
-    private readonly prepare: boolean,
+    private readonly statements: PreparedStatements,
   ) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
@@ -97,9 +125,9 @@ class PreparingClient implements PostgresPoolClient {
     // Kysely passes a cursor only to stream, which needs a `cursor` in the dialect's config: we configure none.
     if (typeof sqlOrCursor !== 'string') throw new Error('streaming queries are not configured');
     const values = parameters ? [...parameters] : [];
-    const name = this.prepare ? namesBySql.get(sqlOrCursor) : undefined;
-    if (name === undefined) return this.run<R>({ text: sqlOrCursor, values });
-    return this.runNamed<R>(name, sqlOrCursor, values);
+    const marked = this.statements.marked(sqlOrCursor);
+    if (marked?.name === undefined) return this.run<R>({ text: marked?.text ?? sqlOrCursor, values });
+    return this.runNamed<R>(marked.name, marked.text, values);
   }
 
   release(): void {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
+import type { PreparedStatements } from './prepared-statements.js';
 import { boundedServerPool, serverKysely } from './server-pool.js';
 import type { Executor } from './transaction.js';
 
@@ -43,7 +44,8 @@ export interface ReplicaOptions {
   /** Connections per replica pool (DATABASE_POOL_MAX, as for the primary). */
   max: number;
   timeouts: DatabaseTimeouts;
-  preparedStatements: boolean;
+  /** The handle's named statements, shared with the primary's pool. */
+  statements: PreparedStatements;
   maxLagMs: number;
 }
 
@@ -106,7 +108,7 @@ export class ReplicaSet {
       const name = replicaName(url, names);
       names.add(name);
       const pool = boundedServerPool(url, options.max, options.timeouts);
-      const db = serverKysely(pool, options.preparedStatements);
+      const db = serverKysely(pool, options.statements);
       return { name, db, pool, checks: checkPool(url), state: 'down', lagMs: undefined };
     });
   }

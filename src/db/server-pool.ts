@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
-import { PreparingPool } from './prepared-statements.js';
+import { type PreparedStatements, PreparingPool } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 /**
@@ -38,12 +38,13 @@ export function boundedServerPool(url: string, max: number, timeouts: DatabaseTi
 }
 
 /**
- * Kysely over a server pool. Named statements are per connection, so a replica's pool prepares its own on
- * first use of each of its connections, exactly as the primary's does.
+ * Kysely over a server pool, its named statements those of `statements` (the handle's). Named statements are
+ * per connection, so a replica's pool prepares its own on first use of each of its connections, exactly as
+ * the primary's does.
  */
-export function serverKysely(pool: pg.Pool, preparedStatements: boolean): Kysely<Database> {
+export function serverKysely(pool: pg.Pool, statements: PreparedStatements): Kysely<Database> {
   return new Kysely<Database>({
     // Always through PreparingPool, named statements or not: it also retires a connection whose answer was lost.
-    dialect: new PostgresDialect({ pool: new PreparingPool(pool, preparedStatements) }),
+    dialect: new PostgresDialect({ pool: new PreparingPool(pool, statements) }),
   });
 }

@@ -1,7 +1,6 @@
 import { PostgresQueryCompiler, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Precompiled } from '../../src/db/precompiled.js';
-import { preparedStatementName } from '../../src/db/prepared-statements.js';
 import type { Executor } from '../../src/db/transaction.js';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -87,9 +86,9 @@ describe.each(backends)('%s: a query compiled once', (backend) => {
       const inputs = { word: { text: 'x', repeat: 'y' }, next: 0, unused: '' };
       await query.execute(recorded, inputs);
       expect(seen[0]).toMatch(/^select \$1::int \+ 1 as "next", \$2 as "word", \$3::text \|\| \$4::text/);
-      expect(preparedStatementName(seen[0] as string)).toBeUndefined();
+      expect(database.handle.statements.nameOf(seen[0] as string)).toBeUndefined();
       await query.execute(database.handle.db, inputs);
-      expect(preparedStatementName(seen[0] as string)).toBeDefined();
+      expect(database.handle.statements.nameOf(seen[0] as string)).toBeDefined();
     });
 
     it('refuses a value read but left out of the SQL, a group used as a value, and a name never given', async () => {
