@@ -60,7 +60,7 @@ export class IdentityRepo {
     await this.db.insertInto('identity_verification_requests').values({ id, user_id: userId }).execute();
   }
 
-  /** The id if it was issued to this user (another user's id is as unknown as one never issued). */
+  /** The id if it was issued to this user (another user's id counts as one never issued). */
   async issued(id: string, userId: string): Promise<IssuedRequest | undefined> {
     const row = await this.db
       .selectFrom('identity_verification_requests')

@@ -88,7 +88,10 @@ export class WebhookDeliveriesRepo {
       )
       SELECT (SELECT count(*) FROM picked)::int AS events, sent.*
       FROM (SELECT) one LEFT JOIN sent ON true ORDER BY sent.occurred_at`.execute(this.db);
-    const claimed = result.rows.filter((row) => row.lease != null) as unknown as ClaimedDelivery[];
+    // The one row of a fan-out that queued nothing carries no delivery (the LEFT JOIN's nulls).
+    const claimed: ClaimedDelivery[] = result.rows.filter(
+      (row): row is (typeof result.rows)[number] & ClaimedDelivery => row.lease != null,
+    );
     return { events: result.rows[0]?.events ?? 0, claimed };
   }
 
