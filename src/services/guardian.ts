@@ -1,8 +1,9 @@
 import type { AccountEraser } from '../account/deletion/eraser.js';
 import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
+import { childAgreements } from '../account/guardian/agreements.js';
 import { type GuardianIdentityCheck, unconfiguredGuardianIdentity } from '../account/guardian/identity.js';
 import { GuardianRequests } from '../account/guardian/requests.js';
-import { type ChildAgreements, GuardianConsents } from '../account/guardian/service.js';
+import { GuardianConsents } from '../account/guardian/service.js';
 import { GuardianDeadline } from '../account/guardian/sweep.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import type { ConsentsService } from '../modules/consents/service.js';
@@ -28,19 +29,6 @@ export interface GuardianServices {
   guardianDeadline: GuardianDeadline;
   /** How a guardian proves who they are: a test's, PortOne's, or the mailed link alone. */
   guardianIdentity: GuardianIdentityCheck;
-}
-
-/** The documents the child agreed to, at the versions agreed, titled in the guardian's language. */
-function childAgreements(consents: ConsentsService): ChildAgreements {
-  return async (userId, locale) => {
-    const [documents, state] = await Promise.all([consents.documents(locale), consents.consentsOf(userId)]);
-    const byKey = new Map(documents.map((document) => [document.key, document]));
-    return state.consents.flatMap((consent) => {
-      const document = byKey.get(consent.key);
-      if (!consent.agreed || consent.version === null || !document) return [];
-      return [{ key: consent.key, version: consent.version, title: document.title, url: document.url }];
-    });
-  };
 }
 
 /** A child's request to a guardian, the guardian's answer, and the deadline's sweep (docs/identity.md). */
