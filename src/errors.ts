@@ -1,7 +1,35 @@
 /**
- * The typed errors services throw. They carry no HTTP knowledge: `http/errors.ts` is the one place that turns
- * each into a status and an envelope (docs/api.md).
+ * The typed errors services throw. They carry no HTTP knowledge, only a stable code: the catalogue
+ * (`http/error-catalogue.ts`) says once what each code is on the wire (status, `error_type`, message, `data`,
+ * log level), and docs/api.md lists the same rows.
  */
+
+/**
+ * The code of each error a service throws, by a stable name: one catalogue entry each (the catalogue adds the
+ * refusals only the HTTP layer makes, such as a body that does not parse).
+ */
+export type ServiceErrorCode =
+  | 'validation_failed'
+  | 'invalid_credentials'
+  | 'not_registered'
+  | 'account_disabled'
+  | 'second_factor_required'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'guardian_consent_required'
+  | 'not_found'
+  | 'deletion_scheduled'
+  | 'identity_in_use'
+  | 'passkeys_unavailable'
+  | 'too_many_requests'
+  | 'commit_failed'
+  | 'internal_error'
+  | 'provider_unavailable'
+  | 'service_unavailable'
+  | 'overloaded'
+  | 'second_factor_not_configured'
+  | 'identity_verification_not_configured'
+  | 'provider_not_configured';
 
 /** One failed rule of one field; rendered into a message in the request's language by the HTTP layer. */
 export interface RuleFailure {
@@ -12,9 +40,13 @@ export interface RuleFailure {
 export type FieldFailures = Record<string, RuleFailure[]>;
 
 /** Base of every error a service throws on purpose; anything else reaching the HTTP layer is a fault. */
-export abstract class ServiceError extends Error {}
+export abstract class ServiceError extends Error {
+  /** Which catalogue entry answers it. */
+  abstract readonly code: ServiceErrorCode;
+}
 
 export class ValidationError extends ServiceError {
+  readonly code: ServiceErrorCode = 'validation_failed';
   readonly failures: FieldFailures;
 
   constructor(failures: FieldFailures) {
@@ -51,6 +83,7 @@ export class IdempotencyKeyReusedError extends ValidationError {
 
 /** Email login with wrong credentials, or a provider that rejects the token. */
 export class InvalidCredentialsError extends ServiceError {
+  readonly code = 'invalid_credentials';
   constructor() {
     super('The login credentials are invalid.');
     this.name = 'InvalidCredentialsError';
@@ -59,6 +92,7 @@ export class InvalidCredentialsError extends ServiceError {
 
 /** A provider vouched for an identity that no account is linked to. */
 export class NotRegisteredError extends ServiceError {
+  readonly code = 'not_registered';
   constructor() {
     super('No account is linked to this identity.');
     this.name = 'NotRegisteredError';
@@ -70,6 +104,7 @@ export class NotRegisteredError extends ServiceError {
  * credentials (a wrong password still gets InvalidCredentialsError), so it tells a guesser nothing.
  */
 export class AccountDisabledError extends ServiceError {
+  readonly code = 'account_disabled';
   constructor() {
     super('This account is disabled.');
     this.name = 'AccountDisabledError';
@@ -82,6 +117,7 @@ export class AccountDisabledError extends ServiceError {
  * someone who proved the credentials.
  */
 export class AccountDeletionScheduledError extends ServiceError {
+  readonly code = 'deletion_scheduled';
   constructor(readonly scheduledFor: Date) {
     super('This account is scheduled for deletion.');
     this.name = 'AccountDeletionScheduledError';
@@ -90,6 +126,7 @@ export class AccountDeletionScheduledError extends ServiceError {
 
 /** A protected route without a valid token. */
 export class UnauthenticatedError extends ServiceError {
+  readonly code = 'unauthenticated';
   constructor() {
     super('Unauthenticated.');
     this.name = 'UnauthenticatedError';
@@ -97,6 +134,7 @@ export class UnauthenticatedError extends ServiceError {
 }
 
 export class NotFoundError extends ServiceError {
+  readonly code = 'not_found';
   constructor(what = 'resource') {
     super(`${what} not found`);
     this.name = 'NotFoundError';
@@ -105,6 +143,7 @@ export class NotFoundError extends ServiceError {
 
 /** Signed in, but not allowed to do this to this resource (e.g. delete someone else's post). */
 export class ForbiddenError extends ServiceError {
+  readonly code = 'forbidden';
   constructor() {
     super('This action is unauthorized.');
     this.name = 'ForbiddenError';
@@ -113,6 +152,7 @@ export class ForbiddenError extends ServiceError {
 
 /** A write transaction failed; everything it wrote was rolled back. */
 export class CommitFailedError extends ServiceError {
+  readonly code = 'commit_failed';
   constructor(cause: unknown) {
     super('Failed to commit transaction.', { cause });
     this.name = 'CommitFailedError';
@@ -124,6 +164,7 @@ export class CommitFailedError extends ServiceError {
  * Retry-After: the failure is one a retry soon is expected to get past (a renderer replaced, a queue drained).
  */
 export class ServiceUnavailableError extends ServiceError {
+  readonly code: ServiceErrorCode = 'service_unavailable';
   constructor(
     cause?: unknown,
     readonly retryAfterSeconds?: number,
@@ -138,6 +179,7 @@ export class ServiceUnavailableError extends ServiceError {
  * and a Retry-After rather than queued until it times out. Expected under overload: not an error to page on.
  */
 export class OverloadedError extends ServiceUnavailableError {
+  override readonly code: ServiceErrorCode = 'overloaded';
   constructor(detail: string) {
     super(new Error(detail), 1);
     this.name = 'OverloadedError';
@@ -146,6 +188,7 @@ export class OverloadedError extends ServiceUnavailableError {
 
 /** An identity provider could not be reached or answered garbage. */
 export class ProviderUnavailableError extends ServiceError {
+  readonly code = 'provider_unavailable';
   constructor(detail: string, cause?: unknown) {
     super(`Identity provider unavailable: ${detail}`, { cause });
     this.name = 'ProviderUnavailableError';
@@ -158,6 +201,7 @@ export class ProviderUnavailableError extends ServiceError {
  * that configure the provider as that kind.
  */
 export class ProviderNotConfiguredError extends ServiceError {
+  readonly code = 'provider_not_configured';
   constructor(
     readonly provider: string,
     readonly variables: Readonly<Record<string, readonly string[]>>,
@@ -172,6 +216,7 @@ export class ProviderNotConfiguredError extends ServiceError {
  * client finishes the sign-in at auth/login/second-factor with `challenge` (256 random bits, shown once).
  */
 export class SecondFactorRequiredError extends ServiceError {
+  readonly code = 'second_factor_required';
   constructor(readonly challenge: string) {
     super('A second factor is required.');
     this.name = 'SecondFactorRequiredError';
@@ -180,6 +225,7 @@ export class SecondFactorRequiredError extends ServiceError {
 
 /** Two-factor authentication asked of a deployment without SECRETS_KEY, which its secrets are sealed with. */
 export class SecondFactorNotConfiguredError extends ServiceError {
+  readonly code = 'second_factor_not_configured';
   readonly variables = ['SECRETS_KEY'] as const;
 
   constructor() {
@@ -193,6 +239,7 @@ export class SecondFactorNotConfiguredError extends ServiceError {
  * PUBLIC_URL): browsers make and use passkeys only for a domain name, so the ceremony could never succeed.
  */
 export class PasskeysUnavailableError extends ServiceError {
+  readonly code = 'passkeys_unavailable';
   constructor(readonly rpId: string) {
     super(`Passkeys need a domain name: the relying party is the IP address ${rpId}`);
     this.name = 'PasskeysUnavailableError';
@@ -200,6 +247,7 @@ export class PasskeysUnavailableError extends ServiceError {
 }
 
 export class TooManyRequestsError extends ServiceError {
+  readonly code = 'too_many_requests';
   constructor(readonly retryAfterSeconds: number) {
     super('Too Many Attempts.');
     this.name = 'TooManyRequestsError';
@@ -211,6 +259,7 @@ export class TooManyRequestsError extends ServiceError {
  * writes or publishes: reading, signing in and asking a guardian still work (docs/identity.md).
  */
 export class GuardianConsentRequiredError extends ServiceError {
+  readonly code = 'guardian_consent_required';
   constructor() {
     super("A legal guardian's consent is required.");
     this.name = 'GuardianConsentRequiredError';
@@ -219,6 +268,7 @@ export class GuardianConsentRequiredError extends ServiceError {
 
 /** Identity verification asked of a deployment without PortOne (PORTONE_*): its routes say what to set. */
 export class IdentityVerificationNotConfiguredError extends ServiceError {
+  readonly code = 'identity_verification_not_configured';
   constructor(
     readonly variables: readonly string[] = ['PORTONE_API_SECRET', 'PORTONE_STORE_ID', 'PORTONE_CHANNEL_KEY'],
   ) {
@@ -232,6 +282,7 @@ export class IdentityVerificationNotConfiguredError extends ServiceError {
  * said: the answer would tell whoever verified which account a person has.
  */
 export class IdentityInUseError extends ServiceError {
+  readonly code = 'identity_in_use';
   constructor() {
     super('This person already has an account.');
     this.name = 'IdentityInUseError';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { HttpConfig } from '../config/http.js';
-import { failure } from './envelope.js';
+import { sendRefusal } from './errors.js';
 
 /**
  * How often Node checks its connections against the request and headers timeouts. Its default (30 s) would
@@ -64,13 +64,10 @@ export function registerTransportHygiene(app: FastifyInstance): void {
   // Callback hooks, not async ones: they run on every request, and a promise per hook is measurable there.
   app.addHook('onRequest', (request, reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      reply
-        .code(400)
-        .header('connection', 'close')
-        .type('application/json; charset=utf-8')
-        .send(
-          failure(400, 'BadRequestHttpException', 'Bad Request', { host: ['The Host header is required.'] }),
-        );
+      sendRefusal(
+        reply.header('connection', 'close').type('application/json; charset=utf-8'),
+        'host_missing',
+      );
       return;
     }
     done();

@@ -1,38 +1,27 @@
 import type { FastifyRequest } from 'fastify';
-import {
-  GuardianConsentRequiredError,
-  IdempotencyKeyReusedError,
-  UnauthenticatedError,
-  ValidationError,
-} from '../errors.js';
 import { clientAddressKey } from '../limits/client-address.js';
 import { type RateCounter, unlimited } from '../limits/rate-counter.js';
-import { explainRefusal, leavesChecksToWrite, validate } from '../validation/engine.js';
+import { leavesChecksToWrite, validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/rule-list.js';
 import type { JsonSchema } from '../validation/types.js';
 import type { AuthContext } from './auth-context.js';
-import { type PresentedCredential, presentedCredential } from './credentials.js';
+import {
+  type AuthByMode,
+  type Authenticator,
+  type AuthMode,
+  authenticatorFor,
+  availability,
+  countUploads,
+  explainFailure,
+  guardianGate,
+  noteWrite,
+  type RequestServices,
+} from './endpoint-steps.js';
 import type { SuccessStatus } from './envelope.js';
 import { parameterBag } from './params.js';
 import type { Shape, Static } from './response-schema.js';
 
-export type AuthMode = 'required' | 'optional' | 'none';
-
-export type { AuthContext };
-
-/** What the handler gets as `auth` in each mode: the signed-in user, maybe one, or nobody. */
-export interface AuthByMode {
-  required: AuthContext;
-  optional: AuthContext | undefined;
-  none: undefined;
-}
-
-/** What the HTTP layer needs from the services to validate and authenticate a request. */
-export interface RequestServices {
-  authenticate(token: string): Promise<AuthContext | undefined>;
-  /** The signed-in user sent a request that may write: their reads stay on the primary for a while. */
-  wrote?(userId: string): void;
-}
+export type { AuthByMode, AuthContext, AuthMode, RequestServices };
 
 export interface HandlerInput<L extends RuleList, M extends AuthMode> {
   /** Every parameter of the rule list (query, body and path), validated and typed by it. */
@@ -129,16 +118,35 @@ export function restrictedWhileGuardianPending(info: EndpointInfo): boolean {
   return info.auth !== 'none' && info.method === 'POST' && !info.readOnly && !info.beforeGuardianConsent;
 }
 
+/** What the steps of an endpoint need to know about it, decided once when it is declared, never per request. */
+interface Plan<M extends AuthMode> {
+  authenticate: Authenticator<M>;
+  /** restrictedWhileGuardianPending. */
+  guardianRestricted: boolean;
+  /** The per-user upload limit, unless there is none or limits are off. */
+  uploads: RateCounter | undefined;
+  /** A POST not marked readOnly: a signed-in caller becomes a recent writer. */
+  mayWrite: boolean;
+  /** leavesChecksToWrite(rules): a refusal of the handler may need explaining. */
+  leavesChecks: boolean;
+}
+
 /** Declares an endpoint: its parameter and auth types stay with its handler, inside `run`. */
 export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
   definition: Endpoint<L, M, S>,
 ): AnyEndpoint {
   const { handle: _handle, response, ...info } = definition;
-  const leavesChecks = leavesChecksToWrite(definition.rules);
+  const plan: Plan<M> = {
+    authenticate: authenticatorFor(definition.auth),
+    guardianRestricted: restrictedWhileGuardianPending(definition),
+    uploads: definition.uploads === unlimited ? undefined : definition.uploads,
+    mayWrite: definition.method === 'POST' && !definition.readOnly,
+    leavesChecks: leavesChecksToWrite(definition.rules),
+  };
   return {
     ...info,
     response: response.schema,
-    run: (request, services) => runEndpoint(definition, request, services, leavesChecks),
+    run: (request, services) => runEndpoint(definition, plan, request, services),
   };
 }
 
@@ -154,104 +162,45 @@ export function limitBeforeBody(
   };
 }
 
-/** Uploaded files in a parsed body: at the top level, or in a list or map one level down (`images[]`). */
-function uploadedFiles(body: unknown): number {
-  const isFile = (value: unknown) =>
-    value !== null && typeof value === 'object' && (value as { kind?: unknown }).kind === 'uploaded-file';
-  if (body === null || typeof body !== 'object') return 0;
-  let count = 0;
-  for (const value of Object.values(body)) {
-    if (isFile(value)) count++;
-    else if (value !== null && typeof value === 'object') count += Object.values(value).filter(isFile).length;
-  }
-  return count;
-}
-
-/** Counts the request's uploaded files on the user's upload limit (the key the limit has always used). */
-async function countUploads(limit: RateCounter, userId: string, body: unknown): Promise<void> {
-  const files = uploadedFiles(body);
-  for (let file = 0; file < files; file++) await limit.consume(`user:${userId}`);
-}
-
 /**
- * Finds the signed-in user as each mode needs it: refused without one; nobody when no credential was
- * presented, else refused without one; or never asked.
+ * One request through the endpoint's steps (endpoint-steps.ts), in the order it meets them: authenticate,
+ * the guardian gate, availability (after authentication, so an anonymous caller of a protected route still
+ * learns only that it is not signed in), upload counting, then validation, the handler and the explanation
+ * of a refusal. The per-IP limit came before all of them, before the body was read (limitBeforeBody).
  */
-const authenticators: {
-  [M in AuthMode]: (request: FastifyRequest, services: RequestServices) => Promise<AuthByMode[M]>;
-} = {
-  required: async (request, services) => {
-    const auth = await tokenOwner(presentedCredential(request), services);
-    if (!auth) throw new UnauthenticatedError();
-    return auth;
-  },
-  optional: async (request, services) => {
-    const credential = presentedCredential(request);
-    if (credential.kind === 'none') return undefined;
-    const auth = await tokenOwner(credential, services);
-    if (!auth) throw new UnauthenticatedError();
-    return auth;
-  },
-  none: async () => undefined,
-};
-
-/** Whose the one credential is; nobody's when none, or none that can be one (credentials.ts). */
-async function tokenOwner(
-  credential: PresentedCredential,
-  services: RequestServices,
-): Promise<AuthContext | undefined> {
-  return credential.kind === 'token' ? services.authenticate(credential.token) : undefined;
-}
-
-export async function runEndpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
+async function runEndpoint<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
   definition: Endpoint<L, M, S>,
+  plan: Plan<M>,
   request: FastifyRequest,
   services: RequestServices,
-  /** `leavesChecksToWrite(definition.rules)`, asked once per endpoint rather than per request. */
-  leavesChecks: boolean,
 ): Promise<Static<S>> {
-  const auth = await authenticators[definition.auth](request, services);
+  const auth = await plan.authenticate(request, services);
   const signedIn: AuthContext | undefined = auth;
-  // Read from the row the token's one statement returned: no query of its own.
-  if (signedIn?.user.guardian_consent === 'pending' && restrictedWhileGuardianPending(definition)) {
-    throw new GuardianConsentRequiredError();
+  guardianGate(plan.guardianRestricted, signedIn);
+  availability(definition.unavailable);
+  const counting = countUploads(plan.uploads, signedIn, request.body);
+  if (counting) await counting;
+  if (signedIn && plan.mayWrite) {
+    return noteWrite(services, signedIn.user.id, () => validateAndHandle(definition, plan, request, auth));
   }
-  if (definition.unavailable) throw definition.unavailable();
-  // Limits turned off (RATE_LIMIT_ENABLED=false) cost nothing, as in limitBeforeBody.
-  if (definition.uploads && definition.uploads !== unlimited && signedIn) {
-    await countUploads(definition.uploads, signedIn.user.id, request.body);
-  }
-  if (signedIn && definition.method === 'POST' && !definition.readOnly) {
-    const userId = signedIn.user.id;
-    return noteWrite(services, userId, () => handleValidated(definition, request, auth, leavesChecks));
-  }
-  return handleValidated(definition, request, auth, leavesChecks);
+  return validateAndHandle(definition, plan, request, auth);
 }
 
-/** Marked once the request is over, whatever its outcome: a write may have committed before a failure. */
-async function noteWrite<T>(services: RequestServices, userId: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } finally {
-    services.wrote?.(userId);
-  }
-}
-
-async function handleValidated<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
+/** 5–7. Validation, the handler, and the explanation of a refusal the write made. */
+async function validateAndHandle<L extends RuleList, M extends AuthMode, S extends Shape<unknown>>(
   definition: Endpoint<L, M, S>,
+  plan: Plan<M>,
   request: FastifyRequest,
   auth: AuthByMode[M],
-  leavesChecks: boolean,
 ): Promise<Static<S>> {
   const signedIn: AuthContext | undefined = auth;
   const bag = parameterBag(request.query, request.body, request.params);
   const options = { currentUserId: signedIn?.user.id };
   const params = await validate(definition.rules, bag, options);
-  if (!leavesChecks) return definition.handle({ params, auth, request });
+  if (!plan.leavesChecks) return definition.handle({ params, auth, request });
   try {
     return await definition.handle({ params, auth, request });
   } catch (error) {
-    if (!(error instanceof ValidationError) || error instanceof IdempotencyKeyReusedError) throw error;
-    throw await explainRefusal(definition.rules, params, error, bag, options);
+    throw await explainFailure(error, definition.rules, params, bag, options);
   }
 }

@@ -1,6 +1,8 @@
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { failure } from './envelope.js';
+import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { envelopeFor, sendRefusal } from './errors.js';
 
 /**
  * Errors Fastify's router raises before any hook runs (a malformed URL escape, say): the same envelope as
@@ -11,33 +13,26 @@ export function frameworkErrorHandler(
   _request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  void reply
-    .code(400)
-    .type('application/json; charset=utf-8')
-    .send(failure(400, 'BadRequestHttpException', 'Bad Request', { url: ['The URL could not be parsed.'] }));
+  void sendRefusal(reply.type('application/json; charset=utf-8'), 'url_unparsable');
 }
 
 /** How long a rejected connection's last answer may take to flush before its socket is destroyed anyway. */
 const FLUSH_GRACE_MS = 1000;
 
+/** Node's errors on a connection, by the catalogue entry that answers them; any other is a bad request. */
+const CONNECTION_CODES: Readonly<Record<string, ErrorCode>> = {
+  HPE_HEADER_OVERFLOW: 'header_fields_too_large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request_timeout',
+};
+
 /** The status line and envelope for an error Node's HTTP layer raises on a connection. */
 function connectionErrorResponse(code: string | undefined): { status: number; reason: string; body: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') {
-    const reason = 'Request Header Fields Too Large';
-    return {
-      status: 431,
-      reason,
-      body: JSON.stringify(failure(431, 'RequestHeaderFieldsTooLargeHttpException', reason)),
-    };
-  }
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    const reason = 'Request Timeout';
-    return { status: 408, reason, body: JSON.stringify(failure(408, 'RequestTimeoutHttpException', reason)) };
-  }
+  const refusal = (code !== undefined && CONNECTION_CODES[code]) || 'bad_request';
+  const { status } = ERROR_CATALOGUE[refusal];
   return {
-    status: 400,
-    reason: 'Bad Request',
-    body: JSON.stringify(failure(400, 'BadRequestHttpException', 'Bad Request')),
+    status,
+    reason: STATUS_CODES[status] ?? 'Bad Request',
+    body: JSON.stringify(envelopeFor(refusal)),
   };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ok } from './envelope.js';
-import { methodNotAllowed, notFound, sendError, serviceUnavailable } from './errors.js';
+import { sendError, sendRefusal } from './errors.js';
 
 /** A client's own request id is kept only when it is short and plain, so it is safe to log and echo. */
 export function requestId(request: { headers: Record<string, unknown> }): string {
@@ -29,9 +29,9 @@ export function registerFallbacks(app: FastifyInstance): void {
       (method) => method !== request.method && known.find(method as 'GET', path) !== null,
     );
     if (allowed.length > 0) {
-      return reply.code(405).header('allow', allowed.join(', ')).send(methodNotAllowed());
+      return sendRefusal(reply.header('allow', allowed.join(', ')), 'method_not_allowed');
     }
-    return reply.code(404).send(notFound());
+    return sendRefusal(reply, 'not_found');
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
 }
@@ -44,7 +44,7 @@ export function registerHealth(app: FastifyInstance, ready: () => Promise<void>)
       return ok({ status: 'ready' });
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed');
-      return reply.code(503).send(serviceUnavailable());
+      return sendRefusal(reply, 'service_unavailable');
     }
   });
 }

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { MetricsConfig } from '../config.js';
-import { failure } from '../http/envelope.js';
+import { sendRefusal } from '../http/errors.js';
 import type { AppMetrics } from './metrics.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -20,10 +20,7 @@ function authorised(config: MetricsConfig, authorization: string | undefined): b
 export function serveMetricsRoute(app: FastifyInstance, metrics: AppMetrics, config: MetricsConfig): void {
   app.get('/metrics', async (request, reply) => {
     if (!authorised(config, request.headers.authorization)) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send(failure(401, 'UnauthorizedHttpException', 'Unauthorized'));
+      return sendRefusal(reply.header('www-authenticate', 'Bearer'), 'metrics_unauthorized');
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });

@@ -1,6 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../http/errors.js';
+import { sendRefusal } from '../http/errors.js';
 import type { LocalStorage } from './local-storage.js';
 import { MEDIA_CACHE_CONTROL, MEDIA_CONTENT_TYPES } from './media-storage.js';
 
@@ -17,7 +17,7 @@ export function serveLocalMedia(app: FastifyInstance, storage: LocalStorage): vo
     // between the two is either served whole from the handle or not found, never a failed read after the
     // headers went out. A 404 carries no cache header: the key may never be cached as missing for a year.
     const opened = file ? await openRegularFile(file) : undefined;
-    if (!opened) return reply.code(404).send(notFound());
+    if (!opened) return sendRefusal(reply, 'not_found');
     const { handle, size } = opened;
     const extension = key.slice(key.lastIndexOf('.') + 1);
     return reply

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../http/errors.js';
+import { sendRefusal } from '../http/errors.js';
 import { type LegalPage, legalPagePath } from '../modules/consents/view.js';
 import type { Locale } from '../validation/messages.js';
 import { securityHeaders } from './headers.js';
@@ -53,7 +53,7 @@ export function renderLegalPage(page: LegalPage, locale: Locale): string {
 export function registerLegalPages(app: FastifyInstance, documents: LegalDocuments, policy: string): void {
   app.get('/legal/:key/:version/:lang', async (request, reply) => {
     const { key, version, lang } = request.params as { key: string; version: string; lang: string };
-    if (!isLocale(lang) || !VERSION.test(version)) return reply.code(404).send(notFound());
+    if (!isLocale(lang) || !VERSION.test(version)) return sendRefusal(reply, 'not_found');
     const page = await documents.page(key, Number(version), lang);
     securityHeaders(reply, policy);
     // A published version's text does not change; a few minutes of caching spares a busy sign-up screen.

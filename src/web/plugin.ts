@@ -3,7 +3,7 @@ import { ForbiddenError, UnauthenticatedError } from '../errors.js';
 import { bearerToken } from '../http/auth.js';
 import { NO_FILES } from '../http/body-parsers.js';
 import { ok } from '../http/envelope.js';
-import { notFound } from '../http/errors.js';
+import { sendRefusal } from '../http/errors.js';
 import { isSameOriginWebRequest, sessionCookieToken } from '../http/session-cookie.js';
 import { loadWebAssets } from './assets.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
@@ -133,7 +133,7 @@ export async function registerWeb(
   const serveAsset = (prefix: string) =>
     app.get(`${prefix}/*`, async (request, reply) => {
       const asset = assets.get(request.url.split('?')[0] ?? '');
-      if (!asset) return reply.code(404).send(notFound());
+      if (!asset) return sendRefusal(reply, 'not_found');
       reply.header('x-content-type-options', 'nosniff');
       // Not content-hashed names: revalidate each time (cheap, and a deploy is seen at once).
       reply.header('cache-control', 'no-cache');

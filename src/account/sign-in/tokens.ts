@@ -45,6 +45,8 @@ export interface SignInTokensDeps {
  * ServiceError, so writeTransaction hands it on as it is), and caught again in afterPasskey.
  */
 class RefusedSession extends ServiceError {
+  /** Never answered: caught below; one that escaped would be a fault. */
+  readonly code = 'internal_error';
   constructor(readonly admission: Extract<Admission, { kind: 'refused' }>) {
     super('refused');
   }
