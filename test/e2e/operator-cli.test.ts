@@ -128,6 +128,18 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     body: new URLSearchParams(fields).toString(),
   });
   const asUser = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+  /** What a token that no longer works gets: the whole 401 envelope. */
+  const signedOut = {
+    status: 401,
+    body: {
+      meta: { code: 401, error_type: 'AuthenticationException', error_message: 'Unauthenticated.' },
+      data: { status: 'unauthenticated' },
+    },
+  };
+  const notFound = {
+    status: 404,
+    body: { meta: { code: 404, error_type: 'NotFoundHttpException', error_message: 'Not Found' }, data: [] },
+  };
 
   async function register(): Promise<Account> {
     const fields = registrationForm();
@@ -242,7 +254,7 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     );
     if (service) {
       // Beside a running server (PostgreSQL): the token stops working at once.
-      expect((await api('/v1/user/get', asUser(park.token))).status).toBe(401);
+      expect(await api('/v1/user/get', asUser(park.token))).toEqual(signedOut);
     }
     expect(await ok(['user', 'disable', kim.id])).toContain(`Disabled ${kim.username}`);
     expect(await ok(['user', 'enable', kim.email])).toBe(`Enabled ${kim.username} (${kim.id}).\n`);
@@ -278,8 +290,8 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
 
     await commands.close(); // the embedded database is the server's again
     service ??= await startService(store.env);
-    expect((await api(`/v1/post/single/${postId}/raw`)).status).toBe(404);
-    expect((await api('/v1/user/get', asUser(gone.token))).status).toBe(401);
+    expect(await api(`/v1/post/single/${postId}/raw`)).toEqual(notFound);
+    expect(await api('/v1/user/get', asUser(gone.token))).toEqual(signedOut);
     // The deleted account's email and username are free again at once.
     const { tokenId: _tokenId, id: _id, token: _token, ...goneFields } = gone;
     expect((await api('/v1/auth/register', form(goneFields))).status).toBe(200);
@@ -288,12 +300,18 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     const inspirers = await api('/v1/promotions/inspirers?limit=100');
     expect((inspirers.body.data.inspirers as Array<{ id: string }>).map((u) => u.id)).toEqual([kim.id]);
     for (const revoked of [kim, lee, park]) {
-      expect((await api('/v1/user/get', asUser(revoked.token))).status).toBe(401);
+      expect(await api('/v1/user/get', asUser(revoked.token))).toEqual(signedOut);
     }
     expect(
       (await api('/v1/auth/login/email', form({ email: kim.email, password: kim.password }))).status,
     ).toBe(200);
     const refused = await api('/v1/auth/login/email', form({ email: park.email, password: park.password }));
-    expect(refused).toMatchObject({ status: 401, body: { data: { status: 'account_disabled' } } });
+    expect(refused).toEqual({
+      status: 401,
+      body: {
+        meta: { code: 401, error_type: 'Unauthorized', error_message: 'This account is disabled.' },
+        data: { status: 'account_disabled' },
+      },
+    });
   }, 600_000);
 });

@@ -161,7 +161,14 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 90_000
 
     await commands.close();
     service ??= await startService(env);
-    expect((await login('minji@old.example.com', 'not the password')).status).toBe(401);
+    // An imported (bcrypt) password refuses a wrong one exactly as any login does.
+    expect(await login('minji@old.example.com', 'not the password')).toEqual({
+      status: 401,
+      body: {
+        meta: { code: 401, error_type: 'Unauthorized', error_message: 'The login credentials are invalid.' },
+        data: { status: 'authentication_failed' },
+      },
+    });
     const signedIn = await login('minji@old.example.com', OLD_PASSWORD);
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.data.user?.username).toBe('minji');

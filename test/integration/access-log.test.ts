@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
+import { expectError, UNAUTHENTICATED } from '../helpers/http.js';
 import { logSink } from '../helpers/logs.js';
 
 /** One access line per request (not Fastify's two), with the fields an operator reads and no secret. */
@@ -24,7 +25,7 @@ describe.each(backends)('%s: the access log', (backend) => {
       url: '/v1/user/get?api_token=query-secret',
       headers: { authorization: 'Bearer header-secret', 'user-agent': 'app/1.0' },
     });
-    expect(response.statusCode).toBe(401);
+    expectError(response, 401, ...UNAUTHENTICATED);
     const entries = lines.map((line) => JSON.parse(line));
     const access = entries.filter((entry) => entry.req !== undefined);
     expect(access).toHaveLength(1);

@@ -8,6 +8,7 @@ import { expectError, expectOk, expectValidationError, postForm } from '../helpe
 import { pngFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
 import { updatePicture } from '../helpers/media.js';
+import { expectAuthenticationFailed } from '../helpers/providers.js';
 
 const COMMIT_FAILED = [500, 'InternalServerError', 'Failed to commit transaction.', []] as const;
 
@@ -94,7 +95,7 @@ describe.each(backends)('%s: account events written with the change', (backend) 
       email: user.email,
       password: 'wrong-one',
     });
-    expect(wrong.statusCode).toBe(401);
+    expectAuthenticationFailed(wrong);
     expectOk(await postForm(ctx.app, `/v1/user/tokens/${first}/revoke`, {}, bearer(second.user.api_token)));
     expect(typed(await next())).toEqual([
       { type: 'session.revoked', data: { user_id: user.id, session_id: first, reason: 'revoked' } },
@@ -106,7 +107,7 @@ describe.each(backends)('%s: account events written with the change', (backend) 
       {},
       bearer(second.user.api_token),
     );
-    expect(unknown.statusCode).toBe(404);
+    expectError(unknown, 404, 'NotFoundHttpException', 'Not Found');
     expectOk(await postForm(ctx.app, '/v1/auth/logout', {}, bearer(second.user.api_token)));
     expect(typed(await next())).toEqual([
       { type: 'session.revoked', data: { user_id: user.id, session_id: made, reason: 'logout' } },

@@ -184,7 +184,9 @@ describe.each(backends)('%s: consent documents and records', (backend) => {
       (await eventsOf(ctx.database.handle, me.id)).filter((event) => event.type === 'consent_changed');
     expectOk(await update(me.token, { marketing_push: 'on', marketing_sms: 'off' }));
     expectOk(await update(me.token, { marketing_email: 'off' }));
-    expect((await update(me.token, { terms: 'off', marketing_push: 'off' })).statusCode).toBe(422);
+    expectValidationError(await update(me.token, { terms: 'off', marketing_push: 'off' }), {
+      terms: ['The terms consent is required and cannot be withdrawn; to withdraw it, delete the account.'],
+    });
     expectOk(await update(me.token, { marketing_push: 'off', channel: 'web' }));
     expect((await changes()).map((event) => event.details)).toEqual([
       { channel: 'update', marketing_push: true },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
-import { postForm } from '../helpers/http.js';
+import { expectError, expectValidationError, postForm } from '../helpers/http.js';
 
 const WEB = 'https://app.example.com';
 const DEV = 'http://localhost:5173';
@@ -52,7 +52,7 @@ describe.each(backends)('%s: CORS for the web clients of CORS_ORIGINS', (backend
     expect(okRes.headers['access-control-allow-origin']).toBe(WEB);
     expect(String(okRes.headers['access-control-expose-headers']).toLowerCase()).toContain('x-request-id');
     const invalid = await postForm(ctx.app, '/v1/validate/email', { email: 'not an email' }, { origin: WEB });
-    expect(invalid.statusCode).toBe(422);
+    expectValidationError(invalid, { email: ['The email must be a valid email address.'] });
     expect(invalid.headers['access-control-allow-origin']).toBe(WEB);
     const foreign = await postForm(
       ctx.app,
@@ -65,10 +65,9 @@ describe.each(backends)('%s: CORS for the web clients of CORS_ORIGINS', (backend
 
   it('keeps 404 for unknown paths and 405 for wrong methods', async () => {
     const unknown = await ctx.app.inject({ method: 'POST', url: '/v1/nowhere', headers: { origin: WEB } });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toMatchObject({ meta: { code: 404, error_type: 'NotFoundHttpException' } });
+    expectError(unknown, 404, 'NotFoundHttpException', 'Not Found');
     const wrong = await ctx.app.inject({ method: 'GET', url: '/v1/auth/login/email' });
-    expect(wrong.statusCode).toBe(405);
+    expectError(wrong, 405, 'MethodNotAllowedHttpException', 'Method Not Allowed');
     expect(wrong.headers.allow).toBe('POST');
   });
 });

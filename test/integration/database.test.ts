@@ -35,7 +35,7 @@ describe.each(backends)('%s: writeTransaction', (backend) => {
       return user.id;
     });
     expect(id).toBe(user.id);
-    expect(await new UsersRepo(ctx.db).findById(user.id)).toBeDefined();
+    expect(await new UsersRepo(ctx.db).findById(user.id)).toMatchObject({ id: user.id, email: user.email });
   });
 
   it('rolls everything back when the work throws, and passes a service error through unchanged', async () => {
@@ -101,17 +101,20 @@ describe.each(backends)('%s: writeTransaction', (backend) => {
     const inTransaction = newUser();
     const outside = newUser();
     let outsideWrite: Promise<unknown> | undefined;
-    await writeTransaction(ctx.db, async (trx) => {
+    const aborted = await writeTransaction(ctx.db, async (trx) => {
       await trx.insertInto('users').values(inTransaction).execute();
       // Issued while the transaction is open; on PGlite's single connection it must wait for it.
       outsideWrite = ctx.db.insertInto('users').values(outside).execute();
       await trx.selectFrom('users').select('id').where('id', '=', inTransaction.id).execute();
       throw new Error('abort the transaction');
-    }).catch(() => undefined);
+    }).catch((caught: unknown) => caught);
+    // Anything but a service error becomes the commit failure, its cause kept.
+    expect(aborted).toBeInstanceOf(CommitFailedError);
+    expect((aborted as Error).cause).toEqual(new Error('abort the transaction'));
     await outsideWrite;
     const repo = new UsersRepo(ctx.db);
     expect(await repo.findById(inTransaction.id)).toBeUndefined();
-    expect(await repo.findById(outside.id)).toBeDefined();
+    expect(await repo.findById(outside.id)).toMatchObject({ id: outside.id, email: outside.email });
   });
 });
 

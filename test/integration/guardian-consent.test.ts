@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../helpers/account-rows.js';
 import { useTestApp } from '../helpers/app.js';
+import { expectTooManyRequests } from '../helpers/client-requests.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
 import { askGuardian, bornYearsAgo, registerChild } from '../helpers/guardian.js';
@@ -102,8 +103,7 @@ describe.each(backends)('%s: a guardian’s consent for a child under 14', (back
       { guardian_email: `late${unique()}@example.com` },
       bearer(child.token),
     );
-    expect(res.statusCode).toBe(429);
-    expect(res.json().meta.error_type).toBe('TooManyRequestsHttpException');
+    expectTooManyRequests(res, 60 * 60);
     expectValidationError(
       await postForm(ctx.app, '/v1/guardian/consent', { token: first.token, agree: 'true' }),
       {

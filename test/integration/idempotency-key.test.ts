@@ -40,7 +40,10 @@ describe.each(backends)('%s: Idempotency-Key', (backend) => {
     expect(again).toEqual(first);
     expectOk(await ctx.app.inject({ url: '/v1/user/get', headers: bearer(again.user.api_token) }));
     // Without the key, the same request is the usual "taken".
-    expect((await register(fields)).statusCode).toBe(422);
+    expectValidationError(await register(fields), {
+      email: ['The email has already been taken.'],
+      username: ['The username has already been taken.'],
+    });
     expect(await usersWithEmail(fields.email)).toBe(1);
   });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/database.js';
 import { type RegisteredUser, registerUser } from '../helpers/factories.js';
-import { expectOk, postForm } from '../helpers/http.js';
+import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
 import { useRecordedApp } from '../helpers/query-recorder.js';
 
 /**
@@ -50,7 +50,7 @@ describe.each(backends)('%s: the statements of an email login', (backend) => {
       email: 'nobody-here@example.com',
       password: 'whatever-it-is',
     });
-    expect(res.statusCode).toBe(422);
+    expectValidationError(res, { email: ['The selected email is invalid.'] });
     expect(recorder.count).toBe(1);
   });
 });

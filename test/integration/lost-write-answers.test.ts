@@ -8,7 +8,7 @@ import { testConfig } from '../helpers/app.js';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { bearer, registerUser, registrationForm } from '../helpers/factories.js';
 import { type FreezingProxy, startFreezingProxy } from '../helpers/freezing-proxy.js';
-import { expectError, expectOk, postForm } from '../helpers/http.js';
+import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
 import type { Post } from '../helpers/posts.js';
 
 const UNAVAILABLE = [503, 'ServiceUnavailableHttpException', 'Service Unavailable', []] as const;
@@ -121,7 +121,10 @@ describe.each(backends.filter((backend) => backend === 'postgres'))('%s: lost wr
     expectError(await postForm(app, '/v1/auth/register', fields), ...UNAVAILABLE);
     proxy.thaw();
     await eventually(async () => (await usersWithEmail(fields.email)).length === 1);
-    expect((await postForm(app, '/v1/auth/register', fields)).statusCode).toBe(422);
+    expectValidationError(await postForm(app, '/v1/auth/register', fields), {
+      email: ['The email has already been taken.'],
+      username: ['The username has already been taken.'],
+    });
   });
 
   it('with a key, the retry after a 503-while-frozen gets the account the resumed server committed', async () => {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
-import { post } from '../helpers/client-requests.js';
+import { expectTooManyRequests, post } from '../helpers/client-requests.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
-import { postForm } from '../helpers/http.js';
+import { expectError, expectOk, postForm } from '../helpers/http.js';
 import { type Sample, scrape, total } from '../helpers/metrics.js';
-import { providerLogin } from '../helpers/providers.js';
+import { expectAuthenticationFailed, expectNotRegistered, providerLogin } from '../helpers/providers.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** Anything token-like: long runs of base64url / hex, as API tokens and provider tokens are. */
@@ -38,37 +38,39 @@ describe.each(backends)('%s: GET /metrics', (backend) => {
     const before = await scrape(ctx.app);
     const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
     for (let i = 0; i < 3; i++) {
-      expect(
-        (await post(ctx.app, '/v1/validate/email', { email: `free${unique()}@example.com` }, ip)).statusCode,
-      ).toBe(200);
+      const email = `free${unique()}@example.com`;
+      expect(expectOk(await post(ctx.app, '/v1/validate/email', { email }, ip))).toEqual({
+        email,
+        status: 'valid',
+      });
     }
     // The fourth within the minute is over RATE_LIMIT_VALIDATE_IP.
-    expect((await post(ctx.app, '/v1/validate/email', { email: 'x@example.com' }, ip)).statusCode).toBe(429);
+    expectTooManyRequests(await post(ctx.app, '/v1/validate/email', { email: 'x@example.com' }, ip), 60);
     const user = await registerUser(ctx.app);
     secrets.push(user.token, user.email, user.id);
     const failed = await postForm(ctx.app, '/v1/auth/login/email', {
       email: user.email,
       password: 'wrong password 1',
     });
-    expect(failed.statusCode).toBe(401);
+    expectAuthenticationFailed(failed);
     const ghostToken = randomUUID();
     const revoke = await ctx.app.inject({
       method: 'POST',
       url: `/v1/user/tokens/${ghostToken}/revoke`,
       headers: bearer(user.token),
     });
-    expect(revoke.statusCode).toBe(404);
+    expectError(revoke, 404, 'NotFoundHttpException', 'Not Found');
     const unknown = await ctx.app.inject({
       method: 'GET',
       url: `/v1/nowhere/${user.id}?api_token=${user.token}`,
     });
-    expect(unknown.statusCode).toBe(404);
+    expectError(unknown, 404, 'NotFoundHttpException', 'Not Found');
     const alphaId = `alpha-${unique()}`;
     const genuine = fake.issueAccessToken(alphaId);
     secrets.push(genuine, ghostToken);
     // A genuine token of an identity with no account: verified, then 401 not_registered.
-    expect((await providerLogin(ctx.app, 'alpha', alphaId, genuine)).statusCode).toBe(401);
-    expect((await providerLogin(ctx.app, 'alpha', alphaId, 'forged-token')).statusCode).toBe(401);
+    expectNotRegistered(await providerLogin(ctx.app, 'alpha', alphaId, genuine));
+    expectAuthenticationFailed(await providerLogin(ctx.app, 'alpha', alphaId, 'forged-token'));
 
     const after = await scrape(ctx.app);
     const delta = (name: string, labels: Record<string, string>) =>
@@ -124,14 +126,14 @@ describe.each(backends)('%s: GET /metrics', (backend) => {
     const guarded = await createTestApp(backend, { METRICS_TOKEN: token });
     try {
       const missing = await guarded.app.inject({ method: 'GET', url: '/metrics' });
-      expect(missing.statusCode).toBe(401);
-      expect(missing.json()).toMatchObject({ meta: { code: 401 } });
+      expectError(missing, 401, 'UnauthorizedHttpException', 'Unauthorized');
+      expect(missing.headers['www-authenticate']).toBe('Bearer');
       const wrong = await guarded.app.inject({
         method: 'GET',
         url: '/metrics',
         headers: bearer(`${token}x`),
       });
-      expect(wrong.statusCode).toBe(401);
+      expectError(wrong, 401, 'UnauthorizedHttpException', 'Unauthorized');
       expect(total(await scrape(guarded.app, bearer(token)), 'http_requests_total', { status: '401' })).toBe(
         2,
       );

@@ -49,7 +49,9 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       expectOk(await post(ctx.app, '/v1/validate/email', { email: `free${unique()}@example.com` }, ip));
       expectOk(await post(ctx.app, '/v1/validate/username', { username: `free${unique()}` }, ip));
       // A rejected value counts too: the limit is on asking, not on the answer.
-      expect((await post(ctx.app, '/v1/validate/slug', { slug: 'a:b' }, ip)).statusCode).toBe(422);
+      expectValidationError(await post(ctx.app, '/v1/validate/slug', { slug: 'a:b' }, ip), {
+        slug: ['The slug must be at least 4 characters.'],
+      });
       expectTooManyRequests(await post(ctx.app, '/v1/validate/slug', { slug: `free${unique()}` }, ip), 60);
       expectTooManyRequests(await post(ctx.app, '/v1/validate/email', { email: 'x@example.com' }, ip), 60);
     });
@@ -130,7 +132,9 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       const ip = newIp();
       const email = `nobody${unique()}@example.com`;
       for (let i = 0; i < 5; i++) {
-        expect((await login(ctx.app, email, 'Some-Password-1', ip)).statusCode).toBe(422);
+        expectValidationError(await login(ctx.app, email, 'Some-Password-1', ip), {
+          email: ['The selected email is invalid.'],
+        });
       }
     });
 

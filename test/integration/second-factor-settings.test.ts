@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
-import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { expectError, expectOk, expectValidationError, postForm, UNAUTHENTICATED } from '../helpers/http.js';
 import {
   awayFromStepEdge,
   enableTotp,
@@ -183,8 +183,13 @@ describe.each(backends)('%s: setting up the second factor', (backend) => {
 
   it('needs a signed-in user on every route', async () => {
     for (const path of ['/totp/setup', '/totp/enable', '/disable', '/recovery-codes/regenerate']) {
-      const res = await postForm(ctx.app, `/v1/user/2fa${path}`, {});
-      expect(res.statusCode).toBe(401);
+      expectError(await postForm(ctx.app, `/v1/user/2fa${path}`, {}), 401, ...UNAUTHENTICATED);
+      // A token that names nobody is refused the same way.
+      expectError(
+        await postForm(ctx.app, `/v1/user/2fa${path}`, {}, bearer('not-a-token')),
+        401,
+        ...UNAUTHENTICATED,
+      );
     }
   });
 });

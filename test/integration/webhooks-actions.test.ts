@@ -3,6 +3,7 @@ import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser, registrationForm, unique } from '../helpers/factories.js';
 import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { expectAuthenticationFailed } from '../helpers/providers.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { addEndpoint, pass, resetWebhooks } from '../helpers/webhooks.js';
 
@@ -84,7 +85,7 @@ describe.each(backends)('%s: account events at a receiver', (backend) => {
       email: user.email,
       password: 'wrong-pass1',
     });
-    expect(wrong.statusCode).toBe(401);
+    expectAuthenticationFailed(wrong);
     expect(await delivered()).toEqual([]);
   });
 });

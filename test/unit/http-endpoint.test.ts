@@ -13,6 +13,7 @@ import { sendError } from '../../src/http/errors.js';
 import { t } from '../../src/http/response-schema.js';
 import { string } from '../../src/validation/field-kinds.js';
 import { rules } from '../../src/validation/rule-list.js';
+import { expectError, expectValidationError, UNAUTHENTICATED } from '../helpers/http.js';
 import { logSink } from '../helpers/logs.js';
 
 const at = new Date('2026-01-01T00:00:00Z');
@@ -117,8 +118,7 @@ describe('runEndpoint', () => {
       url: '/v1/echo?name=kim',
       headers: { authorization: 'Bearer bad' },
     });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().data).toEqual({ status: 'unauthenticated' });
+    expectError(res, 401, ...UNAUTHENTICATED);
     expect(look.taken).not.toHaveBeenCalled();
   });
 
@@ -130,8 +130,7 @@ describe('runEndpoint', () => {
     }
     for (const authorization of ['Bearer bad', 'Basic Z29vZC10b2tlbg==', 'Bearer']) {
       const res = await server.inject({ method: 'GET', url: '/v1/echo', headers: { authorization } });
-      expect(res.statusCode, authorization).toBe(401);
-      expect(res.json().data).toEqual({ status: 'unauthenticated' });
+      expectError(res, 401, ...UNAUTHENTICATED);
     }
     const signedIn = await server.inject({
       method: 'GET',
@@ -205,7 +204,9 @@ describe('sendError', () => {
   it('does not log a 422 as an error', async () => {
     const { stream, lines } = logSink();
     const server = await serve(failing(ValidationError.taken('email')), services(), { stream, lines });
-    expect((await server.inject({ method: 'POST', url: '/v1/fail' })).statusCode).toBe(422);
+    expectValidationError(await server.inject({ method: 'POST', url: '/v1/fail' }), {
+      email: ['The email has already been taken.'],
+    });
     expect(lines.map((line) => JSON.parse(line).level)).not.toContain(50);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InvalidCredentialsError, ServiceUnavailableError, TooManyRequestsError } from '../../src/errors.js';
 import { openRateLimits } from '../../src/limits/open-rate-limits.js';
-import { attemptKey, throttledAttempt } from '../../src/limits/rate-counter.js';
+import { attemptKey, throttledAttempt, unlimited } from '../../src/limits/rate-counter.js';
 import { closedRedisUrl } from '../helpers/redis.js';
 
 const config = {
@@ -92,10 +92,11 @@ describe('openRateLimits with Redis unreachable', () => {
     const warn = vi.fn();
     const limits = openRateLimits(config, await closedRedisUrl(), { warn });
     await limits.ready();
-    await limits.validateIp.consume('10.0.0.1');
-    await limits.validateIp.consume('10.0.0.1');
+    await expect(limits.validateIp.consume('10.0.0.1')).resolves.toBeUndefined();
+    await expect(limits.validateIp.consume('10.0.0.1')).resolves.toBeUndefined();
     await expect(limits.validateIp.consume('10.0.0.1')).rejects.toThrow(TooManyRequestsError);
-    await limits.validateIp.consume('10.0.0.2');
+    // Counted per key: another address still has its two points.
+    await expect(limits.validateIp.consume('10.0.0.2')).resolves.toBeUndefined();
     const messages = warn.mock.calls.map(([, message]) => message);
     expect(messages).toContain('rate limits: Redis unavailable, counting in this process');
     expect(
@@ -104,9 +105,14 @@ describe('openRateLimits with Redis unreachable', () => {
     await limits.close();
   });
 
-  it('is a no-op when switched off', async () => {
-    const limits = openRateLimits({ ...config, enabled: false }, await closedRedisUrl(), silent);
-    for (let i = 0; i < 5; i++) await limits.registerIp.consume('10.0.0.1');
+  it('is a no-op when switched off: no hit is refused, and Redis is never tried', async () => {
+    const warn = vi.fn();
+    const limits = openRateLimits({ ...config, enabled: false }, await closedRedisUrl(), { warn });
+    await limits.ready();
+    // Five hits on a counter of two points: every one passes.
+    for (let i = 0; i < 5; i++) await expect(limits.registerIp.consume('10.0.0.1')).resolves.toBeUndefined();
+    expect(limits.registerIp).toBe(unlimited);
+    expect(warn).not.toHaveBeenCalled();
     await limits.close();
   });
 });
