@@ -28,6 +28,7 @@ import type { FactoryArgs } from './deps.js';
 const NO_RENDERING: PictureRenderer = {
   renderProfilePicture: () => Promise.reject(new Error('this process renders no images')),
 };
+
 /** What the entity modules are made from besides the config and the deps. */
 export interface EntityParts extends FactoryArgs {
   /** The modules that log an event (a revoked session, a consent change) record it here. */
