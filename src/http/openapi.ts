@@ -2,6 +2,7 @@ import { ruleListSchema } from '../validation/schema.js';
 import type { JsonSchema } from '../validation/types.js';
 import { type AnyEndpoint, restrictedWhileGuardianPending } from './endpoint.js';
 import { ok, successEnvelopeSchema } from './envelope.js';
+import { ERROR_CATALOGUE } from './error-catalogue.js';
 
 const isFileSchema = (property: JsonSchema) =>
   property.format === 'binary' || (property.items as JsonSchema | undefined)?.format === 'binary';
@@ -56,10 +57,8 @@ function validationExample(...schemas: JsonSchema[]): Record<string, unknown> {
       data[name] = (property['x-messages']?.en ?? []).slice(0, 1);
     }
   }
-  return {
-    meta: { code: 422, error_type: 'ValidationException', error_message: 'Unprocessable Entity' },
-    data,
-  };
+  const { status, type, message } = ERROR_CATALOGUE.validation_failed;
+  return { meta: { code: status, error_type: type, error_message: message }, data };
 }
 
 function operation(endpoint: AnyEndpoint): Record<string, unknown> {
