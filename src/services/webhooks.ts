@@ -30,7 +30,7 @@ export function buildWebhooks(config: Config, deps: Pick<ServiceDeps, 'database'
     deliveries: deliveriesRepo,
     endpoints: endpointsRepo,
     secrets,
-    sender: new WebhookSender(allowPrivate),
+    sender: new WebhookSender(allowPrivate, undefined, config.webhooks.timeoutMs),
     retryScheduleMs: config.webhooks.retryScheduleMs,
     retentionDays: config.webhooks.eventRetentionDays,
     log: deps.log,
