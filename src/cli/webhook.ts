@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import type { WebhookDisabledReason } from '../db/schema-events.js';
+import { DISABLE_AFTER_DAYS } from '../modules/webhooks/delivery.js';
+import type { EndpointView } from '../modules/webhooks/endpoints-service.js';
 import { WebhookRequestError } from '../modules/webhooks/errors.js';
 import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
@@ -31,6 +34,22 @@ function parseSince(value: string): Date {
 }
 
 const events = (list: string[] | null) => (list === null ? 'all' : list.join(','));
+
+/** Why an endpoint is disabled, as `webhook list` says it. */
+const DISABLED_BECAUSE: Record<WebhookDisabledReason, string> = {
+  operator: 'by an operator',
+  failing: `failing for ${DISABLE_AFTER_DAYS} days`,
+  gone: 'receiver answered 410',
+};
+
+/** An endpoint's STATE column. */
+function state(endpoint: EndpointView): string {
+  if (endpoint.disabled_at !== null) {
+    const reason = endpoint.disabled_reason === null ? '' : `: ${DISABLED_BECAUSE[endpoint.disabled_reason]}`;
+    return `disabled ${endpoint.disabled_at}${reason}`;
+  }
+  return endpoint.failing_since !== null ? `failing since ${endpoint.failing_since}` : 'enabled';
+}
 
 /** `accounts webhook add|list|remove|rotate-secret|disable|enable|deliveries|replay`. */
 export function registerWebhookCommands(
@@ -81,11 +100,7 @@ export function registerWebhookCommands(
           endpoint.id,
           endpoint.url,
           events(endpoint.events),
-          endpoint.disabled_at !== null
-            ? `disabled ${endpoint.disabled_at}`
-            : endpoint.failing_since !== null
-              ? `failing since ${endpoint.failing_since}`
-              : 'enabled',
+          state(endpoint),
           endpoint.description ?? '',
         ]),
       ]);

@@ -14,6 +14,11 @@ export interface WebhooksConfig {
    * are none); 0 = this instance delivers none (another one does).
    */
   pollIntervalMs: number;
+  /**
+   * WEBHOOK_TIMEOUT: how long one delivery attempt may take, resolution and connection included; past it the
+   * attempt has failed. At most 30 s: an attempt must end well inside the claim's one-minute lease.
+   */
+  timeoutMs: number;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
@@ -47,5 +52,6 @@ export function parseWebhooks(env: Env): WebhooksConfig {
     allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 36_500),
     pollIntervalMs: duration(env, 'WEBHOOK_POLL_INTERVAL', '1s', 0, 60_000),
+    timeoutMs: duration(env, 'WEBHOOK_TIMEOUT', '10s', 100, 30_000),
   };
 }

@@ -30,8 +30,13 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: NullableTimestamp;
   created_at: Timestamp;
   disabled_at: NullableTimestamp;
+  /** 0035: why it is disabled (`operator`, `failing`, `gone`); null while enabled. */
+  disabled_reason: WebhookDisabledReason | null;
   failing_since: NullableTimestamp;
 }
+
+/** Why an endpoint is disabled: by an operator, failing for days, or its receiver answered 410 Gone. */
+export type WebhookDisabledReason = 'operator' | 'failing' | 'gone';
 
 /** How an attempt ended: delivered (a 2xx), to be retried, or failed for good (the schedule ran out). */
 export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';

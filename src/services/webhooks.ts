@@ -44,7 +44,7 @@ export function buildWebhooks({ config, deps }: WebhookParts): WebhookServices {
     deliveries: deliveriesRepo,
     endpoints: endpointsRepo,
     secrets,
-    sender: new WebhookSender(allowPrivate),
+    sender: new WebhookSender(allowPrivate, undefined, config.webhooks.timeoutMs),
     retryScheduleMs: config.webhooks.retryScheduleMs,
     retentionDays: config.webhooks.eventRetentionDays,
     log: deps.log,

@@ -1,9 +1,15 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configOnce } from '../../src/cli/environment.js';
+import { openDatabase } from '../../src/db/client.js';
+import { buildWebhooks } from '../../src/services/webhooks.js';
 import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { backends } from '../helpers/database.js';
 import { expectOneLineFailure, runCli } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { emitDeleted } from '../helpers/webhooks.js';
 
 const PRIVATE =
   /is a private, loopback or link-local address \(allowed only with WEBHOOK_ALLOW_PRIVATE=true\)\n$/;
@@ -120,5 +126,44 @@ describe.each(backends)('%s: accounts webhook', (backend) => {
     expect((await cli(['remove', endpoint.id])).stdout).toBe(`Removed webhook endpoint ${endpoint.id}.\n`);
     expectOneLineFailure(await cli(['remove', endpoint.id]), `Webhook endpoint ${endpoint.id} not found`);
     expectOneLineFailure(await cli(['disable', 'nope']), 'Webhook endpoint nope not found');
+  });
+
+  it('says an endpoint is disabled because its receiver answered 410, and enables it again', async () => {
+    const receiver = await WebhookReceiver.start();
+    receiver.answer = () => 410;
+    const env = { WEBHOOK_ALLOW_PRIVATE: 'true' };
+    try {
+      let cli = await using(env);
+      const { id } = JSON.parse((await cli(['add', receiver.url, '--json'])).stdout) as { id: string };
+      // The delivery path, as a server's pass runs it, on the database the commands let go of.
+      await commands?.close();
+      commands = undefined;
+      const { DATABASE_URL: url, DATA_DIR: dataDir = '' } = store.env;
+      const handle = await openDatabase({ url, embeddedDir: path.join(dataDir, 'pglite') });
+      try {
+        const config = configOnce({ PATH: process.env.PATH ?? '', ...store.env, ...env })();
+        const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+        const { webhookDelivery } = buildWebhooks(config, { database: handle, log });
+        await emitDeleted(handle.db);
+        expect(await webhookDelivery.dispatch()).toEqual({ sent: 1, released: 0 });
+        await webhookDelivery.close();
+      } finally {
+        await handle.close();
+      }
+      expect(receiver.requests).toHaveLength(1);
+
+      cli = await using(env);
+      const listed = (await cli(['list'])).stdout;
+      expect(listed).toMatch(new RegExp(`${id} .* disabled 20\\S+: receiver answered 410\\b`));
+      const json = JSON.parse((await cli(['list', '--json'])).stdout) as Array<Record<string, unknown>>;
+      expect(json.find((endpoint) => endpoint.id === id)).toMatchObject({ disabled_reason: 'gone' });
+      expect((await cli(['enable', id])).stdout).toBe(`Enabled webhook endpoint ${id}.\n`);
+      expect((await cli(['list'])).stdout).toMatch(new RegExp(`${id} .* enabled\\b`));
+      expect((await cli(['disable', id])).stdout).toBe(`Disabled webhook endpoint ${id}.\n`);
+      expect((await cli(['list'])).stdout).toMatch(new RegExp(`${id} .* disabled 20\\S+: by an operator\\b`));
+      expect((await cli(['remove', id])).code).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -10,6 +10,8 @@ export interface ReceivedWebhook {
   body: { type: string; timestamp: string; data: Record<string, unknown> };
   /** Per secret given to `verifyWith`, in order: whether `standardwebhooks` verified the request with it. */
   verifiedBy: boolean[];
+  /** When the request had come in whole (Date.now()). */
+  receivedAt: number;
 }
 
 /** What the receiver answers a request: a status, or a handler that writes the response itself. */
@@ -84,6 +86,7 @@ export class WebhookReceiver {
       signature: headers['webhook-signature'],
       body: JSON.parse(payload) as ReceivedWebhook['body'],
       verifiedBy,
+      receivedAt: Date.now(),
     };
     const answer = this.answer(received);
     this.requests.push(received);

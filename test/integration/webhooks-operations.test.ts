@@ -125,6 +125,69 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
     expect(await deliveriesOf(db(), eventId)).toMatchObject([{ status: 'delivered', attempts: 2 }]);
   });
 
+  it('disables an endpoint whose receiver answers 410, parks what waits for it, and sends it once enabled', async () => {
+    const warnings: string[] = [];
+    const log = {
+      info: () => undefined,
+      warn: (_: object, line: string) => void warnings.push(line),
+      error: () => undefined,
+    };
+    const { webhookDelivery } = buildWebhooks(ctx.config, { database: ctx.database.handle, log });
+    const other = await WebhookReceiver.start();
+    try {
+      const gone = await addEndpoint(ctx, receiver.url);
+      await addEndpoint(ctx, other.url);
+      receiver.answer = () => 503;
+      const waiting = await emitDeleted(db());
+      await webhookDelivery.dispatch();
+      receiver.answer = () => 410;
+      const answered = await emitDeleted(db());
+      await webhookDelivery.dispatch();
+
+      expect(warnings).toEqual(['webhook endpoint disabled: receiver answered 410']);
+      expect((await endpointsOf(ctx).list()).find((endpoint) => endpoint.id === gone.id)).toMatchObject({
+        disabled_at: expect.any(String),
+        disabled_reason: 'gone',
+      });
+      // Both wait, parked (the one answered 410 and the one waiting for its retry), out of every probe.
+      const parked = await sql<{ event_id: string; parked: boolean }>`
+        SELECT event_id, next_attempt_at = 'infinity' AS parked FROM webhook_deliveries
+        WHERE endpoint_id = ${gone.id} ORDER BY event_id`.execute(db());
+      expect(parked.rows).toEqual(
+        [waiting, answered].sort().map((eventId) => ({ event_id: eventId, parked: true })),
+      );
+      expect(await deliveriesOf(db(), answered)).toContainEqual({
+        endpoint_id: gone.id,
+        status: 'pending',
+        attempts: 1,
+        last_status_code: 410,
+        last_error: 'HTTP 410',
+      });
+      // The other endpoint is not touched; the gone one gets no new events.
+      const later = await emitDeleted(db());
+      await pass(ctx);
+      expect(other.of(later)).toHaveLength(1);
+      expect(receiver.of(later)).toEqual([]);
+      expect(await ctx.webhookDelivery.work()).toEqual({ undispatched: false, due: false });
+
+      receiver.answer = () => 200;
+      await endpointsOf(ctx).setDisabled(gone.id, false);
+      expect((await endpointsOf(ctx).list()).find((endpoint) => endpoint.id === gone.id)).toMatchObject({
+        disabled_at: null,
+        disabled_reason: null,
+      });
+      await pass(ctx);
+      expect(receiver.of(waiting)).toHaveLength(2);
+      expect(receiver.of(answered)).toHaveLength(2);
+      expect(await deliveriesOf(db(), answered)).toContainEqual(
+        expect.objectContaining({ endpoint_id: gone.id, status: 'delivered', attempts: 2 }),
+      );
+    } finally {
+      await webhookDelivery.close();
+      await other.close();
+    }
+  });
+
   it('disables an endpoint failing for five days, with a warning line', async () => {
     const warnings: string[] = [];
     const log = {
@@ -149,6 +212,9 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
     const rows = await db().selectFrom('webhook_endpoints').select(['id', 'disabled_at']).execute();
     expect(rows.find((row) => row.id === failing.id)?.disabled_at).toBeInstanceOf(Date);
     expect(rows.find((row) => row.id === recovering.id)?.disabled_at).toBeNull();
+    expect((await endpointsOf(ctx).list()).find((row) => row.id === failing.id)?.disabled_reason).toBe(
+      'failing',
+    );
     expect(warnings).toEqual(['webhook endpoint disabled: failing for 5 days']);
 
     // A success ends the failing run.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
 import type { Executor } from '../../db/transaction.js';
-import { PARKED } from './endpoints-repo.js';
+import { PARKED, park } from './endpoints-repo.js';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -34,6 +34,8 @@ export interface RecordedAttempt {
   outcome: WebhookAttemptOutcome;
   /** Seconds until the next attempt (a `retry`). */
   retryInSeconds: number;
+  /** The receiver answered 410 Gone: a `retry` is parked, as its endpoint is about to be disabled. */
+  gone?: boolean;
 }
 
 /** What waits: an event not yet fanned out, a delivery due. */
@@ -66,17 +68,19 @@ export class WebhookDeliveriesRepo {
   /**
    * Fans up to `limit` events not yet fanned out to the endpoints enabled and subscribed now, and marks them
    * dispatched, in one statement. Every new delivery is claimed at once for `leaseSeconds` under a fresh lease
-   * and returned to be sent: a new delivery costs no second write to be claimed, and no claim of its own.
-   * SKIP LOCKED: two instances fan out different events.
+   * and returned to be sent (a new delivery costs no second write to be claimed, and no claim of its own),
+   * except those of the `busy` endpoints (this instance cannot start them soon): they are queued due now,
+   * for the next claim of any instance. SKIP LOCKED: two instances fan out different events.
    */
-  async fanOut(limit: number, leaseSeconds: number): Promise<FannedOut> {
+  async fanOut(limit: number, leaseSeconds: number, busy: readonly string[] = []): Promise<FannedOut> {
     const result = await sql<{ events: number } & Partial<ClaimedDelivery>>`
       WITH picked AS (
         SELECT id, type, data, occurred_at FROM account_events WHERE dispatched_at IS NULL
         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
       ), queued AS (
         INSERT INTO webhook_deliveries (event_id, endpoint_id, lease, next_attempt_at)
-        SELECT e.id, w.id, ${randomUUID()}::uuid, now() + make_interval(secs => ${leaseSeconds})
+        SELECT e.id, w.id, CASE WHEN w.id = ANY(${busy}::uuid[]) THEN NULL ELSE ${randomUUID()}::uuid END,
+          CASE WHEN w.id = ANY(${busy}::uuid[]) THEN now() ELSE now() + make_interval(secs => ${leaseSeconds}) END
         FROM picked e JOIN webhook_endpoints w ON w.disabled_at IS NULL AND ${SUBSCRIBED}
         ON CONFLICT DO NOTHING
         RETURNING event_id, endpoint_id, attempts, lease
@@ -85,6 +89,7 @@ export class WebhookDeliveriesRepo {
       ), sent AS (
         SELECT d.event_id, d.endpoint_id, d.attempts, d.lease, ${SENT_WITH}
         FROM queued d JOIN picked e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.lease IS NOT NULL
       )
       SELECT (SELECT count(*) FROM picked)::int AS events, sent.*
       FROM (SELECT) one LEFT JOIN sent ON true ORDER BY sent.occurred_at`.execute(this.db);
@@ -96,18 +101,27 @@ export class WebhookDeliveriesRepo {
   }
 
   /**
-   * Claims up to `limit` due deliveries of enabled endpoints for `leaseSeconds`: each is due again when the
-   * lease runs out (a process that died holding it loses nothing), and gets a fresh lease token. SKIP
-   * LOCKED: two instances never claim one delivery.
+   * Claims up to `limit` due deliveries of enabled endpoints other than `busy` for `leaseSeconds`, at most
+   * `limit` of each endpoint, found through the endpoint's own index range (a backlog of one endpoint is never
+   * stepped over to find another's): each is due again when the lease runs out (a process that died holding
+   * it loses nothing), and gets a fresh lease token. SKIP LOCKED: two instances never claim one delivery.
    */
-  async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    limit: number,
+    leaseSeconds: number,
+    busy: readonly string[] = [],
+  ): Promise<ClaimedDelivery[]> {
     const result = await sql<ClaimedDelivery>`
       WITH due AS (
-        SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
-        JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.disabled_at IS NULL
-        WHERE d.next_attempt_at <= now()
+        SELECT d.event_id, d.endpoint_id FROM webhook_endpoints w
+        CROSS JOIN LATERAL (
+          SELECT event_id, endpoint_id, next_attempt_at FROM webhook_deliveries
+          WHERE endpoint_id = w.id AND next_attempt_at <= now()
+          ORDER BY next_attempt_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ) d
+        WHERE w.disabled_at IS NULL AND NOT (w.id = ANY(${busy}::uuid[]))
         ORDER BY d.next_attempt_at LIMIT ${limit}
-        FOR UPDATE OF d SKIP LOCKED
       )
       UPDATE webhook_deliveries d
       SET next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), lease = gen_random_uuid()
@@ -131,14 +145,16 @@ export class WebhookDeliveriesRepo {
     const column = <T>(of: (entry: (typeof outcomes)[number]) => T) => outcomes.map(of);
     // One statement for the whole batch, atomic on its own: every login or sign-up makes deliveries, and a
     // statement per delivery was most of what one cost. An endpoint's row is written only when its failing
-    // streak starts or ends: any delivery of the batch that went through ends it; failures alone start it.
+    // streak starts or ends (any delivery of the batch that went through ends it; failures alone start it),
+    // or when its receiver answered 410 Gone: then it is disabled, and what waits for it parked, at once.
     const result = await sql<{ position: number }>`
       WITH outcome AS (
         SELECT * FROM unnest(${column((o) => o.delivery.event_id)}::uuid[],
           ${column((o) => o.delivery.endpoint_id)}::uuid[], ${column((o) => o.delivery.lease)}::uuid[],
           ${column((o) => o.outcome.outcome)}::text[], ${column((o) => o.outcome.statusCode)}::int[],
-          ${column((o) => o.outcome.error)}::text[], ${column((o) => o.outcome.retryInSeconds)}::float8[])
-          WITH ORDINALITY AS o(event_id, endpoint_id, lease, outcome, status_code, error, retry_in, position)
+          ${column((o) => o.outcome.error)}::text[], ${column((o) => o.outcome.retryInSeconds)}::float8[],
+          ${column((o) => o.outcome.gone === true)}::bool[])
+          WITH ORDINALITY AS o(event_id, endpoint_id, lease, outcome, status_code, error, retry_in, gone, position)
       ), settled AS (
         DELETE FROM webhook_deliveries d USING outcome o
         WHERE o.outcome <> 'retry' AND d.event_id = o.event_id AND d.endpoint_id = o.endpoint_id
@@ -148,7 +164,7 @@ export class WebhookDeliveriesRepo {
       ), retried AS (
         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, lease = NULL,
           next_attempt_at = CASE
-            WHEN (SELECT disabled_at FROM webhook_endpoints WHERE id = d.endpoint_id) IS NULL
+            WHEN NOT o.gone AND (SELECT disabled_at FROM webhook_endpoints WHERE id = d.endpoint_id) IS NULL
               THEN now() + make_interval(secs => o.retry_in)
             ELSE ${PARKED}
           END
@@ -165,9 +181,17 @@ export class WebhookDeliveriesRepo {
           NULLIF(next_attempt_at, ${PARKED}) FROM recorded
       ), streak AS (
         UPDATE webhook_endpoints w
-        SET failing_since = CASE WHEN s.delivered THEN NULL ELSE now() END
-        FROM (SELECT endpoint_id, bool_or(outcome = 'delivered') AS delivered FROM recorded GROUP BY endpoint_id) s
-        WHERE w.id = s.endpoint_id AND (w.failing_since IS NULL) = NOT s.delivered
+        SET failing_since = CASE WHEN s.delivered THEN NULL ELSE coalesce(w.failing_since, now()) END,
+          disabled_at = CASE WHEN s.gone THEN coalesce(w.disabled_at, now()) ELSE w.disabled_at END,
+          disabled_reason = CASE WHEN s.gone AND w.disabled_at IS NULL THEN 'gone' ELSE w.disabled_reason END
+        FROM (
+          SELECT r.endpoint_id, bool_or(r.outcome = 'delivered') AS delivered, bool_or(o.gone) AS gone
+          FROM recorded r JOIN outcome o ON o.position = r.position GROUP BY r.endpoint_id
+        ) s
+        WHERE w.id = s.endpoint_id
+          AND ((w.failing_since IS NULL) = NOT s.delivered OR (s.gone AND w.disabled_at IS NULL))
+      ), parked AS (
+        ${park(sql`SELECT o.endpoint_id FROM outcome o JOIN recorded r ON r.position = o.position WHERE o.gone`)}
       )
       SELECT position::int - 1 AS position FROM recorded`.execute(this.db);
     return result.rows.map((row) => row.position);
@@ -212,13 +236,18 @@ export class WebhookDeliveriesRepo {
     return Number(result.numAffectedRows ?? 0n);
   }
 
-  /** Whether an event waits to be fanned out, and whether a delivery is due: probes of two small indexes. */
+  /**
+   * Whether an event waits to be fanned out, and whether a delivery is due: a probe of a small index, and one
+   * of each enabled endpoint's range of the deliveries' index (endpoints are few).
+   */
   async work(): Promise<WebhookWork> {
     const result = await sql<WebhookWork>`
       SELECT EXISTS (SELECT 1 FROM account_events WHERE dispatched_at IS NULL) AS undispatched,
         EXISTS (
-          SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-          WHERE d.next_attempt_at <= now() AND w.disabled_at IS NULL) AS due`.execute(this.db);
+          SELECT 1 FROM webhook_endpoints w
+          WHERE w.disabled_at IS NULL AND EXISTS (
+            SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.next_attempt_at <= now())
+        ) AS due`.execute(this.db);
     return result.rows[0] ?? { undispatched: false, due: false };
   }
 

@@ -27,8 +27,9 @@ export class DeliveryWake {
 
 /**
  * Runs dispatch and delivery every `intervalMs` when the probe finds work, and at once (WAKE_GAP_MS after the
- * last pass at most) when `wake` is told of a commit; the maintenance every few minutes. Every instance runs
- * it: they share the work through SKIP LOCKED. Passes never overlap; a wake during one runs another after it.
+ * last pass at most) when `wake` is told of a commit or an endpoint has room again; the maintenance every few
+ * minutes. Every instance runs it: they share the work through SKIP LOCKED. Passes never overlap (a wake
+ * during one runs another after it), but a pass only claims and starts: attempts run on beside later passes.
  * A failed pass is logged and tried again at the next tick.
  */
 export function deliverPeriodically(
@@ -46,8 +47,10 @@ export function deliverPeriodically(
     try {
       // Probed first: every successful write wakes a pass, and most wrote no event.
       const work = await delivery.work();
-      const dispatched = work.undispatched ? await delivery.dispatch(stopping.signal) : undefined;
-      if (work.due || (dispatched?.released ?? 0) > 0) await delivery.deliver(stopping.signal);
+      // The claims' attempts are not waited for: they run on, each endpoint in its own slots, while the next
+      // pass fans out what comes next (delivery.idle() waits for them).
+      if (work.undispatched) await delivery.startDispatch(stopping.signal);
+      if (work.due) await delivery.startDelivery(stopping.signal);
     } catch (error) {
       log.warn({ err: error }, 'webhook delivery pass failed');
     }
@@ -74,10 +77,13 @@ export function deliverPeriodically(
     );
     soon.unref();
   };
-  const unlisten = wake?.listen(() => {
+  const woken = () => {
     if (running !== undefined) again = true;
     else schedule();
-  });
+  };
+  const unlisten = wake?.listen(woken);
+  // An endpoint this instance stopped claiming for has room again: claim what waits for it.
+  const unlistenRoom = delivery.onRoom(woken);
   start();
   const timer = setInterval(() => start(), intervalMs);
   timer.unref();
@@ -91,14 +97,16 @@ export function deliverPeriodically(
   return {
     idle: async () => {
       await Promise.all([running, maintenance.idle()]);
+      await delivery.idle();
     },
     stop: async () => {
       unlisten?.();
+      unlistenRoom();
       clearInterval(timer);
       clearTimeout(soon);
       stopping.abort();
       await Promise.all([running, maintenance.stop()]);
-      delivery.close();
+      await delivery.close();
     },
   };
 }

@@ -1,11 +1,6 @@
-import { setMaxListeners } from 'node:events';
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
-import type {
-  ClaimedDelivery,
-  RecordedAttempt,
-  WebhookDeliveriesRepo,
-  WebhookWork,
-} from './deliveries-repo.js';
+import { AttemptPool, type EndedAttempt, type Sent } from './attempt-pool.js';
+import type { ClaimedDelivery, WebhookDeliveriesRepo, WebhookWork } from './deliveries-repo.js';
 import type { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { OpenedSecrets, type WebhookSecrets } from './secrets.js';
 import type { AttemptOutcome, SignedDelivery } from './sender.js';
@@ -18,8 +13,6 @@ import type { AttemptOutcome, SignedDelivery } from './sender.js';
 const DISPATCH_BATCH = 100;
 /** Due deliveries claimed per statement (retries, replays, deliveries let go or whose lease ran out). */
 const CLAIM_BATCH = 100;
-/** Deliveries sent side by side: a round, under one deadline (an endpoint's agent keeps this many connections). */
-const SENT_TOGETHER = 10;
 /** A claim holds a delivery this long: a process that dies holding it delays it by at most this. */
 export const LEASE_SECONDS = 60;
 /** An endpoint failing for this many days in a row is disabled. */
@@ -52,10 +45,8 @@ export interface WebhookDeliveryDeps {
   /** undefined = SECRETS_KEY is not set: nothing can be signed (and no endpoint can have been added). */
   secrets: WebhookSecrets | undefined;
   sender: {
-    send(delivery: SignedDelivery, signal?: AbortSignal): Promise<AttemptOutcome>;
-    /** The deadline of attempts that start now. */
-    deadline(): AbortSignal;
-    /** The longest an attempt takes: how long before its lease runs out a round may still start. */
+    send(delivery: SignedDelivery): Promise<AttemptOutcome>;
+    /** The longest an attempt takes: how long before its lease runs out an attempt may still start. */
     readonly timeoutMs: number;
     close?(): void;
   };
@@ -78,9 +69,32 @@ export class WebhookDelivery {
   #backlogReadAt = 0;
   readonly #opened = new OpenedSecrets();
   readonly #leaseSeconds: number;
+  readonly #pool: AttemptPool;
+  readonly #roomListeners = new Set<() => void>();
 
   constructor(private readonly deps: WebhookDeliveryDeps) {
     this.#leaseSeconds = deps.leaseSeconds ?? LEASE_SECONDS;
+    this.#pool = new AttemptPool({
+      attempt: (delivery) => this.attemptOne(delivery),
+      record: (outcomes) => deps.deliveries.record(outcomes),
+      release: (deliveries) => deps.deliveries.release(deliveries),
+      recorded: (delivery, outcome) => {
+        deps.observer?.attempted(delivery.endpoint_id, outcome.outcome);
+        if (outcome.gone === true) {
+          // The host, not the URL: a receiver may carry a token in its path or query.
+          deps.log.warn(
+            { endpoint: delivery.endpoint_id, host: hostOf(delivery.url) },
+            'webhook endpoint disabled: receiver answered 410',
+          );
+        }
+      },
+      room: () => {
+        for (const listener of this.#roomListeners) listener();
+      },
+      warn: (details, message) => deps.log.warn(details, message),
+      leaseMs: this.#leaseSeconds * 1000,
+      timeoutMs: deps.sender.timeoutMs,
+    });
   }
 
   /**
@@ -103,35 +117,67 @@ export class WebhookDelivery {
   }
 
   /**
-   * Fans out every event not yet fanned out and sends the deliveries it claims on the way: how many it sent,
-   * and how many it let go (due again for `deliver`: a pass stopped, or the claim's time ran short).
+   * Fans out every event not yet fanned out and sends the deliveries it claims on the way; resolves once they
+   * are all attempted and recorded, or let go (due again for `deliver`: the claim's time ran short, or the
+   * pool closed).
    */
   async dispatch(signal?: AbortSignal): Promise<Sent> {
-    const total: Sent = { sent: 0, released: 0 };
+    return (await this.startDispatch(signal)).settled;
+  }
+
+  /** Sends the due deliveries, a claim at a time, until none is due; resolves as `dispatch` does. */
+  async deliver(signal?: AbortSignal): Promise<Sent> {
+    return (await this.startDelivery(signal)).settled;
+  }
+
+  /**
+   * `dispatch` for the delivery loop: resolves once the claims are made and their attempts started, so that
+   * the next pass never waits for a slow receiver; `settled` is what `dispatch` resolves to.
+   */
+  async startDispatch(signal?: AbortSignal): Promise<{ settled: Promise<Sent> }> {
+    const claims: Promise<Sent>[] = [];
     let events: number;
     do {
       const claimedAt = Date.now();
-      const fanned = await this.deps.deliveries.fanOut(DISPATCH_BATCH, this.#leaseSeconds);
+      const fanned = await this.deps.deliveries.fanOut(DISPATCH_BATCH, this.#leaseSeconds, this.#pool.busy());
       events = fanned.events;
-      addTo(total, await this.attempt(fanned.claimed, claimedAt, signal));
+      claims.push(this.#pool.add(fanned.claimed, claimedAt));
     } while (events === DISPATCH_BATCH && signal?.aborted !== true);
-    return total;
+    return { settled: total(claims) };
   }
 
-  /** Sends the due deliveries, a claimed batch at a time, until none is due or `signal` stops it. */
-  async deliver(signal?: AbortSignal): Promise<Sent> {
-    const total: Sent = { sent: 0, released: 0 };
+  /** `deliver` for the delivery loop, as `startDispatch` is `dispatch`. */
+  async startDelivery(signal?: AbortSignal): Promise<{ settled: Promise<Sent> }> {
+    const claims: Promise<Sent>[] = [];
     while (signal?.aborted !== true) {
       const claimedAt = Date.now();
-      const claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, this.#leaseSeconds);
-      addTo(total, await this.attempt(claimed, claimedAt, signal));
+      const claimed = await this.deps.deliveries.claimDue(CLAIM_BATCH, this.#leaseSeconds, this.#pool.busy());
+      claims.push(this.#pool.add(claimed, claimedAt));
       if (claimed.length < CLAIM_BATCH) break;
     }
-    return total;
+    return { settled: total(claims) };
   }
 
-  /** Lets go of what the sender keeps open between passes (its kept-alive connections). */
-  close(): void {
+  /**
+   * Tells `listener` when an endpoint this instance had stopped claiming for (stalled, or holding enough) can
+   * take claims again; returns what removes it.
+   */
+  onRoom(listener: () => void): () => void {
+    this.#roomListeners.add(listener);
+    return () => this.#roomListeners.delete(listener);
+  }
+
+  /** Resolves once every attempt started so far is recorded, and what waited is let go. */
+  idle(): Promise<void> {
+    return this.#pool.idle();
+  }
+
+  /**
+   * Starts no more attempts: what waits for a slot is let go, what is in flight is recorded as it ends; then
+   * lets go of what the sender keeps open (its kept-alive connections).
+   */
+  async close(): Promise<void> {
+    await this.#pool.close();
     this.deps.sender.close?.();
   }
 
@@ -154,40 +200,16 @@ export class WebhookDelivery {
     } while (purged === PURGE_BATCH);
   }
 
-  /**
-   * Sends a claimed batch, SENT_TOGETHER side by side at a time, then records the outcomes together. A round
-   * can take the sender's whole timeout, so none starts unless it would end well inside the claim's lease
-   * (a quarter of it is kept for recording); what is left then, or when `signal` stops the pass, is let go.
-   */
-  private async attempt(claimed: ClaimedDelivery[], claimedAt: number, signal?: AbortSignal): Promise<Sent> {
-    const leaseMs = this.#leaseSeconds * 1000;
-    const lastStart = claimedAt + leaseMs - leaseMs / 4 - this.deps.sender.timeoutMs;
-    const outcomes: { delivery: ClaimedDelivery; outcome: RecordedAttempt }[] = [];
-    let next = 0;
-    while (next < claimed.length && Date.now() <= lastStart && signal?.aborted !== true) {
-      const round = claimed.slice(next, next + SENT_TOGETHER);
-      next += round.length;
-      // One deadline for the round: its attempts start together, so each still gets its whole timeout.
-      const deadline = this.deps.sender.deadline();
-      // Each attempt listens to it more than once (its wait, its request): not a leak.
-      setMaxListeners(4 * SENT_TOGETHER, deadline);
-      const sent = await Promise.all(
-        round.map(async (delivery) => {
-          const signed = this.signed(delivery);
-          const outcome: AttemptOutcome =
-            typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed, deadline);
-          return { delivery, outcome: this.recorded(delivery, outcome) };
-        }),
-      );
-      outcomes.push(...sent);
+  /** One attempt: signed and sent (never rejecting), and its outcome as it will be recorded. */
+  private async attemptOne(delivery: ClaimedDelivery): Promise<EndedAttempt> {
+    const signed = this.signed(delivery);
+    let outcome: AttemptOutcome;
+    try {
+      outcome = typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed);
+    } catch (error) {
+      outcome = { error: (error as Error).message };
     }
-    for (const index of await this.deps.deliveries.record(outcomes)) {
-      const { delivery, outcome } = outcomes[index] as (typeof outcomes)[number];
-      this.deps.observer?.attempted(delivery.endpoint_id, outcome.outcome);
-    }
-    const unsent = claimed.slice(next);
-    await this.deps.deliveries.release(unsent);
-    return { sent: outcomes.length, released: unsent.length };
+    return this.recorded(delivery, outcome);
   }
 
   /** What is sent, or why it cannot be signed. */
@@ -216,29 +238,33 @@ export class WebhookDelivery {
     return { url: delivery.url, eventId: delivery.event_id, body, secrets: opened };
   }
 
-  private recorded(delivery: ClaimedDelivery, outcome: AttemptOutcome): RecordedAttempt {
+  private recorded(delivery: ClaimedDelivery, outcome: AttemptOutcome): EndedAttempt {
     const statusCode = outcome.statusCode ?? null;
     const error =
       outcome.error ?? (statusCode !== null && !isSuccess(statusCode) ? `HTTP ${statusCode}` : null);
     if (statusCode !== null && isSuccess(statusCode)) {
-      return { statusCode, error: null, outcome: 'delivered', retryInSeconds: 0 };
+      return { statusCode, error: null, outcome: 'delivered', retryInSeconds: 0, gone: false };
     }
+    // 410 Gone: the receiver wants no more (Standard Webhooks). Its endpoint is disabled as this is recorded,
+    // and the delivery waits with the others, parked, should an operator enable it again.
+    const gone = statusCode === 410;
     // The attempt just made is number attempts + 1; the schedule holds the wait after each failed one.
     const wait = this.deps.retryScheduleMs[delivery.attempts];
-    if (wait === undefined) return { statusCode, error, outcome: 'failed', retryInSeconds: 0 };
-    return { statusCode, error, outcome: 'retry', retryInSeconds: wait / 1000 };
+    if (wait === undefined) return { statusCode, error, outcome: 'failed', retryInSeconds: 0, gone };
+    return { statusCode, error, outcome: 'retry', retryInSeconds: wait / 1000, gone };
   }
 }
 
-/** What a batch or a pass did: deliveries attempted, and claimed ones let go unattempted. */
-export interface Sent {
-  sent: number;
-  released: number;
-}
+export type { Sent } from './attempt-pool.js';
 
-function addTo(total: Sent, batch: Sent): void {
-  total.sent += batch.sent;
-  total.released += batch.released;
+/** What several claims came to, once all are settled. */
+async function total(claims: Promise<Sent>[]): Promise<Sent> {
+  const sent: Sent = { sent: 0, released: 0 };
+  for (const claim of await Promise.all(claims)) {
+    sent.sent += claim.sent;
+    sent.released += claim.released;
+  }
+  return sent;
 }
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { WebhookDisabledReason } from '../../db/schema-events.js';
 import type { Executor } from '../../db/transaction.js';
 
 /** An endpoint as its row holds it (the secrets sealed). */
@@ -12,6 +13,7 @@ export interface EndpointRow {
   previous_secret_expires_at: Date | null;
   created_at: Date;
   disabled_at: Date | null;
+  disabled_reason: WebhookDisabledReason | null;
   failing_since: Date | null;
 }
 
@@ -83,12 +85,16 @@ export class WebhookEndpointsRepo {
   async setDisabled(id: string, disabled: boolean): Promise<boolean> {
     const result = disabled
       ? await sql<{ found: boolean }>`
-          WITH endpoint AS (UPDATE webhook_endpoints SET disabled_at = now() WHERE id = ${id} RETURNING id),
+          WITH endpoint AS (
+            UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'operator' WHERE id = ${id}
+            RETURNING id
+          ),
             parked AS (${park(sql`SELECT id FROM endpoint`)})
           SELECT EXISTS (SELECT 1 FROM endpoint) AS found`.execute(this.db)
       : await sql<{ found: boolean }>`
           WITH endpoint AS (
-            UPDATE webhook_endpoints SET disabled_at = NULL, failing_since = NULL WHERE id = ${id} RETURNING id
+            UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL
+            WHERE id = ${id} RETURNING id
           ), due AS (
             UPDATE webhook_deliveries SET next_attempt_at = now()
             WHERE endpoint_id = (SELECT id FROM endpoint) AND next_attempt_at = ${PARKED}
@@ -101,7 +107,7 @@ export class WebhookEndpointsRepo {
   async disableFailing(days: number): Promise<{ id: string; url: string; failing_since: Date }[]> {
     const result = await sql<{ id: string; url: string; failing_since: Date }>`
       WITH disabled AS (
-        UPDATE webhook_endpoints SET disabled_at = now()
+        UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'failing'
         WHERE disabled_at IS NULL AND failing_since IS NOT NULL
           AND failing_since < now() - make_interval(days => ${days})
         RETURNING id, url, failing_since
@@ -119,5 +125,5 @@ export class WebhookEndpointsRepo {
 export const PARKED = sql`'infinity'::timestamptz`;
 
 /** Parks what waits, unclaimed, for the endpoints `ids` selects. */
-const park = (ids: ReturnType<typeof sql>) =>
+export const park = (ids: ReturnType<typeof sql>) =>
   sql`UPDATE webhook_deliveries SET next_attempt_at = ${PARKED} WHERE endpoint_id IN (${ids}) AND lease IS NULL`;

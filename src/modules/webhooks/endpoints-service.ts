@@ -1,3 +1,4 @@
+import type { WebhookDisabledReason } from '../../db/schema-events.js';
 import { NotFoundError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { ACCOUNT_EVENT_TYPES, isAccountEventType } from '../account-events/types.js';
@@ -17,6 +18,8 @@ export interface EndpointView {
   events: string[] | null;
   created_at: string;
   disabled_at: string | null;
+  /** Why it is disabled: `operator`, `failing` (for DISABLE_AFTER_DAYS), `gone` (its receiver answered 410). */
+  disabled_reason: WebhookDisabledReason | null;
   failing_since: string | null;
 }
 
@@ -47,6 +50,7 @@ function view(row: EndpointRow): EndpointView {
     events: row.event_types,
     created_at: row.created_at.toISOString(),
     disabled_at: row.disabled_at?.toISOString() ?? null,
+    disabled_reason: row.disabled_reason,
     failing_since: row.failing_since?.toISOString() ?? null,
   };
 }

@@ -6,7 +6,10 @@ import type { ResolvedTarget } from './address-guard.js';
 const MAX_AGENTS = 64;
 /** An idle connection is closed after this long: receivers commonly close theirs after 5 s. */
 const IDLE_MS = 4_000;
-/** Connections per agent: a delivery pass sends at most this many side by side. */
+/**
+ * Connections per agent: more than an endpoint's attempts in flight (attempt-pool.ts), as endpoints with one
+ * origin and address share an agent.
+ */
 const MAX_SOCKETS = 10;
 
 /**

@@ -6,7 +6,7 @@ import { checkTargetUrl, type HostLookup, resolveTarget } from './address-guard.
 import { TargetRefusedError } from './errors.js';
 import { PinnedAgents } from './pinned-agents.js';
 
-/** A delivery attempt waits at most this long, resolution and connection included. */
+/** A delivery attempt waits at most this long, resolution and connection included (WEBHOOK_TIMEOUT). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** At most this much of a response is read: a receiver's answer is a status, not a download. */
 export const RESPONSE_READ_LIMIT = 64 * 1024;
@@ -51,7 +51,7 @@ export function signatureHeaders(delivery: SignedDelivery, now: Date): Record<st
 /**
  * Sends signed deliveries over HTTP(S): the target checked after DNS resolution at every attempt and the
  * connection pinned to the checked address; redirects never followed (a 3xx is a failed attempt); at most
- * RESPONSE_READ_LIMIT bytes of the answer read; DELIVERY_TIMEOUT_MS for the whole attempt.
+ * RESPONSE_READ_LIMIT bytes of the answer read; `timeoutMs` for the whole attempt.
  */
 export class WebhookSender {
   readonly #agents = new PinnedAgents();
@@ -67,12 +67,12 @@ export class WebhookSender {
     this.#agents.close();
   }
 
-  /** The deadline of attempts that start now: a round of attempts started together can share one. */
+  /** The deadline of an attempt that starts now. */
   deadline(): AbortSignal {
     return AbortSignal.timeout(this.timeoutMs);
   }
 
-  /** One attempt, bounded by `signal` (a `deadline()`), or by a deadline of its own. */
+  /** One attempt, bounded by a deadline of its own, or by `signal`. */
   async send(delivery: SignedDelivery, signal = this.deadline()): Promise<AttemptOutcome> {
     const now = new Date();
     try {
