@@ -1,11 +1,8 @@
-import { koreanDate, parseCalendarDate } from '../../lib/age.js';
+import { EARLIEST_BIRTH_DATE, koreanDate, parseCalendarDate } from '../../lib/age.js';
 import { boolean, string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import type { Rule } from '../../validation/types.js';
 import { emailField } from '../users/rules.js';
-
-/** The oldest birth date taken: anything earlier is a typing slip, not a person. */
-export const EARLIEST_BIRTH_DATE = '1900-01-01';
 
 const calendarDate: Rule<string> = {
   name: 'date_format:Y-m-d',
