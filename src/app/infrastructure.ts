@@ -111,7 +111,7 @@ export async function registerInfrastructure(
     retry: config.mail.retry,
     sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
     logger: app.log,
-    cap: new AddressCap(limits.mailAddress),
+    cap: new AddressCap({ address: limits.mailAddress, alerts: limits.mailAlerts }),
   });
   mailer.start();
   app.addHook('onClose', async () => mailer.close());
