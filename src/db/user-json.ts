@@ -12,6 +12,7 @@ const USER_TIMESTAMPS = [
   'deletion_scheduled_at',
   'deletion_due_at',
   'identity_verified_at',
+  'guardian_pending_since',
 ] as const satisfies readonly (keyof UserRow)[];
 
 /** A users row as `to_jsonb(users.*)` gives it: timestamps as text. */

@@ -3,6 +3,7 @@ import { IdentityVerifications } from '../account/identity/service.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import type { Config } from '../config.js';
 import { deriveKey } from '../lib/derived-key.js';
+import { GuardianRepo } from '../modules/guardian/repo.js';
 import { PortOneGateway } from '../modules/identity/portone.js';
 import { IdentityRepo } from '../modules/identity/repo.js';
 import { IdentityVerifier } from '../modules/identity/verifier.js';
@@ -25,6 +26,7 @@ export function buildIdentity(config: Config, deps: ServiceDeps, parts: { activi
   const identity = new IdentityVerifications({
     db,
     repo: identityRepo,
+    guardians: new GuardianRepo(db),
     verifier: identityVerifier,
     portone:
       identityVerifier && portone ? { storeId: portone.storeId, channelKey: portone.channelKey } : undefined,
