@@ -3,7 +3,7 @@ import { IdentityVerifications } from '../account/identity/service.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import type { Config } from '../config.js';
 import { deriveKey } from '../lib/derived-key.js';
-import { GuardianRepo } from '../modules/guardian/repo.js';
+import { GuardianWaits } from '../modules/guardian/waits-repo.js';
 import { PortOneGateway } from '../modules/identity/portone.js';
 import { IdentityRepo } from '../modules/identity/repo.js';
 import { IdentityVerifier } from '../modules/identity/verifier.js';
@@ -26,7 +26,7 @@ export function buildIdentity(config: Config, deps: ServiceDeps, parts: { activi
   const identity = new IdentityVerifications({
     db,
     repo: identityRepo,
-    guardians: new GuardianRepo(db),
+    guardians: new GuardianWaits(db),
     verifier: identityVerifier,
     portone:
       identityVerifier && portone ? { storeId: portone.storeId, channelKey: portone.channelKey } : undefined,

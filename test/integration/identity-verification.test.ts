@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityVerifications } from '../../src/account/identity/service.js';
 import { koreanDate } from '../../src/lib/age.js';
 import { unlimited } from '../../src/limits/rate-counter.js';
-import { GuardianRepo } from '../../src/modules/guardian/repo.js';
+import { GuardianWaits } from '../../src/modules/guardian/waits-repo.js';
 import { IdentityRepo } from '../../src/modules/identity/repo.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { download, readyExport } from '../helpers/data-export.js';
@@ -270,7 +270,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     const loose = new IdentityVerifications({
       db,
       repo,
-      guardians: new GuardianRepo(db),
+      guardians: new GuardianWaits(db),
       verifier,
       portone,
       oneAccountPerPerson: false,

@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { accountEvent, insertAccountEventQuery } from '../../modules/account-events/repo.js';
-import type { GuardianRepo } from '../../modules/guardian/repo.js';
+import type { GuardianWaits } from '../../modules/guardian/waits-repo.js';
 import { CI_BINDING_CONSTRAINT, type IdentityRepo } from '../../modules/identity/repo.js';
 import type { IdentityVerifier, VerifiedPerson } from '../../modules/identity/verifier.js';
 import type { ClientInfo } from '../client.js';
@@ -38,7 +38,7 @@ export interface IdentityVerificationsDeps {
   db: Executor;
   repo: IdentityRepo;
   /** The account's guardian state, which a verified birth date may change (`applyAgeRule`). */
-  guardians: GuardianRepo;
+  guardians: GuardianWaits;
   verifier: IdentityVerifier | undefined;
   portone: { storeId: string; channelKey: string } | undefined;
   /** IDENTITY_ONE_ACCOUNT_PER_PERSON. */

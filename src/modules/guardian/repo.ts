@@ -216,6 +216,23 @@ export class GuardianRepo {
       .execute();
   }
 
+  /** The consent in force (agreed, not withdrawn): how the guardian was confirmed, and their CI hash if so. */
+  async consentInForce(
+    userId: string,
+  ): Promise<{ method: GuardianConsentMethod; guardianCiHash: Buffer | null } | undefined> {
+    const row = await this.db
+      .selectFrom('guardian_consents')
+      .select(['method', 'guardian_ci_hash'])
+      .where('user_id', '=', userId)
+      .where('agreed', '=', true)
+      .where('withdrawn_at', 'is', null)
+      .orderBy('answered_at', 'desc')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const hash = row.guardian_ci_hash;
+    return { method: row.method, guardianCiHash: hash === null ? null : Buffer.from(hash) };
+  }
+
   /** The child's guardian answers, oldest first, without the guardian's CI hash. */
   consentsOf(userId: string): Promise<GuardianConsentRecord[]> {
     return this.db
@@ -235,37 +252,6 @@ export class GuardianRepo {
       .where('user_id', '=', userId)
       .execute();
     return rows.map((row) => row.guardian_email);
-  }
-
-  /**
-   * A verified identity shows a child under 14 on an account that needed no consent: it waits for a
-   * guardian from now on, as a sign-up under 14 does. False when it was waiting or consented to already.
-   */
-  async startWaiting(userId: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('users')
-      .set({ guardian_consent: 'pending', guardian_pending_since: sql<Date>`now()` })
-      .where('id', '=', userId)
-      .where('guardian_consent', 'is', null)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }
-
-  /**
-   * A verified identity shows 14 or over: no guardian's consent is needed, the account's restrictions end,
-   * and the guardian addresses its links hold (collected only to ask) are forgotten, with the links. The
-   * answers already given stay on record. False when no consent was needed already.
-   */
-  async stopWaiting(userId: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('users')
-      .set({ guardian_consent: null, guardian_pending_since: null })
-      .where('id', '=', userId)
-      .where('guardian_consent', 'is not', null)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
-    await this.db.deleteFrom('guardian_requests').where('user_id', '=', userId).execute();
-    return true;
   }
 
   /**

@@ -50,6 +50,17 @@ const tokenField = string().required().max(512).describe('The token from the lin
 
 export const guardianLinkRules = rules({ token: tokenField });
 
+export const guardianWithdrawRules = rules({
+  token: tokenField,
+  identity_verification_id: string()
+    .max(255)
+    .describe(
+      'Required when the consent was given with a verified identity (the link’s `method` is ' +
+        '`identity_verification`): a verification from guardian/identity/start for this link, which must show ' +
+        'the guardian who consented. Not asked for a consent given by the mailed link.',
+    ),
+});
+
 export const guardianConsentRules = rules({
   token: tokenField,
   agree: boolean()
