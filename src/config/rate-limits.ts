@@ -39,8 +39,10 @@ export interface RateLimitsConfig {
   passwordForgotIp: Limit;
   /** Data exports a user may start (user/export), per user; a request answered by a pending one is free. */
   dataExport: Limit;
-  /** Mails to one (lower-cased) address, alerts and every mail a signed-in action sends (mail/address-cap.ts). */
+  /** Mails to one (lower-cased) address that a stranger can trigger: all but the owner's alerts (mail/address-cap.ts). */
   mailAddress: Limit;
+  /** Security alerts of one kind to one account's own verified address (mail/address-cap.ts). */
+  mailAlerts: Limit;
   /** identity/start and identity/verify requests per signed-in user, together. */
   identityVerification: Limit;
 }
@@ -95,6 +97,7 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     passwordForgotIp: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_IP', '20/1h'),
     dataExport: limit(env, 'RATE_LIMIT_DATA_EXPORT', '1/1h'),
     mailAddress: limit(env, 'RATE_LIMIT_MAIL_ADDRESS', '5/1h'),
+    mailAlerts: limit(env, 'RATE_LIMIT_MAIL_ALERTS', '3/1h'),
     identityVerification: limit(env, 'RATE_LIMIT_IDENTITY_VERIFICATION', '10/1h'),
   };
 }

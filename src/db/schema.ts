@@ -70,6 +70,8 @@ export interface UsersTable {
     GuardianConsentState | null | undefined,
     GuardianConsentState | null
   >;
+  /** 0036: when a wait for the guardian began after sign-up (a verified identity under 14); else NULL. */
+  guardian_pending_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** 0033: the versions of each document the account agreed to, written only by the database's trigger. */
   agreed_consents: ColumnType<AgreedConsents, never, never>;
 }

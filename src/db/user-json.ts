@@ -12,6 +12,7 @@ const USER_TIMESTAMPS = [
   'deletion_scheduled_at',
   'deletion_due_at',
   'identity_verified_at',
+  'guardian_pending_since',
 ] as const satisfies readonly (keyof UserRow)[];
 
 type TimestampColumn = (typeof USER_TIMESTAMPS)[number];
@@ -41,5 +42,6 @@ export function userFromJson(json: UserJson): UserRow {
     deletion_scheduled_at: timestamp(json.deletion_scheduled_at),
     deletion_due_at: timestamp(json.deletion_due_at),
     identity_verified_at: timestamp(json.identity_verified_at),
+    guardian_pending_since: timestamp(json.guardian_pending_since),
   };
 }

@@ -8,6 +8,8 @@
 export const GUARDIAN_CONSENT_AGE = 14;
 /** The age of majority (Civil Act art. 4): a guardian must be at least this old. */
 export const ADULT_AGE = 19;
+/** The oldest birth date taken (at sign-up, from a verification): anything earlier is a slip, not a person. */
+export const EARLIEST_BIRTH_DATE = '1900-01-01';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** Korea has no daylight saving time: KST is UTC+9 all year. */

@@ -33,6 +33,7 @@ type CounterName =
   | 'passwordForgotIp'
   | 'dataExport'
   | 'mailAddress'
+  | 'mailAlerts'
   | 'identityVerification';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
@@ -48,6 +49,7 @@ const KEY_NAMES: Record<CounterName, string> = {
   passwordForgotIp: 'password-forgot-ip',
   dataExport: 'data-export',
   mailAddress: 'mail-address',
+  mailAlerts: 'mail-alerts',
   identityVerification: 'identity-verification',
 };
 
@@ -105,6 +107,7 @@ export function openRateLimits(
     passwordForgotIp: counter('passwordForgotIp'),
     dataExport: counter('dataExport'),
     mailAddress: counter('mailAddress'),
+    mailAlerts: counter('mailAlerts'),
     identityVerification: counter('identityVerification'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);

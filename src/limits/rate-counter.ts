@@ -32,6 +32,8 @@ export interface RateLimits {
   dataExport: RateCounter;
   /** Mails per address (mail/address-cap.ts). */
   mailAddress: RateCounter;
+  /** Security alerts per account and kind (mail/address-cap.ts). */
+  mailAlerts: RateCounter;
   /** Identity verifications started or checked per user (each asks PortOne, which bills per verification). */
   identityVerification: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
@@ -60,6 +62,7 @@ export function unlimitedRateLimits(): RateLimits {
     passwordForgotIp: unlimited,
     dataExport: unlimited,
     mailAddress: unlimited,
+    mailAlerts: unlimited,
     identityVerification: unlimited,
     ready: async () => {},
     close: async () => {},

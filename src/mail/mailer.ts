@@ -20,10 +20,7 @@ import {
  */
 export type QueuedMail = OutgoingMail;
 
-/**
- * A rendered mail: its outbox row, claimed for `leaseMs` (or delivered by its commit, `deliveredBy`), and
- * what `sendSoon` takes once it is written.
- */
+/** A rendered mail: its outbox row, claimed for `leaseMs` (or delivered by its commit), and what `sendSoon` takes. */
 export interface PreparedMail extends MailToWrite {
   queued: QueuedMail;
 }
@@ -80,10 +77,10 @@ export class Mailer {
 
   /**
    * Writes a prepared mail to the outbox with `trx`; hand the result to `sendSoon` after commit. Undefined
-   * when the address is over its cap: the mail is folded into the window's summary instead.
+   * when over its cap (address-cap.ts; `ownAccount`: an alert to that account's own address): folded instead.
    */
-  async writeWithin(trx: Executor, mail: PreparedMail): Promise<QueuedMail | undefined> {
-    const foldUntil = await this.deps.cap?.admit(mail.row.to, mail.row.kind);
+  async writeWithin(trx: Executor, mail: PreparedMail, ownAccount?: string): Promise<QueuedMail | undefined> {
+    const foldUntil = await this.deps.cap?.admit(mail.row.to, mail.row.kind, ownAccount);
     if (foldUntil !== undefined) {
       await this.deps.outbox.with(trx).insertFold(mail.row, foldUntil);
       return undefined;
@@ -97,15 +94,16 @@ export class Mailer {
     return this.prepareRendered(to, kind, locale, renderMail(kind, locale, values));
   }
 
-  /** `queueWithin` for a mail its caller rendered (security alerts: mail/security-alerts.ts). */
+  /** `queueWithin` for a mail its caller rendered (security alerts); `ownAccount` as `writeWithin`'s. */
   async queueRenderedWithin(
     trx: Executor,
     to: string,
     kind: string,
     locale: Locale,
     content: MailContent,
+    ownAccount?: string,
   ): Promise<QueuedMail | undefined> {
-    return this.writeWithin(trx, this.prepareRendered(to, kind, locale, content));
+    return this.writeWithin(trx, this.prepareRendered(to, kind, locale, content), ownAccount);
   }
 
   private prepareRendered(to: string, kind: string, locale: Locale, content: MailContent): PreparedMail {

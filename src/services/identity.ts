@@ -2,6 +2,7 @@ import { PortOneGuardianIdentity } from '../account/guardian/portone-identity.js
 import { IdentityVerifications } from '../account/identity/service.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import { deriveKey } from '../lib/derived-key.js';
+import { GuardianWaits } from '../modules/guardian/waits-repo.js';
 import { PortOneGateway } from '../modules/identity/portone.js';
 import { IdentityRepo } from '../modules/identity/repo.js';
 import { IdentityVerifier } from '../modules/identity/verifier.js';
@@ -40,6 +41,7 @@ export function buildIdentity(parts: IdentityParts): IdentityServices {
   const identity = new IdentityVerifications({
     db,
     repo: identityRepo,
+    guardians: new GuardianWaits(db),
     verifier: identityVerifier,
     portone:
       identityVerifier && portone ? { storeId: portone.storeId, channelKey: portone.channelKey } : undefined,

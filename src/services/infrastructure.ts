@@ -74,7 +74,7 @@ export async function buildInfrastructure(
     retry: config.mail.retry,
     sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
     logger: log,
-    cap: server ? new AddressCap(limits.mailAddress) : undefined,
+    cap: server ? new AddressCap({ address: limits.mailAddress, alerts: limits.mailAlerts }) : undefined,
   });
   const close = async () => {
     await mailer.close();

@@ -64,6 +64,10 @@ export const KO: Record<string, string> = {
   identity_used: ':attribute{은/는} 이미 사용되었습니다.',
   identity_expired: ':attribute{이/가} 만료되었습니다. 본인인증을 다시 시작하세요.',
   identity_mismatch: '이 계정은 다른 사람으로 본인인증되어 있습니다.',
+  identity_not_guardian: ':attribute{은/는} 동의한 법정대리인의 본인인증이 아닙니다.',
+  identity_birth_date_implausible:
+    '본인인증 결과의 생년월일이 올바르지 않습니다(1900년 이전, 오늘 이후이거나 날짜가 아님).',
+  identity_time_implausible: '본인인증 결과의 인증 시각이 미래입니다.',
 };
 
 /** The particles a Korean template may ask for after a name. */

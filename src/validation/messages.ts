@@ -64,6 +64,10 @@ const EN: Record<string, string> = {
   identity_used: 'The :attribute has already been used.',
   identity_expired: 'The :attribute has expired. Start a new verification.',
   identity_mismatch: 'This account was verified as another person.',
+  identity_not_guardian: 'The :attribute does not show the guardian who consented.',
+  identity_birth_date_implausible:
+    'The identity verification gives a birth date that cannot be right (before 1900, after today or no date).',
+  identity_time_implausible: 'The identity verification gives a verification time in the future.',
 };
 
 /**

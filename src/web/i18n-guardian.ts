@@ -19,6 +19,10 @@ export const GUARDIAN_ENGLISH = {
     'The identity verification was not completed, so nothing was recorded. You can try again.',
   'guardian.not_adult':
     'The identity verification did not confirm an adult (19 or over). Only an adult legal guardian can answer for a child, so nothing was recorded.',
+  'guardian.not_the_guardian':
+    'The identity verification did not confirm the guardian who consented. Only they can withdraw, so nothing changed.',
+  'guardian.withdraw_verified':
+    'You consented with your phone carrier’s identity verification, so withdrawing asks for it again: the button opens its window first, and only the guardian who consented can withdraw.',
   'guardian.refuse_note': 'If you refuse, the account and everything collected for it are deleted at once.',
   'guardian.withdraw_lead':
     'You consented for the account “{name}”. You can withdraw: the account is then scheduled for deletion.',
@@ -52,6 +56,10 @@ export const GUARDIAN_KOREAN: Record<keyof typeof GUARDIAN_ENGLISH, string> = {
     '본인인증이 완료되지 않아 아무것도 기록되지 않았습니다. 다시 시도할 수 있습니다.',
   'guardian.not_adult':
     '본인인증으로 성인(만 19세 이상)임이 확인되지 않았습니다. 아동을 대신해 답할 수 있는 사람은 성인인 법정대리인뿐이므로 아무것도 기록되지 않았습니다.',
+  'guardian.not_the_guardian':
+    '본인인증으로 동의한 법정대리인임이 확인되지 않았습니다. 동의한 분만 철회할 수 있으므로 아무것도 바뀌지 않았습니다.',
+  'guardian.withdraw_verified':
+    '휴대폰 본인인증으로 동의하셨으므로 철회할 때도 다시 본인인증을 합니다. 버튼을 누르면 먼저 본인인증 창이 열리며, 동의한 법정대리인만 철회할 수 있습니다.',
   'guardian.refuse_note': '거부하면 계정과 동의를 구하려고 받은 정보가 즉시 삭제됩니다.',
   'guardian.withdraw_lead': '“{name}” 계정에 동의하셨습니다. 동의를 철회하면 계정 삭제가 예약됩니다.',
   'action.guardian_agree': '동의합니다',

@@ -143,7 +143,7 @@ describe.each(backends)('%s: accounts webhook', (backend) => {
       try {
         const config = configOnce({ PATH: process.env.PATH ?? '', ...store.env, ...env })();
         const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-        const { webhookDelivery } = buildWebhooks(config, { database: handle, log });
+        const { webhookDelivery } = buildWebhooks({ config, deps: { database: handle, log } });
         await emitDeleted(handle.db);
         // The earlier tests' endpoints take every event too: only this receiver's answer matters here.
         expect((await webhookDelivery.dispatch()).released).toBe(0);

@@ -55,10 +55,17 @@ export async function checkGuardianOperations(
     postForm(app, '/v1/guardian/identity/start', { token }),
   );
   const verification = String(started.identity_verification_id);
-  portone.script(verification, 'VERIFIED', portone.person({ birthDate: bornYearsAgo(40) }));
+  const parent = portone.person({ birthDate: bornYearsAgo(40) });
+  portone.script(verification, 'VERIFIED', parent);
   await check('POST /guardian/consent', () =>
     postForm(app, '/v1/guardian/consent', { token, agree: 'true', identity_verification_id: verification }),
   );
+  // Withdrawn by the guardian who consented, verified again for the withdrawal's link.
   const withdraw = await latestToken(handle, guardian, 'guardian_consent_granted');
-  await check('POST /guardian/withdraw', () => postForm(app, '/v1/guardian/withdraw', { token: withdraw }));
+  const again = await postForm(app, '/v1/guardian/identity/start', { token: withdraw });
+  const id = String(again.json().data.identity_verification_id);
+  portone.script(id, 'VERIFIED', parent);
+  await check('POST /guardian/withdraw', () =>
+    postForm(app, '/v1/guardian/withdraw', { token: withdraw, identity_verification_id: id }),
+  );
 }

@@ -9,6 +9,10 @@ export const INVALID = ['The selected identity verification id is invalid.'];
 export const USED = ['The identity verification id has already been used.'];
 export const EXPIRED = ['The identity verification id has expired. Start a new verification.'];
 export const NOT_VERIFIED = ['The identity verification did not succeed.'];
+export const IMPLAUSIBLE_BIRTH_DATE = [
+  'The identity verification gives a birth date that cannot be right (before 1900, after today or no date).',
+];
+export const FUTURE_TIME = ['The identity verification gives a verification time in the future.'];
 export const SERVICE_UNAVAILABLE = [503, 'ServiceUnavailableHttpException', 'Service Unavailable'] as const;
 export const IDENTITY_IN_USE = [
   409,

@@ -5,6 +5,7 @@ import { backends } from '../helpers/database.js';
 import { askGuardian, bornYearsAgo, registerChild } from '../helpers/guardian.js';
 import { InMemoryGuardianIdentity } from '../helpers/guardian-identity.js';
 import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { latestToken } from '../helpers/mail.js';
 import { readZip } from '../helpers/zip.js';
 
 /**
@@ -99,5 +100,72 @@ describe.each(backends)('%s: a verified guardian’s consent', (backend) => {
     for (const secret of ['CI-OF-A-PARENT', ciHash.toString('hex'), ciHash.toString('base64')]) {
       expect(whole).not.toContain(secret);
     }
+  });
+
+  it('lets only the guardian who consented withdraw, verified again; the link alone changes nothing', async () => {
+    const child = await registerChild(ctx.app);
+    const { guardian, token } = await askGuardian(ctx.app, ctx.database.handle, child);
+    const consent = await started(token);
+    identity.complete(consent, 'CI-OF-THE-GUARDIAN', bornYearsAgo(40));
+    expectOk(
+      await postForm(ctx.app, '/v1/guardian/consent', {
+        token,
+        agree: 'true',
+        identity_verification_id: consent,
+      }),
+    );
+    const link = await latestToken(ctx.database.handle, guardian, 'guardian_consent_granted');
+    expect(expectOk(await ctx.app.inject({ url: `/v1/guardian/consent?token=${link}` }))).toMatchObject({
+      purpose: 'withdraw',
+      method: 'identity_verification',
+    });
+    const withdraw = (id?: string) =>
+      postForm(ctx.app, '/v1/guardian/withdraw', { token: link, identity_verification_id: id });
+    const unchanged = async () => {
+      const row = await ctx.database.handle.db
+        .selectFrom('users')
+        .select(['guardian_consent', 'deletion_scheduled_at'])
+        .where('id', '=', child.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ guardian_consent: 'granted', deletion_scheduled_at: null });
+    };
+
+    // The mailed link alone, another adult, or a verification started for another link: refused.
+    expectValidationError(await withdraw(), {
+      identity_verification_id: ['The identity verification id field is required.'],
+    });
+    const stranger = await started(link);
+    identity.complete(stranger, 'CI-OF-SOMEONE-ELSE', bornYearsAgo(35));
+    expectValidationError(await withdraw(stranger), {
+      identity_verification_id: ['The identity verification id does not show the guardian who consented.'],
+    });
+    const other = await askGuardian(ctx.app, ctx.database.handle, await registerChild(ctx.app));
+    const elsewhere = await started(other.token);
+    identity.complete(elsewhere, 'CI-OF-THE-GUARDIAN', bornYearsAgo(40));
+    expectValidationError(await withdraw(elsewhere), {
+      identity_verification_id: ['The selected identity verification id is invalid.'],
+    });
+    await unchanged();
+
+    // The guardian who consented, verified for this link: the consent is withdrawn, the deletion scheduled.
+    const same = await started(link);
+    identity.complete(same, 'CI-OF-THE-GUARDIAN', bornYearsAgo(40));
+    const done = expectOk<{ deletion_due_at: string }>(await withdraw(same));
+    expect(Date.parse(done.deletion_due_at)).toBeGreaterThan(Date.now());
+    const row = await ctx.database.handle.db
+      .selectFrom('users')
+      .select(['guardian_consent', 'deletion_scheduled_at'])
+      .where('id', '=', child.id)
+      .executeTakeFirstOrThrow();
+    expect(row.guardian_consent).toBe('pending');
+    expect(row.deletion_scheduled_at).not.toBeNull();
+    const event = await ctx.database.handle.db
+      .selectFrom('account_events')
+      .select('data')
+      .where('user_id', '=', child.id)
+      .where('type', '=', 'guardian.consented')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(event.data).toMatchObject({ withdrawn: true, method: 'identity_verification' });
   });
 });

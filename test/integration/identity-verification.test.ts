@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityVerifications } from '../../src/account/identity/service.js';
+import { koreanDate } from '../../src/lib/age.js';
 import { unlimited } from '../../src/limits/rate-counter.js';
+import { GuardianWaits } from '../../src/modules/guardian/waits-repo.js';
 import { IdentityRepo } from '../../src/modules/identity/repo.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { download, readyExport } from '../helpers/data-export.js';
@@ -11,7 +13,9 @@ import { expectError, expectOk, expectValidationError, postForm } from '../helpe
 import {
   EXPIRED,
   FIELD,
+  FUTURE_TIME,
   IDENTITY_IN_USE,
+  IMPLAUSIBLE_BIRTH_DATE,
   INVALID,
   identityFlows,
   NOT_VERIFIED,
@@ -172,6 +176,38 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     expect(await userGet(user)).toMatchObject({ identity_verified: false });
   });
 
+  it('refuses what no true verification answers, stores nothing, and tolerates a clock a little ahead', async () => {
+    const user = await registerUser(ctx.app);
+    const today = koreanDate(new Date());
+    const tomorrow = koreanDate(new Date(Date.now() + 86_400_000));
+    const refusals: Array<[Parameters<FakePortOne['person']>[0], { verifiedAt?: Date }, string[]]> = [
+      [{}, { verifiedAt: new Date(Date.now() + 6 * 60_000) }, FUTURE_TIME],
+      [{}, { verifiedAt: new Date(Date.now() + 365 * 86_400_000) }, FUTURE_TIME],
+      [{ birthDate: tomorrow }, {}, IMPLAUSIBLE_BIRTH_DATE],
+      [{ birthDate: '2999-01-01' }, {}, IMPLAUSIBLE_BIRTH_DATE],
+      [{ birthDate: '1899-12-31' }, {}, IMPLAUSIBLE_BIRTH_DATE],
+      [{ birthDate: '2015-02-30' }, {}, IMPLAUSIBLE_BIRTH_DATE],
+    ];
+    for (const [person, options, messages] of refusals) {
+      const id = await start(user);
+      fake.script(id, 'VERIFIED', fake.person(person), options);
+      expectValidationError(await verify(user, id), { [FIELD]: messages });
+    }
+    expect(await userGet(user)).toMatchObject({ identity_verified: false, adult: null });
+    const stored = await ctx.database.handle.db
+      .selectFrom('identity_verifications')
+      .select('user_id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(stored).toEqual([]);
+
+    // PortOne's clock two minutes ahead of ours, and a person born today: a verification like any other.
+    const id = await start(user);
+    const verifiedAt = new Date(Date.now() + 2 * 60_000);
+    fake.script(id, 'VERIFIED', fake.person({ birthDate: today }), { verifiedAt });
+    expect(expectOk(await verify(user, id))).toMatchObject({ identity: { birth_date: today, adult: false } });
+  });
+
   it('keeps one person on one live account, whoever asks, and lets the same person verify again', async () => {
     const who = fake.person();
     const first = await verifiedAs(who);
@@ -234,6 +270,7 @@ describe.each(backends)('%s: identity verification through PortOne', (backend) =
     const loose = new IdentityVerifications({
       db,
       repo,
+      guardians: new GuardianWaits(db),
       verifier,
       portone,
       oneAccountPerPerson: false,

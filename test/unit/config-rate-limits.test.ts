@@ -21,6 +21,7 @@ describe('rate-limit configuration', () => {
       passwordForgotIp: { points: 20, windowSeconds: 3600 },
       dataExport: { points: 1, windowSeconds: 3600 },
       mailAddress: { points: 5, windowSeconds: 3600 },
+      mailAlerts: { points: 3, windowSeconds: 3600 },
       identityVerification: { points: 10, windowSeconds: 3600 },
     });
   });
@@ -39,6 +40,7 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_PASSWORD_FORGOT_EMAIL: '2/1h',
       RATE_LIMIT_PASSWORD_FORGOT_IP: '9/1h',
       RATE_LIMIT_MAIL_ADDRESS: '3/30m',
+      RATE_LIMIT_MAIL_ALERTS: '10/2h',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -55,6 +57,7 @@ describe('rate-limit configuration', () => {
       passwordForgotIp: { points: 9, windowSeconds: 3600 },
       dataExport: { points: 1, windowSeconds: 3600 },
       mailAddress: { points: 3, windowSeconds: 1800 },
+      mailAlerts: { points: 10, windowSeconds: 7200 },
       identityVerification: { points: 10, windowSeconds: 3600 },
     });
   });

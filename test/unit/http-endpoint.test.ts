@@ -38,6 +38,7 @@ const alice: AuthContext = {
     birth_date: null,
     identity_verified_at: null,
     guardian_consent: null,
+    guardian_pending_since: null,
     agreed_consents: {},
   },
   tokenId: 'token-1',

@@ -19,6 +19,7 @@ const config = {
   passwordForgotIp: { points: 2, windowSeconds: 60 },
   dataExport: { points: 1, windowSeconds: 60 },
   mailAddress: { points: 5, windowSeconds: 3600 },
+  mailAlerts: { points: 3, windowSeconds: 3600 },
   identityVerification: { points: 10, windowSeconds: 3600 },
 };
 const silent = { warn: () => {} };

@@ -28,6 +28,7 @@ const row: UserRow = {
   birth_date: null,
   identity_verified_at: null,
   guardian_consent: null,
+  guardian_pending_since: null,
   agreed_consents: {},
 };
 

@@ -4,7 +4,7 @@ import type { AuthContext } from '../../http/auth-context.js';
 import { newId } from '../../lib/ids.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { GuardianRepo } from '../../modules/guardian/repo.js';
+import { type GuardianRepo, waitingSince } from '../../modules/guardian/repo.js';
 import { linkWithToken } from '../../modules/lifecycle/links.js';
 import type { Locale } from '../../validation/messages.js';
 import type { ClientInfo } from '../client.js';
@@ -70,7 +70,7 @@ export class GuardianRequests {
       if (recent.length >= REQUESTS_PER_HOUR && oldest) {
         throw new TooManyRequestsError(Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now) / 1000)));
       }
-      const expiresAt = new Date(child.created_at.getTime() + this.deps.settings.consentDays * DAY_MS);
+      const expiresAt = new Date(waitingSince(child).getTime() + this.deps.settings.consentDays * DAY_MS);
       await repo.retire(user.id, 'consent');
       await repo.insertLink({
         id: newId(),

@@ -5,6 +5,7 @@ import {
   guardianConsentRules,
   guardianLinkRules,
   guardianRequestRules,
+  guardianWithdrawRules,
 } from '../../modules/guardian/rules.js';
 import { preferredLocale } from '../../validation/messages.js';
 import { clientInfo } from '../request-client.js';
@@ -74,7 +75,8 @@ export function guardianEndpoints(
       path: '/guardian/identity/start',
       summary: 'Start the guardian’s identity verification (PortOne)',
       description:
-        'An `identity_verification_id` bound to this link, for PortOne’s browser SDK. 503 ' +
+        'An `identity_verification_id` bound to this link (a consent’s or a withdrawal’s), for PortOne’s ' +
+        'browser SDK. 503 ' +
         '`identity_verification_not_configured` where PortOne is not configured.',
       tag: 'guardian',
       auth: 'none',
@@ -115,13 +117,17 @@ export function guardianEndpoints(
       summary: 'The guardian withdraws a consent given',
       description:
         'With the link mailed when the guardian consented: the child is restricted again and the account’s ' +
-        'deletion is scheduled (DELETION_GRACE_DAYS; erased at once when 0, then `deletion_due_at` is null).',
+        'deletion is scheduled (DELETION_GRACE_DAYS; erased at once when 0, then `deletion_due_at` is null). ' +
+        'A consent given with a verified identity is withdrawn only by that guardian: `identity_verification_id` ' +
+        '(from guardian/identity/start with this link) must show the same person, else a 422 naming it and ' +
+        'nothing changes.',
       tag: 'guardian',
       auth: 'none',
-      rules: guardianLinkRules,
+      rules: guardianWithdrawRules,
       response: t.object({ deletion_due_at: t.nullable(t.dateTime()) }),
       example: { deletion_due_at: '2026-12-11T12:40:05.123Z' },
-      handle: ({ params, request }) => consents.withdraw(params.token, clientInfo(request)),
+      handle: ({ params, request }) =>
+        consents.withdraw(params.token, params.identity_verification_id, clientInfo(request)),
     }),
   ];
 }

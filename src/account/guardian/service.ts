@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { AgreedDocument, GuardianConsentMethod } from '../../db/schema-guardian.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { ValidationError } from '../../errors.js';
@@ -87,18 +88,22 @@ export class GuardianConsents {
 
   async show(token: string, locale: Locale): Promise<GuardianLinkView> {
     const link = await this.liveLink(token);
+    // A withdrawal confirms the guardian as the consent did; a consent, as this deployment does.
+    const consent =
+      link.purpose === 'withdraw' ? await this.deps.repo.consentInForce(link.child.id) : undefined;
+    const configured = this.deps.identity.configured ? 'identity_verification' : 'mailed_link';
     return {
       purpose: link.purpose,
       child: { username: link.child.username },
       documents: await this.deps.agreements(link.child.id, locale),
-      method: this.deps.identity.configured ? 'identity_verification' : 'mailed_link',
+      method: consent?.method ?? configured,
       expires_at: link.expiresAt.toISOString(),
     };
   }
 
-  /** A verification bound to this link, for PortOne's browser SDK (503 when not configured). */
+  /** A verification bound to this link (a consent's or a withdrawal's), for PortOne's SDK (503 unconfigured). */
   async startVerification(token: string): Promise<StartedVerification> {
-    const link = await this.liveLink(token, 'consent');
+    const link = await this.liveLink(token);
     return this.deps.identity.start(link.id);
   }
 
@@ -153,16 +158,33 @@ export class GuardianConsents {
     return { guardian_consent: 'granted' };
   }
 
-  /** The guardian takes the consent back: the child is restricted again and the account's deletion scheduled. */
-  async withdraw(token: string, client: ClientInfo): Promise<{ deletion_due_at: string | null }> {
+  /**
+   * The guardian takes the consent back: the child is restricted again and the account's deletion scheduled.
+   * Only the guardian who consented may: a consent given with a verified identity is withdrawn only with a
+   * verification (bound to this link) of the same person, so the mailed link alone — forwarded, or read in a
+   * shared mailbox — schedules nothing. A consent given by the mailed link is withdrawn by it, as it was given.
+   */
+  async withdraw(
+    token: string,
+    identityVerificationId: string | undefined,
+    client: ClientInfo,
+  ): Promise<{ deletion_due_at: string | null }> {
     const link = await this.liveLink(token, 'withdraw');
+    const consent = await this.deps.repo.consentInForce(link.child.id);
+    if (!consent) throw invalidToken();
+    // Asked before any transaction opens: it waits on PortOne.
+    await this.sameGuardian(link, consent.guardianCiHash, identityVerificationId);
+    const method = consent.method;
     await writeTransaction(this.deps.db, async (trx) => {
       const { child } = await this.useLink(trx, link, token);
       const repo = this.deps.repo.with(trx);
       if (!(await repo.moveState(child.id, 'granted', 'pending'))) throw invalidToken();
       await repo.markWithdrawn(child.id);
-      await this.deps.activity.record({ user: child, type: 'guardian_withdrawn', client }, trx);
-      const data = { user_id: child.id, agreed: false, method: 'mailed_link', withdrawn: true };
+      await this.deps.activity.record(
+        { user: child, type: 'guardian_withdrawn', client, details: { method } },
+        trx,
+      );
+      const data = { user_id: child.id, agreed: false, method, withdrawn: true };
       await insertAccountEventQuery(trx, accountEvent('guardian.consented', child.id, data)).execute();
     });
     const locale = client.locale ?? 'en';
@@ -194,6 +216,22 @@ export class GuardianConsents {
       throw new ValidationError({ identity_verification_id: [{ rule: 'identity_not_adult' }] });
     }
     return person;
+  }
+
+  /** For a consent given with a verified identity (its CI hash): a verification of that same person, or a 422. */
+  private async sameGuardian(
+    link: LiveGuardianLink,
+    ciHash: Buffer | null,
+    verificationId: string | undefined,
+  ) {
+    if (ciHash === null) return;
+    if (verificationId === undefined) {
+      throw new ValidationError({ identity_verification_id: [{ rule: 'required' }] });
+    }
+    const person = await this.deps.identity.verifyAdult(verificationId, link.id);
+    if (person.ciHash.length !== ciHash.length || !timingSafeEqual(person.ciHash, ciHash)) {
+      throw new ValidationError({ identity_verification_id: [{ rule: 'identity_not_guardian' }] });
+    }
   }
 
   /**

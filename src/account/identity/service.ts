@@ -8,11 +8,12 @@ import {
   ValidationError,
 } from '../../errors.js';
 import type { AuthContext } from '../../http/auth-context.js';
-import { isAdult } from '../../lib/age.js';
+import { isAdult, needsGuardianConsent } from '../../lib/age.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { accountEvent, insertAccountEventQuery } from '../../modules/account-events/repo.js';
+import type { GuardianWaits } from '../../modules/guardian/waits-repo.js';
 import { CI_BINDING_CONSTRAINT, type IdentityRepo } from '../../modules/identity/repo.js';
 import type { IdentityVerifier, VerifiedPerson } from '../../modules/identity/verifier.js';
 import type { ClientInfo } from '../client.js';
@@ -36,6 +37,8 @@ export interface VerifiedIdentity {
 export interface IdentityVerificationsDeps {
   db: Executor;
   repo: IdentityRepo;
+  /** The account's guardian state, which a verified birth date may change (`applyAgeRule`). */
+  guardians: GuardianWaits;
   verifier: IdentityVerifier | undefined;
   portone: { storeId: string; channelKey: string } | undefined;
   /** IDENTITY_ONE_ACCOUNT_PER_PERSON. */
@@ -122,6 +125,7 @@ export class IdentityVerifications {
         }
         if (bind && (await repo.boundElsewhere(person.ciHash, user.id))) throw new IdentityInUseError();
         await repo.store({ userId: user.id, bind, ...person });
+        await this.applyAgeRule(trx, user.id, person.birthDate);
         await insertAccountEventQuery(
           trx,
           accountEvent('user.identity_verified', user.id, {
@@ -140,6 +144,19 @@ export class IdentityVerifications {
       }
       throw error;
     }
+  }
+
+  /**
+   * The sign-up's age rule, applied again to the verified birth date, in the verification's transaction:
+   * under 14 on today's date in Korea, an account that needed no consent waits for a guardian's from now on
+   * (pending, restricted, erased unless one consents within GUARDIAN_CONSENT_DAYS), exactly as a sign-up under
+   * 14 does; 14 or over, no guardian's consent is needed, as at a sign-up of that age, so a pending or
+   * granted state ends (and the guardian addresses with it). A child already waiting or consented for stays so.
+   */
+  private async applyAgeRule(trx: Executor, userId: string, birthDate: string): Promise<void> {
+    const guardians = this.deps.guardians.with(trx);
+    if (needsGuardianConsent(birthDate, new Date())) await guardians.startWaiting(userId);
+    else await guardians.stopWaiting(userId);
   }
 
   /** PortOne's settings and the verifier; the routes refuse first (`unavailable`), this guards other callers. */

@@ -207,7 +207,8 @@ export class SecurityActivity {
       resetLink: this.deps.settings.resetPageUrl,
       ...facts,
     });
-    return this.deps.mailer.queueRenderedWithin(trx, user.email, kind, locale, content);
+    // The account's own proven address: capped per account, never on the address that strangers can mail.
+    return this.deps.mailer.queueRenderedWithin(trx, user.email, kind, locale, content, user.id);
   }
 
   private alertOf(type: SecurityEventType): SecurityAlertKind | undefined {

@@ -13,11 +13,21 @@ export interface NewGuardianLink {
   expiresAt: Date;
 }
 
+const CHILD_COLUMNS = [
+  ...['id', 'email', 'username', 'email_verified', 'birth_date'],
+  ...['guardian_consent', 'created_at', 'guardian_pending_since'],
+] as const;
+
 /** The child a link is about, as the flow needs it (its security log, its mails, its deadline). */
-export type GuardianChild = Pick<
-  UserRow,
-  'id' | 'email' | 'username' | 'email_verified' | 'birth_date' | 'guardian_consent' | 'created_at'
->;
+export type GuardianChild = Pick<UserRow, (typeof CHILD_COLUMNS)[number]>;
+
+/** When the child's wait for a guardian began: the sign-up, unless a verified identity began it later. */
+export function waitingSince(child: Pick<UserRow, 'created_at' | 'guardian_pending_since'>): Date {
+  return child.guardian_pending_since ?? child.created_at;
+}
+
+/** The same in SQL, as the partial index of waiting children has it (0036). */
+const WAITING_SINCE = sql<Date>`coalesce(guardian_pending_since, created_at)`;
 
 /** A usable link (not used, not replaced, not expired) with the child it is about. */
 export interface LiveGuardianLink {
@@ -61,7 +71,7 @@ export class GuardianRepo {
   async lockChild(userId: string): Promise<GuardianChild | undefined> {
     return this.db
       .selectFrom('users')
-      .select(['id', 'email', 'username', 'email_verified', 'birth_date', 'guardian_consent', 'created_at'])
+      .select(CHILD_COLUMNS)
       .where('id', '=', userId)
       .where('deletion_scheduled_at', 'is', null)
       .forUpdate()
@@ -123,6 +133,7 @@ export class GuardianRepo {
         'users.birth_date',
         'users.guardian_consent',
         'users.created_at',
+        'users.guardian_pending_since',
       ])
       .where('guardian_requests.token_hash', '=', tokenHash)
       .where('guardian_requests.used_at', 'is', null)
@@ -145,6 +156,7 @@ export class GuardianRepo {
         birth_date: row.birth_date,
         guardian_consent: row.guardian_consent,
         created_at: row.created_at,
+        guardian_pending_since: row.guardian_pending_since,
       },
     };
   }
@@ -204,6 +216,23 @@ export class GuardianRepo {
       .execute();
   }
 
+  /** The consent in force (agreed, not withdrawn): how the guardian was confirmed, and their CI hash if so. */
+  async consentInForce(
+    userId: string,
+  ): Promise<{ method: GuardianConsentMethod; guardianCiHash: Buffer | null } | undefined> {
+    const row = await this.db
+      .selectFrom('guardian_consents')
+      .select(['method', 'guardian_ci_hash'])
+      .where('user_id', '=', userId)
+      .where('agreed', '=', true)
+      .where('withdrawn_at', 'is', null)
+      .orderBy('answered_at', 'desc')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const hash = row.guardian_ci_hash;
+    return { method: row.method, guardianCiHash: hash === null ? null : Buffer.from(hash) };
+  }
+
   /** The child's guardian answers, oldest first, without the guardian's CI hash. */
   consentsOf(userId: string): Promise<GuardianConsentRecord[]> {
     return this.db
@@ -226,18 +255,18 @@ export class GuardianRepo {
   }
 
   /**
-   * Children still waiting for a guardian past the deadline (`days` after sign-up), oldest first, on the
-   * partial index of pending accounts. One whose deletion is scheduled (a withdrawn consent) is left to the
-   * deletion's own sweep.
+   * Children still waiting for a guardian past the deadline (`days` after the wait began), longest waiting
+   * first, on the partial index of pending accounts. One whose deletion is scheduled (a withdrawn consent) is
+   * left to the deletion's own sweep.
    */
   async pastDeadline(days: number, limit: number): Promise<Pick<UserRow, 'id' | 'username'>[]> {
     return this.db
       .selectFrom('users')
       .select(['id', 'username'])
       .where('guardian_consent', '=', 'pending')
-      .where('created_at', '<', sql<Date>`now() - make_interval(days => ${days}::int)`)
+      .where(WAITING_SINCE, '<', sql<Date>`now() - make_interval(days => ${days}::int)`)
       .where('deletion_scheduled_at', 'is', null)
-      .orderBy('created_at')
+      .orderBy(WAITING_SINCE)
       .limit(limit)
       .execute();
   }

@@ -1,11 +1,8 @@
-import { koreanDate, parseCalendarDate } from '../../lib/age.js';
+import { EARLIEST_BIRTH_DATE, koreanDate, parseCalendarDate } from '../../lib/age.js';
 import { boolean, string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import type { Rule } from '../../validation/types.js';
 import { emailField } from '../users/rules.js';
-
-/** The oldest birth date taken: anything earlier is a typing slip, not a person. */
-export const EARLIEST_BIRTH_DATE = '1900-01-01';
 
 const calendarDate: Rule<string> = {
   name: 'date_format:Y-m-d',
@@ -52,6 +49,17 @@ export const guardianRequestRules = rules({
 const tokenField = string().required().max(512).describe('The token from the link mailed to the guardian.');
 
 export const guardianLinkRules = rules({ token: tokenField });
+
+export const guardianWithdrawRules = rules({
+  token: tokenField,
+  identity_verification_id: string()
+    .max(255)
+    .describe(
+      'Required when the consent was given with a verified identity (the link’s `method` is ' +
+        '`identity_verification`): a verification from guardian/identity/start for this link, which must show ' +
+        'the guardian who consented. Not asked for a consent given by the mailed link.',
+    ),
+});
 
 export const guardianConsentRules = rules({
   token: tokenField,

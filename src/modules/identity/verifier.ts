@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { ValidationError } from '../../errors.js';
+import { EARLIEST_BIRTH_DATE, koreanDate, parseCalendarDate } from '../../lib/age.js';
 import type { IdentityGateway } from './portone.js';
 import { PortOneUnavailableError } from './portone.js';
 import { VERIFICATION_WINDOW_MINUTES } from './repo.js';
@@ -18,6 +19,27 @@ export interface VerifiedPerson {
 
 const BIRTH_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** How far ahead of our clock PortOne's may run: a `verifiedAt` later than this is no verification yet. */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * What no true verification answers, each refused like a failed one (a 422 on the field, nothing stored): a
+ * birth date that is no calendar date (2015-02-30), after today in Korea or before 1900, and a verification
+ * made later than now plus the clock's tolerance. A wrong clock or a scrambled answer must not make a person
+ * an adult, a child, or verified for longer than the window allows.
+ */
+function implausibility(birthDate: string, verifiedAt: Date, now: Date): string | undefined {
+  if (
+    parseCalendarDate(birthDate) === undefined ||
+    birthDate > koreanDate(now) ||
+    birthDate < EARLIEST_BIRTH_DATE
+  ) {
+    return 'identity_birth_date_implausible';
+  }
+  if (verifiedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) return 'identity_time_implausible';
+  return undefined;
+}
+
 /** The name with every character but the first and the last masked (a two-character name keeps its first). */
 export function maskName(name: string): string {
   const characters = Array.from(name.normalize('NFC').trim());
@@ -29,7 +51,8 @@ export function maskName(name: string): string {
 /**
  * Asks PortOne about one verification id and returns the person only when it counts: VERIFIED, in our store
  * (PortOne is asked with PORTONE_STORE_ID, and another store's verification is unknown to it), and verified
- * within the last 30 minutes. Everything else is a 422 on `field`; PortOne unreachable or slow is a 503.
+ * within the last 30 minutes, with a plausible birth date and time (`implausibility`). Everything else is a
+ * 422 on `field`; PortOne unreachable or slow is a 503.
  * Who may use the id (the signed-in user it was issued to, a guardian's link) is the caller's rule.
  */
 export class IdentityVerifier {
@@ -56,7 +79,10 @@ export class IdentityVerifier {
     if (!customer.ci || !BIRTH_DATE.test(birthDate) || Number.isNaN(verifiedAtDate.getTime())) {
       throw new PortOneUnavailableError('a VERIFIED answer without a CI, a birth date or a time');
     }
-    if (Date.now() - verifiedAtDate.getTime() > VERIFICATION_WINDOW_MINUTES * 60_000) {
+    const now = new Date();
+    const implausible = implausibility(birthDate, verifiedAtDate, now);
+    if (implausible) throw new ValidationError({ [field]: [{ rule: implausible }] });
+    if (now.getTime() - verifiedAtDate.getTime() > VERIFICATION_WINDOW_MINUTES * 60_000) {
       throw new ValidationError({ [field]: [{ rule: 'identity_expired' }] });
     }
     return {

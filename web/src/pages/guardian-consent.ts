@@ -17,6 +17,8 @@ interface LinkView {
 interface Answering {
   token: string;
   agree: boolean;
+  /** The guardian pressed "withdraw" (then `agree` is false and unused). */
+  withdraw?: boolean;
 }
 
 const PAGE = 'guardian-consent';
@@ -39,8 +41,13 @@ function linkUsed(): void {
 
 function show(view: LinkView): void {
   const name = view.child.username;
+  method = view.method;
   if (view.purpose === 'withdraw') {
     element('guardian-lead').textContent = t('guardian.withdraw_lead').replace('{name}', name);
+    // A consent given with a verified identity is withdrawn only by the same guardian, verified again.
+    if (method === 'identity_verification') {
+      element('guardian-method').textContent = t('guardian.withdraw_verified');
+    }
     element('guardian-withdraw').hidden = false;
     return;
   }
@@ -51,7 +58,6 @@ function show(view: LinkView): void {
     return item;
   });
   element('guardian-documents').replaceChildren(...items);
-  method = view.method;
   const verified = method === 'identity_verification';
   element('guardian-method').textContent = t(verified ? 'guardian.method_verified' : 'guardian.method_link');
   element('guardian-agree').hidden = false;
@@ -67,13 +73,15 @@ async function busy(run: () => Promise<void>): Promise<void> {
   for (const button of buttons) (button as HTMLButtonElement).disabled = false;
 }
 
+type Key = Parameters<typeof t>[0];
+
 /** Sends the answer; a button, never on load: mail scanners that open links must not answer for anyone. */
-async function send(path: string, body: Record<string, unknown>, done: Parameters<typeof t>[0]) {
+async function send(path: string, body: Record<string, unknown>, done: Key, unverified: Key) {
   const answer = await api(path, { method: 'POST', body });
   if (answer.status === 422 && answer.body.data.token !== undefined) return linkUsed();
-  // A verification that failed, went stale or shows a minor: nothing was recorded.
+  // A verification that failed, went stale, shows a minor or someone else: nothing was recorded.
   if (answer.status === 422 && answer.body.data.identity_verification_id !== undefined) {
-    return setError(form, t('guardian.not_adult'));
+    return setError(form, t(unverified));
   }
   if (answer.status !== 200) return setError(form, errorText(answer));
   for (const button of buttons) button.hidden = true;
@@ -81,41 +89,62 @@ async function send(path: string, body: Record<string, unknown>, done: Parameter
   setStatus(form, t(done));
 }
 
+const verification = (id?: string) => (id ? { identity_verification_id: id } : {});
+
 const consent = (agree: boolean, identityVerificationId?: string) =>
   send(
     '/guardian/consent',
-    { token, agree, ...(identityVerificationId ? { identity_verification_id: identityVerificationId } : {}) },
+    { token, agree, ...verification(identityVerificationId) },
     agree ? 'status.guardian_granted' : 'status.guardian_refused',
+    'guardian.not_adult',
+  );
+
+const withdraw = (identityVerificationId?: string) =>
+  send(
+    '/guardian/withdraw',
+    { token, ...verification(identityVerificationId) },
+    'status.guardian_withdrawn',
+    'guardian.not_the_guardian',
   );
 
 /**
- * An answer, either way. Where the service verifies guardians (`identity_verification`), a refusal too:
- * guardian/consent asks for an adult's verification for either answer (src/account/guardian/service.ts),
- * so the guardian passes PortOne's window first and the answer carries its id.
+ * PortOne's window for this link (guardian/identity/start, then the SDK): the verification's id once it
+ * completed, else undefined with the reason shown. A phone's redirect leaves the page here; `context` waits
+ * in the tab for its return (`load`).
  */
-async function answer(agree: boolean): Promise<void> {
-  if (!token) return linkUsed();
-  if (method !== 'identity_verification') return consent(agree);
+async function verifiedId(context: Answering): Promise<string | undefined> {
   const started = await api<StartedVerification>('/guardian/identity/start', {
     method: 'POST',
     body: { token },
   });
-  if (started.status === 422) return linkUsed();
+  if (started.status === 422) return void linkUsed();
   if (started.status === 503 && (started.body.data as { status?: string }).status) {
-    return setError(form, t('identity.unavailable'));
+    return void setError(form, t('identity.unavailable'));
   }
-  if (started.status !== 200) return setError(form, errorText(started));
-  const outcome = await runPortOneWindow<Answering>(PAGE, started.body.data, { token, agree });
-  if (outcome === 'failed') return setError(form, t('identity.window_failed'));
-  if (outcome === 'closed') return setError(form, t('guardian.verification_cancelled'));
-  return consent(agree, started.body.data.identity_verification_id);
+  if (started.status !== 200) return void setError(form, errorText(started));
+  const outcome = await runPortOneWindow<Answering>(PAGE, started.body.data, context);
+  if (outcome === 'failed') return void setError(form, t('identity.window_failed'));
+  if (outcome === 'closed') return void setError(form, t('guardian.verification_cancelled'));
+  return started.body.data.identity_verification_id;
+}
+
+/**
+ * An answer, either way, or a withdrawal. Where the service verifies guardians (`identity_verification`),
+ * each needs the guardian's verification (src/account/guardian/service.ts): for a consent or a refusal an
+ * adult's, for a withdrawal the same guardian's who consented. The guardian passes PortOne's window first
+ * and the answer carries its id.
+ */
+async function answer(agree: boolean, withdrawing = false): Promise<void> {
+  if (!token) return linkUsed();
+  const done = (id?: string) => (withdrawing ? withdraw(id) : consent(agree, id));
+  if (method !== 'identity_verification') return done();
+  const id = await verifiedId({ token, agree, withdraw: withdrawing });
+  if (id !== undefined) await done(id);
 }
 
 element('guardian-agree').addEventListener('click', () => void busy(() => answer(true)));
 element('guardian-refuse').addEventListener('click', () => void busy(() => answer(false)));
-element('guardian-withdraw').addEventListener('click', () => {
-  void busy(() => send('/guardian/withdraw', { token }, 'status.guardian_withdrawn'));
-});
+element('guardian-withdraw').addEventListener('click', () => void busy(() => answer(false, true)));
 
 async function load(): Promise<void> {
   if (!token) return linkUsed();
@@ -125,9 +154,9 @@ async function load(): Promise<void> {
   show(link.body.data);
   if (!returned) return;
   // The answer the guardian pressed before PortOne took the tab away; this tab started that verification.
-  const { agree } = returned.context;
-  if (returned.completed) await busy(() => consent(agree, returned.id));
-  else setError(form, t('guardian.verification_cancelled'));
+  const { agree, withdraw: withdrawing } = returned.context;
+  if (!returned.completed) return setError(form, t('guardian.verification_cancelled'));
+  await busy(() => (withdrawing ? withdraw(returned.id) : consent(agree, returned.id)));
 }
 
 load().catch(() => setError(form, t('error.network')));
