@@ -85,6 +85,14 @@ export class SessionGate {
     return challenge;
   }
 
+  /**
+   * Ends, inside the caller's transaction, every sign-in of the account still waiting for its second factor:
+   * its challenges can no longer become a session.
+   */
+  async endChallengesWithin(trx: Executor, userId: string): Promise<void> {
+    await this.deps.challenges.with(trx).deleteAllOf(userId);
+  }
+
   /** A password sign-in's token (SignInTokens.afterPassword): the rule again, with the checked hash. */
   afterPassword(
     userId: string,
