@@ -49,6 +49,8 @@ export function buildServices(config: Config, deps: ServiceDeps) {
     ...entities,
     ...proofs,
     gate,
+    secondFactorCodes: signInFlows.secondFactorCodes,
+    secondFactorRepo: signInFlows.secondFactorRepo,
     eraser,
     scheduledDeletions,
     activity,

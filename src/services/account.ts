@@ -4,6 +4,7 @@ import { ProfilePictureService } from '../account/profile/picture.js';
 import { ProfileService } from '../account/profile/service.js';
 import { ProviderLinks } from '../account/provider-links/service.js';
 import { Reauthentication } from '../account/reauth/service.js';
+import { SecondFactorReauthCheck } from '../account/second-factor/reauth-check.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import { SignInMethodsReader } from '../account/sign-in-methods.js';
 import { SignUp } from '../account/sign-up/service.js';
@@ -32,7 +33,7 @@ export type AccountParts = Pick<
   | 'idempotency'
   | 'oneTimeTokens'
 > &
-  Pick<SignInFlows, 'gate'> &
+  Pick<SignInFlows, 'gate' | 'secondFactorCodes' | 'secondFactorRepo'> &
   Pick<PasskeyProofs, 'passkeysRepo' | 'passkeyAssertions'> &
   Pick<Deletion, 'eraser' | 'scheduledDeletions'> & {
     /** Every flow logs what it did (and mails its alert) in its transaction. */
@@ -76,14 +77,16 @@ export function buildAccountFlows(config: Config, deps: ServiceDeps, parts: Acco
     idempotency: parts.idempotency,
     outcomes: deps.database.outcomes,
   });
-  // Wrong re-authentication proofs (a password, a provider token, a passkey) count per account on the
-  // login-failure limit.
+  // Wrong re-authentication proofs (a password, a provider token, a passkey, a code) count per session on
+  // the login-failure limit, and per account on the higher per-account login limit.
   const reauth = new Reauthentication({
     hasher,
     verifiers: parts.verifiers,
     links: providerAccounts,
-    guesses: limits.loginFailures,
+    tokenGuesses: limits.loginFailures,
+    accountGuesses: limits.loginAccount,
     passkeys: parts.passkeyAssertions,
+    secondFactor: new SecondFactorReauthCheck(db, parts.secondFactorRepo, parts.secondFactorCodes),
     // The window user/reauth opens lives on the token's row (every instance sees it).
     windows: new ReauthWindowsRepo(db),
     windowMs: config.reauthWindowMs,
