@@ -142,6 +142,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     sessionTokens,
     passkeysRepo,
     passkeyAssertions,
+    secondFactorCodes: signInServices.secondFactorCodes,
+    secondFactorRepo,
     eraser,
     scheduledDeletions,
     activity,

@@ -90,6 +90,8 @@ export interface ApiTokensTable {
   expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The end of the session's re-authentication window (user/reauth), if one was opened. */
   reauthenticated_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** How many factors opened that window (1 or 2); null counts as 1. */
+  reauth_factors: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ProviderAccountsTable {

@@ -15,6 +15,25 @@ export const QS_OPTIONS: qs.IParseOptions = {
   duplicates: 'last',
 };
 
+/**
+ * The credential parameter (src/http/credentials.ts). Unlike every other parameter, a repeat of it with
+ * another value does not replace the first: the values are kept together, as a list, so that
+ * `api_token=WRONG&api_token=VALID` is two credentials (refused) rather than whichever came last. Repeats of
+ * one value are one credential, and an empty value is none.
+ */
+const CREDENTIAL_PARAMETER = 'api_token';
+
+function addCredential(parameters: Record<string, unknown>, value: string): void {
+  const existing = parameters[CREDENTIAL_PARAMETER];
+  if (existing === undefined || existing === '' || existing === value) {
+    parameters[CREDENTIAL_PARAMETER] = value;
+    return;
+  }
+  if (value === '') return;
+  const values = Array.isArray(existing) ? existing : [existing];
+  if (!values.includes(value)) parameters[CREDENTIAL_PARAMETER] = [...values, value];
+}
+
 /** A bracket, plain or percent-encoded (qs decodes `%5B`/`%5D` before it looks for them). */
 const BRACKET = /[[\]]|%5[bd]/i;
 
@@ -41,14 +60,29 @@ function parseFlat(query: string): Record<string, unknown> {
     const equals = part.indexOf('=');
     const key = decodeComponent(equals === -1 ? part : part.slice(0, equals));
     if (key === '' || Object.hasOwn(Object.prototype, key)) continue;
-    parameters[key] = equals === -1 ? '' : decodeComponent(part.slice(equals + 1));
+    const value = equals === -1 ? '' : decodeComponent(part.slice(equals + 1));
+    if (key === CREDENTIAL_PARAMETER) addCredential(parameters, value);
+    else parameters[key] = value;
   }
   return parameters;
 }
 
+/** qs keeps the last of repeated keys: the credential's plain repeats are collected as parseFlat does. */
+function parseWithBrackets(query: string): Record<string, unknown> {
+  const parameters = qs.parse(query, QS_OPTIONS) as Record<string, unknown>;
+  const plain: Record<string, unknown> = {};
+  for (const part of query.split('&', QS_OPTIONS.parameterLimit)) {
+    const equals = part.indexOf('=');
+    if (decodeComponent(equals === -1 ? part : part.slice(0, equals)) !== CREDENTIAL_PARAMETER) continue;
+    addCredential(plain, equals === -1 ? '' : decodeComponent(part.slice(equals + 1)));
+  }
+  if (Array.isArray(plain[CREDENTIAL_PARAMETER]))
+    parameters[CREDENTIAL_PARAMETER] = plain[CREDENTIAL_PARAMETER];
+  return parameters;
+}
+
 export function parsePhpStyle(query: string): Record<string, unknown> {
-  if (!BRACKET.test(query)) return parseFlat(query);
-  return qs.parse(query, QS_OPTIONS) as Record<string, unknown>;
+  return BRACKET.test(query) ? parseWithBrackets(query) : parseFlat(query);
 }
 
 /** PHP's trim() set (space, tab, LF, CR, NUL, vertical tab): what Laravel's TrimStrings removes. */

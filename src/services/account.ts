@@ -7,6 +7,8 @@ import { ProfilePictureService } from '../account/profile/picture.js';
 import { ProfileService } from '../account/profile/service.js';
 import { ProviderLinks } from '../account/provider-links/service.js';
 import { Reauthentication } from '../account/reauth/service.js';
+import type { SecondFactorCodes } from '../account/second-factor/codes.js';
+import { SecondFactorReauthCheck } from '../account/second-factor/reauth-check.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
 import type { SessionGate } from '../account/sign-in/session-gate.js';
 import type { SignInTokens } from '../account/sign-in/tokens.js';
@@ -22,6 +24,7 @@ import { EmailVerificationService } from '../modules/lifecycle/verification-serv
 import type { PasskeysRepo } from '../modules/passkeys/repo.js';
 import type { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import type { ProvidersService } from '../modules/providers/service.js';
+import type { SecondFactorRepo } from '../modules/second-factor/repo.js';
 import { ReauthWindowsRepo } from '../modules/tokens/reauth-window-repo.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UsersRepo } from '../modules/users/repo.js';
@@ -44,6 +47,8 @@ export interface AccountParts extends FactoryArgs {
   oneTimeTokens: OneTimeTokensRepo;
   gate: SessionGate;
   sessionTokens: SignInTokens;
+  secondFactorCodes: SecondFactorCodes;
+  secondFactorRepo: SecondFactorRepo;
   passkeysRepo: PasskeysRepo;
   passkeyAssertions: PasskeyAssertions;
   eraser: AccountEraser;
@@ -105,14 +110,16 @@ export function buildAccountFlows(parts: AccountParts): AccountFlows {
     idempotency: parts.idempotency,
     outcomes: deps.database.outcomes,
   });
-  // Wrong re-authentication proofs (a password, a provider token, a passkey) count per account on the
-  // login-failure limit.
+  // Wrong re-authentication proofs (a password, a provider token, a passkey, a code) count per session on
+  // the login-failure limit, and per account on the higher per-account login limit.
   const reauth = new Reauthentication({
     hasher,
     verifiers: parts.verifiers,
     links: providerAccounts,
-    guesses: limits.loginFailures,
+    tokenGuesses: limits.loginFailures,
+    accountGuesses: limits.loginAccount,
     passkeys: parts.passkeyAssertions,
+    secondFactor: new SecondFactorReauthCheck(db, parts.secondFactorRepo, parts.secondFactorCodes),
     // The window user/reauth opens lives on the token's row (every instance sees it).
     windows: new ReauthWindowsRepo(db),
     windowMs: config.reauthWindowMs,

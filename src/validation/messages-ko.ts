@@ -40,6 +40,8 @@ export const KO: Record<string, string> = {
   second_factor_enabled: '2단계 인증이 이미 켜져 있습니다. 먼저 끄세요.',
   second_factor_not_enabled: '2단계 인증이 켜져 있지 않습니다.',
   second_factor_setup: '먼저 인증 앱을 설정하세요.',
+  reauth_second_factor:
+    '이 변경에는 두 번째 인증 수단이 필요합니다. 비밀번호와 인증 앱 코드 또는 복구 코드로, 또는 패스키로 다시 인증하세요(user/reauth).',
   second_factor_locked:
     '잘못된 코드가 너무 많아 인증 앱이 잠겼습니다. 복구 코드를 쓰거나 패스키로 로그인하세요.',
   deletion_not_scheduled: '이 계정은 삭제가 예약되어 있지 않습니다.',

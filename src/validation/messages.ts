@@ -39,6 +39,8 @@ const EN: Record<string, string> = {
   second_factor_enabled: 'Two-factor authentication is already enabled; disable it first.',
   second_factor_not_enabled: 'Two-factor authentication is not enabled.',
   second_factor_setup: 'Set up the authenticator first.',
+  reauth_second_factor:
+    'This change needs a second factor: re-authenticate (user/reauth) with the password and an authenticator or recovery code, or with a passkey.',
   second_factor_locked:
     'Too many wrong codes: the authenticator is locked. Use a recovery code, or sign in with a passkey.',
   deletion_not_scheduled: 'No deletion of this account is scheduled.',

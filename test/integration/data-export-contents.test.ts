@@ -7,6 +7,7 @@ import { bearer, type RegisteredUser, registerUser } from '../helpers/factories.
 import { expectOk, postForm } from '../helpers/http.js';
 import { enableTotp } from '../helpers/second-factor.js';
 import { eventsOf } from '../helpers/security-events.js';
+import { currentCode } from '../helpers/totp.js';
 import { PASSKEY_ENV, PASSKEY_ORIGIN, passkeyFlows, SoftwareAuthenticator } from '../helpers/webauthn.js';
 import { readZip } from '../helpers/zip.js';
 
@@ -40,12 +41,10 @@ describe.each(backends)('%s: what the data export holds', (backend) => {
     expectOk(await postForm(ctx.app, '/v1/test/notification', {}, bearer(user.token)));
     const twoFactor = await enableTotp(ctx.app, user);
     const authenticator = new SoftwareAuthenticator(PASSKEY_ORIGIN);
-    await passkeyFlows(ctx.app).addPasskey(
-      user.token,
-      authenticator,
-      { current_password: user.password },
-      'My phone',
-    );
+    // A passkey on an account with a second factor: after a re-authentication with the password and a code.
+    const twoFactors = { current_password: user.password, code: currentCode(twoFactor.secret) };
+    expectOk(await postForm(ctx.app, '/v1/user/reauth', twoFactors, bearer(user.token)));
+    await passkeyFlows(ctx.app).addPasskey(user.token, authenticator, {}, 'My phone');
     await ctx.database.handle.db
       .insertInto('provider_accounts')
       .values({ user_id: user.id, provider: 'gamma', provider_user_id: `gamma-${user.id}` })

@@ -268,4 +268,38 @@ describe.each(backends)('%s: every protected route refuses bad credentials alike
       });
     }
   });
+
+  it('refuses an api_token repeated with two values, in either order, in the query or the body', async () => {
+    const wrong = newApiToken();
+    const valid = encodeURIComponent(live.token);
+    const getWith = (query: string) => ctx.app.inject({ method: 'GET', url: `/v1/user/get?${query}` });
+    const postWith = (payload: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/user/update',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+    const twoValues = [`api_token=${wrong}&api_token=${valid}`, `api_token=${valid}&api_token=${wrong}`];
+    // A bracketed parameter beside them takes the full PHP-style parser's path.
+    const withBrackets = twoValues.map((query) => `${query}&extra[]=1`);
+    const refusedResponses = [
+      ...(await Promise.all([...twoValues, ...withBrackets].map(getWith))),
+      ...(await Promise.all(twoValues.map(postWith))),
+    ];
+    for (const res of refusedResponses) {
+      expect({ status: res.statusCode, body: res.json() }).toEqual({
+        status: 401,
+        body: UNAUTHENTICATED_BODY,
+      });
+    }
+    // One value repeated, or beside an empty one, is one credential.
+    for (const query of [
+      `api_token=${valid}&api_token=${valid}`,
+      `api_token=&api_token=${valid}&extra[]=1`,
+    ]) {
+      expect(expectOk<{ user: { id: string } }>(await getWith(query)).user.id).toBe(live.id);
+    }
+    expectOk(await postWith(`api_token=${valid}&api_token=${valid}`));
+  });
 });

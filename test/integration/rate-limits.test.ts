@@ -211,7 +211,7 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       expectOk(await change(other, other.password, newIp()));
     });
 
-    it('counts wrong proofs at user/reauth on the same per-account counter', async () => {
+    it('counts wrong proofs at user/reauth of one session on the same counter', async () => {
       const victim = await signUp(ctx.app);
       const reauth = (current: string) =>
         ctx.app.inject({
@@ -227,6 +227,30 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
         });
       }
       expectTooManyRequests(await reauth(victim.password), 900);
+    });
+  });
+
+  describe('user/reauth (wrong proofs per session and per account)', () => {
+    it("locks the session that guesses, not its owner's other session", async () => {
+      const owner = await signUp(ctx.app);
+      const stolen = expectOk<{ user: { api_token: string } }>(
+        await login(ctx.app, owner.email, owner.password, newIp()),
+      ).user.api_token;
+      const reauth = (token: string, current: string) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/v1/user/reauth',
+          remoteAddress: newIp(),
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ current_password: current }),
+        });
+      for (let i = 0; i < 3; i++) {
+        expectValidationError(await reauth(stolen, `Wrong-Guess-${i}`), {
+          current_password: ['The current password is incorrect.'],
+        });
+      }
+      expectTooManyRequests(await reauth(stolen, owner.password), 900);
+      expectOk(await reauth(owner.token, owner.password));
     });
   });
 

@@ -5,6 +5,7 @@ import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm, postJson } from '../helpers/http.js';
 import {
+  awayFromStepEdge,
   enableTotp,
   expectSecondFactorRequired,
   loginByEmail,
@@ -73,6 +74,31 @@ describe.each(backends)('%s: wrong second-factor codes, bounded in total', (back
     expect(await run(user.id)).toBe(0);
   });
 
+  it('does not count a right code sent again (a double submit) as a wrong one', async () => {
+    await awayFromStepEdge();
+    const user = await enableTotp(ctx.app, await registerUser(ctx.app));
+    const right = currentCode(user.secret);
+    const [first, second] = [await challengeOf(user), await challengeOf(user)];
+    expectOk(await secondFactor(ctx.app, { challenge: first, code: right }));
+    // Already used: the answer of a wrong code, but no guess, however often (five would kill a challenge).
+    for (let i = 0; i < 6; i++) {
+      expectValidationError(await secondFactor(ctx.app, { challenge: second, code: right }), INVALID_CODE);
+    }
+    const regenerate = () =>
+      postForm(
+        ctx.app,
+        '/v1/user/2fa/recovery-codes/regenerate',
+        { current_password: user.password, code: right },
+        bearer(user.token),
+      );
+    expectValidationError(await regenerate(), INVALID_CODE);
+    expect(await run(user.id)).toBe(0);
+    // The second challenge is still alive.
+    expectOk(
+      await secondFactor(ctx.app, { challenge: second, recovery_code: user.recoveryCodes[0] as string }),
+    );
+  });
+
   it('counts two wrong codes sent at once as two', async () => {
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const wrong = wrongOf(currentCode(user.secret));
@@ -106,7 +132,10 @@ describe.each(backends)('%s: wrong second-factor codes, bounded in total', (back
     const user = await enableTotp(ctx.app, await registerUser(ctx.app));
     const flows = passkeyFlows(ctx.app);
     const authenticator = new SoftwareAuthenticator(PASSKEY_ORIGIN);
-    await flows.addPasskey(user.token, authenticator, { current_password: user.password });
+    // Adding a passkey to an account with a second factor takes two factors: the password and a code.
+    const twoFactors = { current_password: user.password, recovery_code: user.recoveryCodes[1] as string };
+    expectOk(await postForm(ctx.app, '/v1/user/reauth', twoFactors, bearer(user.token)));
+    await flows.addPasskey(user.token, authenticator, {});
     const right = currentCode(user.secret);
     await setRun(user.id, 100);
     // Signed in already, re-authenticated with the password only: the locked authenticator takes no code.

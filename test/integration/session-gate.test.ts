@@ -104,6 +104,29 @@ describe.each(backends)('%s: the session gate', (backend) => {
     expect(await tokensOf(user.id)).toBe(0);
   });
 
+  it('a challenge open when the deletion was scheduled dies with it: after the cancel it is dead', async () => {
+    const user = await enableTotp(ctx.app, await registerUser(ctx.app));
+    const before = expectSecondFactorRequired(await loginByEmail(ctx.app, user));
+    await scheduleDeletion(user);
+    const link = await latestToken(ctx.database.handle, user.email, 'deletion_scheduled');
+    const cancelChallenge = expectSecondFactorRequired(await cancel({ token: link }));
+    expectOk(
+      await secondFactor(ctx.app, {
+        challenge: cancelChallenge,
+        recovery_code: user.recoveryCodes[0] as string,
+      }),
+    );
+    expectError(
+      await secondFactor(ctx.app, { challenge: before, code: currentCode(user.secret) }),
+      401,
+      'Unauthorized',
+      'The login credentials are invalid.',
+      { status: 'authentication_failed' },
+    );
+    // Only the cancel's own session exists.
+    expect(await tokensOf(user.id)).toBe(1);
+  });
+
   it('a passkey login during the grace period is refused like a password login', async () => {
     const user = await registerUser(ctx.app);
     const flows = passkeyFlows(ctx.app);

@@ -132,7 +132,10 @@ describe.each(backends)('%s: operating webhooks', (backend) => {
       warn: (_: object, line: string) => void warnings.push(line),
       error: () => undefined,
     };
-    const { webhookDelivery } = buildWebhooks({ config: ctx.config, deps: { database: ctx.database.handle, log } });
+    const { webhookDelivery } = buildWebhooks({
+      config: ctx.config,
+      deps: { database: ctx.database.handle, log },
+    });
     const other = await WebhookReceiver.start();
     try {
       const gone = await addEndpoint(ctx, receiver.url);

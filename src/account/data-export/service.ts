@@ -85,7 +85,7 @@ export class DataExports {
     client: ClientInfo,
   ): Promise<DataExportView> {
     const { user } = auth;
-    await this.deps.reauth.confirm(auth, proof);
+    await this.deps.reauth.confirm(auth, proof, 'export');
     const { row, created } = await writeTransaction(this.deps.db, async (trx) => {
       const exports = this.deps.exports.with(trx);
       for (let attempt = 1; ; attempt++) {

@@ -252,8 +252,9 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
   }
 
   /**
-   * With the row locked: the schedule cleared, the posts shown again, every token the account still has
-   * revoked (nothing made before the cancel outlives it) and the session's token, the gate's rule applied again.
+   * With the row locked: the schedule cleared, the posts shown again, every token and second-factor
+   * challenge the account still has ended (nothing made before the cancel outlives it) and the session's
+   * token, the gate's rule applied again.
    */
   private async restoreLocked(
     trx: Executor,
@@ -269,6 +270,9 @@ export class ScheduledDeletions implements DeletionCancelCompletion {
     await this.deps.posts.setAuthorHidden(trx, userId, false);
     // What a racing sign-in made before the cancel: ended as the deletion's.
     await this.deps.tokens.revokeAll(trx, userId, 'deletion');
+    // A challenge open when the deletion was scheduled (the gate refused it since) dies with it too: no
+    // sign-in begun before the deletion becomes a session after its cancel.
+    await this.deps.gate.endChallengesWithin(trx, userId);
     const credential = { factors: method === 'second_factor' ? 2 : 1, purpose: 'sign_in' } as const;
     const issue = await this.deps.sessionTokens.issueWithin(
       trx,

@@ -30,7 +30,7 @@ export class AccountDeletion {
     client: ClientInfo,
   ): Promise<DeletionOutcome> {
     const { user } = auth;
-    await this.reauth.confirm(auth, proof);
+    await this.reauth.confirm(auth, proof, 'deletion');
     if (!this.scheduled.enabled) {
       // Deleted meanwhile (a second tap of the button): the session no longer names anyone.
       if (!(await this.eraser.erase(user))) throw new UnauthenticatedError();

@@ -88,7 +88,7 @@ export class PasskeyManagement {
     proof: ReauthProof,
   ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON }> {
     const { user } = auth;
-    await this.deps.reauth.confirm(auth, proof);
+    await this.deps.reauth.confirm(auth, proof, 'passkey');
     return writeTransaction(this.deps.db, async (trx) => {
       const passkeys = this.deps.passkeys.with(trx);
       const options = await this.deps.ceremonies.registrationOptions({
@@ -197,7 +197,7 @@ export class PasskeyManagement {
     client: ClientInfo,
   ): Promise<{ removed: true }> {
     const { user } = auth;
-    await this.deps.reauth.confirm(auth, proof);
+    await this.deps.reauth.confirm(auth, proof, 'passkey');
     if (!UUID_PATTERN.test(id)) throw new NotFoundError('passkey');
     const alert = await writeTransaction(this.deps.db, async (trx) => {
       const methods = await this.deps.methods.lockedFor(trx, user.id);

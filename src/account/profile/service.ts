@@ -66,7 +66,9 @@ export class ProfileService {
     // session alone cannot take the account over.
     const emailChanges =
       changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase();
-    if (password !== undefined || emailChanges) await this.deps.reauth.confirm(auth, proof);
+    // A new email changes where a password reset goes: with a second factor on, it needs two factors.
+    if (password !== undefined || emailChanges)
+      await this.deps.reauth.confirm(auth, proof, emailChanges ? 'email' : 'password');
     // A new address is unproven until its own link is followed; the old address's link stops working.
     if (emailChanges) changes.email_verified = false;
     if (password !== undefined) {

@@ -44,7 +44,7 @@ export class ProviderLinks {
     client: ClientInfo,
   ): Promise<{ user: UserView }> {
     const { user } = auth;
-    await this.deps.reauth.confirm(auth, proof);
+    await this.deps.reauth.confirm(auth, proof, 'provider_link');
     await this.deps.providers.verify(credentials);
     const field = userIdField(credentials.provider);
     const linked = await this.deps.links.findLinkedId(user.id, credentials.provider);
@@ -78,7 +78,7 @@ export class ProviderLinks {
     client: ClientInfo,
   ): Promise<{ user: UserView }> {
     const { user } = auth;
-    await this.deps.reauth.confirm(auth, proof);
+    await this.deps.reauth.confirm(auth, proof, 'provider_link');
     const alert = await writeTransaction(this.deps.db, async (trx) => {
       const methods = await this.deps.methods.lockedFor(trx, user.id);
       // Nothing to remove, nothing to log.

@@ -35,6 +35,25 @@ export function reauthRules(providers: readonly string[], except?: string) {
   };
 }
 
+/**
+ * user/reauth's fields: the proof of every re-authenticated endpoint, and beside the password (or provider
+ * token) an authenticator or recovery code, which makes it a proof of two factors (policy.ts).
+ */
+export function reauthWindowRules(providers: readonly string[]) {
+  return {
+    ...reauthRules(providers),
+    code: string()
+      .max(32)
+      .describe(
+        'With a second factor on: a 6-digit code of the authenticator app beside the password (or ' +
+          'provider token), for a window that may also add or remove a way to sign in.',
+      ),
+    recovery_code: string()
+      .max(64)
+      .describe('Instead of `code`: one of the recovery codes (each works once).'),
+  };
+}
+
 /** Collects the proof a validated request carries; a provider counts only when both of its fields came. */
 export function reauthProof(params: Record<string, unknown>, providers: readonly string[]): ReauthProof {
   const currentPassword = params.current_password;
@@ -45,5 +64,21 @@ export function reauthProof(params: Record<string, unknown>, providers: readonly
     credentials: offeredCredentials(params, providers),
     passkey:
       typeof challengeId === 'string' && response !== undefined ? { challengeId, response } : undefined,
+  };
+}
+
+/** user/reauth's proof: reauthProof and the second factor's code. */
+export function reauthWindowProof(
+  params: Record<string, unknown>,
+  providers: readonly string[],
+): ReauthProof {
+  const code = params.code;
+  const recoveryCode = params.recovery_code;
+  return {
+    ...reauthProof(params, providers),
+    secondFactor: {
+      code: typeof code === 'string' ? code : undefined,
+      recoveryCode: typeof recoveryCode === 'string' ? recoveryCode : undefined,
+    },
   };
 }

@@ -69,20 +69,23 @@ export class SecondFactorCodes {
   /**
    * Checks `proof` against the user's enabled authenticator or their recovery codes and uses it up (through
    * `repo`, bound to the caller's transaction): an authenticator code only if its time step is later than
-   * the last one accepted, a recovery code by deleting it. False when it is wrong or already used.
+   * the last one accepted, a recovery code by deleting it. `reused`: a code of the authenticator, right for
+   * its time, whose step was accepted already (a double submit, or a replay): no guess at the secret.
    */
   async use(
     repo: SecondFactorRepo,
     userId: string,
     credential: TotpCredential,
     proof: ChosenProof,
-  ): Promise<boolean> {
+  ): Promise<'right' | 'wrong' | 'reused'> {
     if (proof.kind === 'code') {
       const step = this.stepOf(this.open(credential.secret, userId), proof.code);
-      return step !== undefined && repo.acceptStep(userId, step);
+      if (step === undefined) return 'wrong';
+      return (await repo.acceptStep(userId, step)) ? 'right' : 'reused';
     }
     const normalized = normalizedRecoveryCode(proof.code);
-    return normalized !== undefined && repo.consumeRecoveryCode(userId, hashRecoveryCode(normalized));
+    if (normalized === undefined) return 'wrong';
+    return (await repo.consumeRecoveryCode(userId, hashRecoveryCode(normalized))) ? 'right' : 'wrong';
   }
 
   private requireBox(): SecretBox {

@@ -26,13 +26,30 @@ export type BoundedUse =
   | { kind: 'wrong' }
   /** No authenticator is on (removed meanwhile). */
   | { kind: 'off' }
-  /** Refused unchecked: the answer (429 with Retry-After, or the 422 of a locked authenticator). */
+  /**
+   * Refused unchecked, or no guess: the answer (429 with Retry-After, the 422 of a locked authenticator, or
+   * of a code whose step was used already).
+   */
   | { kind: 'refused'; error: ValidationError | ReturnType<typeof tooManyRequests> };
 
+/** A 422 about a code that is no guess at the secret: every counter of wrong codes skips it. */
+export class UncountedCodeError extends ValidationError {}
+
 /** The 422 of a locked authenticator: no code was checked, so it is no guess (the counters skip it). */
-export class SecondFactorLockedError extends ValidationError {
+export class SecondFactorLockedError extends UncountedCodeError {
   constructor() {
     super({ code: [{ rule: 'second_factor_locked' }] });
+  }
+}
+
+/**
+ * The 422 of an authenticator code whose time step was used already (a double submit of a right code, or
+ * a replay): the same answer as a wrong code, so a replay learns nothing, but no guess (the counters skip
+ * it, and the run of wrong codes is left as it was).
+ */
+export class SecondFactorCodeReusedError extends UncountedCodeError {
+  constructor() {
+    super({ code: [{ rule: 'second_factor_code' }] });
   }
 }
 
@@ -72,7 +89,9 @@ export async function useBounded(
   if (!credential?.enabled_at) return { kind: 'off' };
   const refusal = refusalOf(credential, proof, now());
   if (refusal) return refusal;
-  if (!(await codes.use(repo, userId, credential, proof))) {
+  const used = await codes.use(repo, userId, credential, proof);
+  if (used === 'reused') return { kind: 'refused', error: new SecondFactorCodeReusedError() };
+  if (used === 'wrong') {
     await repo.countFailure(userId);
     return { kind: 'wrong' };
   }

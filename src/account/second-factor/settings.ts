@@ -18,7 +18,7 @@ import {
   type SecondFactorProof,
   wrongProof,
 } from './codes.js';
-import { SecondFactorLockedError, useBounded } from './guess-bound.js';
+import { UncountedCodeError, useBounded } from './guess-bound.js';
 
 export interface SecondFactorStatus {
   totp: { enabled: boolean; created_at: string | null };
@@ -71,7 +71,7 @@ export class SecondFactorSettings {
   async setup(auth: AuthContext, proof: ReauthProof): Promise<TotpSetup> {
     const { user } = auth;
     if ((await this.deps.repo.findTotp(user.id))?.enabled_at) throw alreadyEnabled();
-    await this.deps.reauth.confirm(auth, proof);
+    await this.deps.reauth.confirm(auth, proof, 'second_factor');
     const secret = newTotpSecret();
     const sealed = this.deps.codes.seal(secret, user.id);
     // Refused in the same statement when an enable committed meanwhile.
@@ -178,7 +178,7 @@ export class SecondFactorSettings {
    * so a locked authenticator takes codes again.
    */
   private async reauthenticate(auth: AuthContext, proof: ReauthProof): Promise<void> {
-    await this.deps.reauth.confirm(auth, proof);
+    await this.deps.reauth.confirm(auth, proof, 'second_factor');
     if (proof.passkey !== undefined) {
       await writeStatement(() => this.deps.repo.clearFailures(auth.user.id));
     }
@@ -199,7 +199,7 @@ export class SecondFactorSettings {
       this.deps.guesses,
       `second-factor:${user.id}`,
       check,
-      (error) => error instanceof ValidationError && !(error instanceof SecondFactorLockedError),
+      (error) => error instanceof ValidationError && !(error instanceof UncountedCodeError),
     );
   }
 }

@@ -78,4 +78,12 @@ export class SessionGate {
     );
     return challenge;
   }
+
+  /**
+   * Ends, inside the caller's transaction, every sign-in of the account still waiting for its second factor:
+   * its challenges can no longer become a session.
+   */
+  async endChallengesWithin(trx: Executor, userId: string): Promise<void> {
+    await this.deps.challenges.with(trx).deleteAllOf(userId);
+  }
 }

@@ -92,4 +92,9 @@ export class ChallengesRepo {
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('second_factor_challenges').where('id', '=', id).execute();
   }
+
+  /** Every challenge of the user, whatever it was for. */
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.db.deleteFrom('second_factor_challenges').where('user_id', '=', userId).execute();
+  }
 }

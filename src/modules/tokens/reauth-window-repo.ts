@@ -10,13 +10,16 @@ export class ReauthWindowsRepo {
   constructor(private readonly db: Executor) {}
 
   /**
-   * Opens the token's window until now + `durationMs` (replacing any earlier end: a new proof, a new
-   * window). Undefined when the token is gone or expired.
+   * Opens the token's window until now + `durationMs`, recording the `factors` that opened it (replacing
+   * any earlier window: a new proof, a new window). Undefined when the token is gone or expired.
    */
-  async open(tokenId: string, durationMs: number): Promise<Date | undefined> {
+  async open(tokenId: string, durationMs: number, factors: number): Promise<Date | undefined> {
     const row = await this.db
       .updateTable('api_tokens')
-      .set({ reauthenticated_until: sql<Date>`now() + ${durationMs} * interval '1 millisecond'` })
+      .set({
+        reauthenticated_until: sql<Date>`now() + ${durationMs} * interval '1 millisecond'`,
+        reauth_factors: factors,
+      })
       .where('id', '=', tokenId)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
       .returning('reauthenticated_until')
@@ -24,14 +27,14 @@ export class ReauthWindowsRepo {
     return row?.reauthenticated_until ?? undefined;
   }
 
-  /** Whether the token's window is open now: one probe of the primary key. */
-  async isOpen(tokenId: string): Promise<boolean> {
+  /** The factors of the token's window if it is open now, else 0: one probe of the primary key. */
+  async openFactors(tokenId: string): Promise<number> {
     const row = await this.db
       .selectFrom('api_tokens')
-      .select('id')
+      .select('reauth_factors')
       .where('id', '=', tokenId)
       .where('reauthenticated_until', '>', sql<Date>`now()`)
       .executeTakeFirst();
-    return row !== undefined;
+    return row === undefined ? 0 : (row.reauth_factors ?? 1);
   }
 }
