@@ -8,13 +8,13 @@ cd "$(dirname "$0")/../.."
 
 declare -A MUTATE TESTS
 MUTATE[address-guard]='src/modules/webhooks/address-guard.ts'
-TESTS[address-guard]='test/unit/webhook-targets.test.ts'
+TESTS[address-guard]='test/unit/webhook-targets.test.ts,test/unit/address-guard.test.ts'
 MUTATE[age]='src/lib/age.ts'
-TESTS[age]='test/unit/age.test.ts,test/unit/identity-age.test.ts'
+TESTS[age]='test/unit/age.test.ts,test/unit/identity-age.test.ts,test/unit/age-edges.test.ts'
 MUTATE[passwords]='src/lib/passwords.ts,src/lib/legacy-bcrypt.ts'
-TESTS[passwords]='test/unit/passwords.test.ts,test/unit/legacy-bcrypt.test.ts'
+TESTS[passwords]='test/unit/passwords.test.ts,test/unit/legacy-bcrypt.test.ts,test/unit/password-hash-edges.test.ts'
 MUTATE[codes]='src/lib/recovery-codes.ts,src/lib/secret-box.ts,src/lib/totp.ts,src/lib/derived-key.ts'
-TESTS[codes]='test/unit/second-factor-codes.test.ts'
+TESTS[codes]='test/unit/second-factor-codes.test.ts,test/unit/secret-box-edges.test.ts'
 MUTATE[tokens]='src/lib/tokens.ts,src/lib/time.ts,src/lib/signed-cursor.ts,src/lib/username-skeleton.ts'
 TESTS[tokens]='test/unit/tokens-and-ids.test.ts,test/unit/signed-cursor.test.ts,test/unit/feed-cursor.test.ts,test/unit/username-skeleton.test.ts'
 MUTATE[admission]='src/account/sign-in/admission.ts,src/account/sign-in/login-attempts.ts'
