@@ -247,6 +247,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     deliveryWake: new DeliveryWake(),
     mediaReferences: [users, posts],
     userImport: tools.userImport,
+    userList: tools.userList,
     consentHistory: tools.consentHistory,
     secondFactorReset: tools.secondFactorReset,
   };

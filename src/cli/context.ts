@@ -14,6 +14,7 @@ import type { PostsService } from '../modules/posts/service.js';
 import type { PromotionsService } from '../modules/promotions/service.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UserImportService } from '../modules/users/import-service.js';
+import type { UserListService } from '../modules/users/list-service.js';
 import type { UserOperationsService } from '../modules/users/operator-service.js';
 import type { WebhookEndpoints } from '../modules/webhooks/endpoints-service.js';
 import type { PushLogger } from '../push/transport.js';
@@ -32,6 +33,8 @@ export interface OperatorServices {
   /** Schedules a deletion as user/delete does (its grace period, its mail); `enabled` is false without one. */
   scheduledDeletions: ScheduledDeletions;
   importer: UserImportService;
+  /** Finds accounts by the start of an email, username, slug or id (`accounts user list`). */
+  userList: UserListService;
   consents: ConsentsService;
   consentReminders: ConsentReminders;
   consentHistory: ConsentHistory;
@@ -66,6 +69,7 @@ export function operatorServices(services: Services): OperatorServices {
     deletion: services.eraser,
     scheduledDeletions: services.scheduledDeletions,
     importer: services.userImport,
+    userList: services.userList,
     consents: services.consents,
     consentReminders: services.consentReminders,
     consentHistory: services.consentHistory,

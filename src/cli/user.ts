@@ -12,6 +12,7 @@ import type { OperatorUserView } from '../modules/users/operator-service.js';
 import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
 import { printLine, type Terminal } from './terminal.js';
+import { registerUserListCommand } from './user-list.js';
 
 const USER_ARGUMENT = ['<user>', 'the user: an id, an email or a username'] as const;
 
@@ -135,10 +136,13 @@ async function deleteUser(
   printLine(terminal, line);
 }
 
-/** `accounts user show|disable|enable|delete|2fa reset|import`. */
+/** `accounts user list|show|disable|enable|delete|2fa reset|import`. */
 export function registerUserCommands(program: Command, environment: CommandEnvironment): void {
   const { terminal, withServices } = environment;
-  const user = program.command('user').description('Look up, disable, enable, delete and import accounts');
+  const user = program
+    .command('user')
+    .description('Find, look up, disable, enable, delete and import accounts');
+  registerUserListCommand(user, environment);
 
   user
     .command('show')

@@ -5,6 +5,9 @@ import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import type { SecondFactorRepo } from '../modules/second-factor/repo.js';
 import { UserImportRepo } from '../modules/users/import-repo.js';
 import { UserImportService } from '../modules/users/import-service.js';
+import { UserListCursorCodec } from '../modules/users/list-cursor.js';
+import { UserListRepo } from '../modules/users/list-repo.js';
+import { UserListService } from '../modules/users/list-service.js';
 import type { FactoryArgs } from './deps.js';
 
 /** What the operators' own tools are made from. */
@@ -13,11 +16,17 @@ export interface OperatorToolParts extends FactoryArgs {
   activity: SecurityActivity;
 }
 
-/** What only the operator commands use (`accounts user import`, `consent history`, `second-factor reset`). */
+/** What only the operator commands use (`accounts user import`, `user list`, `consent history`, `second-factor reset`). */
 export interface OperatorToolServices {
   userImport: UserImportService;
+  userList: UserListService;
   consentHistory: ConsentHistory;
   secondFactorReset: SecondFactorReset;
+}
+
+/** The user list, its cursors signed with the key of migration 0035. */
+function userList(repo: UserListRepo): UserListService {
+  return new UserListService(repo, new UserListCursorCodec(() => repo.cursorKey()));
 }
 
 /** The operators' own tools, beside the services they share with the server. */
@@ -25,6 +34,7 @@ export function buildOperatorTools(parts: OperatorToolParts): OperatorToolServic
   const db = parts.deps.database.db;
   return {
     userImport: new UserImportService(db, new UserImportRepo(db)),
+    userList: userList(new UserListRepo(db)),
     consentHistory: new ConsentHistory(new ConsentHistoryRepo(db)),
     secondFactorReset: new SecondFactorReset(db, parts.secondFactorRepo, parts.activity),
   };

@@ -60,6 +60,7 @@ describe('the embedded database’s migrated template', () => {
         'data_export_link',
         'feed_cursor',
         'security_events_cursor',
+        'user_list_cursor',
       ]);
       for (const [name, secret] of Object.entries(before)) {
         expect(secret).toMatch(/^[0-9a-f]{60,64}$/);
