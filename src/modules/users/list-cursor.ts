@@ -15,7 +15,7 @@ const USER_LIST_CURSOR: CursorFormat<UserListCursor> = {
       : undefined,
 };
 
-/** User list cursors, signed with the key every instance shares (migration 0035). */
+/** User list cursors, signed with the key every instance shares (migration 0038). */
 export class UserListCursorCodec extends SignedCursorCodec<UserListCursor> {
   constructor(loadKey: () => Promise<Uint8Array>) {
     super(USER_LIST_CURSOR, loadKey);

@@ -16,7 +16,7 @@ export class UserListRepo {
 
   /**
    * Up to `limit` users after `afterId`, in id order: with a match, on the lower(x) text_pattern_ops indexes
-   * (migration 0035) and the primary key, OR-ed; without one, along the primary key. Never an OFFSET.
+   * (migration 0038) and the primary key, OR-ed; without one, along the primary key. Never an OFFSET.
    */
   page(match: UserMatch | undefined, afterId: string | undefined, limit: number): Promise<UserRow[]> {
     let query = this.db.selectFrom('users').selectAll();
@@ -35,7 +35,7 @@ export class UserListRepo {
     return query.orderBy('id').limit(limit).execute();
   }
 
-  /** The user list cursors' HMAC key (migration 0035). */
+  /** The user list cursors' HMAC key (migration 0038). */
   async cursorKey(): Promise<Uint8Array> {
     const row = await this.db
       .selectFrom('service_secrets')
