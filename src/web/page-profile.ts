@@ -92,7 +92,10 @@ function sessionsCard(t: Translate): string {
   );
 }
 
-/** The proof of identity for every sensitive change, given once for a window (web/src/profile/reauth.ts). */
+/**
+ * The proof of identity for every sensitive change, given once for a window (web/src/profile/reauth.ts); with
+ * two-step verification on, the code (or a recovery code) beside the password.
+ */
 function reauthPanel(t: Translate): string {
   return `<section id="reauth-panel" class="card reauth-panel" aria-labelledby="reauth-heading" hidden>
 <h2 id="reauth-heading">${escapeHtml(t('reauth.title'))}</h2>
@@ -100,6 +103,10 @@ function reauthPanel(t: Translate): string {
 <form id="reauth-form" method="post" novalidate>
 <p class="hint">${escapeHtml(t('reauth.lead'))}</p>
 ${passwordField(t, 'reauth_password', 'reauth.password', { autocomplete: 'current-password' })}
+<div id="reauth-second-factor" hidden>
+${field(t, 'reauth_code', 'reauth.code', { autocomplete: 'one-time-code', extra: ' inputmode="numeric" spellcheck="false"' })}
+<p class="actions"><button type="button" id="reauth-code-kind" class="small" aria-controls="reauth_code">${escapeHtml(t('reauth.use_recovery'))}</button></p>
+</div>
 <p class="actions"><button type="submit" class="primary">${escapeHtml(t('reauth.confirm'))}</button> <button type="button" id="reauth-passkey" data-passkey>${escapeHtml(t('reauth.passkey'))}</button></p>
 <p class="hint" data-passkey-note hidden></p>
 ${sectionStatus}

@@ -9,7 +9,7 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
-import { askForProof, type Reauth } from './reauth.js';
+import { askForProof, type Reauth, withoutProof } from './reauth.js';
 import { onUser, showUser, toLogin, type User } from './user.js';
 
 const input = (id: string) => document.getElementById(id) as HTMLInputElement;
@@ -72,9 +72,12 @@ export function detailsSection(reauth: Reauth, onEmailChanging: (changing: boole
     const answer = await api<{ user: User }>('/user/update', { method: 'POST', body });
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
-      const aboutProof = reauth.refused(answer.body.data);
+      const data: Record<string, unknown> = answer.body.data;
+      // The proof's messages are the confirmation panel's; confirmed, it saves again.
+      const aboutProof = reauth.refused(data, { retry: () => form.requestSubmit() });
+      showValidationErrors(form, aboutProof ? withoutProof(data) : data);
       if (aboutProof) setError(form, aboutProof);
-      return showValidationErrors(form, answer.body.data);
+      return;
     }
     if (answer.status !== 200) return setError(form, errorText(answer));
     const user = answer.body.data.user;

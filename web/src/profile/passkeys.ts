@@ -95,15 +95,18 @@ export function passkeysSection(reauth: Reauth): { load(): Promise<void> } {
       body: proof,
     });
     if (answer.status === 401) return toLogin();
-    if (answer.status === 422) return refusedBy(answer.body.data);
+    if (answer.status === 422) return refusedBy(answer.body.data, () => void removePasskey(passkey));
     if (answer.status !== 200) return setError(form, errorText(answer));
     setStatus(form, t('status.passkey_removed'));
     await load();
   }
 
-  /** A 422 about the proof goes to the confirmation panel, any other beside the card's fields. */
-  function refusedBy(data: Record<string, unknown>): void {
-    const aboutProof = reauth.refused(data);
+  /**
+   * A 422 about the proof goes to the confirmation panel (which sends the request again once confirmed), any
+   * other beside the card's fields.
+   */
+  function refusedBy(data: Record<string, unknown>, retry: () => void): void {
+    const aboutProof = reauth.refused(data, { retry });
     if (aboutProof) setError(form, aboutProof);
     else showMappedErrors(form, data, { name: 'passkey_name' });
   }
@@ -127,7 +130,7 @@ export function passkeysSection(reauth: Reauth): { load(): Promise<void> } {
     });
     setStatus(form, '');
     if (options.status === 401) return toLogin();
-    if (options.status === 422) return refusedBy(options.body.data);
+    if (options.status === 422) return refusedBy(options.body.data, () => form.requestSubmit());
     if (options.status !== 200) return setError(form, errorText(options));
     let response: Awaited<ReturnType<typeof startRegistration>>;
     try {

@@ -9,16 +9,31 @@ import { toLogin } from './user.js';
 /** The fields a request sends to prove the owner is at the keyboard (none inside an open window). */
 export type Proof = Record<string, unknown>;
 
-/** A sensitive request's proof fields: a 422 naming one of them is about the confirmation, not the change. */
-const PROOF_FIELDS = ['current_password', 'passkey_response', 'passkey_challenge_id'];
-/** user/reauth takes the same proof fields as every sensitive request. */
-const REAUTH_FIELDS = PROOF_FIELDS;
+/**
+ * A sensitive request's proof fields: a 422 naming one of them is about the confirmation, not the change.
+ * `code` is the second factor a change that adds or removes a way to sign in asks of an account that has one.
+ */
+const PROOF_FIELDS = ['current_password', 'passkey_response', 'passkey_challenge_id', 'code'];
+/** user/reauth takes the same proof fields as every sensitive request, and a recovery code for the code. */
+const REAUTH_FIELDS = [...PROOF_FIELDS, 'recovery_code'];
+/** The fields whose messages go under the panel's code field rather than its password field. */
+const CODE_FIELDS = new Set(['code', 'recovery_code']);
+
+/** What a sensitive form tells the panel about a 422 it got. */
+export interface RefusalOptions {
+  /** Fields the request sends as its own (the two-factor section's `code`): never about the confirmation. */
+  own?: readonly string[];
+  /** Sends the request again: done once the panel's next confirmation opens a window. */
+  retry?: () => void;
+}
 
 export interface Reauth {
   /** The proof for a sensitive request, confirming first if a password is typed; undefined when none is at hand. */
   proof(): Promise<Proof | undefined>;
   /** A sensitive request's 422: the proof's messages go under the panel's field; the text for the request's own line. */
-  refused(data: Record<string, unknown>): string | undefined;
+  refused(data: Record<string, unknown>, options?: RefusalOptions): string | undefined;
+  /** Whether the account has a second factor on: the panel then asks for its code beside the password. */
+  secondFactor(on: boolean): void;
   /** Shows the panel (above a sensitive section, or while the email is being changed) or hides it. */
   show(visible: boolean): void;
 }
@@ -37,6 +52,12 @@ export function reauthPanel(): Reauth {
   const state = document.getElementById('reauth-state') as HTMLElement;
   const password = document.getElementById('reauth_password') as HTMLInputElement;
   const passkeyButton = document.getElementById('reauth-passkey') as HTMLButtonElement;
+  const codeRow = document.getElementById('reauth-second-factor') as HTMLElement;
+  const code = document.getElementById('reauth_code') as HTMLInputElement;
+  const codeLabel = form.querySelector('label[for="reauth_code"]') as HTMLLabelElement;
+  const codeKind = document.getElementById('reauth-code-kind') as HTMLButtonElement;
+  let recovery = false;
+  let retry: (() => void) | undefined;
   let visible = false;
   let windowSupported: boolean | undefined;
   let until = Number(sessionStorage.getItem(REAUTH_UNTIL_KEY) ?? 0);
@@ -66,6 +87,57 @@ export function reauthPanel(): Reauth {
     render(note);
   }
 
+  /** The app's code, or a recovery code (letters too: no numeric keyboard, no one-time-code autofill). */
+  function useRecovery(on: boolean): void {
+    recovery = on;
+    codeLabel.textContent = t(on ? 'reauth.recovery_code' : 'reauth.code');
+    codeKind.textContent = t(on ? 'reauth.use_code' : 'reauth.use_recovery');
+    code.inputMode = on ? 'text' : 'numeric';
+    code.autocomplete = on ? 'off' : 'one-time-code';
+    code.value = '';
+  }
+  codeKind.addEventListener('click', () => {
+    useRecovery(!recovery);
+    code.focus();
+  });
+
+  /** The password, with the second factor when one is typed. */
+  function passwordProof(): Proof {
+    const typed = codeRow.hidden ? '' : code.value.trim();
+    if (typed === '') return { current_password: password.value };
+    return { current_password: password.value, [recovery ? 'recovery_code' : 'code']: typed };
+  }
+
+  /** Messages per field of the panel: the second factor's under its code, the rest under the password. */
+  function showMessages(
+    data: Record<string, unknown>,
+    fields: readonly string[],
+    refusal: boolean,
+  ): string[] {
+    const byField = { reauth_password: [] as string[], reauth_code: [] as string[] };
+    for (const name of fields) {
+      if (data[name] === undefined) continue;
+      const codeField = CODE_FIELDS.has(name);
+      // A change refused for want of the second factor: the API's sentence names its routes, the page says
+      // what to do in its own words. user/reauth's own `code` messages are about the code typed.
+      const messages = refusal && name === 'code' ? [t('reauth.code_needed')] : fieldMessages(data[name]);
+      byField[codeField ? 'reauth_code' : 'reauth_password'].push(...messages);
+    }
+    if (byField.reauth_code.length > 0) codeRow.hidden = false;
+    showField('reauth_password', byField.reauth_password, byField.reauth_password.length > 0);
+    showField('reauth_code', byField.reauth_code, byField.reauth_code.length > 0);
+    const first = byField.reauth_password.length > 0 || password.value === '' ? password : code;
+    first.focus();
+    return [...byField.reauth_password, ...byField.reauth_code];
+  }
+
+  /** The next confirmation that opens a window sends the refused request again. */
+  function continueRefused(): void {
+    const next = retry;
+    retry = undefined;
+    if (next && isOpen()) next();
+  }
+
   /** One proof sent to user/reauth: true when the window opened, or when the server keeps per-request proofs. */
   async function confirm(proof: Proof): Promise<boolean> {
     clearMessages(form);
@@ -83,11 +155,10 @@ export function reauthPanel(): Reauth {
     }
     if (answer.status === 422) {
       const data = answer.body.data as Record<string, unknown>;
-      const messages = REAUTH_FIELDS.flatMap((name) =>
-        data[name] === undefined ? [] : fieldMessages(data[name]),
-      );
-      showField('reauth_password', messages.length > 0 ? messages : [t('error.generic')], true);
-      password.focus();
+      if (showMessages(data, REAUTH_FIELDS, false).length === 0) {
+        showField('reauth_password', [t('error.generic')], true);
+        password.focus();
+      }
       return false;
     }
     const end = Date.parse(answer.body.data.reauthenticated_until ?? '');
@@ -99,12 +170,13 @@ export function reauthPanel(): Reauth {
     until = end;
     sessionStorage.setItem(REAUTH_UNTIL_KEY, String(end));
     password.value = '';
+    code.value = '';
     render();
     return true;
   }
 
   async function confirmPassword(): Promise<boolean> {
-    const opened = await confirm({ current_password: password.value });
+    const opened = await confirm(passwordProof());
     if (opened && windowSupported === false) render(t('reauth.per_change'));
     return opened;
   }
@@ -114,7 +186,7 @@ export function reauthPanel(): Reauth {
       showField('reauth_password', [t('error.reauth_needed')], true);
       return password.focus();
     }
-    await confirmPassword();
+    if (await confirmPassword()) continueRefused();
   });
 
   passkeyButton.addEventListener('click', () => {
@@ -145,6 +217,7 @@ export function reauthPanel(): Reauth {
     }
     const proof = { passkey_challenge_id: options.body.data.challenge_id, passkey_response: response };
     if (!(await confirm(proof))) return;
+    continueRefused();
     // Without the window, the answer (one use, five minutes) is kept for the next change.
     if (windowSupported === false) {
       passkeyProof = proof;
@@ -155,6 +228,8 @@ export function reauthPanel(): Reauth {
   render();
   return {
     async proof() {
+      // The request asking is under way: nothing is left to send again.
+      retry = undefined;
       if (isOpen()) return {};
       if (passkeyProof) {
         const proof = passkeyProof;
@@ -163,20 +238,24 @@ export function reauthPanel(): Reauth {
         return proof;
       }
       if (password.value === '') return undefined;
-      if (windowSupported === undefined && !(await confirmPassword())) return undefined;
+      // A server with windows opens one (of two factors when a code is typed) rather than take the password.
+      if (windowSupported !== false && !(await confirmPassword())) return undefined;
       if (isOpen()) return {};
       return { current_password: password.value };
     },
-    refused(data) {
-      const messages = PROOF_FIELDS.flatMap((name) =>
-        data[name] === undefined ? [] : fieldMessages(data[name]),
-      );
-      if (messages.length === 0) return undefined;
-      if (isOpen()) close(t('reauth.closed'));
+    refused(data, options = {}) {
+      const fields = PROOF_FIELDS.filter((name) => !options.own?.includes(name) && data[name] !== undefined);
+      if (fields.length === 0) return undefined;
+      // A window of the password alone is still open for the other changes, but not for this one.
+      const wantsCode = fields.includes('code');
+      if (isOpen()) close(wantsCode ? '' : t('reauth.closed'));
       else render();
-      showField('reauth_password', messages, true);
-      password.focus();
-      return messages.join(' ');
+      retry = options.retry;
+      return showMessages(data, fields, true).join(' ');
+    },
+    secondFactor(on) {
+      codeRow.hidden = !on;
+      if (!on) code.value = '';
     },
     show(on) {
       visible = on;
@@ -185,11 +264,20 @@ export function reauthPanel(): Reauth {
   };
 }
 
+/** A 422's messages other than the proof's (those are the confirmation panel's). */
+export function withoutProof(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([name]) => !PROOF_FIELDS.includes(name)));
+}
+
 /** What a sensitive form does when no proof is at hand: says so beside its button and points at the panel. */
 export function askForProof(target: HTMLFormElement): void {
   setStatus(target, '');
-  // A confirmation that just failed (a wrong password) says why under the panel's field: the same words here.
-  const refusal = document.getElementById('reauth_password-message')?.textContent ?? '';
+  // A confirmation that just failed (a wrong password or code) says why under the panel's fields: the same
+  // words here.
+  const refusal = ['reauth_password', 'reauth_code']
+    .map((name) => document.getElementById(`${name}-message`)?.textContent ?? '')
+    .filter((text) => text !== '')
+    .join(' ');
   setError(target, refusal !== '' ? refusal : t('error.reauth_needed'));
   document.getElementById('reauth_password')?.focus();
 }

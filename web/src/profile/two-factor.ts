@@ -41,6 +41,7 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
       : t('security.totp_off');
     setupForm.hidden = on;
     manageForm.hidden = !on;
+    reauth.secondFactor(on);
     if (on) enableForm.hidden = true;
   }
 
@@ -141,7 +142,8 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
       const data: Record<string, unknown> = answer.body.data;
-      const aboutProof = reauth.refused(data);
+      // The code sent here is this form's own (the factor to turn off), never the confirmation's.
+      const aboutProof = reauth.refused(data, { own: ['code'] });
       if (aboutProof) return setError(manageForm, aboutProof);
       return showMappedErrors(manageForm, data, { code: 'manage_code', recovery_code: 'manage_code' });
     }
