@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
 import { registerBannerCommands } from './banner.js';
 import { registerConsentCommands } from './consent.js';
@@ -47,11 +47,7 @@ export function buildProgram(state: RunState, environment: CommandEnvironment): 
   registerWebhookCommands(program, environment);
   registerIdentityCommands(program, environment);
 
-  // An unknown top-level command names itself and shows what there is (as the command line always has).
-  program.on('command:*', (operands: string[]) => {
-    const unknown = `Unknown command "${operands[0] ?? ''}".`;
-    terminal.writeErr(`${unknown}\n\n${program.helpInformation()}`);
-    throw new CommanderError(1, 'accounts.unknownCommand', unknown);
-  });
+  // An unknown command, at the top as in a group, is commander's one line ("error: unknown command 'usr'
+  // (Did you mean user?)") and exit 1: `--help` shows what there is.
   return program;
 }

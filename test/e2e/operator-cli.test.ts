@@ -67,6 +67,8 @@ describe('accounts operator commands: help and bad arguments', () => {
     [['banner', 'add', '--title', 'x'], "error: required option '--image-url <url>' not specified"],
     [['banner', 'list', '--colour'], "error: unknown option '--colour'"],
     [['banner', 'remove'], "error: missing required argument 'id'"],
+    [['bogus'], "error: unknown command 'bogus'"],
+    [['usr', 'show', 'kim'], "error: unknown command 'usr' (Did you mean user?)"],
     [['banner', 'rmeove', 'x'], "error: unknown command 'rmeove' (Did you mean remove?)"],
     [['inspirer', 'add'], "error: missing required argument 'user'"],
     [['inspirer', 'remove', 'a', 'b'], /^error: too many arguments for 'remove'/],
