@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { WebhookDisabledReason } from '../db/schema-events.js';
+import { NotFoundError } from '../errors.js';
 import { DISABLE_AFTER_DAYS } from '../modules/webhooks/delivery.js';
 import type { EndpointView } from '../modules/webhooks/endpoints-service.js';
 import { WebhookRequestError } from '../modules/webhooks/errors.js';
 import type { CommandEnvironment } from './environment.js';
-import { OperatorError, printColumns, printJson } from './output.js';
+import { OperatorError, operatorMessage, printColumns, printJson } from './output.js';
 import { printLine } from './terminal.js';
 
 interface AddOptions {
@@ -190,7 +191,17 @@ export function registerWebhookCommands(
         printLine(terminal, `Queued ${count} event(s) since ${since.toISOString()} for ${id}.`);
         return;
       }
-      const endpoints = await withServices(({ webhooks }) => webhooks.replayEvent(id));
+      const endpoints = await withServices(({ webhooks }) => webhooks.replayEvent(id)).catch(
+        (error: unknown) => {
+          // The other form takes an endpoint id: an operator who meant it learns how from this line.
+          if (error instanceof NotFoundError) {
+            throw new OperatorError(
+              `${operatorMessage(error)}; to replay an endpoint's events, add --since TIME`,
+            );
+          }
+          throw error;
+        },
+      );
       printLine(terminal, `Queued event ${id} for ${endpoints.length} endpoint(s).`);
     });
 }

@@ -117,10 +117,15 @@ describe.each(backends)('%s: accounts webhook', (backend) => {
       await cli(['replay', endpoint.id, '--since', 'yesterday']),
       /^--since: an ISO 8601 time/,
     );
+    // An endpoint's id without --since is no event: the line says how to replay the endpoint's events.
+    expectOneLineFailure(
+      await cli(['replay', endpoint.id]),
+      `Event ${endpoint.id} (purged, or never written) not found; to replay an endpoint's events, add --since TIME`,
+    );
     const unknown = '0190a3b4-0000-7000-8000-000000000000';
     expectOneLineFailure(
       await cli(['replay', unknown]),
-      `Event ${unknown} (purged, or never written) not found`,
+      `Event ${unknown} (purged, or never written) not found; to replay an endpoint's events, add --since TIME`,
     );
 
     expect((await cli(['remove', endpoint.id])).stdout).toBe(`Removed webhook endpoint ${endpoint.id}.\n`);
