@@ -20,8 +20,15 @@ interface PublishOptions {
 
 const LANGUAGES = ['ko', 'en'];
 
-/** Repeatable options collect their values in order. */
-const collect = (value: string, previous: string[]) => [...previous, value];
+/**
+ * Repeatable options collect their values in order. They have no default (commander would show
+ * "(default: [])" in `--help`): one never given is absent, and the action reads it as an empty list.
+ */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** What commander hands the publish action: the repeatable options given at least once. */
+type GivenPublishOptions = Omit<PublishOptions, 'title' | 'url' | 'body' | 'lang'> &
+  Partial<Pick<PublishOptions, 'title' | 'url' | 'body' | 'lang'>>;
 
 /** A page of the service's own (`/legal/terms`) or an http(s) URL. */
 function isDocumentUrl(value: string): boolean {
@@ -120,18 +127,18 @@ export function registerConsentCommands(
       '--lang <lang>',
       'a language (ko or en) of the next --title, --url and --body; repeat per language',
       collect,
-      [],
     )
-    .option('--title <text>', 'the title in that language (in English without --lang)', collect, [])
-    .option('--url <url>', 'the page in that language: a path of this service or an http(s) URL', collect, [])
+    .option('--title <text>', 'the title in that language (in English without --lang)', collect)
+    .option('--url <url>', 'the page in that language: a path of this service or an http(s) URL', collect)
     .option(
       '--body <file>',
       "the text in that language (UTF-8, at most 100 KB); without --url the page is the service's own",
       collect,
-      [],
     )
     .option('--required', 'sign-up requires it (user_agreement); without it the document is optional')
-    .action(async (key: string, options: PublishOptions) => {
+    .action(async (key: string, given: GivenPublishOptions) => {
+      const { title = [], url = [], body = [], lang = [] } = given;
+      const options: PublishOptions = { ...given, title, url, body, lang };
       if (!DOCUMENT_KEY.test(key)) {
         throw new OperatorError('KEY: lower-case letters, digits and _ only, at most 64 (marketing_email)');
       }

@@ -30,6 +30,14 @@ describe.each(backends)('%s: accounts consent', (backend) => {
     },
   );
 
+  it('shows no empty default for the repeatable options of publish', async () => {
+    const help = (await cli(['consent', 'publish', '--help'])).stdout;
+    for (const option of ['--lang <lang>', '--title <text>', '--url <url>', '--body <file>']) {
+      expect(help).toContain(option);
+    }
+    expect(help).not.toContain('default:');
+  });
+
   it('lists the documents of a fresh install, publishes a new version, and refuses an older one', async () => {
     const fresh = JSON.parse((await cli(['consent', 'list', '--json'])).stdout) as Array<{ key: string }>;
     expect(fresh.map((doc) => doc.key)).toEqual([
