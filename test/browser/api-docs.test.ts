@@ -67,5 +67,7 @@ describe.skipIf(!chromiumInstalled)('API docs at /docs in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/');
     expectNoProblems(problems);
     await page.close();
-  });
+    // Swagger UI renders every operation on the page's thread: ~10 s alone here, past the default 30 s when
+    // three browser files share the two cores, so the test gets the render's own 20 s poll plus its steps.
+  }, 60_000);
 });
