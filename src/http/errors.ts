@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/errors.js';
-import { ServiceError } from '../errors.js';
 import { streamedPastCeiling } from './body-parsers.js';
 import { type ErrorEnvelope, failure } from './envelope.js';
 import { type CatalogueEntry, ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
@@ -25,10 +24,11 @@ const FRAMEWORK_CODES: Readonly<Record<number, ErrorCode>> = {
  * not parse: the contract's statuses only, never a library's wording); anything else is a fault.
  */
 export function errorCode(error: unknown): ErrorCode {
-  if (error instanceof ServiceError) return error.code;
+  const { code, message, statusCode } = (error ?? {}) as Partial<FastifyError>;
+  // A service error's code is a catalogue key; a library's codes (FST_…, SQLSTATEs, ECONN…) never are.
+  if (typeof code === 'string' && Object.hasOwn(ERROR_CATALOGUE, code)) return code as ErrorCode;
   if (isConnectionError(error)) return 'service_unavailable';
-  if (error instanceof Error && MALFORMED_MULTIPART.test(error.message)) return 'body_unparsable';
-  const statusCode = (error as FastifyError | undefined)?.statusCode;
+  if (typeof message === 'string' && MALFORMED_MULTIPART.test(message)) return 'body_unparsable';
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return FRAMEWORK_CODES[statusCode] ?? 'body_unparsable';
   }
