@@ -72,6 +72,11 @@ const EN: Record<string, string> = {
   identity_time_implausible: 'The identity verification gives a verification time in the future.',
 };
 
+/** Each rule's wording in `locale` (with `:name` placeholders): the pages recognise the API's messages by it. */
+export function ruleTemplates(locale: Locale): Record<string, string> {
+  return locale === 'ko' ? { ...EN, ...KO } : { ...EN };
+}
+
 /**
  * Laravel's attribute name: the field name with `_` turned into spaces (`user_agreement` → `user agreement`);
  * in Korean, the name the pages use for the field.

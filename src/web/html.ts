@@ -17,6 +17,14 @@ export interface FieldOptions {
 }
 
 /**
+ * The visible mark of a required field, beside its label. Hidden from assistive technology, which hears
+ * the input's own `required` instead (the label stays the field's name).
+ */
+export function requiredMark(t: Translate): string {
+  return ` <span class="required-mark" aria-hidden="true">${escapeHtml(t('field.required'))}</span>`;
+}
+
+/**
  * A labelled input whose message paragraph (availability or errors) is tied to it by aria-describedby. The
  * message paragraph is a live region, so a message that appears while typing is read out.
  */
@@ -26,8 +34,9 @@ export function field(t: Translate, name: string, label: MessageKey, options: Fi
   const required = options.required ? ' required' : '';
   const hint = options.hint ? `\n  <p id="${name}-hint" class="hint">${escapeHtml(t(options.hint))}</p>` : '';
   const describedBy = options.hint ? `${name}-hint ${name}-message` : `${name}-message`;
+  const mark = options.required ? requiredMark(t) : '';
   return `<div class="field">
-  <label for="${name}">${escapeHtml(t(label))}</label>${hint}
+  <label for="${name}">${escapeHtml(t(label))}${mark}</label>${hint}
   <input id="${name}" name="${name}" type="${type}"${autocomplete}${required}${options.extra ?? ''} aria-describedby="${describedBy}">
   <p id="${name}-message" class="message" aria-live="polite"></p>
 </div>`;
@@ -41,11 +50,14 @@ export function textareaField(t: Translate, name: string, label: MessageKey): st
 </div>`;
 }
 
-export function genderField(t: Translate): string {
-  return `<fieldset class="field choices" aria-describedby="gender-message">
-  <legend>${escapeHtml(t('field.gender'))}</legend>
-  <label class="choice"><input type="radio" name="gender" value="0"> ${escapeHtml(t('field.gender.female'))}</label>
-  <label class="choice"><input type="radio" name="gender" value="1"> ${escapeHtml(t('field.gender.male'))}</label>
+/** The gender choice; `required` on the sign-up (a radio group says so as a whole and on each radio). */
+export function genderField(t: Translate, required = false): string {
+  const group = required ? ' role="radiogroup" aria-required="true"' : '';
+  const radio = required ? ' required' : '';
+  return `<fieldset class="field choices" aria-describedby="gender-message"${group}>
+  <legend>${escapeHtml(t('field.gender'))}${required ? requiredMark(t) : ''}</legend>
+  <label class="choice"><input type="radio" name="gender" value="0"${radio}> ${escapeHtml(t('field.gender.female'))}</label>
+  <label class="choice"><input type="radio" name="gender" value="1"${radio}> ${escapeHtml(t('field.gender.male'))}</label>
   <p id="gender-message" class="message" aria-live="polite"></p>
 </fieldset>`;
 }
@@ -85,12 +97,13 @@ export function passwordField(
   options: PasswordFieldOptions,
 ): string {
   const required = options.required ? ' required' : '';
+  const mark = options.required ? requiredMark(t) : '';
   const strength = options.strength
     ? `\n  <p id="${name}-strength" class="strength" aria-live="polite"></p>`
     : '';
   const describedBy = options.strength ? `${name}-strength ${name}-message` : `${name}-message`;
   return `<div class="field">
-  <label for="${name}">${escapeHtml(t(label))}</label>
+  <label for="${name}">${escapeHtml(t(label))}${mark}</label>
   <div class="password-row">
   <input id="${name}" name="${name}" type="password" autocomplete="${options.autocomplete}"${required} aria-describedby="${describedBy}">
   <button type="button" class="reveal" data-reveal="${name}" aria-controls="${name}" aria-pressed="false" hidden>${escapeHtml(t('password.show'))}</button>

@@ -5,11 +5,11 @@
  * meets English. i18n.ts merges them into each page's messages.
  */
 export const ERRORS_ENGLISH = {
-  'error.credentials': 'The email or password is not right. Check them and try again.',
+  'error.credentials': 'Wrong email or password. Check both and try again.',
   'error.account_disabled': 'This account has been disabled. Contact support if you think this is a mistake.',
   'error.not_registered': 'No account is linked to this sign-in.',
   'error.deletion_scheduled':
-    'This account is scheduled for deletion on {date}, so signing in is refused. To keep it, use the “Keep your account” page.',
+    'This account is scheduled for deletion on {date}, so logging in is refused. To keep it, use the “Keep your account” page.',
   'error.signed_out': 'You are no longer signed in. Log in again.',
   'error.forbidden': 'You are not allowed to do this.',
   'error.not_found': 'This was not found. It may have been removed already.',

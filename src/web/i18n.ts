@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
 import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
+import { FIELDS_ENGLISH, FIELDS_KOREAN } from './i18n-fields.js';
+import { FRAME_ENGLISH, FRAME_KOREAN } from './i18n-frame.js';
 import { GUARDIAN_ENGLISH, GUARDIAN_KOREAN } from './i18n-guardian.js';
 import { PRIVACY_ENGLISH, PRIVACY_KOREAN } from './i18n-privacy.js';
 import { PROFILE_ENGLISH, PROFILE_KOREAN } from './i18n-profile.js';
@@ -44,7 +46,7 @@ const englishBase = {
   'action.login': 'Log in',
   'action.save': 'Save profile',
   'action.upload': 'Change picture',
-  'action.signout': 'Sign out',
+  'action.signout': 'Log out',
   'action.revoke': 'Revoke',
   'action.verify': 'Verify my email',
   'action.cancel_deletion': 'Keep my account',
@@ -75,11 +77,11 @@ const englishBase = {
   'signup.have_account': 'Already have an account?',
   'login.no_account': 'No account yet?',
   'login.forgot': 'Forgot your password?',
-  'login.passkey': 'Sign in with a passkey',
+  'login.passkey': 'Log in with a passkey',
   'login.or': 'or',
   'login.second_factor': 'Enter the 6-digit code of your authenticator app, or one of your recovery codes.',
   'login.second_factor_expired': 'This step has expired. Log in again.',
-  'login.passkey_cancelled': 'The passkey sign-in was cancelled or failed. Please try again.',
+  'login.passkey_cancelled': 'The passkey log-in was cancelled or failed. Please try again.',
   'login.start_over': 'Start over',
   'field.second_factor_code': 'Code or recovery code',
   'field.passkey_name': 'Name of the passkey (optional)',
@@ -118,6 +120,8 @@ const english = {
   ...englishBase,
   ...PRIVACY_ENGLISH,
   ...ERRORS_ENGLISH,
+  ...FRAME_ENGLISH,
+  ...FIELDS_ENGLISH,
   ...PROFILE_ENGLISH,
   ...GUARDIAN_ENGLISH,
 };
@@ -234,6 +238,8 @@ const korean: Record<MessageKey, string> = {
   ...koreanBase,
   ...PRIVACY_KOREAN,
   ...ERRORS_KOREAN,
+  ...FRAME_KOREAN,
+  ...FIELDS_KOREAN,
   ...PROFILE_KOREAN,
   ...GUARDIAN_KOREAN,
 };

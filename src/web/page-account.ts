@@ -6,6 +6,7 @@ import {
   genderField,
   passwordField,
   pictureField,
+  requiredMark,
   sectionStatus,
   submitButton,
   type Translate,
@@ -30,7 +31,7 @@ export function signupBody(t: Translate, ageGate: boolean): string {
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
 ${field(t, 'username', 'field.username', { autocomplete: 'username', required: true })}
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
-${genderField(t)}${birthDate}
+${genderField(t, true)}${birthDate}
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'new-password', required: true, strength: true })}
 ${consentFields(t)}
 ${pictureField(t)}
@@ -65,8 +66,8 @@ function consentFields(t: Translate): string {
   <p id="agree_all-message" class="message" aria-live="polite"></p>
 </div>
 <div class="field checkbox">
-  <input id="user_agreement" name="user_agreement" type="checkbox" value="on" aria-describedby="required-documents user_agreement-message">
-  <label for="user_agreement">${escapeHtml(t('field.user_agreement'))}</label>
+  <input id="user_agreement" name="user_agreement" type="checkbox" value="on" required aria-describedby="required-documents user_agreement-message">
+  <label for="user_agreement">${escapeHtml(t('field.user_agreement'))}${requiredMark(t)}</label>
   <ul id="required-documents" class="documents" aria-label="${escapeHtml(t('consent.required_lead'))}"></ul>
   <p id="user_agreement-message" class="message" aria-live="polite"></p>
 </div>

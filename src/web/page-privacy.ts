@@ -10,6 +10,8 @@ import { card, escapeHtml, sectionStatus, type Translate } from './html.js';
 export interface ProfileOptions {
   /** DELETION_GRACE_DAYS: days between asking and the erasure; 0 = erased at once. */
   deletionGraceDays: number;
+  /** PortOne is configured: the details section shows the 본인인증 card. */
+  identity: boolean;
 }
 
 export function privacySection(t: Translate): string {

@@ -75,8 +75,8 @@ function passwordCard(t: Translate): string {
     `<p id="password-lead" class="hint">${escapeHtml(t('password.lead'))}</p>
 <form id="password-change" method="post" novalidate>
 <input id="password-username" type="email" autocomplete="username" hidden>
-${passwordField(t, 'new_password', 'field.new_password', { autocomplete: 'new-password', strength: true })}
-${passwordField(t, 'new_password_again', 'field.new_password_again', { autocomplete: 'new-password' })}
+${passwordField(t, 'new_password', 'field.new_password', { autocomplete: 'new-password', required: true, strength: true })}
+${passwordField(t, 'new_password_again', 'field.new_password_again', { autocomplete: 'new-password', required: true })}
 ${submitButton(t, 'action.change_password')}
 ${sectionStatus}
 </form>`,

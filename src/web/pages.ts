@@ -1,4 +1,5 @@
 import type { Locale } from '../validation/messages.js';
+import { rulePatternsJson } from './field-rules.js';
 import { escapeHtml, type Translate } from './html.js';
 import { MESSAGES, type MessageKey } from './i18n.js';
 import {
@@ -60,7 +61,7 @@ function body(context: PageContext, t: Translate): string {
     case 'forgot-password':
       return forgotPasswordBody(t);
     case 'profile':
-      return profileBody(t, { deletionGraceDays: context.deletionGraceDays });
+      return profileBody(t, { deletionGraceDays: context.deletionGraceDays, identity: context.identity });
     case 'verify-email':
       return verifyEmailBody(t);
     case 'cancel-deletion':
@@ -87,6 +88,10 @@ export interface PageContext {
   deletionGraceDays: number;
   /** AGE_GATE=birth_date: the sign-up asks the date of birth. */
   ageGate: boolean;
+  /** PortOne is configured: the profile offers 본인인증 (without it the card is left out, as it cannot work). */
+  identity: boolean;
+  /** The request carries a live session: the navigation offers the account, not signing up or in. */
+  signedIn: boolean;
 }
 
 /** What every page shares: the header with its navigation and language switch, around the page's own main. */
@@ -98,6 +103,8 @@ export interface Layout {
   name: string;
   /** The page of the navigation marked current, if it is one. */
   current?: PageName;
+  /** Signed in: the navigation leads to the account instead of the sign-up and log-in pages. */
+  signedIn?: boolean;
   /** The same page in another language (the language switch's links). */
   switchHref(locale: Locale): string;
   /** The main element's content after the heading: HTML already escaped by its builder. */
@@ -115,7 +122,10 @@ function switchLink(layout: Layout, locale: Locale, label: string): string {
 export function renderLayout(layout: Layout): string {
   const messages = MESSAGES[layout.locale];
   const t = (key: MessageKey) => messages[key];
-  const nav = (['home', 'signup', 'login', 'profile'] as const)
+  const links = layout.signedIn
+    ? (['home', 'profile'] as const)
+    : (['home', 'signup', 'login', 'profile'] as const);
+  const nav = links
     .map((page) => {
       const current = page === layout.current ? ' aria-current="page"' : '';
       return `<a href="${PAGES[page]}"${current}>${escapeHtml(t(`nav.${page}`))}</a>`;
@@ -124,7 +134,8 @@ export function renderLayout(layout: Layout): string {
   const { script } = layout;
   // `<` escaped: the JSON must not be able to close its <script> element.
   const json = script
-    ? `\n<script type="application/json" id="messages">${JSON.stringify(messages).replace(/</g, '\\u003c')}</script>`
+    ? `\n<script type="application/json" id="messages">${JSON.stringify(messages).replace(/</g, '\\u003c')}</script>
+<script type="application/json" id="rule-patterns">${rulePatternsJson(layout.locale)}</script>`
     : '';
   const head = script ? `\n<script type="module" src="/assets/pages/${script.name}.js"></script>` : '';
   const data = script ? ` data-api-base="${escapeHtml(script.apiBase)}"` : '';
@@ -139,7 +150,7 @@ export function renderLayout(layout: Layout): string {
 <link rel="icon" href="data:,">${head}
 </head>
 <body${data} data-locale="${layout.locale}">
-<header class="site-header">
+<header class="site-header layout-${layout.name}">
 <div class="bar">
 <a class="brand" href="/">${escapeHtml(t('site.name'))}</a>
 <nav aria-label="${escapeHtml(t('site.name'))}" class="site-nav">${nav}</nav>
@@ -164,6 +175,7 @@ export function renderPage(context: PageContext): string {
     heading: t(TITLES[context.page]),
     name: context.page,
     current: context.page,
+    signedIn: context.signedIn,
     switchHref: (locale) => {
       const query = new URLSearchParams(context.query);
       query.set('lang', locale);

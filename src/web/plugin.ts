@@ -4,11 +4,16 @@ import { bearerToken } from '../http/auth.js';
 import { NO_FILES } from '../http/body-parsers.js';
 import { ok } from '../http/envelope.js';
 import { sendRefusal } from '../http/errors.js';
-import { isSameOriginWebRequest, sessionCookieToken } from '../http/session-cookie.js';
+import {
+  cookieValue,
+  isSameOriginWebRequest,
+  SESSION_COOKIE,
+  sessionCookieToken,
+} from '../http/session-cookie.js';
 import { loadWebAssets } from './assets.js';
+import { docsHtml, registerNotFoundPage } from './frame.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
-import { escapeHtml } from './html.js';
-import { LANG_COOKIE, MESSAGES, pageLocale } from './i18n.js';
+import { LANG_COOKIE, pageLocale } from './i18n.js';
 import { type LegalDocuments, registerLegalPages } from './legal.js';
 import { PAGES, type PageName, PORTONE_PAGES, renderPage } from './pages.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
@@ -37,26 +42,6 @@ export interface WebOptions {
   portOne: { browserOrigins: readonly string[] } | undefined;
 }
 
-/** /docs: Swagger UI, under a line that leads back to the site (in the reader's language). */
-const docsHtml = (back: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API docs · Accounts</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-<link rel="stylesheet" href="/assets/docs.css">
-<link rel="icon" href="data:,">
-</head>
-<body>
-<nav class="docs-back" aria-label="Accounts"><a href="/">${escapeHtml(back)}</a></nav>
-<div id="swagger-ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/assets/docs.js"></script>
-</body>
-</html>
-`;
-
 /** The request's query without `lang`, for the language switch's links. */
 function queryWithoutLang(request: FastifyRequest): URLSearchParams {
   const query = new URLSearchParams(request.url.split('?')[1] ?? '');
@@ -80,6 +65,16 @@ export async function registerWeb(
     app.log.warn({ missing }, 'web page assets are missing (run `npm run build`): the pages will not work');
   }
   const policy = pagePolicy(options.mediaOrigin);
+  /**
+   * Whether the page's cookie is a live session (the navigation then offers the account). A page's own
+   * navigation carries no header of the pages' calls, so the cookie is read as it is: it only chooses links
+   * (SameSite=Strict keeps it off other sites' navigations anyway).
+   */
+  const signedIn = async (request: FastifyRequest): Promise<boolean> => {
+    const token = cookieValue(request.headers.cookie, SESSION_COOKIE);
+    if (token === undefined || !/^[A-Za-z0-9_-]{1,512}$/.test(token)) return false;
+    return (await sessions.authenticate(token)) !== undefined;
+  };
   const apiBase = `/${options.apiVersion}`;
   // PortOne is admitted only where its window runs, and only where it is configured: every other page,
   // and these too without PortOne, keep the strict policy.
@@ -107,6 +102,8 @@ export async function registerWeb(
         docs: options.docs,
         deletionGraceDays: options.deletionGraceDays,
         ageGate: options.ageGate,
+        identity: options.portOne !== undefined,
+        signedIn: await signedIn(request),
       });
     });
     // A form sent before the page's script took it over (still loading on a slow network, or blocked): its
@@ -120,13 +117,14 @@ export async function registerWeb(
   }
 
   registerLegalPages(app, documents, policy);
+  registerNotFoundPage(app, policy, signedIn);
 
   if (options.docs) {
     app.get('/docs', async (request, reply) => {
       securityHeaders(reply, DOCS_POLICY);
       reply.header('vary', 'accept-language, cookie');
       reply.type('text/html; charset=utf-8');
-      return docsHtml(MESSAGES[pageLocale(request).locale]['docs.back']);
+      return docsHtml(pageLocale(request).locale);
     });
   }
 

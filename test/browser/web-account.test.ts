@@ -88,7 +88,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await page.getByLabel('Email', { exact: true }).fill(other.email);
     await expect
       .poll(() => page.locator('#email-message').textContent())
-      .toBe('The email has already been taken.');
+      .toBe('An account already uses this email. Log in, or use another address.');
     const newEmail = `moved-${unique()}@example.com`;
     await page.getByLabel('Email', { exact: true }).fill(newEmail);
     await expect.poll(() => page.locator('#email-message').textContent()).toBe('Available.');
@@ -102,7 +102,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await page.getByLabel('Your current password').fill('not-my-password');
     await page.getByRole('button', { name: 'Save profile' }).click();
     const passwordMessage = page.locator('#reauth_password-message');
-    await expect.poll(() => passwordMessage.textContent()).toBe('The current password is incorrect.');
+    await expect.poll(() => passwordMessage.textContent()).toBe('The password is wrong.');
     await expect.poll(() => page.locator('#reauth_password').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, SUITE, '03-email-change-wrong-password');
     // The error was about the old value: it goes with the first keystroke.
@@ -199,7 +199,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: forgotten password, 
     await username.fill(other.username);
     await expect
       .poll(() => page.locator('#username-message').textContent())
-      .toBe('The username has already been taken.');
+      .toBe('This username is taken. Choose another.');
     await expect.poll(() => page.locator('#username').getAttribute('aria-invalid')).toBe('true');
     // Back to the own name, re-cased: nothing is asked and nothing is shown.
     await username.fill(me.username.toUpperCase());

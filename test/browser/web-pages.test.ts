@@ -86,7 +86,7 @@ describe.skipIf(!chromiumInstalled)(
       expect(takenMessages.join(' ')).toMatch(/[가-힣]/);
       const usernameMessage = page.locator('#username-message');
       // The API's Korean message, its particle chosen for the word ("사용자 이름은", never "은(는)").
-      await expect.poll(() => usernameMessage.textContent()).toBe('사용자 이름은 이미 사용 중입니다.');
+      await expect.poll(() => usernameMessage.textContent()).toBe('이미 쓰이고 있는 사용자 이름입니다. 다른 이름을 정해 주세요.');
       await expect.poll(() => page.locator('#username').getAttribute('aria-invalid')).toBe('true');
       await screenshot(page, SUITE, '02-username-taken-live');
 
@@ -133,7 +133,7 @@ describe.skipIf(!chromiumInstalled)(
       await page.getByRole('button', { name: 'Log in' }).click();
       await expect
         .poll(() => page.locator('#form-error').textContent())
-        .toBe('The email or password is not right. Check them and try again.');
+        .toBe('Wrong email or password. Check both and try again.');
       await screenshot(page, SUITE, '05-login-wrong-password');
       await page.getByLabel('Password').fill(signup.password);
       await page.getByRole('button', { name: 'Log in' }).click();
@@ -177,7 +177,7 @@ describe.skipIf(!chromiumInstalled)(
       const { page, problems, context } = second;
       const token = (await context.cookies()).find((c) => c.name === 'accounts_session')?.value ?? '';
       expect(token).not.toBe('');
-      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL('**/login');
       await screenshot(page, SUITE, '09-signed-out');
       expect((await context.cookies()).find((c) => c.name === 'accounts_session')).toBeUndefined();

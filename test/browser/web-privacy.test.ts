@@ -74,10 +74,10 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     await password.fill('not my password');
     await button.click();
     const message = page.locator('#reauth_password-message');
-    await expect.poll(() => message.textContent()).toBe('The current password is incorrect.');
+    await expect.poll(() => message.textContent()).toBe('The password is wrong.');
     // Beside the button pressed, too: the result sits next to its own button.
     expect(await page.locator('#data-export .error[role="alert"]').textContent()).toBe(
-      'The current password is incorrect.',
+      'The password is wrong.',
     );
     await password.press('End');
     await password.press('Backspace');
@@ -168,7 +168,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     await expect.poll(() => page.locator('#email').inputValue(), LOADED).toBe(me.email);
     const card = page.locator('section[aria-labelledby="delete-heading"]');
     expect(await card.textContent()).toContain(
-      'Your account is erased 14 days after you ask. Until then nobody can find your profile or posts, and signing in is refused.',
+      'Your account is erased 14 days after you ask. Until then nobody can find your profile or posts, and logging in is refused.',
     );
     expect(await card.textContent()).toContain(
       'enter your email and password on the “Keep your account” page.',
@@ -185,7 +185,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     await deleteButton.click();
     await expect
       .poll(() => page.locator('#reauth_password-message').textContent())
-      .toBe('The current password is incorrect.');
+      .toBe('The password is wrong.');
 
     await page.locator('#reauth_password').fill(me.password);
     await deleteButton.click();
@@ -194,7 +194,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
     await expect
       .poll(() => page.locator('#deletion-date').textContent())
       .toMatch(/^Your account will be erased on .+\.$/);
-    expect(await page.locator('main').textContent()).toContain('signing in is refused');
+    expect(await page.locator('main').textContent()).toContain('logging in is refused');
     await lookAt(page, SUITE, 'account-deleted');
 
     // Every session ended, this page's cookie included; signing in is the 409 until the date.

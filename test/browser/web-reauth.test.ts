@@ -71,7 +71,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: re-authentication wi
     await expect.poll(() => page.locator('#reauth-state').textContent()).toMatch(/^Confirmed until/);
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     const needed =
-      'Adding or removing a way to sign in needs two-step verification too: enter the code from your ' +
+      'Adding or removing a way to log in needs two-step verification too: enter the code from your ' +
       'authenticator app (or a recovery code) with your password, or confirm with a passkey.';
     await expect.poll(() => page.locator('#reauth_code-message').textContent()).toBe(needed);
     expect(await page.locator('#passkey-add .error[role="alert"]').textContent()).toBe(needed);
@@ -84,7 +84,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: re-authentication wi
     const wrong = currentCode(me.secret) === '000000' ? '111111' : '000000';
     await code.fill(wrong);
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect.poll(() => page.locator('#reauth_code-message').textContent()).toBe('The code is invalid.');
+    await expect.poll(() => page.locator('#reauth_code-message').textContent()).toBe('The code is wrong or has expired. Enter the newest code from your app.');
     await awayFromStepEdge();
     await page.locator('#reauth_password').fill(me.password);
     await code.fill(currentCode(me.secret));

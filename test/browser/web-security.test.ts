@@ -59,7 +59,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await expect
       .poll(() => page.locator('#reauth_password-message').textContent())
-      .toBe('The current password is incorrect.');
+      .toBe('The password is wrong.');
 
     await page.locator('#reauth_password').fill(me.password);
     await page.getByLabel('Name of the passkey (optional)').fill('Test laptop');
@@ -77,9 +77,9 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
       .toEqual(['<b>Work</b> laptop']);
     await lookAt(page, SUITE, 'profile-passkey');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/login');
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Log in with a passkey' }).click();
     await page.waitForURL('**/profile');
     await expect.poll(() => page.locator('#email').inputValue()).toBe(me.email);
     await page.getByRole('link', { name: 'Two-step verification and passkeys' }).click();
@@ -129,7 +129,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     expect(await page.locator('#recovery-download').getAttribute('href')).toMatch(/^blob:/);
     await lookAt(page, SUITE, 'profile-totp-on');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/login');
     await page.getByLabel('Email').fill(me.email);
     await page.getByLabel('Password').fill(me.password);

@@ -1,4 +1,5 @@
 import { when } from './dates.js';
+import { pageSentences } from './field-errors.js';
 import { t } from './i18n.js';
 
 /** What the pages read of an answer to tell one refusal from another (never its English error_message). */
@@ -63,7 +64,7 @@ export function answerText(answer: Refusal): string {
   }
 }
 
-/** A 422's messages for one field, as the page shows them (the API writes them in the page's language). */
-export function fieldMessages(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [String(value)];
+/** A 422's messages for one field (named as the API names it), in the page's own words. */
+export function fieldMessages(value: unknown, field: string): string[] {
+  return pageSentences(field, value);
 }

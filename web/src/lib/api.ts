@@ -14,6 +14,10 @@ export interface ApiAnswer<T = Record<string, unknown>> {
 /** Where the profile keeps the end of the session's confirmation window for this tab (profile/reauth.ts). */
 export const REAUTH_UNTIL_KEY = 'accounts.reauth_until';
 
+/** How many requests this page has sent that changed something (a POST answered 2xx). */
+let changes = 0;
+export const changeCount = (): number => changes;
+
 /** e.g. `/dev`: the API version the server told this page to call. */
 const apiBase = document.body.dataset.apiBase ?? '/v1';
 
@@ -51,6 +55,7 @@ export async function api<T = Record<string, unknown>>(
     ...(body === undefined ? {} : { body }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  if (response.ok && (options.method ?? (body ? 'POST' : 'GET')) === 'POST') changes += 1;
   const parsed = (await response
     .json()
     .catch(() => ({ meta: { code: response.status }, data: {} }))) as Envelope<T>;

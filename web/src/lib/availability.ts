@@ -52,7 +52,7 @@ export function checkAvailabilityWhileTyping(
           if (isUnchanged(input.value)) showField(field, [], false);
           else if (answer.status === 200) showField(field, [t('status.available')], false);
           else if (answer.status === 422)
-            showField(field, fieldMessages(answer.body.data[field] ?? t('error.generic')), true);
+            showField(field, fieldMessages(answer.body.data[field] ?? t('error.generic'), field), true);
           else showField(field, [answerText(answer)], true);
         },
         () => {

@@ -31,7 +31,7 @@ export function showValidationErrors(form: HTMLFormElement, data: Record<string,
   const loose: string[] = [];
   let first: HTMLElement | undefined;
   for (const [name, value] of Object.entries(data)) {
-    const messages = fieldMessages(value);
+    const messages = fieldMessages(value, name);
     if (messageOf(name)) {
       showField(name, messages, true);
       first ??= inputsOf(name)[0];

@@ -113,8 +113,10 @@ onSubmit(secondFactor, async () => {
   });
   if (answer.status === 422) {
     const data = answer.body.data as Record<string, unknown>;
-    const messages = [data.code, data.recovery_code, data.challenge].flat().filter((m) => m !== undefined);
-    return showField('code', fieldMessages(messages), true);
+    const messages = (['code', 'recovery_code', 'challenge'] as const).flatMap((name) =>
+      data[name] === undefined ? [] : fieldMessages(data[name], name),
+    );
+    return showField('code', messages, true);
   }
   // A used, expired or dead challenge: only a new login makes a new one.
   if (answer.status === 401) {

@@ -1,4 +1,4 @@
-import { api, REAUTH_UNTIL_KEY } from '../lib/api.js';
+import { api, changeCount, REAUTH_UNTIL_KEY } from '../lib/api.js';
 import { errorText, onSubmit, setError } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { revealButtons } from '../lib/password-field.js';
@@ -24,9 +24,17 @@ const reauth = reauthPanel();
 let open = { name: '', sensitive: false };
 let emailChanging = false;
 const showPanel = () => reauth.show(open.sensitive || (open.name === 'details' && emailChanging));
+/** Each section's data as of the number of changes the page had made when it was last read. */
+const readAt = new Map<string, number>();
 profileSections((name, sensitive) => {
   open = { name, sensitive };
   showPanel();
+  // A section shown after a change elsewhere (a new password, 2FA turned on, a passkey added) reads its
+  // data again: the activity, the sign-in methods and the lists would otherwise show the page's first load.
+  const seen = readAt.get(name);
+  if (seen === undefined || seen === changeCount()) return;
+  readAt.set(name, changeCount());
+  reloadSection(name).catch(() => setError(profileForm, t('error.network')));
 });
 pictureSection();
 detailsSection(reauth, (changing) => {
@@ -45,11 +53,39 @@ deletionSection(reauth);
 
 const profileForm = document.getElementById('profile') as HTMLFormElement;
 
-async function load(): Promise<void> {
+async function loadUser(): Promise<boolean> {
   const answer = await api<{ user: User }>('/user/get');
-  if (answer.status === 401) return toLogin();
-  if (answer.status !== 200) return setError(profileForm, errorText(answer));
+  if (answer.status === 401) {
+    toLogin();
+    return false;
+  }
+  if (answer.status !== 200) {
+    setError(profileForm, errorText(answer));
+    return false;
+  }
   showUser(answer.body.data.user);
+  return true;
+}
+
+/** What each section reads (the account itself feeds the details, the password card and the 2FA card). */
+const LOADERS: Record<string, ReadonlyArray<() => Promise<unknown>>> = {
+  details: [loadUser],
+  signin: [loadUser],
+  security: [loadUser, twoFactor.load, passkeys.load],
+  privacy: [privacy.load],
+  activity: [sessions.load, activity.load],
+  // The export card follows its own export (a second read would follow it twice).
+  data: [],
+};
+
+async function reloadSection(name: string): Promise<void> {
+  await Promise.all((LOADERS[name] ?? []).map((loader) => loader()));
+}
+
+async function load(): Promise<void> {
+  const start = changeCount();
+  if (!(await loadUser())) return;
+  for (const name of Object.keys(LOADERS)) readAt.set(name, start);
   await Promise.all([
     sessions.load(),
     passkeys.load(),

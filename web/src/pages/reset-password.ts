@@ -75,8 +75,10 @@ onSubmit(secondFactor, async () => {
   });
   const data = answer.body.data;
   if (answer.status === 422) {
-    const messages = [data.code, data.recovery_code, data.challenge].flat().filter((m) => m !== undefined);
-    return showField('code', fieldMessages(messages), true);
+    const messages = (['code', 'recovery_code', 'challenge'] as const).flatMap((name) =>
+      data[name] === undefined ? [] : fieldMessages(data[name], name),
+    );
+    return showField('code', messages, true);
   }
   // The password is already changed: a dead challenge is signed in from the log-in page.
   if (answer.status === 401) {

@@ -1,6 +1,6 @@
-import { fieldMessages } from '../lib/answers.js';
 import { api } from '../lib/api.js';
 import { when } from '../lib/dates.js';
+import { allPageSentences } from '../lib/field-errors.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { askForProof, type Reauth } from './reauth.js';
@@ -107,7 +107,7 @@ export function dataExportSection(reauth: Reauth, onRequested: () => void): { lo
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
       const data = answer.body.data as Record<string, unknown>;
-      return setError(form, reauth.refused(data) ?? fieldMessages(Object.values(data).flat()).join(' '));
+      return setError(form, reauth.refused(data) ?? allPageSentences(data).join(' '));
     }
     if (answer.status !== 202) return setError(form, errorText(answer));
     onRequested();

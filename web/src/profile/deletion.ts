@@ -1,5 +1,5 @@
-import { fieldMessages } from '../lib/answers.js';
 import { api } from '../lib/api.js';
+import { allPageSentences } from '../lib/field-errors.js';
 import { clearMessages, errorText, onSubmit, setError, showField } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { askForProof, type Reauth } from './reauth.js';
@@ -32,7 +32,7 @@ export function deletionSection(reauth: Reauth): void {
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
       const data = answer.body.data as Record<string, unknown>;
-      return setError(form, reauth.refused(data) ?? fieldMessages(Object.values(data).flat()).join(' '));
+      return setError(form, reauth.refused(data) ?? allPageSentences(data).join(' '));
     }
     if (answer.status !== 200) return setError(form, errorText(answer));
     const outcome = answer.body.data;

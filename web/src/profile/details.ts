@@ -66,7 +66,10 @@ export function detailsSection(reauth: Reauth, onEmailChanging: (changing: boole
     if (saved && email.value.trim() !== saved.email) body.email = values.email;
     if (changingEmail) {
       const proof = await reauth.proof();
-      if (!proof) return askForProof(form);
+      if (!proof) {
+        reauth.resume(() => form.requestSubmit());
+        return askForProof(form);
+      }
       Object.assign(body, proof);
     }
     const answer = await api<{ user: User }>('/user/update', { method: 'POST', body });

@@ -14,6 +14,8 @@ const element = <T extends HTMLElement>(id: string) => document.getElementById(i
 export function identitySection(): void {
   const state = element<HTMLElement>('identity-state');
   const form = element<HTMLFormElement>('identity');
+  // No card where PortOne is not configured (src/web/page-identity.ts).
+  if (!form) return;
   let userShown: () => void = () => {};
   const userLoaded = new Promise<void>((resolve) => {
     userShown = resolve;

@@ -122,7 +122,10 @@ export function passkeysSection(reauth: Reauth): { load(): Promise<void> } {
   onSubmit(form, async () => {
     clearMessages(form);
     const proof = await reauth.proof();
-    if (!proof) return askForProof(form);
+    if (!proof) {
+      reauth.resume(() => form.requestSubmit());
+      return askForProof(form);
+    }
     setStatus(form, t('status.working'));
     const options = await api<{ options: CreationOptions }>('/user/passkeys/options', {
       method: 'POST',

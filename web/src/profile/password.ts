@@ -40,7 +40,12 @@ export function passwordSection(reauth: Reauth): void {
       return input('new_password_again').focus();
     }
     const proof = await reauth.proof();
-    if (!proof) return askForProof(form);
+    // Confirming in the panel then sends this change (the new password is still typed).
+    const again = () => form.requestSubmit();
+    if (!proof) {
+      reauth.resume(again);
+      return askForProof(form);
+    }
     const answer = await api<{ user: User }>('/user/update', {
       method: 'POST',
       body: { password, ...proof },
@@ -48,7 +53,7 @@ export function passwordSection(reauth: Reauth): void {
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
       const data = answer.body.data as Record<string, unknown>;
-      const aboutProof = reauth.refused(data);
+      const aboutProof = reauth.refused(data, { retry: again });
       if (aboutProof) return setError(form, aboutProof);
       const { password: messages, ...rest } = data;
       return showValidationErrors(form, messages === undefined ? rest : { new_password: messages, ...rest });

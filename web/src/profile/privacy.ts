@@ -139,7 +139,7 @@ export function privacySection(onChanged: () => void): { load(): Promise<void> }
       if (answer.status === 401) return toLogin();
       if (answer.status !== 200) {
         const messages = answer.body.data[key as never] as unknown;
-        setError(form, Array.isArray(messages) ? fieldMessages(messages).join(' ') : errorText(answer));
+        setError(form, Array.isArray(messages) ? fieldMessages(messages, key).join(' ') : errorText(answer));
         return await load();
       }
       show(answer.body.data.consents);

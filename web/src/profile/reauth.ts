@@ -36,6 +36,8 @@ export interface Reauth {
   secondFactor(on: boolean): void;
   /** Shows the panel (above a sensitive section, or while the email is being changed) or hides it. */
   show(visible: boolean): void;
+  /** A request stopped for want of proof: the next confirmation that opens a window sends it again. */
+  resume(retry: () => void): void;
 }
 
 type PasskeyOptions = Parameters<typeof startAuthentication>[0]['optionsJSON'];
@@ -120,7 +122,8 @@ export function reauthPanel(): Reauth {
       const codeField = CODE_FIELDS.has(name);
       // A change refused for want of the second factor: the API's sentence names its routes, the page says
       // what to do in its own words. user/reauth's own `code` messages are about the code typed.
-      const messages = refusal && name === 'code' ? [t('reauth.code_needed')] : fieldMessages(data[name]);
+      const messages =
+        refusal && name === 'code' ? [t('reauth.code_needed')] : fieldMessages(data[name], name);
       byField[codeField ? 'reauth_code' : 'reauth_password'].push(...messages);
     }
     if (byField.reauth_code.length > 0) codeRow.hidden = false;
@@ -131,11 +134,19 @@ export function reauthPanel(): Reauth {
     return [...byField.reauth_password, ...byField.reauth_code];
   }
 
-  /** The next confirmation that opens a window sends the refused request again. */
+  /**
+   * The next confirmation that opens a window sends the refused request again, and the forms that asked for
+   * a confirmation lose their error line (it is answered).
+   */
   function continueRefused(): void {
     const next = retry;
     retry = undefined;
-    if (next && isOpen()) next();
+    if (!isOpen()) return;
+    for (const asking of Array.from(document.querySelectorAll<HTMLFormElement>('form[data-awaits-proof]'))) {
+      delete asking.dataset.awaitsProof;
+      setError(asking, '');
+    }
+    next?.();
   }
 
   /** One proof sent to user/reauth: true when the window opened, or when the server keeps per-request proofs. */
@@ -261,6 +272,9 @@ export function reauthPanel(): Reauth {
       visible = on;
       panel.hidden = !on;
     },
+    resume(next) {
+      retry = next;
+    },
   };
 }
 
@@ -279,5 +293,6 @@ export function askForProof(target: HTMLFormElement): void {
     .filter((text) => text !== '')
     .join(' ');
   setError(target, refusal !== '' ? refusal : t('error.reauth_needed'));
+  target.dataset.awaitsProof = 'true';
   document.getElementById('reauth_password')?.focus();
 }

@@ -14,7 +14,7 @@ export function showMappedErrors(
   const loose: string[] = [];
   let first: HTMLElement | null = null;
   for (const [name, value] of Object.entries(data)) {
-    const messages = fieldMessages(value);
+    const messages = fieldMessages(value, name);
     const input = fields[name];
     if (input) {
       showField(input, messages, true);

@@ -1,5 +1,5 @@
-import { fieldMessages } from '../lib/answers.js';
 import { api } from '../lib/api.js';
+import { allPageSentences } from '../lib/field-errors.js';
 import { clearMessages, errorText, onSubmit, setError, setStatus } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { askForProof, type Reauth } from './reauth.js';
@@ -39,7 +39,8 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
     state.textContent = on
       ? `${t('security.totp_on')} ${t('security.codes_left').replace('{count}', String(status.recovery_codes_left))}`
       : t('security.totp_off');
-    setupForm.hidden = on;
+    // A setup under way (the QR code shown) keeps its place: the button that started it stays away.
+    setupForm.hidden = on || !enableForm.hidden;
     manageForm.hidden = !on;
     reauth.secondFactor(on);
     if (on) enableForm.hidden = true;
@@ -82,7 +83,10 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
   onSubmit(setupForm, async () => {
     clearMessages(setupForm);
     const proof = await reauth.proof();
-    if (!proof) return askForProof(setupForm);
+    if (!proof) {
+      reauth.resume(() => setupForm.requestSubmit());
+      return askForProof(setupForm);
+    }
     const answer = await api<Setup & Record<string, unknown>>('/user/2fa/totp/setup', {
       method: 'POST',
       body: proof,
@@ -90,7 +94,7 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
     if (answer.status === 401) return toLogin();
     if (answer.status === 422) {
       const data: Record<string, unknown> = answer.body.data;
-      return setError(setupForm, reauth.refused(data) ?? fieldMessages(Object.values(data).flat()).join(' '));
+      return setError(setupForm, reauth.refused(data) ?? allPageSentences(data).join(' '));
     }
     if (answer.status !== 200) return setError(setupForm, errorText(answer));
     // The SVG is the API's, but still never parsed into this document: as an <img> it cannot run script.
@@ -99,6 +103,8 @@ export function twoFactorSection(reauth: Reauth): { load(): Promise<void> } {
     const secret = element<HTMLElement>('totp-secret');
     secret.textContent = inGroups(answer.body.data.secret);
     secret.dataset.secret = answer.body.data.secret;
+    // The QR code replaces the button that asked for it.
+    setupForm.hidden = true;
     enableForm.hidden = false;
     element<HTMLInputElement>('totp_code').focus();
   });
