@@ -24,6 +24,12 @@ export function requiredMark(t: Translate): string {
   return ` <span class="required-mark" aria-hidden="true">${escapeHtml(t('field.required'))}</span>`;
 }
 
+/** A field's label, with the required mark beside it (outside the label: the name stays the words alone). */
+function labelRow(t: Translate, name: string, label: MessageKey, required: boolean | undefined): string {
+  const element = `<label for="${name}">${escapeHtml(t(label))}</label>`;
+  return required ? `<div class="label-row">${element}${requiredMark(t)}</div>` : element;
+}
+
 /**
  * A labelled input whose message paragraph (availability or errors) is tied to it by aria-describedby. The
  * message paragraph is a live region, so a message that appears while typing is read out.
@@ -34,9 +40,8 @@ export function field(t: Translate, name: string, label: MessageKey, options: Fi
   const required = options.required ? ' required' : '';
   const hint = options.hint ? `\n  <p id="${name}-hint" class="hint">${escapeHtml(t(options.hint))}</p>` : '';
   const describedBy = options.hint ? `${name}-hint ${name}-message` : `${name}-message`;
-  const mark = options.required ? requiredMark(t) : '';
   return `<div class="field">
-  <label for="${name}">${escapeHtml(t(label))}${mark}</label>${hint}
+  ${labelRow(t, name, label, options.required)}${hint}
   <input id="${name}" name="${name}" type="${type}"${autocomplete}${required}${options.extra ?? ''} aria-describedby="${describedBy}">
   <p id="${name}-message" class="message" aria-live="polite"></p>
 </div>`;
@@ -97,13 +102,12 @@ export function passwordField(
   options: PasswordFieldOptions,
 ): string {
   const required = options.required ? ' required' : '';
-  const mark = options.required ? requiredMark(t) : '';
   const strength = options.strength
     ? `\n  <p id="${name}-strength" class="strength" aria-live="polite"></p>`
     : '';
   const describedBy = options.strength ? `${name}-strength ${name}-message` : `${name}-message`;
   return `<div class="field">
-  <label for="${name}">${escapeHtml(t(label))}${mark}</label>
+  ${labelRow(t, name, label, options.required)}
   <div class="password-row">
   <input id="${name}" name="${name}" type="password" autocomplete="${options.autocomplete}"${required} aria-describedby="${describedBy}">
   <button type="button" class="reveal" data-reveal="${name}" aria-controls="${name}" aria-pressed="false" hidden>${escapeHtml(t('password.show'))}</button>

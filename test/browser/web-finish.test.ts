@@ -139,8 +139,8 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: flows that finish th
       expect(await page.locator('fieldset[aria-required="true"] legend').textContent()).toContain(
         words.required,
       );
-      expect(await page.locator('label[for="email"] .required-mark').isVisible()).toBe(true);
-      expect(await page.locator('label[for="slug"] .required-mark').count()).toBe(0);
+      expect(await page.locator('.field:has(#email) .required-mark').isVisible()).toBe(true);
+      expect(await page.locator('.field:has(#slug) .required-mark').count()).toBe(0);
 
       await page.locator('#signup button[type="submit"]').click();
       await expect.poll(() => text(page, '#gender-message')).toBe(words.gender);

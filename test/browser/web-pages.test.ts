@@ -85,8 +85,10 @@ describe.skipIf(!chromiumInstalled)(
       const takenMessages = await apiMessages('username', taken.username, 'ko');
       expect(takenMessages.join(' ')).toMatch(/[가-힣]/);
       const usernameMessage = page.locator('#username-message');
-      // The API's Korean message, its particle chosen for the word ("사용자 이름은", never "은(는)").
-      await expect.poll(() => usernameMessage.textContent()).toBe('이미 쓰이고 있는 사용자 이름입니다. 다른 이름을 정해 주세요.');
+      // The API answers in Korean; the page says it in its own sentence for a taken name.
+      await expect
+        .poll(() => usernameMessage.textContent())
+        .toBe('이미 쓰이고 있는 사용자 이름입니다. 다른 이름을 정해 주세요.');
       await expect.poll(() => page.locator('#username').getAttribute('aria-invalid')).toBe('true');
       await screenshot(page, SUITE, '02-username-taken-live');
 
@@ -130,13 +132,13 @@ describe.skipIf(!chromiumInstalled)(
       await expect.poll(() => page.locator('h1').textContent()).toBe('Log in');
       await page.getByLabel('Email').fill(signup.email);
       await page.getByLabel('Password').fill('wrong-password-1');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('button', { name: 'Log in', exact: true }).click();
       await expect
         .poll(() => page.locator('#form-error').textContent())
         .toBe('Wrong email or password. Check both and try again.');
       await screenshot(page, SUITE, '05-login-wrong-password');
       await page.getByLabel('Password').fill(signup.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('button', { name: 'Log in', exact: true }).click();
       await page.waitForURL('**/profile');
 
       await page.getByLabel('About you').fill('Hello from Chromium');

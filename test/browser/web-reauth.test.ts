@@ -84,7 +84,9 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: re-authentication wi
     const wrong = currentCode(me.secret) === '000000' ? '111111' : '000000';
     await code.fill(wrong);
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect.poll(() => page.locator('#reauth_code-message').textContent()).toBe('The code is wrong or has expired. Enter the newest code from your app.');
+    await expect
+      .poll(() => page.locator('#reauth_code-message').textContent())
+      .toBe('The code is wrong or has expired. Enter the newest code from your app.');
     await awayFromStepEdge();
     await page.locator('#reauth_password').fill(me.password);
     await code.fill(currentCode(me.secret));
