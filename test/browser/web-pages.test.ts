@@ -12,7 +12,7 @@ import {
   watchProblems,
 } from '../helpers/browser.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
-import { postForm } from '../helpers/http.js';
+import { expectError, expectOk, postForm, UNAUTHENTICATED } from '../helpers/http.js';
 import { pngFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
 
@@ -184,7 +184,7 @@ describe.skipIf(!chromiumInstalled)(
       await screenshot(page, SUITE, '09-signed-out');
       expect((await context.cookies()).find((c) => c.name === 'accounts_session')).toBeUndefined();
       const res = await ctx.app.inject({ method: 'GET', url: '/dev/user/get', headers: bearer(token) });
-      expect(res.statusCode).toBe(401);
+      expectError(res, 401, ...UNAUTHENTICATED);
       expectNoProblems(problems);
     });
 
@@ -237,7 +237,7 @@ describe.skipIf(!chromiumInstalled)(
       await expect.poll(() => page.locator('#username').inputValue()).toBe(signup.username);
       await screenshot(page, SUITE, '12-reset-signed-in');
       const login = await postForm(ctx.app, '/dev/auth/login/email', { email: signup.email, password });
-      expect(login.statusCode).toBe(200);
+      expect(expectOk<{ user: { username: string } }>(login).user.username).toBe(signup.username);
       expectNoProblems(problems);
     });
   },

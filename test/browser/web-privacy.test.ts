@@ -4,7 +4,7 @@ import { newId } from '../../src/lib/ids.js';
 import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
 import { download } from '../helpers/data-export.js';
 import { bearer, registerUser } from '../helpers/factories.js';
-import { expectOk, postForm } from '../helpers/http.js';
+import { expectError, expectOk, postForm, UNAUTHENTICATED } from '../helpers/http.js';
 import { latestToken } from '../helpers/mail.js';
 import { useWebSuite } from '../helpers/web-suite.js';
 
@@ -204,13 +204,20 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
       url: '/dev/user/get',
       headers: bearer(me.token),
     });
-    expect(get.statusCode).toBe(401);
+    expectError(get, 401, ...UNAUTHENTICATED);
     const login = await postForm(suite.ctx.app, '/dev/auth/login/email', {
       email: me.email,
       password: me.password,
     });
-    expect(login.statusCode).toBe(409);
-    expect(login.json()).toMatchObject({ data: { status: 'deletion_scheduled' } });
+    const { deletion_due_at: due } = await suite.ctx.database.handle.db
+      .selectFrom('users')
+      .select('deletion_due_at')
+      .where('id', '=', me.id)
+      .executeTakeFirstOrThrow();
+    expectError(login, 409, 'ConflictHttpException', 'This account is scheduled for deletion.', {
+      status: 'deletion_scheduled',
+      scheduled_for: due?.toISOString(),
+    });
 
     // Where to take it back: the page's link, then the account's email and password (no mailed token).
     await page.getByRole('link', { name: 'keep your account with your email and password' }).click();
@@ -229,7 +236,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
       email: me.email,
       password: me.password,
     });
-    expect(again.statusCode).toBe(200);
+    expect(expectOk<{ user: { id: string } }>(again).user.id).toBe(me.id);
     expectNoProblems(problems);
   });
 
@@ -253,7 +260,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: activity, data downl
       email: me.email,
       password: me.password,
     });
-    expect(login.statusCode).toBe(200);
+    expect(expectOk<{ user: { id: string } }>(login).user.id).toBe(me.id);
     expectNoProblems(problems);
   });
 });

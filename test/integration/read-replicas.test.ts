@@ -9,7 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { newId } from '../../src/lib/ids.js';
 import { testConfig } from '../helpers/app.js';
 import { bearer, registerUser, unique } from '../helpers/factories.js';
-import { expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
 import { parseExposition } from '../helpers/metrics.js';
 import { createdPost, feedPage } from '../helpers/posts.js';
 import { seedUsers } from '../helpers/promotions.js';
@@ -82,6 +82,9 @@ async function untilState(app: FastifyInstance, state: string): Promise<void> {
 const feedIds = async (app: FastifyInstance, token?: string) =>
   (await feedPage(app, { limit: 100 }, token)).posts.map((post) => post.id);
 
+/** What a post's page reads: the post itself. */
+type OnePost = { post: { id: string } };
+
 const singlePost = (app: FastifyInstance, id: string, token?: string) =>
   app.inject({ method: 'GET', url: `/v1/post/single/${id}/raw`, headers: token ? bearer(token) : {} });
 
@@ -143,8 +146,8 @@ describe.skipIf(!postgresBinariesInstalled)('read replicas on a real streaming s
       const ids = await feedIds(app, token);
       expect(ids).toContain(before.id);
       expect(ids).not.toContain(fresh.id);
-      expect((await singlePost(app, before.id, token)).statusCode).toBe(200);
-      expect((await singlePost(app, fresh.id, token)).statusCode).toBe(404);
+      expect(expectOk<OnePost>(await singlePost(app, before.id, token)).post.id).toBe(before.id);
+      expectError(await singlePost(app, fresh.id, token), 404, 'NotFoundHttpException', 'Not Found');
     }
     const banners = expectOk<{ banners: { title: string }[] }>(
       await app.inject({ method: 'GET', url: '/v1/promotions/banners' }),
@@ -158,7 +161,7 @@ describe.skipIf(!postgresBinariesInstalled)('read replicas on a real streaming s
 
     // The author's own reads go to the primary: the new post is in their feed and opens.
     expect(await feedIds(app, writer.token)).toContain(fresh.id);
-    expect((await singlePost(app, fresh.id, writer.token)).statusCode).toBe(200);
+    expect(expectOk<OnePost>(await singlePost(app, fresh.id, writer.token)).post.id).toBe(fresh.id);
 
     await pair.query(pair.standbyUrl, 'SELECT pg_wal_replay_resume()');
     await pair.caughtUp();
@@ -181,7 +184,7 @@ describe.skipIf(!postgresBinariesInstalled)('read replicas on a real streaming s
       await untilState(app, 'down');
       const fresh = await createdPost(app, writer.token, 'while the standby is down');
       for (const token of [undefined, writer.token]) expect(await feedIds(app, token)).toContain(fresh.id);
-      expect((await singlePost(app, fresh.id)).statusCode).toBe(200);
+      expect(expectOk<OnePost>(await singlePost(app, fresh.id)).post.id).toBe(fresh.id);
       const samples = parseExposition((await app.inject({ method: 'GET', url: '/metrics' })).body);
       expect(samples.find((sample) => sample.name === 'db_replica_up')?.value).toBe(0);
       // A down replica does not make the instance unready.
@@ -205,7 +208,7 @@ describe.skipIf(!postgresBinariesInstalled)('read replicas on a real streaming s
       await untilState(strict.app, 'lagging');
       // Anonymous reads would go to the standby, which lacks the post: the primary answers them.
       expect(await feedIds(strict.app)).toContain(fresh.id);
-      expect((await singlePost(strict.app, fresh.id)).statusCode).toBe(200);
+      expect(expectOk<OnePost>(await singlePost(strict.app, fresh.id)).post.id).toBe(fresh.id);
       const samples = parseExposition((await strict.app.inject({ method: 'GET', url: '/metrics' })).body);
       const lag = samples.find((sample) => sample.name === 'db_replica_lag_seconds')?.value ?? 0;
       expect(lag).toBeGreaterThan(0.3);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
 import type { Executor } from '../../db/transaction.js';
-import { PARKED, park } from './endpoints-repo.js';
+import { PARKED, STREAK, STREAK_OR_GONE } from './endpoints-repo.js';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -145,8 +145,7 @@ export class WebhookDeliveriesRepo {
     const column = <T>(of: (entry: (typeof outcomes)[number]) => T) => outcomes.map(of);
     // One statement for the whole batch, atomic on its own: every login or sign-up makes deliveries, and a
     // statement per delivery was most of what one cost. An endpoint's row is written only when its failing
-    // streak starts or ends (any delivery of the batch that went through ends it; failures alone start it),
-    // or when its receiver answered 410 Gone: then it is disabled, and what waits for it parked, at once.
+    // streak starts or ends, or its receiver answered 410 Gone (endpoints-repo.ts).
     const result = await sql<{ position: number }>`
       WITH outcome AS (
         SELECT * FROM unnest(${column((o) => o.delivery.event_id)}::uuid[],
@@ -180,18 +179,7 @@ export class WebhookDeliveriesRepo {
         SELECT event_id, endpoint_id, attempt, outcome, status_code, error,
           NULLIF(next_attempt_at, ${PARKED}) FROM recorded
       ), streak AS (
-        UPDATE webhook_endpoints w
-        SET failing_since = CASE WHEN s.delivered THEN NULL ELSE coalesce(w.failing_since, now()) END,
-          disabled_at = CASE WHEN s.gone THEN coalesce(w.disabled_at, now()) ELSE w.disabled_at END,
-          disabled_reason = CASE WHEN s.gone AND w.disabled_at IS NULL THEN 'gone' ELSE w.disabled_reason END
-        FROM (
-          SELECT r.endpoint_id, bool_or(r.outcome = 'delivered') AS delivered, bool_or(o.gone) AS gone
-          FROM recorded r JOIN outcome o ON o.position = r.position GROUP BY r.endpoint_id
-        ) s
-        WHERE w.id = s.endpoint_id
-          AND ((w.failing_since IS NULL) = NOT s.delivered OR (s.gone AND w.disabled_at IS NULL))
-      ), parked AS (
-        ${park(sql`SELECT o.endpoint_id FROM outcome o JOIN recorded r ON r.position = o.position WHERE o.gone`)}
+        ${outcomes.some((o) => o.outcome.gone === true) ? STREAK_OR_GONE : STREAK}
       )
       SELECT position::int - 1 AS position FROM recorded`.execute(this.db);
     return result.rows.map((row) => row.position);

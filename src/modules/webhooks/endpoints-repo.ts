@@ -127,3 +127,30 @@ export const PARKED = sql`'infinity'::timestamptz`;
 /** Parks what waits, unclaimed, for the endpoints `ids` selects. */
 export const park = (ids: ReturnType<typeof sql>) =>
   sql`UPDATE webhook_deliveries SET next_attempt_at = ${PARKED} WHERE endpoint_id IN (${ids}) AND lease IS NULL`;
+
+/**
+ * The `streak` step of recording a batch of attempts (`recorded`: the rows recorded, `outcome`: the batch): an
+ * endpoint's row is written only when its failing streak starts or ends (any delivery of the batch that went
+ * through ends it; failures alone start it).
+ */
+export const STREAK = sql`UPDATE webhook_endpoints w
+  SET failing_since = CASE WHEN s.delivered THEN NULL ELSE now() END
+  FROM (SELECT endpoint_id, bool_or(outcome = 'delivered') AS delivered FROM recorded GROUP BY endpoint_id) s
+  WHERE w.id = s.endpoint_id AND (w.failing_since IS NULL) = NOT s.delivered`;
+
+/**
+ * STREAK for a batch in which a receiver answered 410 Gone: its endpoint is disabled too, and what waits for it
+ * parked, at once. Only such a batch pays for these steps (every sign-up and login makes a batch).
+ */
+export const STREAK_OR_GONE = sql`UPDATE webhook_endpoints w
+  SET failing_since = CASE WHEN s.delivered THEN NULL ELSE coalesce(w.failing_since, now()) END,
+    disabled_at = CASE WHEN s.gone THEN coalesce(w.disabled_at, now()) ELSE w.disabled_at END,
+    disabled_reason = CASE WHEN s.gone AND w.disabled_at IS NULL THEN 'gone' ELSE w.disabled_reason END
+  FROM (
+    SELECT r.endpoint_id, bool_or(r.outcome = 'delivered') AS delivered, bool_or(o.gone) AS gone
+    FROM recorded r JOIN outcome o ON o.position = r.position GROUP BY r.endpoint_id
+  ) s
+  WHERE w.id = s.endpoint_id
+    AND ((w.failing_since IS NULL) = NOT s.delivered OR (s.gone AND w.disabled_at IS NULL))
+), parked AS (
+  ${park(sql`SELECT o.endpoint_id FROM outcome o JOIN recorded r ON r.position = o.position WHERE o.gone`)}`;

@@ -67,13 +67,26 @@ export class WebhookSender {
     this.#agents.close();
   }
 
-  /** The deadline of an attempt that starts now. */
-  deadline(): AbortSignal {
-    return AbortSignal.timeout(this.timeoutMs);
+  /**
+   * One attempt, bounded by a deadline of its own, or by `signal`. Its own deadline is a timer cleared as the
+   * attempt ends: `AbortSignal.timeout` would leave a timer and a finalization entry behind every delivery
+   * for the whole timeout, a cost every sign-up and login pays under load.
+   */
+  async send(delivery: SignedDelivery, signal?: AbortSignal): Promise<AttemptOutcome> {
+    if (signal !== undefined) return this.#send(delivery, signal);
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The attempt timed out', 'TimeoutError')),
+      this.timeoutMs,
+    );
+    try {
+      return await this.#send(delivery, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  /** One attempt, bounded by a deadline of its own, or by `signal`. */
-  async send(delivery: SignedDelivery, signal = this.deadline()): Promise<AttemptOutcome> {
+  async #send(delivery: SignedDelivery, signal: AbortSignal): Promise<AttemptOutcome> {
     const now = new Date();
     try {
       const url = checkTargetUrl(delivery.url, this.allowPrivate);
