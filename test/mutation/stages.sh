@@ -19,10 +19,20 @@ TESTS[codes]='test/unit/second-factor-codes.test.ts,test/unit/secret-box-edges.t
 MUTATE[tokens]='src/lib/tokens.ts,src/lib/time.ts,src/lib/signed-cursor.ts,src/lib/username-skeleton.ts'
 TESTS[tokens]='test/unit/tokens-and-ids.test.ts,test/unit/signed-cursor.test.ts,test/unit/signed-cursor-shape.test.ts,test/unit/feed-cursor.test.ts,test/unit/username-skeleton.test.ts,test/unit/time.test.ts'
 MUTATE[admission]='src/account/sign-in/admission.ts,src/account/sign-in/login-attempts.ts'
-TESTS[admission]='test/unit/session-admission.test.ts,test/integration/login-account-limit.test.ts'
+TESTS[admission]='test/unit/session-admission.test.ts,test/unit/login-attempts.test.ts,test/integration/login-account-limit.test.ts'
 MUTATE[address-cap]='src/mail/address-cap.ts'
 TESTS[address-cap]='test/integration/mail-cap.test.ts'
-ORDER=(address-guard age passwords codes tokens admission address-cap)
+# Sign-in and re-authentication: unit tests hand the services fakes of their dependencies; one integration
+# file each checks the same rules through HTTP.
+MUTATE[session-gate]='src/account/sign-in/session-gate.ts,src/account/sign-in/tokens.ts'
+TESTS[session-gate]='test/unit/session-gate.test.ts,test/integration/session-gate.test.ts'
+MUTATE[sign-in]='src/account/sign-in/service.ts,src/account/sign-in/rules.ts,src/account/sign-in/routes.ts'
+TESTS[sign-in]='test/integration/login-email.test.ts,test/integration/providers.test.ts'
+MUTATE[reauth-rules]='src/account/reauth/policy.ts,src/account/reauth/rules.ts,src/account/reauth/routes.ts'
+TESTS[reauth-rules]='test/unit/reauth-policy.test.ts,test/integration/reauth-window.test.ts'
+MUTATE[reauth-service]='src/account/reauth/service.ts'
+TESTS[reauth-service]='test/unit/reauth-service.test.ts,test/integration/reauthentication.test.ts'
+ORDER=(address-guard age passwords codes tokens admission address-cap session-gate sign-in reauth-rules reauth-service)
 
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=("${ORDER[@]}")
