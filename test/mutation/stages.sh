@@ -21,7 +21,7 @@ TESTS[tokens]='test/unit/tokens-and-ids.test.ts,test/unit/signed-cursor.test.ts,
 MUTATE[admission]='src/account/sign-in/admission.ts,src/account/sign-in/login-attempts.ts'
 TESTS[admission]='test/unit/session-admission.test.ts,test/unit/login-attempts.test.ts,test/integration/login-account-limit.test.ts'
 MUTATE[address-cap]='src/mail/address-cap.ts'
-TESTS[address-cap]='test/integration/mail-cap.test.ts'
+TESTS[address-cap]='test/unit/address-cap.test.ts,test/integration/mail-cap.test.ts'
 # Sign-in and re-authentication: unit tests hand the services fakes of their dependencies; one integration
 # file each checks the same rules through HTTP.
 MUTATE[session-gate]='src/account/sign-in/session-gate.ts,src/account/sign-in/tokens.ts'
