@@ -63,7 +63,10 @@ function world(options: {
       log.push(`issue if holds ${userId} ${hash} ${name}`);
       return (options.holds ?? true) ? { id: 'k0', token: 'fast' } : undefined;
     },
-    issuedTo: async (token: string) => (token === 'device-of-u1' ? 'u1' : undefined),
+    issuedTo: async (token: string) => {
+      log.push(`issued to? ${token}`);
+      return token === 'device-of-u1' ? 'u1' : undefined;
+    },
   } as unknown as TokensService;
   const hasher = {
     needsRehash: (hash: string) => {
@@ -323,11 +326,35 @@ describe('SignInTokens.issueWithin, afterPasskey and afterProvider', () => {
     });
   });
 
-  it('knows a device only by a token issued to this user', async () => {
-    const { tokens } = world({});
+  it('knows a device only by a token issued to this user, and looks nothing up without one', async () => {
+    const { tokens, log } = world({});
     expect(await tokens.isKnownDevice('device-of-u1', 'u1')).toBe(true);
     expect(await tokens.isKnownDevice('device-of-u1', 'u2')).toBe(false);
     expect(await tokens.isKnownDevice('other', 'u1')).toBe(false);
     expect(await tokens.isKnownDevice(undefined, 'u1')).toBe(false);
+    expect(log).toEqual(['issued to? device-of-u1', 'issued to? device-of-u1', 'issued to? other']);
+  });
+
+  it('holds a passkey sign-in to the grace period, and counts it as two factors', async () => {
+    const scheduled = world({ state: { ...open, deletion_due_at: due } });
+    const refused = await scheduled.tokens.afterPasskey(
+      'u1',
+      'phone',
+      async () => true,
+      async () => 'event',
+    );
+    expect(refused.kind === 'refused' && refused.error).toBeInstanceOf(AccountDeletionScheduledError);
+    const on = world({ state: { ...open, second_factor_enabled: true } });
+    await on.tokens.afterPasskey(
+      'u1',
+      'phone',
+      async () => true,
+      async () => 'event',
+    );
+    expect(on.log).toEqual([
+      'state u1 share in trx',
+      'clear failures u1 in trx',
+      'issue u1 phone passkey in trx',
+    ]);
   });
 });
