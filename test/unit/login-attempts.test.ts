@@ -78,6 +78,19 @@ describe('LoginAttempts', () => {
     expect(other.log).toEqual([...both, 'pair refund p1', 'account refund a1']);
   });
 
+  it('gives the hits back for the second-factor step whatever the caller counts as a failure', async () => {
+    const { log, limits } = counters();
+    const step: SignInOutcome = { kind: 'second_factor', challenge: 'c' };
+    expect(
+      await new LoginAttempts(limits).run(
+        keys,
+        async () => step,
+        () => true,
+      ),
+    ).toBe(step);
+    expect(log).toEqual([...both, 'pair refund p1', 'account refund a1']);
+  });
+
   it('gives the hits back and throws on a fault', async () => {
     const { log, limits } = counters();
     const fault = new Error('database down');
