@@ -85,6 +85,10 @@ describe('the proof a request carries', () => {
       passkey: undefined,
       secondFactor: { code: '123456', recoveryCode: undefined },
     });
+    expect(reauthWindowProof({ code: '123456', recovery_code: 7 }, []).secondFactor).toEqual({
+      code: '123456',
+      recoveryCode: undefined,
+    });
     expect(reauthWindowProof({ recovery_code: 'abcde-fghij', code: 1 }, [])).toEqual({
       currentPassword: undefined,
       credentials: [],
