@@ -24,11 +24,12 @@ describe('legacy bcrypt hashes of the old app', () => {
     const laravel = await laravelHash('pw');
     const body = laravel.slice(7);
     for (const stored of [
-      `$2x$04${body}`,
-      `$2$04${body}`,
-      `$2y$03${body}`,
-      `$2y$17${body}`,
-      `$2y$4${body}`,
+      `$2x$04$${body}`,
+      `$2$04$${body}`,
+      `$2y$03$${body}`,
+      `$2y$17$${body}`,
+      // The library itself takes a one-digit cost (and verifies it): only the pattern refuses it.
+      `$2y$4$${body}`,
       `${laravel}x`,
       laravel.slice(0, -1),
       `${laravel.slice(0, -1)}!`,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import {
@@ -135,6 +135,8 @@ describe('recovery codes (lib/recovery-codes.ts)', () => {
     const digest = hashRecoveryCode('ab2cdef3gh');
     expect(digest).toHaveLength(32);
     expect(hashRecoveryCode(normalizedRecoveryCode('AB2CD-EF3GH') as string)).toEqual(digest);
+    // Under its own label: the digest of a code is no bare SHA-256 of it that another table might hold.
+    expect(digest).toEqual(createHash('sha256').update('recovery-code\nab2cdef3gh').digest());
   });
 });
 

@@ -26,4 +26,13 @@ describe('usernameSkeleton (UTS #39)', () => {
   it('gives a composed and a decomposed Korean name one skeleton', () => {
     expect(usernameSkeleton('한글')).toBe(usernameSkeleton('한글'.normalize('NFD')));
   });
+
+  it.each([
+    ['pauI', 'paul'],
+    ['MM', 'rnrn'],
+    // Decomposed, lower-cased: the ring above stays a combining mark.
+    ['\u00c5', 'a\u030a'],
+  ])('gives %s the skeleton %s', (username, skeleton) => {
+    expect(usernameSkeleton(username)).toBe(skeleton);
+  });
 });
