@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { MAKE_SECRETS_KEY } from './config/second-factor.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
+import { secretsKeyNotice, withSecretsKey } from './db/secrets-key-file.js';
 import { hugePagesWarning } from './lib/huge-pages.js';
 import { listenMetrics, type MetricsServer } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
@@ -46,15 +48,26 @@ async function listenQuietly(app: FastifyInstance, config: Config): Promise<stri
   return boundAddress(app);
 }
 
+/** Says where SECRETS_KEY came from when it matters: a key just made, or none at all. */
+function logSecretsKey(app: FastifyInstance, config: Config, generated: string | undefined): void {
+  if (generated !== undefined) app.log.warn({ file: generated }, secretsKeyNotice(generated));
+  else if (config.secondFactor.secretsKey === undefined) {
+    app.log.warn(`SECRETS_KEY is not set: two-step verification and webhooks are off (${MAKE_SECRETS_KEY})`);
+  }
+}
+
 /** Opens the database, migrates it (unless told not to), and listens (and /metrics on METRICS_PORT). */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const database = await openConfiguredDatabase(config, { withReplicas: true });
+export async function startServer(givenConfig: Config): Promise<RunningServer> {
+  const database = await openConfiguredDatabase(givenConfig, { withReplicas: true });
   let app: FastifyInstance | undefined;
   let metricsServer: MetricsServer | undefined;
   try {
+    // DATA_DIR is checked and owner-only now: an unset SECRETS_KEY of the embedded database is read or made.
+    const { config, generated } = await withSecretsKey(givenConfig);
     const applied = config.migrateOnStart ? await migrateOnStart(database) : undefined;
     const metrics = new AppMetrics();
     app = await buildApp(config, { database, metrics });
+    logSecretsKey(app, config, generated);
     if (applied === undefined) app.log.info('migrations not run at start (MIGRATE_ON_START=false)');
     else if (applied.length === 0)
       app.log.info({ applied }, 'database schema up to date: no migration applied');

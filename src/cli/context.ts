@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
+import { secretsKeyNotice, withSecretsKey } from '../db/secrets-key-file.js';
 import type { ConsentHistory } from '../modules/consents/history.js';
 import type { ConsentReminders } from '../modules/consents/reminders.js';
 import type { ConsentsService } from '../modules/consents/service.js';
@@ -111,8 +112,9 @@ export interface OperatorSession {
  * Opens the configured database, refuses one that lacks migrations, and builds the operator services on it.
  * A command runs in one session; a caller running many commands in one process may keep one open.
  */
-export async function openOperatorSession(config: Config, terminal: Terminal): Promise<OperatorSession> {
-  const database = await openForOperator(config);
+export async function openOperatorSession(givenConfig: Config, terminal: Terminal): Promise<OperatorSession> {
+  const database = await openForOperator(givenConfig);
+  let config: Config;
   try {
     const pending = await pendingMigrations(database);
     if (pending.length > 0) {
@@ -120,6 +122,10 @@ export async function openOperatorSession(config: Config, terminal: Terminal): P
         `The database lacks migrations ${pending.join(', ')}: run "accounts migrate" first`,
       );
     }
+    // The server's key: read from DATA_DIR on the embedded database (made there if no server has started yet).
+    const keyed = await withSecretsKey(givenConfig);
+    if (keyed.generated !== undefined) printProblemLine(terminal, secretsKeyNotice(keyed.generated));
+    config = keyed.config;
   } catch (error) {
     await database.close();
     throw error;
