@@ -52,7 +52,7 @@ describe('accounts user import --help', () => {
 
 // `accounts migrate` and the service are processes (the service started twice); the imports under test run
 // in this process on one open database, closed while the service (owning an embedded one) runs.
-describe.each(backends)('%s: accounts user import end to end', { timeout: 90_000 }, (backend: Backend) => {
+describe.each(backends)('%s: accounts user import end to end', { timeout: 180_000 }, (backend: Backend) => {
   let dir: string;
   let commands: InProcessCommands;
   let database: TestDatabase | undefined;
