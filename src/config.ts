@@ -178,7 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(raw(env, 'DATA_DIR') ?? './data');
   const primaryUrl = databaseUrl(env);
   const mail = parseMail(env, integer(env, 'PORT', 8080, 0, 65535));
-  const secondFactor = parseSecondFactor(env);
+  // On the embedded database an unset SECRETS_KEY is kept in DATA_DIR: made on the first start.
+  const secondFactor = parseSecondFactor(env, primaryUrl === undefined ? dataDir : undefined);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: raw(env, 'HOST') ?? '127.0.0.1',
@@ -224,6 +225,6 @@ export function loadConfig(env: Env = process.env): Config {
     secondFactor,
     webauthn: parseWebAuthn(env, mail.publicUrl),
     webhooks: parseWebhooks(env),
-    identity: parseIdentity(env, secondFactor.secretsKey !== undefined),
+    identity: parseIdentity(env, secondFactor.secretsKey !== undefined || secondFactor.keyFile !== undefined),
   };
 }

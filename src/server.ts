@@ -1,13 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildAppWithParts } from './app.js';
+import { MAKE_SECRETS_KEY } from './config/second-factor.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
+import { secretsKeyNotice, withSecretsKey } from './db/secrets-key-file.js';
 import { hugePagesWarning } from './lib/huge-pages.js';
 import { listenMetrics, type MetricsServer } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
+import type { PushLogger } from './push/transport.js';
+import type { Infrastructure } from './services/infrastructure.js';
 import { databaseStartupError } from './startup-errors.js';
 
 // Kept here too: callers open the service's database from where they start the service.
@@ -17,6 +21,25 @@ export interface RunningServer {
   app: FastifyInstance;
   address: string;
   close(): Promise<void>;
+}
+
+/** What runs beside the HTTP service on its database (the operator commands' socket). */
+export interface ServerCompanion {
+  /** Called first when the server closes, with the drain's bound. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+/** What a companion is started with: the server's configuration (its SECRETS_KEY read), database and pools. */
+export interface ServerParts {
+  config: Config;
+  database: DatabaseHandle;
+  infrastructure: Infrastructure;
+  log: PushLogger;
+}
+
+export interface StartOptions {
+  /** Started once the app is built, before the address is logged: it is ready when the log says so. */
+  companion?: (parts: ServerParts) => Promise<ServerCompanion | undefined>;
 }
 
 /** Migrates, turning a database that cannot be reached or entered into one line naming DATABASE_URL. */
@@ -46,20 +69,39 @@ async function listenQuietly(app: FastifyInstance, config: Config): Promise<stri
   return boundAddress(app);
 }
 
+/** Says where SECRETS_KEY came from when it matters: a key just made, or none at all. */
+function logSecretsKey(app: FastifyInstance, config: Config, generated: string | undefined): void {
+  if (generated !== undefined) app.log.warn({ file: generated }, secretsKeyNotice(generated));
+  else if (config.secondFactor.secretsKey === undefined) {
+    app.log.warn(`SECRETS_KEY is not set: two-step verification and webhooks are off (${MAKE_SECRETS_KEY})`);
+  }
+}
+
 /** Opens the database, migrates it (unless told not to), and listens (and /metrics on METRICS_PORT). */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const database = await openConfiguredDatabase(config, { withReplicas: true });
+export async function startServer(givenConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const database = await openConfiguredDatabase(givenConfig, { withReplicas: true });
   let app: FastifyInstance | undefined;
   let metricsServer: MetricsServer | undefined;
+  let companion: ServerCompanion | undefined;
   try {
+    // DATA_DIR is checked and owner-only now: an unset SECRETS_KEY of the embedded database is read or made.
+    const { config, generated } = await withSecretsKey(givenConfig);
     const applied = config.migrateOnStart ? await migrateOnStart(database) : undefined;
     const metrics = new AppMetrics();
-    app = await buildApp(config, { database, metrics });
+    const built = await buildAppWithParts(config, { database, metrics });
+    app = built.app;
+    logSecretsKey(app, config, generated);
     if (applied === undefined) app.log.info('migrations not run at start (MIGRATE_ON_START=false)');
     else if (applied.length === 0)
       app.log.info({ applied }, 'database schema up to date: no migration applied');
     else app.log.info({ applied }, `applied migrations: ${applied.join(', ')}`);
     const address = await listenQuietly(app, config);
+    companion = await options.companion?.({
+      config,
+      database,
+      infrastructure: built.parts.infrastructure,
+      log: app.log,
+    });
     const { port: metricsPort } = config.metrics;
     if (metricsPort !== undefined) {
       metricsServer = await listenMetrics(metrics, { ...config.metrics, port: metricsPort }, config.host);
@@ -76,20 +118,23 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (hugePages !== undefined) app.log.warn(hugePages);
     const running = app;
     const scrapes = metricsServer;
+    const beside = companion;
     let closing: Promise<void> | undefined;
     return {
       app: running,
       address,
       close: () => {
-        // Stop accepting, let in-flight requests finish (new ones get 503), then release the database.
-        closing ??= running
-          .close()
+        // Stop taking commands and accepting requests, let those under way finish (new requests get 503),
+        // then release the database.
+        closing ??= Promise.resolve(beside?.close(config.shutdownTimeoutMs))
+          .finally(() => running.close())
           .finally(() => scrapes?.close())
           .finally(() => database.close());
         return closing;
       },
     };
   } catch (error) {
+    await companion?.close(0);
     await app?.close();
     await database.close();
     throw error;

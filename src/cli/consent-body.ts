@@ -9,10 +9,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * A `--body` file's text: readable, at most MAX_BODY_BYTES, UTF-8 (a byte-order mark is dropped), not empty,
  * without NUL (PostgreSQL refuses it in JSON text). Line breaks become `\n`. Anything else is the operator's
- * one-line error naming the file.
+ * one-line error naming the file as given; `at` is where it is (relative to the command's directory).
  */
-export async function readBody(file: string): Promise<string> {
-  const size = await stat(file).then(
+export async function readBody(file: string, at = file): Promise<string> {
+  const size = await stat(at).then(
     (info) => (info.isFile() ? info.size : undefined),
     (error: NodeJS.ErrnoException) => {
       throw new OperatorError(`--body: cannot read ${file} (${error.code ?? error.message})`);
@@ -22,7 +22,7 @@ export async function readBody(file: string): Promise<string> {
   if (size > MAX_BODY_BYTES) {
     throw new OperatorError(`--body: ${file} is ${size} bytes; at most ${MAX_BODY_BYTES} (100 KB)`);
   }
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+  const bytes = await readFile(at).catch((error: NodeJS.ErrnoException) => {
     throw new OperatorError(`--body: cannot read ${file} (${error.code ?? error.message})`);
   });
   let text: string;

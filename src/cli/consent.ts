@@ -79,10 +79,15 @@ export function textsOf(
 }
 
 /** The `--body` files' texts by language, in the order of --lang (textsOf has checked the counts). */
-async function bodiesOf(options: Pick<PublishOptions, 'lang' | 'body'>): Promise<Record<string, string>> {
+async function bodiesOf(
+  options: Pick<PublishOptions, 'lang' | 'body'>,
+  resolvePath: (file: string) => string,
+): Promise<Record<string, string>> {
   const langs = options.lang.length > 0 ? options.lang : ['en'];
   const bodies: Record<string, string> = {};
-  for (const [i, file] of options.body.entries()) bodies[langs[i] ?? 'en'] = await readBody(file);
+  for (const [i, file] of options.body.entries()) {
+    bodies[langs[i] ?? 'en'] = await readBody(file, resolvePath(file));
+  }
   return bodies;
 }
 
@@ -112,7 +117,7 @@ function describeEntry(entry: ConsentHistoryEntry): string[] {
 /** `accounts consent publish|list|history|remind`. */
 export function registerConsentCommands(
   program: Command,
-  { terminal, withServices }: CommandEnvironment,
+  { terminal, withServices, resolvePath }: CommandEnvironment,
 ): void {
   const consent = program
     .command('consent')
@@ -145,7 +150,7 @@ export function registerConsentCommands(
       const version = /^\d{1,9}$/.test(options.version) ? Number(options.version) : Number.NaN;
       if (Number.isNaN(version)) throw new OperatorError('--version: must be a positive integer');
       const texts = textsOf(options, (lang) => legalPagePath(key, version, lang));
-      const bodies = await bodiesOf(options);
+      const bodies = await bodiesOf(options, resolvePath);
       await withServices(({ consents }) =>
         consents.publish({ key, version, required: options.required === true, texts, bodies }),
       );

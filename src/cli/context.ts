@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
+import { secretsKeyNotice, withSecretsKey } from '../db/secrets-key-file.js';
 import type { ConsentHistory } from '../modules/consents/history.js';
 import type { ConsentReminders } from '../modules/consents/reminders.js';
 import type { ConsentsService } from '../modules/consents/service.js';
@@ -80,20 +81,29 @@ export function operatorServices(services: Services): OperatorServices {
 }
 
 /**
- * Opens the configured database for operator commands. The embedded database belongs to one process: while
- * a server holds DATA_DIR the command stops at once, with one line, before PGlite opens a file (so nothing
- * hangs and nothing is corrupted). With DATABASE_URL it runs beside any number of servers.
+ * DATA_DIR is held by another process (a running server, or another command): the command stopped before
+ * PGlite opened a file, so nothing hangs and nothing is corrupted. The `accounts` process then hands its
+ * command line to that server (command-client.ts); the message is for a caller that cannot.
  */
+export class DataDirHeldError extends OperatorError {
+  constructor(
+    readonly dataDir: string,
+    readonly owner: number,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by a running accounts server (pid ${owner}): stop the server first, or ` +
+        'set DATABASE_URL to run commands beside running servers',
+    );
+    this.name = 'DataDirHeldError';
+  }
+}
+
+/** Opens the configured database for operator commands; with DATABASE_URL beside any number of servers. */
 async function openForOperator(config: Config): Promise<DatabaseHandle> {
   try {
     return await openConfiguredDatabase(config);
   } catch (error) {
-    if (error instanceof DataDirInUseError) {
-      throw new OperatorError(
-        `DATA_DIR ${config.dataDir} is in use by a running accounts server (pid ${error.owner}): stop the ` +
-          'server first, or set DATABASE_URL to run commands beside running servers',
-      );
-    }
+    if (error instanceof DataDirInUseError) throw new DataDirHeldError(config.dataDir, error.owner);
     throw error;
   }
 }
@@ -107,12 +117,29 @@ export interface OperatorSession {
   close(): Promise<void>;
 }
 
+/** A session on a database its caller keeps open (a server's), and the caller's pools when it has them. */
+export interface SessionOnDatabase {
+  database: DatabaseHandle;
+  /** Closes the database with the session (a command's own); a server's stays open. */
+  closeDatabase: boolean;
+  pools?: Pick<Infrastructure, 'hashing' | 'imageRenderer'>;
+}
+
 /**
- * Opens the configured database, refuses one that lacks migrations, and builds the operator services on it.
- * A command runs in one session; a caller running many commands in one process may keep one open.
+ * Refuses a database that lacks migrations, reads SECRETS_KEY as the server does, and builds the operator
+ * services on the database: the server's infrastructure and services, with what a command does differently
+ * (role `command`: no limits, mail sent as written, problems on the command's stderr).
  */
-export async function openOperatorSession(config: Config, terminal: Terminal): Promise<OperatorSession> {
-  const database = await openForOperator(config);
+export async function operatorSessionOn(
+  givenConfig: Config,
+  terminal: Terminal,
+  { database, closeDatabase, pools }: SessionOnDatabase,
+): Promise<OperatorSession> {
+  const closeOwn = async () => {
+    if (closeDatabase) await database.close();
+  };
+  let config: Config;
+  let infrastructure: Infrastructure;
   try {
     const pending = await pendingMigrations(database);
     if (pending.length > 0) {
@@ -120,13 +147,10 @@ export async function openOperatorSession(config: Config, terminal: Terminal): P
         `The database lacks migrations ${pending.join(', ')}: run "accounts migrate" first`,
       );
     }
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  let infrastructure: Infrastructure;
-  try {
-    // The server's infrastructure and services, with what a command does differently (role `command`).
+    // The server's key: read from DATA_DIR on the embedded database (made there if no server has started yet).
+    const keyed = await withSecretsKey(givenConfig);
+    if (keyed.generated !== undefined) printProblemLine(terminal, secretsKeyNotice(keyed.generated));
+    config = keyed.config;
     infrastructure = await buildInfrastructure(config, {
       database,
       role: 'command',
@@ -134,9 +158,11 @@ export async function openOperatorSession(config: Config, terminal: Terminal): P
       // A file that cannot be removed is named, so the operator can remove it.
       reportCleanupFailure: (keys) =>
         printProblemLine(terminal, `Could not remove the files ${keys.join(', ')}; remove them by hand.`),
+      hashing: pools?.hashing,
+      imageRenderer: pools?.imageRenderer,
     });
   } catch (error) {
-    await database.close();
+    await closeOwn();
     throw error;
   }
   const { mailer } = infrastructure;
@@ -148,10 +174,19 @@ export async function openOperatorSession(config: Config, terminal: Terminal): P
       try {
         await infrastructure.close();
       } finally {
-        await database.close();
+        await closeOwn();
       }
     },
   };
+}
+
+/**
+ * Opens the configured database, refuses one that lacks migrations, and builds the operator services on it.
+ * A command runs in one session; a caller running many commands in one process may keep one open.
+ */
+export async function openOperatorSession(config: Config, terminal: Terminal): Promise<OperatorSession> {
+  const database = await openForOperator(config);
+  return operatorSessionOn(config, terminal, { database, closeDatabase: true });
 }
 
 /** Runs `work` with the operator services on the configured database, and closes it after. */

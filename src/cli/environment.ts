@@ -1,5 +1,8 @@
+import path from 'node:path';
 import { type Config, loadConfig } from '../config.js';
+import type { HeldDataDir } from './command-client.js';
 import type { OperatorServices } from './context.js';
+import { HandedOver } from './output.js';
 import type { Terminal } from './terminal.js';
 
 /**
@@ -13,7 +16,12 @@ export interface CommandEnvironment {
   config(): Config;
   /** Runs `work` with the operator services on the configured database. */
   withServices<T>(work: (services: OperatorServices) => Promise<T>): Promise<T>;
+  /** Where a file the command line names is: relative to the working directory of whoever ran it. */
+  resolvePath(file: string): string;
 }
+
+/** Runs a command line a running server is handed (run.ts): the operator commands alone, in the server. */
+export type HandedCommandRunner = (argv: string[], environment: CommandEnvironment) => Promise<number>;
 
 /** The configuration of `env`, parsed once. */
 export function configOnce(env: NodeJS.ProcessEnv): () => Config {
@@ -27,9 +35,10 @@ export function configOnce(env: NodeJS.ProcessEnv): () => Config {
 /**
  * The `accounts` process's own environment. The services are loaded on the first command that needs them:
  * `--help`, `--version` and a mistyped argument answer without importing the services, the database drivers
- * and everything below them.
+ * and everything below them. When a running server holds the embedded database's DATA_DIR, the command line
+ * (`argv`) is handed to that server, which runs it and sends its output back (command-client.ts).
  */
-export function processEnvironment(): CommandEnvironment {
+export function processEnvironment(argv: string[]): CommandEnvironment {
   const terminal: Terminal = {
     writeOut: (text) => process.stdout.write(text),
     writeErr: (text) => process.stderr.write(text),
@@ -39,8 +48,26 @@ export function processEnvironment(): CommandEnvironment {
     terminal,
     config,
     withServices: async (work) => {
+      const handOver = async (held: HeldDataDir) => {
+        const { handToServer } = await import('./command-client.js');
+        return new HandedOver(await handToServer(held, argv, terminal));
+      };
+      const { dataDir, databaseUrl } = config();
+      if (databaseUrl === undefined) {
+        // A live process holds the embedded database: handed over at once, without loading the services.
+        const { embeddedLockPath, liveLockOwner } = await import('../db/data-dir-lock.js');
+        const owner = await liveLockOwner(embeddedLockPath(dataDir));
+        if (owner !== undefined) throw await handOver({ dataDir, owner });
+      }
       const context = await import('./context.js');
-      return context.withOperatorServices(config(), terminal, work);
+      try {
+        return await context.withOperatorServices(config(), terminal, work);
+      } catch (error) {
+        // A server that took DATA_DIR meanwhile.
+        if (error instanceof context.DataDirHeldError) throw await handOver(error);
+        throw error;
+      }
     },
+    resolvePath: (file) => path.resolve(file),
   };
 }

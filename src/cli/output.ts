@@ -13,6 +13,17 @@ export class OperatorError extends Error {
   }
 }
 
+/**
+ * The command was run by the server holding DATA_DIR, which has written its output: the `accounts` process
+ * ends with the command's exit code and says nothing more.
+ */
+export class HandedOver extends Error {
+  constructor(readonly exitCode: number) {
+    super(`run by the accounts server (exit ${exitCode})`);
+    this.name = 'HandedOver';
+  }
+}
+
 /** Errors of binding the listening socket: the operator's setting, not a fault of the service. */
 const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'ENOTFOUND', 'EAI_AGAIN']);
 

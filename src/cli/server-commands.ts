@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { boundHeapGrowth } from '../lib/heap-growth.js';
 import { databaseStartupError } from '../startup-errors.js';
-import type { CommandEnvironment } from './environment.js';
+import type { CommandEnvironment, HandedCommandRunner } from './environment.js';
 import { printLine } from './terminal.js';
 
 /** What main must know of a command once it returns: whether the process keeps running (a server). */
@@ -20,6 +20,7 @@ export function registerServerCommands(
   program: Command,
   state: RunState,
   { config, terminal }: CommandEnvironment,
+  runHanded: HandedCommandRunner,
 ): void {
   program
     .command('serve')
@@ -28,7 +29,13 @@ export function registerServerCommands(
       boundHeapGrowth();
       // Loaded here, not at the top: the whole HTTP service is a second's import the other commands never use.
       const { closeOnSignals, startServer } = await import('../server.js');
-      const server = await startServer(config());
+      // The embedded database is this process's alone: operator commands are handed to it over a socket.
+      const embedded = config().databaseUrl === undefined;
+      const server = await startServer(config(), {
+        companion: embedded
+          ? async (parts) => (await import('./command-handover.js')).takeOperatorCommands(parts, runHanded)
+          : undefined,
+      });
       closeOnSignals(server, config().shutdownTimeoutMs);
       state.keepRunning = true;
     });

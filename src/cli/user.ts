@@ -57,7 +57,7 @@ function importSummaryLine(summary: ImportSummary): string {
 
 /** `accounts user import FILE`: streams the file through the import service, printing failed lines as it goes. */
 async function importUsers(
-  { terminal, withServices }: CommandEnvironment,
+  { terminal, withServices, resolvePath }: CommandEnvironment,
   file: string,
   options: { format?: ImportFormat; dryRun?: boolean },
 ): Promise<void> {
@@ -65,12 +65,12 @@ async function importUsers(
   let handle: FileHandle;
   let format: ImportFormat;
   try {
-    handle = await open(file, 'r');
+    handle = await open(resolvePath(file), 'r');
     if (!(await handle.stat()).isFile()) {
       await handle.close();
       throw new OperatorError(`Cannot read ${file}: not a file`);
     }
-    format = options.format ?? (await detectFormat(file));
+    format = options.format ?? (await detectFormat(resolvePath(file)));
   } catch (error) {
     if (error instanceof OperatorError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,4 +1,5 @@
 import { boolean, ConfigError, type Env, httpUrl, integer, raw } from './env.js';
+import { MAKE_SECRETS_KEY } from './second-factor.js';
 
 /** The variables that turn identity verification on; all three or none. */
 export const PORTONE_VARIABLES = ['PORTONE_API_SECRET', 'PORTONE_STORE_ID', 'PORTONE_CHANNEL_KEY'] as const;
@@ -68,7 +69,7 @@ export function parseIdentity(env: Env, secretsKeySet: boolean): IdentityConfig 
     // Never echo the secret: name the variable only.
     throw new ConfigError(
       'SECRETS_KEY',
-      'must be set when PORTONE_API_SECRET is (the CI is kept as an HMAC under a key derived from it)',
+      `must be set when PORTONE_API_SECRET is (the CI is kept as an HMAC under a key derived from it): ${MAKE_SECRETS_KEY}`,
     );
   }
   return {

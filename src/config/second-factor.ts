@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ConfigError, type Env, raw } from './env.js';
 
 /**
@@ -7,13 +8,27 @@ import { ConfigError, type Env, raw } from './env.js';
 export interface SecondFactorConfig {
   /** 32 bytes; undefined = two-factor endpoints answer 503 `second_factor_not_configured`. */
   secretsKey: Buffer | undefined;
+  /**
+   * Where the key is kept when SECRETS_KEY is unset on the embedded database (`DATA_DIR/secrets.key`): read,
+   * or made on the first start, when the process opens its database (db/secrets-key-file.ts). undefined when
+   * SECRETS_KEY is set, or on PostgreSQL, where every instance must be given the same key.
+   */
+  keyFile: string | undefined;
   /** The issuer in the otpauth:// URL (APP_NAME). */
   issuer: string;
 }
 
-const HEX_KEY = /^[0-9a-fA-F]{64}$/;
+/** 32 bytes as 64 hexadecimal characters, as `openssl rand -hex 32` prints them. */
+export const HEX_KEY = /^[0-9a-fA-F]{64}$/;
 
-export function parseSecondFactor(env: Env): SecondFactorConfig {
+/** The name of the key file in DATA_DIR. */
+export const SECRETS_KEY_FILE = 'secrets.key';
+
+/** How to make a key, for the messages that ask for one. */
+export const MAKE_SECRETS_KEY = 'make one with `openssl rand -hex 32`, the same for every instance';
+
+/** `embeddedDataDir`: DATA_DIR when the database is the embedded one (no DATABASE_URL), else undefined. */
+export function parseSecondFactor(env: Env, embeddedDataDir?: string): SecondFactorConfig {
   const key = raw(env, 'SECRETS_KEY');
   if (key !== undefined && !HEX_KEY.test(key)) {
     // Never echo the value: it is a secret.
@@ -27,5 +42,12 @@ export function parseSecondFactor(env: Env): SecondFactorConfig {
     // A colon would split the otpauth label ("issuer:account") in two.
     throw new ConfigError('APP_NAME', `must be at most 64 characters without ":" (got "${issuer}")`);
   }
-  return { secretsKey: key === undefined ? undefined : Buffer.from(key, 'hex'), issuer };
+  return {
+    secretsKey: key === undefined ? undefined : Buffer.from(key, 'hex'),
+    keyFile:
+      key === undefined && embeddedDataDir !== undefined
+        ? path.join(embeddedDataDir, SECRETS_KEY_FILE)
+        : undefined,
+    issuer,
+  };
 }

@@ -1,4 +1,5 @@
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { ConfigError } from '../config.js';
 
 /** DATA_DIR is locked by a live process (a running server, or another command). */
@@ -20,6 +21,19 @@ function isRunning(pid: number): boolean {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The lock of the embedded database under DATA_DIR (client.ts takes `${embeddedDir}.lock`). */
+export function embeddedLockPath(dataDir: string): string {
+  return path.join(dataDir, 'pglite.lock');
+}
+
+/** The live process other than this one that holds the lock, or undefined (none, or one that died). */
+export async function liveLockOwner(lockPath: string): Promise<number | undefined> {
+  const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)
+    ? owner
+    : undefined;
 }
 
 /**
@@ -46,10 +60,8 @@ async function takeLock(lockPath: string, draft: string): Promise<() => Promise<
       return () => unlink(lockPath).catch(() => undefined);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new DataDirInUseError(owner);
-      }
+      const owner = await liveLockOwner(lockPath);
+      if (owner !== undefined) throw new DataDirInUseError(owner);
       await unlink(lockPath).catch(() => undefined);
     }
   }

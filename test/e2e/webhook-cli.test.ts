@@ -1,7 +1,9 @@
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configOnce } from '../../src/cli/environment.js';
 import { openDatabase } from '../../src/db/client.js';
+import { secretsKeyNotice } from '../../src/db/secrets-key-file.js';
 import { buildWebhooks } from '../../src/services/webhooks.js';
 import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
@@ -35,7 +37,7 @@ describe.each(backends)('%s: accounts webhook', (backend) => {
     return (args: string[]) => (commands as InProcessCommands).run(['webhook', ...args]);
   };
 
-  it('refuses private targets and http without WEBHOOK_ALLOW_PRIVATE, and any endpoint without SECRETS_KEY', async () => {
+  it('refuses private targets and http without WEBHOOK_ALLOW_PRIVATE, and asks PostgreSQL for SECRETS_KEY', async () => {
     const cli = await using({});
     expectOneLineFailure(
       await cli(['add', 'http://hooks.example.com/']),
@@ -46,11 +48,25 @@ describe.each(backends)('%s: accounts webhook', (backend) => {
     expectOneLineFailure(await cli(['add', 'https://localhost/hooks']), /^localhost resolves to .+, which /);
     expectOneLineFailure(await cli(['add', 'https://169.254.169.254/latest']), PRIVATE);
     const keyless = await using({ SECRETS_KEY: '' });
-    expectOneLineFailure(
-      await keyless(['add', 'https://127.0.0.1/hooks']),
-      'SECRETS_KEY is not set: webhook secrets are sealed with it',
-    );
-    expect(JSON.parse((await keyless(['list', '--json'])).stdout)).toEqual([]);
+    if (backend === 'postgres') {
+      // Every instance must share the key: nothing is made, and the line says how to make one.
+      expectOneLineFailure(
+        await keyless(['add', 'https://127.0.0.1/hooks']),
+        'SECRETS_KEY is not set: webhook secrets are sealed with it (make one with `openssl rand -hex 32`, ' +
+          'the same for every instance)',
+      );
+      expect(JSON.parse((await keyless(['list', '--json'])).stdout)).toEqual([]);
+      return;
+    }
+    // The embedded database keeps its own key in DATA_DIR, made by the first process that needs it.
+    const file = path.join(store.env.DATA_DIR as string, 'secrets.key');
+    const first = await keyless(['list', '--json']);
+    expect(first).toEqual({ code: 0, stdout: '[]\n', stderr: `${secretsKeyNotice(file)}\n` });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const key = await readFile(file, 'utf8');
+    expect(key).toMatch(/^[0-9a-f]{64}\n$/);
+    expectOneLineFailure(await keyless(['add', 'https://127.0.0.1/hooks']), PRIVATE);
+    expect(await readFile(file, 'utf8')).toBe(key);
   });
 
   it('adds, lists, rotates, disables, enables, replays and removes an endpoint', async () => {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { type OperatorSession, openOperatorSession } from '../../src/cli/context.js';
 import { type CommandEnvironment, configOnce } from '../../src/cli/environment.js';
 import { runCommandLine } from '../../src/cli/run.js';
@@ -63,6 +64,7 @@ export function inProcessCommands(env: Record<string, string>): InProcessCommand
             await open.settle();
           }
         },
+        resolvePath: (file) => path.resolve(file),
       };
       try {
         const outcome = await runCommandLine(args, environment);

@@ -17,9 +17,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `accounts <args>` to completion. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: childEnv(env) });
+/** Runs `accounts <args>` to completion (in the repository, or in `cwd`). */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  { cwd = ROOT }: { cwd?: string } = {},
+): Promise<CliResult> {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd, env: childEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {

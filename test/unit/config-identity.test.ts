@@ -41,9 +41,15 @@ describe('identity verification configuration', () => {
   it('refuses PortOne half set up, naming the missing variable, and without SECRETS_KEY', () => {
     expect(configError({ ...PORTONE, PORTONE_STORE_ID: '' }).variable).toBe('PORTONE_STORE_ID');
     expect(configError({ PORTONE_CHANNEL_KEY: 'channel-key-1' }).variable).toBe('PORTONE_API_SECRET');
-    const missingKey = configError({ ...PORTONE, SECRETS_KEY: '' });
-    expect(missingKey.variable).toBe('SECRETS_KEY');
-    expect(missingKey.message).not.toContain('portone-secret');
+    const missingKey = configError({ ...PORTONE, SECRETS_KEY: '', DATABASE_URL: 'postgres://db/accounts' });
+    expect(missingKey.message).toBe(
+      'Invalid configuration: SECRETS_KEY must be set when PORTONE_API_SECRET is (the CI is kept as an HMAC ' +
+        'under a key derived from it): make one with `openssl rand -hex 32`, the same for every instance',
+    );
+    // The embedded database keeps its own key in DATA_DIR (made on the first start).
+    const embedded = loadConfig({ ...PORTONE, SECRETS_KEY: '', DATA_DIR: '/srv/accounts' });
+    expect(embedded.identity.portone?.storeId).toBe('store-1');
+    expect(embedded.secondFactor.keyFile).toBe('/srv/accounts/secrets.key');
   });
 
   it("takes PortOne's browser origins as a list of https origins, and leaves them out without PortOne", () => {

@@ -142,10 +142,22 @@ describe('recovery codes (lib/recovery-codes.ts)', () => {
 
 describe('SECRETS_KEY and APP_NAME', () => {
   it('is optional; when set, 64 hex characters become the 32-byte key', () => {
-    expect(loadConfig({}).secondFactor).toEqual({ secretsKey: undefined, issuer: 'accounts' });
     const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.toUpperCase(), APP_NAME: 'Minji Talk' });
-    expect(config.secondFactor.secretsKey).toEqual(Buffer.from(TEST_SECRETS_KEY, 'hex'));
-    expect(config.secondFactor.issuer).toBe('Minji Talk');
+    expect(config.secondFactor).toEqual({
+      secretsKey: Buffer.from(TEST_SECRETS_KEY, 'hex'),
+      keyFile: undefined,
+      issuer: 'Minji Talk',
+    });
+  });
+
+  it('unset, names its file in DATA_DIR on the embedded database, and nothing on PostgreSQL', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/accounts' }).secondFactor).toEqual({
+      secretsKey: undefined,
+      keyFile: '/srv/accounts/secrets.key',
+      issuer: 'accounts',
+    });
+    const postgres = loadConfig({ DATA_DIR: '/srv/accounts', DATABASE_URL: 'postgres://db/accounts' });
+    expect(postgres.secondFactor).toEqual({ secretsKey: undefined, keyFile: undefined, issuer: 'accounts' });
   });
 
   it('refuses a malformed key at start, without echoing it', () => {

@@ -1,3 +1,4 @@
+import { MAKE_SECRETS_KEY } from '../../config/second-factor.js';
 import type { WebhookDisabledReason } from '../../db/schema-events.js';
 import { NotFoundError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
@@ -40,6 +41,9 @@ export interface AddEndpoint {
 /** At most this many attempts are listed. */
 export const ATTEMPTS_LISTED = 100;
 
+/** Only on PostgreSQL: on the embedded database an unset SECRETS_KEY is kept in DATA_DIR. */
+const NO_SECRETS_KEY = `SECRETS_KEY is not set: webhook secrets are sealed with it (${MAKE_SECRETS_KEY})`;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function view(row: EndpointRow): EndpointView {
@@ -76,7 +80,7 @@ export class WebhookEndpoints {
   async add(request: AddEndpoint): Promise<AddedEndpoint> {
     const secrets = this.deps.secrets;
     if (secrets === undefined) {
-      throw new WebhookRequestError('SECRETS_KEY is not set: webhook secrets are sealed with it');
+      throw new WebhookRequestError(NO_SECRETS_KEY);
     }
     if (request.url.length > 2048) throw new WebhookRequestError('URL: at most 2048 characters');
     const url = checkTargetUrl(request.url, this.deps.allowPrivate);
@@ -121,7 +125,7 @@ export class WebhookEndpoints {
     const row = UUID.test(id) ? await this.deps.endpoints.find(id) : undefined;
     if (row === undefined) throw notFound(id);
     if (secrets === undefined) {
-      throw new WebhookRequestError('SECRETS_KEY is not set: webhook secrets are sealed with it');
+      throw new WebhookRequestError(NO_SECRETS_KEY);
     }
     const secret = newWebhookSecret();
     const until = new Date(now.getTime() + ROTATION_OVERLAP_MS);
