@@ -5,8 +5,10 @@ import { registerConsentCommands } from './consent.js';
 import type { CommandEnvironment } from './environment.js';
 import { registerIdentityCommands } from './identity.js';
 import { registerInspirerCommands } from './inspirer.js';
+import { registerKeyCommands } from './keys.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
+import { registerServiceCommands } from './service.js';
 import { registerTokenCommands } from './token.js';
 import { registerUserCommands } from './user.js';
 import { registerWebhookCommands } from './webhook.js';
@@ -46,6 +48,8 @@ export function buildProgram(state: RunState, environment: CommandEnvironment): 
   registerConsentCommands(program, environment);
   registerWebhookCommands(program, environment);
   registerIdentityCommands(program, environment);
+  registerKeyCommands(program, environment);
+  registerServiceCommands(program, environment);
 
   // An unknown command, at the top as in a group, is commander's one line ("error: unknown command 'usr'
   // (Did you mean user?)") and exit 1: `--help` shows what there is.
