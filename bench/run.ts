@@ -15,6 +15,7 @@ import { benchReads, readRows } from './reads.js';
 import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, SCENARIO_GROUPS, type Settings } from './settings.js';
+import { benchTokens } from './tokens.js';
 import { benchTrafficMix, mixSettings, type TrafficMixResult } from './traffic-mix.js';
 import { trafficMixReport } from './traffic-mix-report.js';
 import { type Verdict, verdictTable } from './verdicts.js';
@@ -102,6 +103,7 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.summaries.push(feed.summary);
   }
   if (settings.scenarios.has('inspirers')) report.rows.push(...(await benchInspirers(database, settings)));
+  if (settings.scenarios.has('tokens')) report.rows.push(...(await benchTokens(database, settings)));
   // Last: it adds a webhook endpoint to the database the groups above measure without one.
   if (settings.scenarios.has('webhooks')) {
     const webhooks = await benchWebhooks(database, settings);
@@ -138,7 +140,7 @@ async function main(): Promise<number> {
     console.error(NGINX_MISSING);
     return 1;
   }
-  const perBackend = [...SCENARIO_GROUPS, 'reads', 'forgot-timing', 'webhooks'] as const;
+  const perBackend = [...SCENARIO_GROUPS, 'reads', 'forgot-timing', 'webhooks', 'tokens'] as const;
   if (perBackend.some((group) => settings.scenarios.has(group))) {
     if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
     if (settings.backends.has('postgres') && databaseUrl !== undefined) {

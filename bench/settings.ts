@@ -8,7 +8,8 @@ export const SCENARIO_GROUPS = ['hot-paths', 'growth', 'feed', 'inspirers'] as c
  * `first-start`, the embedded database alone: a first start on a new DATA_DIR against its restart; `reads`,
  * the part of `hot-paths` without argon2: validate and user/get beside their bare limit; `forgot-timing`,
  * forgot-password's time for a known address against an unknown one; `webhooks`, register and login beside
- * their argon2 limits without and with a webhook endpoint configured.
+ * their argon2 limits without and with a webhook endpoint configured; `tokens`, auth/token beside user/get and
+ * a jose verification of an access token beside a user/get round trip.
  */
 export const OPT_IN_GROUPS = [
   'traffic-mix',
@@ -17,6 +18,7 @@ export const OPT_IN_GROUPS = [
   'reads',
   'forgot-timing',
   'webhooks',
+  'tokens',
 ] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number] | (typeof OPT_IN_GROUPS)[number];
 const KNOWN_GROUPS: readonly string[] = [...SCENARIO_GROUPS, ...OPT_IN_GROUPS];

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { type AccessTokensConfig, parseAccessTokens } from './config/access-tokens.js';
 import { parseCorsOrigins } from './config/cors.js';
 import { type DataExportConfig, parseDataExport } from './config/data-export.js';
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
@@ -113,6 +114,8 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Identity verification through PortOne: PORTONE_*, IDENTITY_ONE_ACCOUNT_PER_PERSON. */
   identity: IdentityConfig;
+  /** Access tokens for other services: ACCESS_TOKEN_ALG, ACCESS_TOKEN_TTL, ACCESS_TOKEN_AUDIENCE, ACCESS_KEY_PUBLISH_AHEAD. */
+  accessTokens: AccessTokensConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -226,5 +229,6 @@ export function loadConfig(env: Env = process.env): Config {
     webauthn: parseWebAuthn(env, mail.publicUrl),
     webhooks: parseWebhooks(env),
     identity: parseIdentity(env, secondFactor.secretsKey !== undefined || secondFactor.keyFile !== undefined),
+    accessTokens: parseAccessTokens(env, mail.publicUrl),
   };
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { registerOAuthRoutes } from './account/access-tokens/oauth-routes.js';
+import { accessTokenEndpoints } from './account/access-tokens/routes.js';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
@@ -51,7 +53,10 @@ export function buildEndpoints(
   webSessions: WebSessions;
   /** The consent documents' pages (/legal/…). */
   legalDocuments: LegalDocuments;
-  /** The routes that answer a file, not an envelope (the data-export download): registered by app/api.ts. */
+  /**
+   * The routes that answer something else than an envelope (the data-export download, the JWKS, the token
+   * introspection): registered by app/api.ts.
+   */
   registerDownloads: (app: FastifyInstance) => void;
   dataExportJobs: DataExportJobs;
   securityEvents: SecurityEventsService;
@@ -107,6 +112,9 @@ export function buildEndpoints(
     guardianDeadline,
     guardianIdentity,
     identity,
+    accessTokens,
+    signingKeys,
+    serviceCredentials,
   } = buildServices({ config, deps: infrastructure });
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -158,6 +166,7 @@ export function buildEndpoints(
     ...deviceEndpoints(devices),
     ...notificationEndpoints(notifications),
     ...tokenEndpoints(tokens),
+    ...accessTokenEndpoints(accessTokens),
     ...securityEventEndpoints(securityEvents, activityCursors),
     ...identityEndpoints(identity),
     // Each known provider's login beside its link (an unconfigured one's answer 503 provider_not_configured),
@@ -180,7 +189,15 @@ export function buildEndpoints(
     endpoints,
     services: { authenticate: (token) => tokens.authenticate(token), wrote: (userId) => reads.wrote(userId) },
     mediaReferences,
-    registerDownloads: (app) => registerExportDownload(app, config.apiVersions, dataExports),
+    registerDownloads: (app) => {
+      registerExportDownload(app, config.apiVersions, dataExports);
+      registerOAuthRoutes(app, {
+        accessTokens,
+        keys: signingKeys,
+        credentials: serviceCredentials,
+        limit: limits.introspection,
+      });
+    },
     dataExportJobs,
     securityEvents,
     dueDeletions: eraser,

@@ -28,6 +28,7 @@ export type ServiceErrorCode =
   | 'service_unavailable'
   | 'overloaded'
   | 'second_factor_not_configured'
+  | 'access_tokens_not_configured'
   | 'identity_verification_not_configured'
   | 'provider_not_configured';
 
@@ -232,6 +233,14 @@ export class SecondFactorNotConfiguredError extends ServiceError {
     super('Second factor not configured: SECRETS_KEY is not set');
     this.name = 'SecondFactorNotConfiguredError';
   }
+}
+
+/** An access token asked of a deployment without SECRETS_KEY, which the signing keys are sealed with. */
+export class AccessTokensNotConfiguredError extends ServiceError {
+  readonly code = 'access_tokens_not_configured';
+  readonly variables = ['SECRETS_KEY'] as const;
+  override readonly name = 'AccessTokensNotConfiguredError';
+  override readonly message = 'Access tokens not configured: SECRETS_KEY is not set';
 }
 
 /**

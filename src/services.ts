@@ -1,6 +1,7 @@
 import type { SecondFactorSignIn } from './account/second-factor/sign-in.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
+import { type AccessTokenServices, buildAccessTokens } from './services/access-tokens.js';
 import { type AccountFlows, buildAccountFlows } from './services/account.js';
 import { buildDeletion, type DeletionServices } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
@@ -58,7 +59,8 @@ export interface Services
     Pick<IdentityServices, 'identity' | 'identityVerifier'>,
     Pick<GuardianServices, 'guardianRequests' | 'guardianConsents' | 'guardianDeadline' | 'guardianIdentity'>,
     WebhookServices,
-    OperatorToolServices {
+    OperatorToolServices,
+    AccessTokenServices {
   /** The second step of a sign-in (or of a deletion's cancel). */
   secondFactorSignIn: SecondFactorSignIn;
   /** Whether SECRETS_KEY is set: without it the second factor's routes answer 503. */
@@ -73,7 +75,7 @@ export interface Services
  * The services, from the factories of services/ in dependency order, each given its parts by name: the
  * security log, the entity modules, the notifications, sign-in, the deletion, the second factor's sign-in,
  * the passkeys' proofs, the account's flows, the factors' settings, the data export, identity verification,
- * a guardian's consent, the webhooks and the operators' own tools. The server (endpoints.ts), the operator
+ * a guardian's consent, the webhooks, the operators' own tools and the access tokens for other services. The server (endpoints.ts), the operator
  * commands (cli/context.ts) and the tests all build theirs here, on buildInfrastructure's deps.
  */
 export function buildServices({ config, deps }: FactoryArgs): Services {
@@ -198,6 +200,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
   // events calls after its commit so that this instance delivers them at once rather than at its next tick.
   const webhooks = buildWebhooks({ config, deps });
   const tools = buildOperatorTools({ config, deps, secondFactorRepo, activity });
+  const accessTokens = buildAccessTokens({ config, deps });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -250,5 +253,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     userList: tools.userList,
     consentHistory: tools.consentHistory,
     secondFactorReset: tools.secondFactorReset,
+    signingKeys: accessTokens.signingKeys,
+    accessTokens: accessTokens.accessTokens,
+    serviceCredentials: accessTokens.serviceCredentials,
   };
 }

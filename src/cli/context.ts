@@ -13,6 +13,8 @@ import type { ConsentReminders } from '../modules/consents/reminders.js';
 import type { ConsentsService } from '../modules/consents/service.js';
 import type { PostsService } from '../modules/posts/service.js';
 import type { PromotionsService } from '../modules/promotions/service.js';
+import type { ServiceCredentials } from '../modules/service-credentials/service.js';
+import type { SigningKeys } from '../modules/signing-keys/service.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UserImportService } from '../modules/users/import-service.js';
 import type { UserListService } from '../modules/users/list-service.js';
@@ -43,6 +45,10 @@ export interface OperatorServices {
   webhooks: WebhookEndpoints;
   /** Releases an account's identity verification (`accounts identity release`). */
   identity: IdentityVerifications;
+  /** The access tokens' signing keys (`accounts keys`). */
+  signingKeys: SigningKeys;
+  /** The other services' introspection credentials (`accounts service`). */
+  serviceCredentials: ServiceCredentials;
 }
 
 /**
@@ -77,6 +83,8 @@ export function operatorServices(services: Services): OperatorServices {
     secondFactor: services.secondFactorReset,
     webhooks: services.webhookEndpoints,
     identity: services.identity,
+    signingKeys: services.signingKeys,
+    serviceCredentials: services.serviceCredentials,
   };
 }
 

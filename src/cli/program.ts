@@ -5,8 +5,10 @@ import { registerConsentCommands } from './consent.js';
 import type { CommandEnvironment, HandedCommandRunner } from './environment.js';
 import { registerIdentityCommands } from './identity.js';
 import { registerInspirerCommands } from './inspirer.js';
+import { registerKeyCommands } from './keys.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
+import { registerServiceCommands } from './service.js';
 import { registerTokenCommands } from './token.js';
 import { registerUserCommands } from './user.js';
 import { registerWebhookCommands } from './webhook.js';
@@ -49,6 +51,8 @@ function registerOperatorCommands(program: Command, environment: CommandEnvironm
   registerConsentCommands(program, environment);
   registerWebhookCommands(program, environment);
   registerIdentityCommands(program, environment);
+  registerKeyCommands(program, environment);
+  registerServiceCommands(program, environment);
 }
 
 /**

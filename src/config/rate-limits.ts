@@ -45,6 +45,8 @@ export interface RateLimitsConfig {
   mailAlerts: Limit;
   /** identity/start and identity/verify requests per signed-in user, together. */
   identityVerification: Limit;
+  /** oauth/introspect requests per service credential. */
+  introspection: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -99,5 +101,6 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     mailAddress: limit(env, 'RATE_LIMIT_MAIL_ADDRESS', '5/1h'),
     mailAlerts: limit(env, 'RATE_LIMIT_MAIL_ALERTS', '3/1h'),
     identityVerification: limit(env, 'RATE_LIMIT_IDENTITY_VERIFICATION', '10/1h'),
+    introspection: limit(env, 'RATE_LIMIT_INTROSPECTION', '6000/1m'),
   };
 }

@@ -26,6 +26,7 @@ import type {
   SecurityAlertSlotsTable,
   SecurityEventsTable,
 } from './schema-privacy.js';
+import type { ServiceCredentialsTable, SigningKeysTable } from './schema-tokens.js';
 
 /** Columns the database fills in (timestamps with a default) but that may also be written. */
 
@@ -92,6 +93,8 @@ export interface ApiTokensTable {
   reauthenticated_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** How many factors opened that window (1 or 2); null counts as 1. */
   reauth_factors: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 0040: the session's sign-in method (SessionMethod); null for a session whose event was gone. */
+  sign_in_method: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProviderAccountsTable {
@@ -250,6 +253,8 @@ export interface Database {
   webauthn_challenges: WebAuthnChallengesTable;
   identity_verification_requests: IdentityVerificationRequestsTable;
   identity_verifications: IdentityVerificationsTable;
+  signing_keys: SigningKeysTable;
+  service_credentials: ServiceCredentialsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

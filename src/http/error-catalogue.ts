@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type {
+  AccessTokensNotConfiguredError,
   AccountDeletionScheduledError,
   IdentityVerificationNotConfiguredError,
   OverloadedError,
@@ -22,6 +23,7 @@ export type TransportErrorCode =
   | 'url_unparsable'
   | 'host_missing'
   | 'metrics_unauthorized'
+  | 'introspection_unauthorized'
   | 'method_not_allowed'
   | 'request_timeout'
   | 'payload_too_large'
@@ -140,6 +142,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     log: refused,
   },
   metrics_unauthorized: { status: 401, type: 'UnauthorizedHttpException', message: 'Unauthorized' },
+  introspection_unauthorized: {
+    status: 401,
+    type: 'UnauthorizedHttpException',
+    message: 'Invalid client.',
+    reason: 'invalid_client',
+    log: refused,
+  },
   forbidden: { status: 403, type: 'AccessDeniedHttpException', message: 'This action is unauthorized.' },
   guardian_consent_required: {
     status: 403,
@@ -232,6 +241,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     ...unavailable,
     message: 'Second factor not configured.',
     reason: 'second_factor_not_configured',
+    details: (error) => ({ variables: [...error.variables] }),
+    log: notConfigured,
+  }),
+  access_tokens_not_configured: of<AccessTokensNotConfiguredError>({
+    ...unavailable,
+    message: 'Access tokens not configured.',
+    reason: 'access_tokens_not_configured',
     details: (error) => ({ variables: [...error.variables] }),
     log: notConfigured,
   }),

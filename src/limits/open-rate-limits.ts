@@ -34,7 +34,8 @@ type CounterName =
   | 'dataExport'
   | 'mailAddress'
   | 'mailAlerts'
-  | 'identityVerification';
+  | 'identityVerification'
+  | 'introspection';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -51,6 +52,7 @@ const KEY_NAMES: Record<CounterName, string> = {
   mailAddress: 'mail-address',
   mailAlerts: 'mail-alerts',
   identityVerification: 'identity-verification',
+  introspection: 'introspection',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -109,6 +111,7 @@ export function openRateLimits(
     mailAddress: counter('mailAddress'),
     mailAlerts: counter('mailAlerts'),
     identityVerification: counter('identityVerification'),
+    introspection: counter('introspection'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

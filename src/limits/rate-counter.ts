@@ -36,6 +36,8 @@ export interface RateLimits {
   mailAlerts: RateCounter;
   /** Identity verifications started or checked per user (each asks PortOne, which bills per verification). */
   identityVerification: RateCounter;
+  /** Token introspections per service credential (oauth/introspect). */
+  introspection: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export function unlimitedRateLimits(): RateLimits {
     mailAddress: unlimited,
     mailAlerts: unlimited,
     identityVerification: unlimited,
+    introspection: unlimited,
     ready: async () => {},
     close: async () => {},
   };

@@ -34,11 +34,11 @@ const MUST_BE_PROTECTED = [
 /**
  * Routes outside the versioned API (health, metrics, the document itself, media files, and the web pages:
  * pages, the consent documents' pages, their assets, the session-cookie routes and /docs) and the versioned
- * data-export download link, which answers a file, not an envelope. Fastify's route printer shows the wildcard asset routes as `/*`
- * and `/docs*`.
+ * data-export download link (a file), the JWKS and the token introspection (their RFCs' JSON), not an
+ * envelope. Fastify's route printer shows the wildcard asset routes as `/*` and `/docs*`.
  */
 const UNVERSIONED =
-  /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|forgot-password|cancel-deletion|account-deleted|guardian-consent|docs)|\/legal\/:key(\/:version\/:lang)?|\/[a-z0-9]+\/export\/download\/:id|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?)$/;
+  /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|forgot-password|cancel-deletion|account-deleted|guardian-consent|docs)|\/legal\/:key(\/:version\/:lang)?|\/[a-z0-9]+\/export\/download\/:id|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?|\/\.well-known\/jwks\.json|\/oauth\/introspect)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();
 

@@ -115,6 +115,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       post('/user/consents/update', { marketing_email: 'on' }, minji.token),
     );
     await check('GET /user/tokens', get('/user/tokens', minji.token));
+    await check('POST /auth/token', post('/auth/token', {}, minji.token));
     await check('POST /test/notification', post('/test/notification', {}, minji.token));
     await check('GET /test/notification', get('/test/notification', minji.token));
 

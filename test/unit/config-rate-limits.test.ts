@@ -23,6 +23,7 @@ describe('rate-limit configuration', () => {
       mailAddress: { points: 5, windowSeconds: 3600 },
       mailAlerts: { points: 3, windowSeconds: 3600 },
       identityVerification: { points: 10, windowSeconds: 3600 },
+      introspection: { points: 6000, windowSeconds: 60 },
     });
   });
 
@@ -41,6 +42,7 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_PASSWORD_FORGOT_IP: '9/1h',
       RATE_LIMIT_MAIL_ADDRESS: '3/30m',
       RATE_LIMIT_MAIL_ALERTS: '10/2h',
+      RATE_LIMIT_INTROSPECTION: '100/1m',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -59,6 +61,7 @@ describe('rate-limit configuration', () => {
       mailAddress: { points: 3, windowSeconds: 1800 },
       mailAlerts: { points: 10, windowSeconds: 7200 },
       identityVerification: { points: 10, windowSeconds: 3600 },
+      introspection: { points: 100, windowSeconds: 60 },
     });
   });
 

@@ -67,6 +67,7 @@ describe('the error catalogue', () => {
     const quiet: ErrorCode[] = [
       'overloaded',
       'second_factor_not_configured',
+      'access_tokens_not_configured',
       'identity_verification_not_configured',
       'provider_not_configured',
     ];

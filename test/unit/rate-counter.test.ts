@@ -21,6 +21,7 @@ const config = {
   mailAddress: { points: 5, windowSeconds: 3600 },
   mailAlerts: { points: 3, windowSeconds: 3600 },
   identityVerification: { points: 10, windowSeconds: 3600 },
+  introspection: { points: 6000, windowSeconds: 60 },
 };
 const silent = { warn: () => {} };
 

@@ -18,13 +18,14 @@ export interface NewToken {
 }
 
 /** The INSERT of a new token; also part of an email sign-up's one write. */
-export function insertTokenQuery(db: TableInserter, token: NewToken) {
+export function insertTokenQuery(db: TableInserter, token: NewToken, method: SessionMethod) {
   return db.insertInto('api_tokens').values({
     id: token.id,
     user_id: token.userId,
     token_hash: token.tokenHash,
     name: token.name,
     expires_at: token.expiresAt,
+    sign_in_method: method,
   });
 }
 
@@ -42,10 +43,14 @@ export function sessionCreated(token: NewToken, method: SessionMethod): AccountE
  * and prepared on a server, once.
  */
 export const INSERT_TOKEN = Precompiled.named(
-  (db: Executor, { token, event }: { token: NewToken; event: AccountEventInsert }) =>
+  (
+    db: Executor,
+    { token, event, method }: { token: NewToken; event: AccountEventInsert; method: SessionMethod },
+  ) =>
     insertTokenQuery(
       db.with('session_event', (qc) => insertAccountEventQuery(qc, event)),
       token,
+      method,
     ),
 );
 
@@ -64,7 +69,7 @@ export const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
       .with('issued', (qc) =>
         qc
           .insertInto('api_tokens')
-          .columns(['id', 'user_id', 'token_hash', 'name', 'expires_at'])
+          .columns(['id', 'user_id', 'token_hash', 'name', 'expires_at', 'sign_in_method'])
           .expression((eb) =>
             eb
               .selectFrom('users')
@@ -74,6 +79,7 @@ export const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
                 sql<Buffer>`${token.tokenHash}::bytea`.as('token_hash'),
                 sql<string | null>`${token.name}::text`.as('name'),
                 sql<Date | null>`${token.expiresAt}::timestamptz`.as('expires_at'),
+                sql<string>`'password'::text`.as('sign_in_method'),
               ])
               .where('users.id', '=', token.userId)
               .where('users.password_hash', '=', checkedHash)

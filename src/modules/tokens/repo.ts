@@ -81,7 +81,7 @@ export class TokensRepo {
 
   /** The token and its `session.created` event, in one statement. */
   async insert(token: NewToken, method: SessionMethod): Promise<void> {
-    await INSERT_TOKEN.execute(this.db, { token, event: sessionCreated(token, method) });
+    await INSERT_TOKEN.execute(this.db, { token, event: sessionCreated(token, method), method });
   }
 
   /** `insert`, if the sign-in still holds (INSERT_IF_SIGN_IN_HOLDS); false when it wrote nothing. */
