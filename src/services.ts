@@ -4,6 +4,7 @@ import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { type AccountFlows, buildAccountFlows } from './services/account.js';
 import { buildDeletion, type DeletionServices } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
+import { buildEmailCodes, type EmailCodeServices } from './services/email-codes.js';
 import { buildEntities, type EntityServices } from './services/entities.js';
 import { buildFactorSettings, buildPasskeyProofs, type FactorSettingsServices } from './services/factors.js';
 import { buildGuardian, type GuardianServices } from './services/guardian.js';
@@ -41,6 +42,7 @@ export interface Services
     >,
     Pick<NotificationServices, 'devices' | 'notifications'>,
     Pick<SignInServices, 'signIn'>,
+    EmailCodeServices,
     Pick<DeletionServices, 'eraser' | 'scheduledDeletions'>,
     Pick<
       AccountFlows,
@@ -93,6 +95,17 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     providers: entities.providers,
   });
   const { gate, sessionTokens, secondFactorRepo } = signInServices;
+  // Sign-in (and sign-up) by a code mailed to the address, through the same gate and token writer.
+  const codes = buildEmailCodes({
+    config,
+    deps,
+    usersRepo,
+    users,
+    gate,
+    sessionTokens,
+    loginLimits: signInServices.loginLimits,
+    activity,
+  });
   // The deletion's cancel checks the password the login's way, under its counters.
   const deletion = buildDeletion({
     config,
@@ -138,6 +151,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     consents: entities.consents,
     idempotency: entities.idempotency,
     oneTimeTokens,
+    oneTimeCodes: codes.oneTimeCodes,
     gate,
     sessionTokens,
     passkeysRepo,
@@ -218,6 +232,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     devices: notifications.devices,
     notifications: notifications.notifications,
     signIn: signInServices.signIn,
+    oneTimeCodes: codes.oneTimeCodes,
+    emailCodes: codes.emailCodes,
     secondFactorSignIn,
     secondFactorConfigured: signInServices.secondFactorCodes.configured,
     eraser,
