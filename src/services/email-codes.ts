@@ -38,8 +38,8 @@ export function buildEmailCodes(parts: EmailCodeParts): EmailCodeServices {
     usersRepo: parts.usersRepo,
     users: parts.users,
     mailer: deps.mailer,
-    // The pages that use the links' tokens (src/web/).
-    links: { login: `${base}/email-code?token={token}`, register: `${base}/signup?code={token}` },
+    // The pages that use the links' tokens (src/web/): the login's button, the sign-up's form.
+    links: { login: `${base}/login?token={token}`, register: `${base}/signup?code={token}` },
     perEmail: deps.limits.emailCodeEmail,
     limits: parts.loginLimits,
     gate: parts.gate,

@@ -40,7 +40,7 @@ describe.each(backends)('%s: sign-in by a code mailed to the address', (backend)
       locale: 'en',
       subject: `${code} is your code`,
     });
-    expect(mail?.text).toMatch(/^http:\/\/localhost:8080\/email-code\?token=[A-Za-z0-9_-]{43}$/m);
+    expect(mail?.text).toMatch(/^http:\/\/localhost:8080\/login\?token=[A-Za-z0-9_-]{43}$/m);
 
     const signedIn = expectOk<SignedIn>(await verify({ email: me.email.toUpperCase(), code }));
     const { api_token: apiToken, ...view } = signedIn.user;

@@ -19,7 +19,7 @@ import type { SignInTokens } from '../sign-in/tokens.js';
 
 /** The links of the code mails: templates with `{token}`. */
 export interface EmailCodeLinks {
-  /** The page that signs in with a login code's token. */
+  /** The page that signs in with a login code's token (the login page). */
   login: string;
   /** The sign-up page, carrying a register code's token. */
   register: string;
