@@ -179,7 +179,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       properties: Record<string, Record<string, unknown>>;
     };
     expect(schema.required).toEqual(['type', 'email', 'username', 'gender', 'user_agreement']);
-    expect(schema.properties.type).toMatchObject({ type: 'string', enum: ['email'] });
+    expect(schema.properties.type).toMatchObject({ type: 'string', enum: ['email', 'email_code'] });
     expect(schema.properties.email).toMatchObject({ type: 'string', format: 'email', maxLength: 255 });
     expect(schema.properties.slug).toMatchObject({ minLength: 4, maxLength: 256 });
     expect(schema.properties.gender).toMatchObject({ type: 'integer', enum: [0, 1] });
