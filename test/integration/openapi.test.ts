@@ -26,6 +26,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     // No provider is configured here: every known one's login, link and unlink routes are there all the same.
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/auth/deletion/cancel',
+      '/auth/email-code',
+      '/auth/email-code/verify',
       '/auth/email/verify',
       '/auth/login/alpha',
       '/auth/login/beta',
