@@ -5,6 +5,7 @@ import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
 import type { DueDeletions } from './account/deletion/sweep.js';
+import { emailCodeEndpoints } from './account/email-code/routes.js';
 import { guardianEndpoints } from './account/guardian/routes.js';
 import type { GuardianDeadline } from './account/guardian/sweep.js';
 import { identityEndpoints } from './account/identity/routes.js';
@@ -89,6 +90,7 @@ export function buildEndpoints(
     profilePictures,
     verification,
     passwordReset,
+    emailCodes,
     consents,
     devices,
     notifications,
@@ -141,7 +143,11 @@ export function buildEndpoints(
       {
         // Only configured providers are register types; every REGISTER_PROVIDERS name keeps its required_if
         // fields, so the 422 for a missing `<name>_user_id` reads the same whether or not it is configured.
-        types: ['email', ...config.providers.registerNames.filter((name) => configured.includes(name))],
+        types: [
+          'email',
+          'email_code',
+          ...config.providers.registerNames.filter((name) => configured.includes(name)),
+        ],
         providerNames: config.providers.registerNames,
         image: imageLimits,
         taken,
@@ -183,6 +189,10 @@ export function buildEndpoints(
     ...promotionEndpoints(promotions),
     ...emailVerificationEndpoints(verification),
     ...passwordResetEndpoints(passwordReset, { forgotIp: limits.passwordForgotIp }),
+    ...emailCodeEndpoints(emailCodes, {
+      requestLimit: limits.emailCodeIp,
+      loginLimit: limits.loginIp,
+    }),
     ...consentEndpoints(consents),
   ];
   return {

@@ -5,6 +5,7 @@ import { type AccessTokenServices, buildAccessTokens } from './services/access-t
 import { type AccountFlows, buildAccountFlows } from './services/account.js';
 import { buildDeletion, type DeletionServices } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
+import { buildEmailCodes, type EmailCodeServices } from './services/email-codes.js';
 import { buildEntities, type EntityServices } from './services/entities.js';
 import { buildFactorSettings, buildPasskeyProofs, type FactorSettingsServices } from './services/factors.js';
 import { buildGuardian, type GuardianServices } from './services/guardian.js';
@@ -42,6 +43,7 @@ export interface Services
     >,
     Pick<NotificationServices, 'devices' | 'notifications'>,
     Pick<SignInServices, 'signIn'>,
+    EmailCodeServices,
     Pick<DeletionServices, 'eraser' | 'scheduledDeletions'>,
     Pick<
       AccountFlows,
@@ -95,6 +97,17 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     providers: entities.providers,
   });
   const { gate, sessionTokens, secondFactorRepo } = signInServices;
+  // Sign-in (and sign-up) by a code mailed to the address, through the same gate and token writer.
+  const codes = buildEmailCodes({
+    config,
+    deps,
+    usersRepo,
+    users,
+    gate,
+    sessionTokens,
+    loginLimits: signInServices.loginLimits,
+    activity,
+  });
   // The deletion's cancel checks the password the login's way, under its counters.
   const deletion = buildDeletion({
     config,
@@ -140,6 +153,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     consents: entities.consents,
     idempotency: entities.idempotency,
     oneTimeTokens,
+    oneTimeCodes: codes.oneTimeCodes,
     gate,
     sessionTokens,
     passkeysRepo,
@@ -221,6 +235,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     devices: notifications.devices,
     notifications: notifications.notifications,
     signIn: signInServices.signIn,
+    oneTimeCodes: codes.oneTimeCodes,
+    emailCodes: codes.emailCodes,
     secondFactorSignIn,
     secondFactorConfigured: signInServices.secondFactorCodes.configured,
     eraser,

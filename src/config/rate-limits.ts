@@ -37,6 +37,10 @@ export interface RateLimitsConfig {
   passwordForgotEmail: Limit;
   /** auth/password/forgot requests per IP. */
   passwordForgotIp: Limit;
+  /** auth/email-code requests per (lower-cased) email address, whether or not an account has it. */
+  emailCodeEmail: Limit;
+  /** auth/email-code requests per IP. */
+  emailCodeIp: Limit;
   /** Data exports a user may start (user/export), per user; a request answered by a pending one is free. */
   dataExport: Limit;
   /** Mails to one (lower-cased) address that a stranger can trigger: all but the owner's alerts (mail/address-cap.ts). */
@@ -97,6 +101,8 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     emailResend: limit(env, 'RATE_LIMIT_EMAIL_RESEND', '3/1h'),
     passwordForgotEmail: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_EMAIL', '3/1h'),
     passwordForgotIp: limit(env, 'RATE_LIMIT_PASSWORD_FORGOT_IP', '20/1h'),
+    emailCodeEmail: limit(env, 'RATE_LIMIT_EMAIL_CODE_EMAIL', '5/1h'),
+    emailCodeIp: limit(env, 'RATE_LIMIT_EMAIL_CODE_IP', '20/1h'),
     dataExport: limit(env, 'RATE_LIMIT_DATA_EXPORT', '1/1h'),
     mailAddress: limit(env, 'RATE_LIMIT_MAIL_ADDRESS', '5/1h'),
     mailAlerts: limit(env, 'RATE_LIMIT_MAIL_ALERTS', '3/1h'),

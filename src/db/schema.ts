@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Timestamp } from './column-types.js';
+import type { OneTimeCodesTable } from './schema-codes.js';
 import type {
   AccountEventsTable,
   WebhookAttemptsTable,
@@ -226,6 +227,7 @@ export interface Database {
   inspirers: InspirersTable;
   notification_outbox: NotificationOutboxTable;
   one_time_tokens: OneTimeTokensTable;
+  one_time_codes: OneTimeCodesTable;
   mail_outbox: MailOutboxTable;
   mail_folds: MailFoldsTable;
   schema_migrations: SchemaMigrationsTable;
@@ -277,6 +279,7 @@ export type SecurityEventRow = Selectable<SecurityEventsTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;
 
 export type { Timestamp } from './column-types.js';
+export type * from './schema-codes.js';
 export type * from './schema-factors.js';
 export type * from './schema-identity.js';
 export type * from './schema-privacy.js';

@@ -31,6 +31,8 @@ type CounterName =
   | 'emailResend'
   | 'passwordForgotEmail'
   | 'passwordForgotIp'
+  | 'emailCodeEmail'
+  | 'emailCodeIp'
   | 'dataExport'
   | 'mailAddress'
   | 'mailAlerts'
@@ -48,6 +50,8 @@ const KEY_NAMES: Record<CounterName, string> = {
   emailResend: 'email-resend',
   passwordForgotEmail: 'password-forgot-email',
   passwordForgotIp: 'password-forgot-ip',
+  emailCodeEmail: 'email-code-email',
+  emailCodeIp: 'email-code-ip',
   dataExport: 'data-export',
   mailAddress: 'mail-address',
   mailAlerts: 'mail-alerts',
@@ -107,6 +111,8 @@ export function openRateLimits(
     emailResend: counter('emailResend'),
     passwordForgotEmail: counter('passwordForgotEmail'),
     passwordForgotIp: counter('passwordForgotIp'),
+    emailCodeEmail: counter('emailCodeEmail'),
+    emailCodeIp: counter('emailCodeIp'),
     dataExport: counter('dataExport'),
     mailAddress: counter('mailAddress'),
     mailAlerts: counter('mailAlerts'),

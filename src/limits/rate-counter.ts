@@ -28,6 +28,9 @@ export interface RateLimits {
   emailResend: RateCounter;
   passwordForgotEmail: RateCounter;
   passwordForgotIp: RateCounter;
+  /** Code mails asked for per address (auth/email-code), and per IP. */
+  emailCodeEmail: RateCounter;
+  emailCodeIp: RateCounter;
   /** Data exports started per user. */
   dataExport: RateCounter;
   /** Mails per address (mail/address-cap.ts). */
@@ -62,6 +65,8 @@ export function unlimitedRateLimits(): RateLimits {
     emailResend: unlimited,
     passwordForgotEmail: unlimited,
     passwordForgotIp: unlimited,
+    emailCodeEmail: unlimited,
+    emailCodeIp: unlimited,
     dataExport: unlimited,
     mailAddress: unlimited,
     mailAlerts: unlimited,

@@ -21,6 +21,7 @@ import type { IdempotencyService } from '../modules/idempotency/service.js';
 import type { ImagesService } from '../modules/images/service.js';
 import type { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
 import { EmailVerificationService } from '../modules/lifecycle/verification-service.js';
+import type { OneTimeCodes } from '../modules/one-time-codes/service.js';
 import type { PasskeysRepo } from '../modules/passkeys/repo.js';
 import type { ProviderAccountsRepo } from '../modules/providers/repo.js';
 import type { ProvidersService } from '../modules/providers/service.js';
@@ -45,6 +46,8 @@ export interface AccountParts extends FactoryArgs {
   consents: ConsentsService;
   idempotency: IdempotencyService;
   oneTimeTokens: OneTimeTokensRepo;
+  /** The one-time codes a sign-up by code is proved by (services/email-codes.ts). */
+  oneTimeCodes: OneTimeCodes;
   gate: SessionGate;
   sessionTokens: SignInTokens;
   secondFactorCodes: SecondFactorCodes;
@@ -109,6 +112,7 @@ export function buildAccountFlows(parts: AccountParts): AccountFlows {
     consents: parts.consents,
     idempotency: parts.idempotency,
     outcomes: deps.database.outcomes,
+    codes: parts.oneTimeCodes,
   });
   // Wrong re-authentication proofs (a password, a provider token, a passkey, a code) count per session on
   // the login-failure limit, and per account on the higher per-account login limit.

@@ -83,6 +83,11 @@ const englishBase = {
   'login.second_factor_expired': 'This step has expired. Log in again.',
   'login.passkey_cancelled': 'The passkey log-in was cancelled or failed. Please try again.',
   'login.start_over': 'Start over',
+  'login.email_code': 'Email me a sign-in code',
+  'login.email_code_sent':
+    'If an account has this address, a 6-digit code is on its way. It works for 10 minutes.',
+  'login.email_link': 'Sign in with the link from your email.',
+  'field.email_code': 'Code from the email',
   'field.second_factor_code': 'Code or recovery code',
   'field.passkey_name': 'Name of the passkey (optional)',
   'field.totp_code': 'Code from the app',
@@ -201,6 +206,11 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'login.second_factor_expired': '이 단계가 만료되었습니다. 다시 로그인해 주세요.',
   'login.passkey_cancelled': '패스키 로그인이 취소되었거나 실패했습니다. 다시 시도해 주세요.',
   'login.start_over': '처음부터 다시',
+  'login.email_code': '이메일로 로그인 코드 받기',
+  'login.email_code_sent':
+    '이 주소로 가입된 계정이 있다면 6자리 코드를 보냈습니다. 10분 동안 사용할 수 있습니다.',
+  'login.email_link': '이메일로 받은 링크로 로그인합니다.',
+  'field.email_code': '이메일로 받은 코드',
   'field.second_factor_code': '코드 또는 복구 코드',
   'field.passkey_name': '패스키 이름 (선택)',
   'field.totp_code': '앱의 코드',

@@ -91,6 +91,19 @@ ${formStatus}
 <p class="hint" data-passkey-note hidden></p>
 ${sectionStatus}
 </div>
+<form id="email-code" class="alternative" method="post" novalidate>
+<button type="button" id="email-code-send">${escapeHtml(t('login.email_code'))}</button>
+<div id="email-code-entry" hidden>
+${field(t, 'email_code', 'field.email_code', { autocomplete: 'one-time-code', extra: ' inputmode="numeric" pattern="[0-9]*" maxlength="6"' })}
+${submitButton(t, 'action.login')}
+</div>
+${sectionStatus}
+</form>
+<form id="email-link" method="post" novalidate hidden>
+<p class="lead">${escapeHtml(t('login.email_link'))}</p>
+${submitButton(t, 'action.login')}
+${sectionStatus}
+</form>
 <form id="second-factor" method="post" novalidate hidden>
 <p class="lead">${escapeHtml(t('login.second_factor'))}</p>
 ${field(t, 'code', 'field.second_factor_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="text" spellcheck="false"' })}

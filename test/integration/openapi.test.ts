@@ -26,6 +26,8 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
     // No provider is configured here: every known one's login, link and unlink routes are there all the same.
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/auth/deletion/cancel',
+      '/auth/email-code',
+      '/auth/email-code/verify',
       '/auth/email/verify',
       '/auth/login/alpha',
       '/auth/login/beta',
@@ -179,7 +181,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       properties: Record<string, Record<string, unknown>>;
     };
     expect(schema.required).toEqual(['type', 'email', 'username', 'gender', 'user_agreement']);
-    expect(schema.properties.type).toMatchObject({ type: 'string', enum: ['email'] });
+    expect(schema.properties.type).toMatchObject({ type: 'string', enum: ['email', 'email_code'] });
     expect(schema.properties.email).toMatchObject({ type: 'string', format: 'email', maxLength: 255 });
     expect(schema.properties.slug).toMatchObject({ minLength: 4, maxLength: 256 });
     expect(schema.properties.gender).toMatchObject({ type: 'integer', enum: [0, 1] });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../src/dev/fake-provider.js';
 import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
+import { codeFromText, codeMails } from '../helpers/email-code.js';
 import { bearer, type RegisteredUser, registerUser, unique } from '../helpers/factories.js';
 import { checkGuardianOperations } from '../helpers/guardian.js';
 import { expectOk, postForm, postMultipart } from '../helpers/http.js';
@@ -53,6 +54,10 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     (url: string, body: Record<string, string> = {}, token?: string): Call =>
     () =>
       postForm(ctx.app, `/v1${url}`, body, token ? bearer(token) : {});
+  /** The code of the newest code mail to `email`. */
+  const codeOfMail = async (email: string) => ({
+    code: codeFromText((await codeMails(ctx, email)).at(-1)?.text),
+  });
 
   it('answers every operation as documented', async () => {
     const id = unique();
@@ -234,6 +239,13 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
       post('/auth/password/reset', { token: resetToken, password: `New-Harbour-${id}` }),
     );
     const fresh = (reset.user as { api_token: string }).api_token;
+    // a code by email, typed back
+    await check('POST /auth/email-code', post('/auth/email-code', { email: author.email, purpose: 'login' }));
+    const { code } = await codeOfMail(author.email);
+    await check(
+      'POST /auth/email-code/verify',
+      post('/auth/email-code/verify', { email: author.email, code }),
+    );
     const second = expectOk<{ user: { api_token: string } }>(
       await postForm(ctx.app, '/v1/auth/login/email', { email: author.email, password: `New-Harbour-${id}` }),
     );

@@ -17,6 +17,8 @@ const config = {
   emailResend: { points: 2, windowSeconds: 60 },
   passwordForgotEmail: { points: 2, windowSeconds: 60 },
   passwordForgotIp: { points: 2, windowSeconds: 60 },
+  emailCodeEmail: { points: 2, windowSeconds: 60 },
+  emailCodeIp: { points: 2, windowSeconds: 60 },
   dataExport: { points: 1, windowSeconds: 60 },
   mailAddress: { points: 5, windowSeconds: 3600 },
   mailAlerts: { points: 3, windowSeconds: 3600 },

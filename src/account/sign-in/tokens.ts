@@ -155,9 +155,21 @@ export class SignInTokens {
   ): Promise<
     { kind: 'issued'; token: IssuedToken; alongside: T } | Exclude<IssueWithin, { kind: 'issued' }>
   > {
+    return this.afterOneFactor(userId, name, 'provider', alongside);
+  }
+
+  /** A one-factor sign-in's token made by `method` (a provider, an emailed code), as `afterProvider`. */
+  afterOneFactor<T>(
+    userId: string,
+    name: string | undefined,
+    method: SessionMethod,
+    alongside: (trx: Executor) => Promise<T>,
+  ): Promise<
+    { kind: 'issued'; token: IssuedToken; alongside: T } | Exclude<IssueWithin, { kind: 'issued' }>
+  > {
     return writeTransaction(this.db, async (trx) => {
       const credential = { factors: 1, purpose: 'sign_in' } as const;
-      const issue = await this.issueWithin(trx, userId, credential, name, 'provider');
+      const issue = await this.issueWithin(trx, userId, credential, name, method);
       if (issue.kind !== 'issued') return issue;
       return { ...issue, alongside: await alongside(trx) };
     });

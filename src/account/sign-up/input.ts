@@ -20,5 +20,7 @@ export interface RegisterInput {
 /** The provider credentials of a provider-type registration; undefined for `email`. */
 export function providerCredentials(input: RegisterInput): ProviderCredentials | undefined {
   // The rules make both fields required for every provider type.
-  return input.type === 'email' ? undefined : requiredCredentialsIn(input, input.type);
+  return input.type === 'email' || input.type === 'email_code'
+    ? undefined
+    : requiredCredentialsIn(input, input.type);
 }

@@ -11,6 +11,7 @@ import {
 } from '../../modules/users/rules.js';
 import { accepted, string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
+import { CODE_SIGN_UP_TYPE, SIGN_UP_CODE_PATTERN } from './by-code.js';
 
 export interface RegisterRuleOptions {
   /** Accepted values of `type`: `email` and the configured register providers. */
@@ -53,6 +54,13 @@ export function registerRules(options: RegisterRuleOptions) {
       ),
     profile_picture: imageField(options.image),
     password: newPasswordField.requiredIf('type', ['email']),
+    code: string()
+      .requiredIf('type', [CODE_SIGN_UP_TYPE])
+      .pattern(SIGN_UP_CODE_PATTERN)
+      .describe(
+        'With type `email_code`: the 6 digits mailed by auth/email-code (purpose `register`) to `email`, or ' +
+          "its link's token. No password is needed; one can be set later on the profile.",
+      ),
     birth_date: options.birthDateRequired ? birthDateField.required() : birthDateField,
     ...credentialFieldsOf(options.providerNames, { use: 'register' }),
   });

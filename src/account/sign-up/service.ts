@@ -21,6 +21,7 @@ import {
 } from '../../modules/idempotency/key.js';
 import type { ImagesService } from '../../modules/images/service.js';
 import type { EmailVerificationService } from '../../modules/lifecycle/verification-service.js';
+import type { OneTimeCodes } from '../../modules/one-time-codes/service.js';
 import type { ProviderCredentials } from '../../modules/providers/credentials.js';
 import type { ProvidersService } from '../../modules/providers/service.js';
 import type { IssuedToken, TokensService } from '../../modules/tokens/service.js';
@@ -31,6 +32,7 @@ import type { SignedIn } from '../../modules/users/view.js';
 import type { ClientInfo } from '../client.js';
 import { emailSignUpEvents, writeUserCreated } from '../events/user-events.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
+import { CODE_SIGN_UP_TYPE, withSignUpCode } from './by-code.js';
 import { providerCredentials, type RegisterInput } from './input.js';
 import { slugCandidates } from './slugs.js';
 import { writeEmailSignUp } from './write.js';
@@ -77,6 +79,8 @@ export interface SignUpDeps {
   idempotency: IdempotentWrites;
   /** Whether a write whose answer was lost committed (none on the embedded database). */
   outcomes: OutcomeCheck | undefined;
+  /** The codes a sign-up of type `email_code` is proved by. */
+  codes: OneTimeCodes;
 }
 
 /**
@@ -114,10 +118,15 @@ export class SignUp {
     // A consent field naming no optional document is refused before anything costly (no query without any).
     const optionalConsents = await this.deps.consents.signUpChoices(consentFields);
     // Without a key, exactly the path of every sign-up (register is a bench target).
-    if (idempotencyKey === undefined) return this.registerOnce(input, client, optionalConsents, undefined);
+    // A sign-up by code uses its code up first, and gives it back if the sign-up does not happen (by-code.ts).
+    const { codes } = this.deps;
+    if (idempotencyKey === undefined)
+      return withSignUpCode(codes, input, () =>
+        this.registerOnce(input, client, optionalConsents, undefined),
+      );
     const request = new IdempotentRequest('register', input.email.toLowerCase(), idempotencyKey, input);
     return this.deps.idempotency.once(request, (record) =>
-      this.registerOnce(input, client, optionalConsents, record),
+      withSignUpCode(codes, input, () => this.registerOnce(input, client, optionalConsents, record)),
     );
   }
 
@@ -133,7 +142,8 @@ export class SignUp {
     const identity = credentials && (await this.deps.providers.confirmNewIdentity(credentials));
     // The provider's word that the user owns this very address (OIDC email_verified) stands for our mail.
     const emailVerified =
-      identity?.emailVerified === true && identity.email?.toLowerCase() === input.email.toLowerCase();
+      input.type === CODE_SIGN_UP_TYPE ||
+      (identity?.emailVerified === true && identity.email?.toLowerCase() === input.email.toLowerCase());
     // Hashed before any write (in the hashing processes, off the event loop): no connection is held meanwhile.
     const passwordHash = input.password === undefined ? null : await this.deps.hasher.hash(input.password);
     // The picture's files are written before the account and removed again if its write fails.
@@ -149,7 +159,7 @@ export class SignUp {
       const { row, token, mail } = await this.withFreeSlug(input, (slugs) => {
         const account = this.accountOf(input, passwordHash, picture, emailVerified);
         const consents = this.deps.consents.signUpConsents(account.id, optionalConsents, client.ip);
-        return credentials === undefined
+        return input.type === 'email'
           ? this.writeEmailSignUp(account, slugs, client, consents, record)
           : this.writeProviderSignUp(account, slugs, client, credentials, consents, record);
       });
@@ -245,15 +255,15 @@ export class SignUp {
   }
 
   /**
-   * A provider sign-up in one transaction: the account, its provider link, its token, its consent records
-   * and — unless the provider vouched for the address — the verification mail. The slug is chosen before
-   * it opens.
+   * A provider sign-up (or one by code: no `credentials`) in one transaction: the account, its provider link,
+   * its token, its consent records and — unless the provider or the code vouched for the address — the
+   * verification mail. The slug is chosen before it opens.
    */
   private async writeProviderSignUp(
     account: AccountToWrite,
     slugs: string[],
     client: ClientInfo,
-    credentials: ProviderCredentials,
+    credentials: ProviderCredentials | undefined,
     consents: SignUpConsents,
     record: SignUpRecorder | undefined,
   ): Promise<Written> {
@@ -262,11 +272,13 @@ export class SignUp {
       this.deps.db,
       async (trx) => {
         const row = await this.deps.usersRepo.with(trx).insert({ ...account, slug });
-        await this.deps.providers.linkWithin(trx, row.id, credentials);
-        await writeUserCreated(trx, row, credentials.provider, consents);
-        const token = await this.deps.tokens.issue(trx, row.id, client.userAgent, 'provider');
+        if (credentials) await this.deps.providers.linkWithin(trx, row.id, credentials);
+        const method = credentials?.provider ?? CODE_SIGN_UP_TYPE;
+        await writeUserCreated(trx, row, method, consents);
+        const session = credentials ? 'provider' : CODE_SIGN_UP_TYPE;
+        const token = await this.deps.tokens.issue(trx, row.id, client.userAgent, session);
         const created = { user: row, type: 'account_created' as const, client };
-        await this.deps.activity.record({ ...created, details: { method: credentials.provider } }, trx);
+        await this.deps.activity.record({ ...created, details: { method } }, trx);
         await this.deps.consents.recordSignUpWithin(trx, consents);
         // The verification mail commits with the account, and is sent only once it has.
         const mail = account.email_verified
@@ -276,7 +288,8 @@ export class SignUp {
         return { row, token, mail };
       },
       (constraint) =>
-        fieldOfUsersIndex(constraint) ?? this.deps.providers.fieldOfIndex(credentials.provider, constraint),
+        fieldOfUsersIndex(constraint) ??
+        (credentials && this.deps.providers.fieldOfIndex(credentials.provider, constraint)),
       this.lostAnswerLookup(account.id),
     );
   }

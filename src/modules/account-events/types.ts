@@ -9,7 +9,13 @@ export type SignUpMethod = 'email' | string;
  * How a session was made: a password, an identity provider's token, a passkey, a first factor completed with
  * the second, or a mailed link (a password reset's, a deletion cancel's).
  */
-export type SessionMethod = 'password' | 'provider' | 'passkey' | 'second_factor' | 'email_link';
+export type SessionMethod =
+  | 'password'
+  | 'provider'
+  | 'passkey'
+  | 'second_factor'
+  | 'email_link'
+  | 'email_code';
 /** Why a session ended. */
 export type SessionRevokedReason = 'logout' | 'revoked' | 'password_changed' | 'deletion';
 

@@ -10,6 +10,7 @@ import {
   showValidationErrors,
 } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
+import { tokenFromUrl } from '../lib/link-token.js';
 import { offerPasskeys, passkeyFailure } from '../lib/passkey-support.js';
 import { revealButtons } from '../lib/password-field.js';
 import { startAuthentication } from '../vendor/simplewebauthn/index.js';
@@ -19,6 +20,8 @@ const passkeyBox = document.getElementById('passkey-login') as HTMLElement;
 const passkeyButton = document.getElementById('passkey-login-button') as HTMLButtonElement;
 const secondFactor = document.getElementById('second-factor') as HTMLFormElement;
 const startOver = document.getElementById('start-over') as HTMLButtonElement;
+const codeForm = document.getElementById('email-code') as HTMLFormElement;
+const linkForm = document.getElementById('email-link') as HTMLFormElement;
 
 revealButtons();
 offerPasskeys();
@@ -40,6 +43,8 @@ async function finish(answer: ApiAnswer<LoginAnswer>, target: HTMLFormElement): 
     challenge = data.challenge;
     form.hidden = true;
     passkeyBox.hidden = true;
+    codeForm.hidden = true;
+    linkForm.hidden = true;
     secondFactor.hidden = false;
     document.getElementById('code')?.focus();
     return;
@@ -128,3 +133,63 @@ onSubmit(secondFactor, async () => {
 });
 
 startOver.addEventListener('click', () => location.reload());
+
+/** A code by email: asked for the address typed above (the answer is the same for every address). */
+const codeEntry = document.getElementById('email-code-entry') as HTMLElement;
+const sendCode = document.getElementById('email-code-send') as HTMLButtonElement;
+const typedEmail = () => (document.getElementById('email') as HTMLInputElement).value.trim();
+
+sendCode.addEventListener('click', () => {
+  sendCode.disabled = true;
+  askForCode()
+    .catch(() => setError(codeForm, t('error.network')))
+    .finally(() => {
+      sendCode.disabled = false;
+    });
+});
+
+async function askForCode(): Promise<void> {
+  clearMessages(form);
+  clearMessages(codeForm);
+  const answer = await api('/auth/email-code', {
+    method: 'POST',
+    body: { email: typedEmail(), purpose: 'login' },
+  });
+  if (answer.status === 422) return showValidationErrors(form, answer.body.data);
+  if (answer.status !== 200) return setError(codeForm, errorText(answer));
+  codeEntry.hidden = false;
+  setStatus(codeForm, t('login.email_code_sent'));
+  document.getElementById('email_code')?.focus();
+}
+
+onSubmit(codeForm, async () => {
+  clearMessages(codeForm);
+  const code = (document.getElementById('email_code') as HTMLInputElement).value.trim();
+  const answer = await api<LoginAnswer>('/auth/email-code/verify', {
+    method: 'POST',
+    body: { email: typedEmail(), code },
+  });
+  if (answer.status === 422) {
+    const data = answer.body.data as Record<string, unknown>;
+    if (data.email !== undefined) return showValidationErrors(form, data);
+    return showField('email_code', fieldMessages([data.code].flat()), true);
+  }
+  await finish(answer, codeForm);
+});
+
+/** The mail's link: one button (a mail scanner that opens the link must not use it up). */
+const linkToken = tokenFromUrl();
+if (linkToken !== undefined) {
+  form.hidden = true;
+  passkeyBox.hidden = true;
+  codeForm.hidden = true;
+  linkForm.hidden = false;
+}
+onSubmit(linkForm, async () => {
+  clearMessages(linkForm);
+  const answer = await api<LoginAnswer>('/auth/email-code/verify', {
+    method: 'POST',
+    body: { token: linkToken },
+  });
+  await finish(answer, linkForm);
+});

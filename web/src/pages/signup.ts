@@ -96,6 +96,14 @@ showDocuments().catch(() => {
   (document.getElementById('consents-error') as HTMLElement).textContent = t('consent.load_failed');
 });
 
+/** The token of a sign-up code mail's link (`/signup?code=…`): the form then asks for no password. */
+const signUpCode = new URLSearchParams(location.search).get('code') || undefined;
+if (signUpCode !== undefined) {
+  const password = document.getElementById('password') as HTMLInputElement;
+  password.required = false;
+  (password.closest('.field') as HTMLElement).hidden = true;
+}
+
 /**
  * Every submission is built from the form as it is now (no state is kept from an attempt the API refused),
  * so fixing a refused field and sending again is a sign-up like the first.
@@ -107,6 +115,12 @@ onSubmit(form, async () => {
   body.set('type', 'email');
   for (const [name, value] of new FormData(form)) {
     if (typeof value === 'string') body.set(name, value);
+  }
+  // Opened from a sign-up code's mail: the link's token proves the address instead of a password.
+  if (signUpCode !== undefined) {
+    body.set('type', 'email_code');
+    body.set('code', signUpCode);
+    body.delete('password');
   }
   const file = chosenFile(picture);
   if (file) body.set('profile_picture', file);
