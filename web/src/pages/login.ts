@@ -172,7 +172,7 @@ onSubmit(codeForm, async () => {
   if (answer.status === 422) {
     const data = answer.body.data as Record<string, unknown>;
     if (data.email !== undefined) return showValidationErrors(form, data);
-    return showField('email_code', fieldMessages([data.code].flat()), true);
+    return showField('email_code', fieldMessages(data.code, 'code'), true);
   }
   await finish(answer, codeForm);
 });
