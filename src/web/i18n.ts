@@ -87,7 +87,7 @@ const englishBase = {
   'login.email_code_sent':
     'If an account has this address, a 6-digit code is on its way. It works for 10 minutes.',
   'login.email_link': 'Sign in with the link from your email.',
-  'field.email_code': 'Code from the email',
+  'field.email_code': 'Sign-in code',
   'field.second_factor_code': 'Code or recovery code',
   'field.passkey_name': 'Name of the passkey (optional)',
   'field.totp_code': 'Code from the app',
@@ -210,7 +210,7 @@ const koreanBase: Record<keyof typeof englishBase, string> = {
   'login.email_code_sent':
     '이 주소로 가입된 계정이 있다면 6자리 코드를 보냈습니다. 10분 동안 사용할 수 있습니다.',
   'login.email_link': '이메일로 받은 링크로 로그인합니다.',
-  'field.email_code': '이메일로 받은 코드',
+  'field.email_code': '로그인 코드',
   'field.second_factor_code': '코드 또는 복구 코드',
   'field.passkey_name': '패스키 이름 (선택)',
   'field.totp_code': '앱의 코드',

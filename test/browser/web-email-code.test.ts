@@ -22,12 +22,12 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: sign-in by a code or
     const me = await registerUser(suite.ctx.app);
     const { page, problems } = await suite.openPage({ viewport: { width: 390, height: 844 } });
     await page.goto('/login?lang=en');
-    await page.getByLabel('Email').fill(me.email);
+    await page.getByLabel('Email', { exact: true }).fill(me.email);
     await page.getByRole('button', { name: 'Email me a sign-in code' }).click();
     await expect
       .poll(() => page.locator('#email-code .status').textContent())
       .toBe('If an account has this address, a 6-digit code is on its way. It works for 10 minutes.');
-    const field = page.getByLabel('Code from the email');
+    const field = page.getByLabel('Sign-in code');
     expect(await field.getAttribute('autocomplete')).toBe('one-time-code');
     expect(await field.getAttribute('inputmode')).toBe('numeric');
     await suite.ctx.mailer.idle();
