@@ -25,13 +25,13 @@ TESTS[address-cap]='test/unit/address-cap.test.ts,test/integration/mail-cap.test
 # Sign-in and re-authentication: unit tests hand the services fakes of their dependencies; one integration
 # file each checks the same rules through HTTP.
 MUTATE[session-gate]='src/account/sign-in/session-gate.ts,src/account/sign-in/tokens.ts'
-TESTS[session-gate]='test/unit/session-gate.test.ts,test/integration/session-gate.test.ts'
+TESTS[session-gate]='test/unit/session-gate.test.ts,test/unit/sign-in-tokens.test.ts,test/integration/session-gate.test.ts'
 MUTATE[sign-in]='src/account/sign-in/service.ts,src/account/sign-in/rules.ts,src/account/sign-in/routes.ts'
-TESTS[sign-in]='test/unit/sign-in-service.test.ts,test/integration/login-email.test.ts,test/integration/providers.test.ts'
+TESTS[sign-in]='test/unit/sign-in-service.test.ts,test/unit/sign-in-provider.test.ts,test/integration/login-email.test.ts,test/integration/providers.test.ts'
 MUTATE[reauth-rules]='src/account/reauth/policy.ts,src/account/reauth/rules.ts,src/account/reauth/routes.ts'
 TESTS[reauth-rules]='test/unit/reauth-policy.test.ts,test/integration/reauth-window.test.ts'
 MUTATE[reauth-service]='src/account/reauth/service.ts'
-TESTS[reauth-service]='test/unit/reauth-service.test.ts,test/integration/reauthentication.test.ts'
+TESTS[reauth-service]='test/unit/reauth-service.test.ts,test/unit/reauth-service-passwordless.test.ts,test/integration/reauthentication.test.ts'
 ORDER=(address-guard age passwords codes tokens admission address-cap session-gate sign-in reauth-rules reauth-service)
 
 stages=("$@")
