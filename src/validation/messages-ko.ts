@@ -111,6 +111,7 @@ export const KO_ATTRIBUTES: Record<string, string> = {
   images: '이미지',
   token: '토큰',
   code: '인증 코드',
+  purpose: '용도',
   recovery_code: '복구 코드',
   challenge: '인증 요청',
   totp: '2단계 인증',

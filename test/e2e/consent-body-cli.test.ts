@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,9 @@ describe.each(backends)('%s: accounts consent publish --body', { timeout: 60_000
 
   beforeAll(async () => {
     store = await processStore(backend);
+    // A key of its own: on the embedded database the first command would otherwise make one in DATA_DIR
+    // and say so on stderr (tested in cli-beside-server); these tests read what publishing prints.
+    store.env.SECRETS_KEY = randomBytes(32).toString('hex');
     files = await mkdtemp(path.join(tmpdir(), 'accounts-bodies-'));
     expect((await runCli(['migrate'], store.env)).code).toBe(0);
     commands = inProcessCommands(store.env);

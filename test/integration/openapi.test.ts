@@ -40,6 +40,7 @@ describe.each(backends)('%s: GET /openapi.json', (backend) => {
       '/auth/password/forgot',
       '/auth/password/reset',
       '/auth/register',
+      '/auth/token',
       '/consents/documents',
       '/guardian/consent',
       '/guardian/identity/start',

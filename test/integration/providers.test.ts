@@ -206,6 +206,6 @@ describe.each(backends)('%s: identity providers', (backend) => {
       expect(paths).toContain(`/user/providers/${name}/unlink`);
     }
     const register = document.paths['/auth/register'].post;
-    expect(JSON.stringify(register)).toContain('"enum":["email","alpha","beta"]');
+    expect(JSON.stringify(register)).toContain('"enum":["email","email_code","alpha","beta"]');
   });
 });
