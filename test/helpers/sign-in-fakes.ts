@@ -24,6 +24,8 @@ export interface Setup {
   /** The account a presented device token was issued to. */
   deviceOwner?: string;
   full?: 'pair' | 'account';
+  /** What a check against no hash answers (a sound hasher: never a match). */
+  nothingMatches?: boolean;
 }
 
 export const user = (id = 'u1', hash: string | null = '$argon2id$h') =>
@@ -93,7 +95,7 @@ export function world(setup: Setup = {}) {
       },
       verifyNothing: async (password: string) => {
         log.push(`check nothing ${password}`);
-        return false;
+        return setup.nothingMatches ?? false;
       },
     },
     limits: { loginFailures: counter('pair'), accountFailures: counter('account') },

@@ -162,4 +162,34 @@ describe('SignIn.provePassword', () => {
     );
     expect(wrong.log.at(-1)).toBe('check $argon2id$h wrong');
   });
+
+  it('tells `then` whether the client is a device of the account', async () => {
+    const seen: boolean[] = [];
+    const remember = async (_user: unknown, knownDevice: boolean) => {
+      seen.push(knownDevice);
+      return then();
+    };
+    await world({ deviceOwner: 'u1' }).signIn.provePassword('mina@example.com', 'right', client, remember);
+    await world({ deviceOwner: 'u9' }).signIn.provePassword('mina@example.com', 'right', client, remember);
+    expect(seen).toEqual([true, false]);
+  });
+});
+
+describe('SignIn.login, what a hasher or a stranger’s device cannot change', () => {
+  it('answers an unknown email with its 422 when the device token is another account’s', async () => {
+    const { signIn, log } = world({ accounts: [undefined], deviceOwner: 'u9' });
+    const outcome = await signIn.login('mina@example.com', 'right', client);
+    expect(outcome.kind === 'refused' && outcome.error).toMatchObject({
+      failures: { email: [{ rule: 'exists' }] },
+    });
+    expect(log).toContain('find row mina@example.com');
+  });
+
+  it('never signs in an account without a password, even when a check against no hash said yes', async () => {
+    const { signIn, log } = world({ accounts: [user('u1', null)], nothingMatches: true });
+    expect(errorOf(await signIn.login('mina@example.com', 'anything', client))).toEqual(
+      new InvalidCredentialsError(),
+    );
+    expect(log.some((line) => line.startsWith('after password'))).toBe(false);
+  });
 });
