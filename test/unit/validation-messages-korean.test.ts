@@ -57,6 +57,7 @@ const ENDS_IN_CONSONANT: Record<string, boolean> = {
   토큰: true,
   '인증 코드': false,
   '복구 코드': false,
+  용도: false,
   '인증 요청': true,
   '2단계 인증': true,
   패스키: false,
