@@ -4,33 +4,9 @@
  * log level), and docs/api.md lists the same rows.
  */
 
-/**
- * The code of each error a service throws, by a stable name: one catalogue entry each (the catalogue adds the
- * refusals only the HTTP layer makes, such as a body that does not parse).
- */
-export type ServiceErrorCode =
-  | 'validation_failed'
-  | 'invalid_credentials'
-  | 'not_registered'
-  | 'account_disabled'
-  | 'second_factor_required'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'guardian_consent_required'
-  | 'not_found'
-  | 'deletion_scheduled'
-  | 'identity_in_use'
-  | 'passkeys_unavailable'
-  | 'too_many_requests'
-  | 'commit_failed'
-  | 'internal_error'
-  | 'provider_unavailable'
-  | 'service_unavailable'
-  | 'overloaded'
-  | 'second_factor_not_configured'
-  | 'access_tokens_not_configured'
-  | 'identity_verification_not_configured'
-  | 'provider_not_configured';
+import type { ServiceErrorCode } from './error-codes.js';
+
+export type { ServiceErrorCode };
 
 /** One failed rule of one field; rendered into a message in the request's language by the HTTP layer. */
 export interface RuleFailure {
