@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountEventsOf } from '../helpers/account-events.js';
 import { closeTestApp, createTestApp, useTestApp } from '../helpers/app.js';
@@ -62,6 +63,11 @@ describe.each(backends)('%s: sign-in by a code texted to a verified number', (ba
     const got = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(apiToken) });
     expect(expectOk<{ user: unknown }>(got).user).toEqual({ ...view, pending_consents: [] });
     expectAuthenticationFailed(await verify({ phone: me.phone.typed, code }));
+    // RFC 8176: a texted code is `sms`.
+    const access = expectOk<{ access_token: string }>(
+      await postForm(ctx.app, '/v1/auth/token', {}, bearer(apiToken)),
+    );
+    expect(decodeJwt(access.access_token).amr).toEqual(['sms']);
 
     const sessions = (await accountEventsOf(ctx.database.handle, me.id)).filter(
       (event) => event.type === 'session.created',
