@@ -133,6 +133,16 @@ describe.each(backends)('%s: sign-in by a code texted to a verified number', (ba
     );
   });
 
+  it('makes exactly one session of one code verified twice at once', async () => {
+    const me = await withPhone();
+    const code = await textedCode(me.phone);
+    const twice = await Promise.all([
+      verify({ phone: me.phone.typed, code }),
+      verify({ phone: me.phone.e164, code }),
+    ]);
+    expect(twice.map((res) => res.statusCode).sort()).toEqual([200, 401]);
+  });
+
   it('names every field a request gets wrong', async () => {
     expectValidationError(await postForm(ctx.app, '/v1/auth/phone-code', {}), {
       phone: ['The phone field is required.'],
