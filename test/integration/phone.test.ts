@@ -5,6 +5,7 @@ import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { scrape, total } from '../helpers/metrics.js';
 import { eventsOf } from '../helpers/security-events.js';
 import { type FakeSolapi, newMobile, startFakeSolapi } from '../helpers/solapi.js';
 
@@ -55,6 +56,7 @@ describe.each(backends)('%s: the profile’s mobile number', (backend) => {
       text: `[accounts] Phone code ${code} (valid 10 min)`,
     });
     expect(solapi.refused).toEqual([]);
+    expect(total(await scrape(ctx.app), 'sms_sent_total')).toBeGreaterThanOrEqual(1);
 
     const verified = expectOk<{ user: Record<string, unknown> }>(await verify(me.token, code));
     expect(verified.user).toMatchObject({ id: me.id, phone: phone.e164, phone_verified: true });
