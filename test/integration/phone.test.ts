@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountEventsOf } from '../helpers/account-events.js';
+import { markEmailVerified } from '../helpers/account-rows.js';
 import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { outboxFor } from '../helpers/mail.js';
 import { scrape, total } from '../helpers/metrics.js';
 import { eventsOf } from '../helpers/security-events.js';
 import { type FakeSolapi, newMobile, startFakeSolapi } from '../helpers/solapi.js';
@@ -130,8 +132,9 @@ describe.each(backends)('%s: the profile’s mobile number', (backend) => {
     expect(Object.keys(removed.json().data)).toEqual(['current_password']);
   });
 
-  it('removes the number', async () => {
+  it('removes the number; a verified address is told of both changes', async () => {
     const me = await registerUser(ctx.app);
+    await markEmailVerified(ctx.database.handle.db, me.id);
     const phone = newMobile();
     expectOk(await add(me.token, { phone: phone.typed, current_password: me.password }));
     expectOk(await verify(me.token, await texted(phone.national)));
@@ -147,6 +150,12 @@ describe.each(backends)('%s: the profile’s mobile number', (backend) => {
       phone_verified: false,
     });
     expect(await getUser(me.token)).toMatchObject({ phone: null, phone_verified: false });
+    await ctx.mailer.idle();
+    const alerts = (await outboxFor(ctx.database.handle, me.email)).map((mail) => mail.kind);
+    expect(alerts.filter((kind) => kind.startsWith('alert_phone'))).toEqual([
+      'alert_phone_verified',
+      'alert_phone_removed',
+    ]);
   });
 
   it('answers 409 phone_in_use for a number verified on another account', async () => {

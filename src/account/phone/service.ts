@@ -52,18 +52,20 @@ export class PhoneNumberService {
     if (await this.deps.phones.verifiedElsewhere(number.e164, user.id)) throw new PhoneInUseError();
     await this.deps.guard.admit(number, client.ip);
     const keepsVerified = user.phone === number.e164 && user.phone_verified;
-    const message = await writeTransaction(this.deps.db, async (trx) => {
+    const { text, alert } = await writeTransaction(this.deps.db, async (trx) => {
       await this.deps.phones.with(trx).set(user.id, number.e164, keepsVerified);
       const locale = client.locale ?? 'en';
       const address = profileCodeAddress(number.e164, user.id);
-      const text = await this.deps.texts.issueWithin(trx, number.e164, 'verify_phone', locale, address);
-      await this.deps.activity.record(
-        { user, type: 'phone_added', client, details: { phone: maskPhone(number.e164) } },
-        trx,
-      );
-      return text;
+      return {
+        text: await this.deps.texts.issueWithin(trx, number.e164, 'verify_phone', locale, address),
+        alert: await this.deps.activity.record(
+          { user, type: 'phone_added', client, details: { phone: maskPhone(number.e164) } },
+          trx,
+        ),
+      };
     });
-    this.deps.texts.sendSoon(message);
+    this.deps.texts.sendSoon(text);
+    this.deps.activity.send(alert);
     return { status: 'sent', phone: number.e164 };
   }
 
@@ -89,16 +91,17 @@ export class PhoneNumberService {
           const verified = await this.deps.phones.with(trx).verify(user.id, phone);
           if (verified === undefined) return undefined;
           await writeAccountEvent(trx, 'user.phone_verified', user.id, { id: user.id, phone });
-          await this.deps.activity.record(
+          const alert = await this.deps.activity.record(
             { user, type: 'phone_verified', client, details: { phone: maskPhone(phone) } },
             trx,
           );
-          return verified;
+          return { verified, alert };
         },
         (constraint) => (constraint === VERIFIED_PHONE_INDEX ? 'phone' : undefined),
       );
       if (row === undefined) throw wrongCode();
-      return await this.deps.users.view(row);
+      this.deps.activity.send(row.alert);
+      return await this.deps.users.view(row.verified);
     } catch (error) {
       if (error instanceof ValidationError && error.failures.phone !== undefined) throw new PhoneInUseError();
       throw error;
@@ -109,16 +112,17 @@ export class PhoneNumberService {
   async remove(auth: AuthContext, proof: ReauthProof, client: ClientInfo): Promise<UserView> {
     await this.deps.reauth.confirm(auth, proof, 'phone');
     const { user } = auth;
-    const row = await writeTransaction(this.deps.db, async (trx) => {
-      const updated = await this.deps.phones.with(trx).set(user.id, null, false);
-      if (user.phone !== null) {
-        await this.deps.activity.record(
-          { user, type: 'phone_removed', client, details: { phone: maskPhone(user.phone) } },
-          trx,
-        );
-      }
-      return updated;
-    });
+    const { row, alert } = await writeTransaction(this.deps.db, async (trx) => ({
+      row: await this.deps.phones.with(trx).set(user.id, null, false),
+      alert:
+        user.phone === null
+          ? undefined
+          : await this.deps.activity.record(
+              { user, type: 'phone_removed', client, details: { phone: maskPhone(user.phone) } },
+              trx,
+            ),
+    }));
+    this.deps.activity.send(alert);
     return this.deps.users.view(row);
   }
 }
