@@ -13,7 +13,6 @@ describe.each(backends)('%s: POST user/update', (backend) => {
     body: Record<string, string>,
     headers: Record<string, string> = {},
   ) => postForm(ctx.app, '/v1/user/update', body, { ...(token ? bearer(token) : {}), ...headers });
-
   const getUser = async (token: string) =>
     expectOk<{ user: Record<string, unknown> }>(
       await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(token) }),
