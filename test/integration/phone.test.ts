@@ -9,6 +9,7 @@ import { expectError, expectOk, expectValidationError, postForm } from '../helpe
 import { outboxFor } from '../helpers/mail.js';
 import { scrape, total } from '../helpers/metrics.js';
 import { eventsOf } from '../helpers/security-events.js';
+import { buildTestServices } from '../helpers/services.js';
 import { type FakeSolapi, newMobile, startFakeSolapi } from '../helpers/solapi.js';
 
 const IN_USE = [
@@ -258,5 +259,21 @@ describe.each(backends)('%s: the profile’s mobile number', (backend) => {
       { to_number: left.e164, status: 'sent', body: null, attempts: 2 },
       { to_number: dead.e164, status: 'failed', body: null, attempts: 1 },
     ]);
+  });
+
+  it('forgets the texts to a number with the account that held it', async () => {
+    const me = await registerUser(ctx.app);
+    const phone = newMobile();
+    expectOk(await add(me.token, { phone: phone.typed, current_password: me.password }));
+    expectOk(await verify(me.token, await texted(phone.national)));
+    const texts = () =>
+      ctx.database.handle.db
+        .selectFrom('sms_outbox')
+        .select('id')
+        .where('to_number', '=', phone.e164)
+        .execute();
+    expect(await texts()).toHaveLength(1);
+    await buildTestServices(ctx).eraser.erase({ id: me.id, username: me.username });
+    expect(await texts()).toEqual([]);
   });
 });
