@@ -7,10 +7,32 @@ export type FactorAlertKind =
   | 'alert_passkey_removed'
   | 'alert_second_factor_enabled'
   | 'alert_second_factor_disabled'
-  | 'alert_recovery_codes_regenerated';
+  | 'alert_recovery_codes_regenerated'
+  | 'alert_phone_verified'
+  | 'alert_phone_removed';
 
 /** The alerts of the sign-in factors besides the password: passkeys, the second factor, recovery codes. */
 export const FACTOR_WORDING: Record<FactorAlertKind, Record<Locale, AlertWording>> = {
+  alert_phone_verified: {
+    en: {
+      subject: 'A mobile number was added',
+      lead: () => 'A mobile number was verified on your account: a code texted to it can now sign in.',
+    },
+    ko: {
+      subject: '휴대폰 번호가 추가되었습니다',
+      lead: () => '계정에 휴대폰 번호가 인증되어 이제 그 번호로 받은 코드로 로그인할 수 있습니다.',
+    },
+  },
+  alert_phone_removed: {
+    en: {
+      subject: 'A mobile number was removed',
+      lead: () => 'The mobile number was removed from your account: it no longer signs in.',
+    },
+    ko: {
+      subject: '휴대폰 번호가 삭제되었습니다',
+      lead: () => '계정에서 휴대폰 번호가 삭제되어 이제 그 번호로 로그인할 수 없습니다.',
+    },
+  },
   alert_passkey_added: {
     en: {
       subject: 'A passkey was added',

@@ -13,7 +13,6 @@ describe.each(backends)('%s: POST user/update', (backend) => {
     body: Record<string, string>,
     headers: Record<string, string> = {},
   ) => postForm(ctx.app, '/v1/user/update', body, { ...(token ? bearer(token) : {}), ...headers });
-
   const getUser = async (token: string) =>
     expectOk<{ user: Record<string, unknown> }>(
       await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(token) }),
@@ -44,6 +43,8 @@ describe.each(backends)('%s: POST user/update', (backend) => {
         has_password: true,
         // A new address is unproven until its verification link is followed.
         email_verified: false,
+        phone: null,
+        phone_verified: false,
         identity_verified: false,
         adult: null,
         is_inspirer: false,

@@ -15,6 +15,8 @@ const FACTOR_KINDS: SecurityAlertKind[] = [
   'alert_second_factor_enabled',
   'alert_second_factor_disabled',
   'alert_recovery_codes_regenerated',
+  'alert_phone_verified',
+  'alert_phone_removed',
 ];
 
 describe('security alerts of the sign-in factors', () => {

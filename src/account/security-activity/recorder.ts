@@ -63,6 +63,9 @@ const ALERT_OF: Partial<Record<SecurityEventType, SecurityAlertKind>> = {
   second_factor_enabled: 'alert_second_factor_enabled',
   second_factor_disabled: 'alert_second_factor_disabled',
   recovery_codes_regenerated: 'alert_recovery_codes_regenerated',
+  // A verified number signs in by a texted code: a new way in, told as a passkey's is.
+  phone_verified: 'alert_phone_verified',
+  phone_removed: 'alert_phone_removed',
 };
 
 /** What an alert names of its event's details: the provider, the passkey, whether an operator did it. */
