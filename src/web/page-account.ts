@@ -33,6 +33,7 @@ ${field(t, 'username', 'field.username', { autocomplete: 'username', required: t
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
 ${genderField(t, true)}${birthDate}
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'new-password', required: true, strength: true })}
+${signupCodeFields(t)}
 ${consentFields(t)}
 ${pictureField(t)}
 ${submitButton(t, 'action.signup')}
@@ -40,6 +41,19 @@ ${formStatus}
 </form>`)}
 ${guardianStep(t)}
 <p class="aside">${escapeHtml(t('signup.have_account'))} <a href="/login">${escapeHtml(t('nav.login'))}</a></p>`;
+}
+
+/**
+ * Beside the password, the other proof of the address: a code mailed to it (auth/email-code, purpose
+ * `register`). web/src/lib/signup-code.ts swaps the password for the code field once the code is asked.
+ */
+function signupCodeFields(t: Translate): string {
+  return `<p class="actions signup-code-choice"><button type="button" id="signup-code-send" class="small">${escapeHtml(t('signup.use_code'))}</button></p>
+<div id="signup-code-entry" hidden>
+<p class="hint">${escapeHtml(t('signup.code_hint'))}</p>
+${field(t, 'signup_code', 'field.signup_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="numeric" pattern="[0-9]*" maxlength="6"' })}
+<p class="actions"><button type="button" id="signup-code-resend" class="small">${escapeHtml(t('signup.resend_code'))}</button> <button type="button" id="signup-use-password" class="small">${escapeHtml(t('signup.use_password'))}</button></p>
+</div>`;
 }
 
 /** Shown after the sign-up of a child under 14: the child names a guardian, who gets the consent link. */
