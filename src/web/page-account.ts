@@ -113,6 +113,7 @@ ${submitButton(t, 'action.login')}
 </div>
 ${sectionStatus}
 </form>
+${phoneLoginForm(t)}
 <form id="email-link" method="post" novalidate hidden>
 <p class="lead">${escapeHtml(t('login.email_link'))}</p>
 ${submitButton(t, 'action.login')}
@@ -126,6 +127,25 @@ ${submitButton(t, 'action.verify_code')}
 ${sectionStatus}
 </form>`)}
 <p class="aside">${escapeHtml(t('login.no_account'))} <a href="/signup">${escapeHtml(t('nav.signup'))}</a></p>`;
+}
+
+/**
+ * The third way in, by a mobile number: the button opens the number's field (formatted as typed), then the
+ * code sent by text message (web/src/lib/phone-login.ts).
+ */
+function phoneLoginForm(t: Translate): string {
+  return `<form id="phone-login" class="alternative" method="post" novalidate>
+<button type="button" id="phone-login-open" aria-expanded="false" aria-controls="phone-login-fields">${escapeHtml(t('login.phone'))}</button>
+<div id="phone-login-fields" class="phone-fields" hidden>
+${field(t, 'phone', 'field.phone', { autocomplete: 'tel', required: true, extra: ' inputmode="tel" placeholder="010-1234-5678"' })}
+<button type="button" id="phone-code-send">${escapeHtml(t('login.phone_send'))}</button>
+<div id="phone-code-entry" hidden>
+${field(t, 'phone_code', 'field.phone_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="numeric" pattern="[0-9]*" maxlength="6"' })}
+${submitButton(t, 'action.login')}
+</div>
+</div>
+${sectionStatus}
+</form>`;
 }
 
 /** The API answers the same for every address, so the page can only ever say "if there is an account…". */

@@ -61,6 +61,26 @@ describe('web pages: the stylesheet and the forgotten-password page', () => {
       expect(res.statusCode, url).toBe(404);
     }
   });
+
+  it("serves libphonenumber-js's ES modules and metadata, each import of the formatter found", async () => {
+    const seen = new Set<string>();
+    const load = async (url: string): Promise<void> => {
+      if (seen.has(url)) return;
+      seen.add(url);
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/javascript; charset=utf-8');
+      const imports = [...res.body.matchAll(/^import [^;]*?from '(\.[^']+)'/gm)].map(
+        (match) => match[1] ?? '',
+      );
+      for (const path of imports) await load(new URL(path, `http://host${url}`).pathname);
+    };
+    await load('/assets/vendor/libphonenumber/es6/AsYouType.js');
+    await load('/assets/vendor/libphonenumber/metadata.min.json.js');
+    expect(seen.size).toBeGreaterThan(10);
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/vendor/libphonenumber/package.json' });
+    expect(res.statusCode).toBe(404);
+  });
 });
 
 describe('web pages: the deletion card states the configured grace period', () => {
