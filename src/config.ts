@@ -20,6 +20,7 @@ import { type Limit, parseRateLimits, parseRedisUrl, type RateLimitsConfig } fro
 import { parseReplicas, type ReplicasConfig } from './config/replicas.js';
 import { parseSecondFactor, type SecondFactorConfig } from './config/second-factor.js';
 import { parseSecurityEvents, type SecurityEventsConfig } from './config/security-events.js';
+import { parseSms, type SmsConfig } from './config/sms.js';
 import { parseWebAuthn, type WebAuthnConfig } from './config/webauthn.js';
 import { parseWebhooks, type WebhooksConfig } from './config/webhooks.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
@@ -94,6 +95,8 @@ export interface Config {
   corsOrigins: string[];
   /** Mail transport, retries, one-time token lifetimes and link templates: MAIL_*, SMTP_*, …. */
   mail: MailConfig;
+  /** Text messages: SOLAPI_*, SMS_ALLOWED_COUNTRIES, SMS_RETRY_* (their limits are in rateLimits). */
+  sms: SmsConfig;
   /** Account deletion's grace period and sweep: DELETION_GRACE_DAYS, DELETION_SWEEP_INTERVAL. */
   deletion: DeletionConfig;
   /** Age at sign-up and a guardian's consent under 14: AGE_GATE, GUARDIAN_CONSENT_URL, GUARDIAN_CONSENT_DAYS. */
@@ -219,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: parseMetrics(env),
     corsOrigins: parseCorsOrigins(env),
     mail,
+    sms: parseSms(env),
     deletion: parseDeletion(env),
     guardian: parseGuardian(env, mail.publicUrl),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),

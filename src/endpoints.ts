@@ -11,6 +11,8 @@ import type { GuardianDeadline } from './account/guardian/sweep.js';
 import { identityEndpoints } from './account/identity/routes.js';
 import { passkeyEndpoints, passkeySignInEndpoints } from './account/passkeys/routes.js';
 import { passwordResetEndpoints } from './account/password-reset/routes.js';
+import { phoneEndpoints } from './account/phone/routes.js';
+import { phoneCodeEndpoints } from './account/phone-code/routes.js';
 import { profileEndpoints, profilePictureEndpoints } from './account/profile/routes.js';
 import { providerLinkEndpoint, providerUnlinkEndpoint } from './account/provider-links/routes.js';
 import { reauthEndpoints } from './account/reauth/routes.js';
@@ -91,6 +93,8 @@ export function buildEndpoints(
     verification,
     passwordReset,
     emailCodes,
+    phoneNumbers,
+    phoneCodes,
     consents,
     devices,
     notifications,
@@ -193,6 +197,8 @@ export function buildEndpoints(
       requestLimit: limits.emailCodeIp,
       loginLimit: limits.loginIp,
     }),
+    ...phoneEndpoints(phoneNumbers, configured),
+    ...phoneCodeEndpoints(phoneCodes, limits.loginIp),
     ...consentEndpoints(consents),
   ];
   return {

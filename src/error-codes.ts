@@ -14,6 +14,7 @@ export type ServiceErrorCode =
   | 'not_found'
   | 'deletion_scheduled'
   | 'identity_in_use'
+  | 'phone_in_use'
   | 'passkeys_unavailable'
   | 'too_many_requests'
   | 'commit_failed'
@@ -24,4 +25,5 @@ export type ServiceErrorCode =
   | 'second_factor_not_configured'
   | 'access_tokens_not_configured'
   | 'identity_verification_not_configured'
+  | 'sms_not_configured'
   | 'provider_not_configured';

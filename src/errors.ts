@@ -263,6 +263,29 @@ export class IdentityVerificationNotConfiguredError extends ServiceError {
 }
 
 /**
+ * The mobile number is verified on another account: a number signs in to one account only. Which one is
+ * never said.
+ */
+export class PhoneInUseError extends ServiceError {
+  readonly code = 'phone_in_use';
+  constructor() {
+    super('This phone number is in use by another account.');
+    this.name = 'PhoneInUseError';
+  }
+}
+
+/** No SMS gateway is configured (SOLAPI_*), outside development where the codes go to the log. */
+export class SmsNotConfiguredError extends ServiceError {
+  readonly code = 'sms_not_configured';
+  constructor(
+    readonly variables: readonly string[] = ['SOLAPI_API_KEY', 'SOLAPI_API_SECRET', 'SOLAPI_SENDER'],
+  ) {
+    super('SMS not configured: SOLAPI_* is not set');
+    this.name = 'SmsNotConfiguredError';
+  }
+}
+
+/**
  * The verified person already holds another live account (IDENTITY_ONE_ACCOUNT_PER_PERSON). Which one is never
  * said: the answer would tell whoever verified which account a person has.
  */

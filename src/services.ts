@@ -12,6 +12,7 @@ import { buildGuardian, type GuardianServices } from './services/guardian.js';
 import { buildIdentity, type IdentityServices } from './services/identity.js';
 import { buildNotifications, type NotificationServices } from './services/notifications.js';
 import { buildOperatorTools, type OperatorToolServices } from './services/operator.js';
+import { buildPhone, type PhoneServices } from './services/phone.js';
 import { buildDataExports, type DataExportServices } from './services/privacy.js';
 import { buildSecurityLog, type SecurityLogServices } from './services/security.js';
 import { buildSecondFactorSignIn, buildSignIn, type SignInServices } from './services/sign-in.js';
@@ -44,6 +45,7 @@ export interface Services
     Pick<NotificationServices, 'devices' | 'notifications'>,
     Pick<SignInServices, 'signIn'>,
     EmailCodeServices,
+    PhoneServices,
     Pick<DeletionServices, 'eraser' | 'scheduledDeletions'>,
     Pick<
       AccountFlows,
@@ -165,6 +167,19 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     activity,
   });
   const { reauth } = flows;
+  const loginLimits = signInServices.loginLimits;
+  const { oneTimeCodes } = codes;
+  const phone = buildPhone({
+    config,
+    deps,
+    users,
+    oneTimeCodes,
+    gate,
+    sessionTokens,
+    loginLimits,
+    reauth,
+    activity,
+  });
   const factors = buildFactorSettings({
     config,
     deps,
@@ -237,6 +252,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     signIn: signInServices.signIn,
     oneTimeCodes: codes.oneTimeCodes,
     emailCodes: codes.emailCodes,
+    phoneNumbers: phone.phoneNumbers,
+    phoneCodes: phone.phoneCodes,
     secondFactorSignIn,
     secondFactorConfigured: signInServices.secondFactorCodes.configured,
     eraser,

@@ -51,6 +51,15 @@ export interface RateLimitsConfig {
   identityVerification: Limit;
   /** oauth/introspect requests per service credential. */
   introspection: Limit;
+  /** Text messages per mobile number in an hour, and in a day (SMS fraud: one number pumped). */
+  smsNumberHour: Limit;
+  smsNumberDay: Limit;
+  /** Text messages asked for per client address. */
+  smsIp: Limit;
+  /** Text messages per number prefix (the number less its last 4 digits): a block of numbers pumped. */
+  smsPrefix: Limit;
+  /** SMS_DAILY_LIMIT: every text message of the deployment in a day, whoever asks. */
+  smsDaily: Limit;
 }
 
 export function parseRedisUrl(env: Env): string | undefined {
@@ -108,5 +117,10 @@ export function parseRateLimits(env: Env): RateLimitsConfig {
     mailAlerts: limit(env, 'RATE_LIMIT_MAIL_ALERTS', '3/1h'),
     identityVerification: limit(env, 'RATE_LIMIT_IDENTITY_VERIFICATION', '10/1h'),
     introspection: limit(env, 'RATE_LIMIT_INTROSPECTION', '6000/1m'),
+    smsNumberHour: limit(env, 'RATE_LIMIT_SMS_NUMBER_HOUR', '3/1h'),
+    smsNumberDay: limit(env, 'RATE_LIMIT_SMS_NUMBER_DAY', '10/24h'),
+    smsIp: limit(env, 'RATE_LIMIT_SMS_IP', '10/1h'),
+    smsPrefix: limit(env, 'RATE_LIMIT_SMS_PREFIX', '30/1h'),
+    smsDaily: { points: integer(env, 'SMS_DAILY_LIMIT', 1000, 1, 10_000_000), windowSeconds: 24 * 3600 },
   };
 }

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Timestamp } from './column-types.js';
-import type { OneTimeCodesTable } from './schema-codes.js';
+import type { OneTimeCodesTable, SmsOutboxTable } from './schema-codes.js';
 import type {
   AccountEventsTable,
   WebhookAttemptsTable,
@@ -76,6 +76,10 @@ export interface UsersTable {
   guardian_pending_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** 0033: the versions of each document the account agreed to, written only by the database's trigger. */
   agreed_consents: ColumnType<AgreedConsents, never, never>;
+  /** 0043: a mobile number in E.164, proved by a code only when `phone_verified`. */
+  phone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0043: the number's code was entered; a verified number belongs to one account (a unique index). */
+  phone_verified: Generated<boolean>;
 }
 
 export type GuardianConsentState = 'pending' | 'granted';
@@ -228,6 +232,7 @@ export interface Database {
   notification_outbox: NotificationOutboxTable;
   one_time_tokens: OneTimeTokensTable;
   one_time_codes: OneTimeCodesTable;
+  sms_outbox: SmsOutboxTable;
   mail_outbox: MailOutboxTable;
   mail_folds: MailFoldsTable;
   schema_migrations: SchemaMigrationsTable;

@@ -9,6 +9,7 @@ import type {
   SecondFactorNotConfiguredError,
   SecondFactorRequiredError,
   ServiceErrorCode,
+  SmsNotConfiguredError,
   TooManyRequestsError,
   ValidationError,
 } from '../errors.js';
@@ -171,6 +172,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     details: (error) => ({ scheduled_for: error.scheduledFor.toISOString() }),
   }),
   identity_in_use: { ...conflict, message: 'This person already has an account.', reason: 'identity_in_use' },
+  phone_in_use: {
+    ...conflict,
+    message: 'This phone number is in use by another account.',
+    reason: 'phone_in_use',
+  },
   passkeys_unavailable: of<PasskeysUnavailableError>({
     ...conflict,
     message: 'Passkeys need a domain name.',
@@ -255,6 +261,13 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     ...unavailable,
     message: 'Identity verification not configured.',
     reason: 'identity_verification_not_configured',
+    details: (error) => ({ variables: [...error.variables] }),
+    log: notConfigured,
+  }),
+  sms_not_configured: of<SmsNotConfiguredError>({
+    ...unavailable,
+    message: 'SMS not configured.',
+    reason: 'sms_not_configured',
     details: (error) => ({ variables: [...error.variables] }),
     log: notConfigured,
   }),

@@ -37,7 +37,12 @@ type CounterName =
   | 'mailAddress'
   | 'mailAlerts'
   | 'identityVerification'
-  | 'introspection';
+  | 'introspection'
+  | 'smsNumberHour'
+  | 'smsNumberDay'
+  | 'smsIp'
+  | 'smsPrefix'
+  | 'smsDaily';
 
 /** Each counter's part of the store key (stable: renaming one would reset its counts on deploy). */
 const KEY_NAMES: Record<CounterName, string> = {
@@ -57,6 +62,11 @@ const KEY_NAMES: Record<CounterName, string> = {
   mailAlerts: 'mail-alerts',
   identityVerification: 'identity-verification',
   introspection: 'introspection',
+  smsNumberHour: 'sms-number-hour',
+  smsNumberDay: 'sms-number-day',
+  smsIp: 'sms-ip',
+  smsPrefix: 'sms-prefix',
+  smsDaily: 'sms-daily',
 };
 
 function memoryLimiter(keyPrefix: string, limit: Limit): RateLimiterMemory {
@@ -118,6 +128,11 @@ export function openRateLimits(
     mailAlerts: counter('mailAlerts'),
     identityVerification: counter('identityVerification'),
     introspection: counter('introspection'),
+    smsNumberHour: counter('smsNumberHour'),
+    smsNumberDay: counter('smsNumberDay'),
+    smsIp: counter('smsIp'),
+    smsPrefix: counter('smsPrefix'),
+    smsDaily: counter('smsDaily'),
     ready: async () => {
       if (client) await untilReady(client, CONNECT_WAIT_MS);
     },

@@ -41,6 +41,12 @@ export interface RateLimits {
   identityVerification: RateCounter;
   /** Token introspections per service credential (oauth/introspect). */
   introspection: RateCounter;
+  /** Text messages per number (an hour, a day), per client address, per number prefix, and all of them. */
+  smsNumberHour: RateCounter;
+  smsNumberDay: RateCounter;
+  smsIp: RateCounter;
+  smsPrefix: RateCounter;
+  smsDaily: RateCounter;
   /** Resolves when the store is connected, or has failed to connect (the counters then fall back). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -72,6 +78,11 @@ export function unlimitedRateLimits(): RateLimits {
     mailAlerts: unlimited,
     identityVerification: unlimited,
     introspection: unlimited,
+    smsNumberHour: unlimited,
+    smsNumberDay: unlimited,
+    smsIp: unlimited,
+    smsPrefix: unlimited,
+    smsDaily: unlimited,
     ready: async () => {},
     close: async () => {},
   };

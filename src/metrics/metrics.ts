@@ -5,6 +5,7 @@ import type { HashObserver, HashOperation } from '../lib/passwords.js';
 import type { RateLimitObserver } from '../limits/observed-counter.js';
 import type { VerificationObserver, VerificationOutcome } from '../providers/observed-verifier.js';
 import { registerReplicaGauges } from './replica-metrics.js';
+import { registerSmsMetrics, type SmsObserver } from './sms-metrics.js';
 import { registerWebhookMetrics } from './webhook-metrics.js';
 
 /**
@@ -22,6 +23,8 @@ export class AppMetrics {
   readonly rateLimitRejections: Counter<'limit'>;
   readonly providerVerifications: Counter<'provider' | 'outcome'>;
   readonly providerDuration: Histogram<'provider' | 'outcome'>;
+  /** `sms_sent_total`, `sms_refused_total{reason}`. */
+  readonly sms: SmsObserver;
   #poolStats: (() => PoolStats) | undefined;
 
   constructor() {
@@ -101,6 +104,7 @@ export class AppMetrics {
       (s) => s.inUse,
     );
     poolGauge('db_pool_waiting', 'Callers waiting for a database connection.', (s) => s.waiting);
+    this.sms = registerSmsMetrics(this.registry);
     collectDefaultMetrics({ register: this.registry });
   }
 

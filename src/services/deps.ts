@@ -9,6 +9,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { AppMetrics } from '../metrics/metrics.js';
 import type { CleanupFailureReporter, PictureRenderer } from '../modules/images/service.js';
 import type { PushLogger, PushTransport } from '../push/transport.js';
+import type { SmsSender } from '../sms/sender.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
 /**
@@ -29,6 +30,8 @@ export interface ServiceDeps {
   /** What observes hashing and provider verifications; a command has none. */
   metrics?: AppMetrics | undefined;
   mailer: Mailer;
+  /** The SMS outbox's sender (SOLAPI, development's log, or none: the phone routes then answer 503). */
+  sms: SmsSender;
   /** The push transport PUSH_TRANSPORT names (`log` writes the notification outbox). */
   push: PushTransport;
   /** The config's argon2 hasher unless given (a test may hand in one that interleaves work with a verify). */

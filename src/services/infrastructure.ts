@@ -14,6 +14,9 @@ import type { CleanupFailureReporter, PictureRenderer } from '../modules/images/
 import { NotificationOutboxRepo } from '../modules/notifications/repo.js';
 import { createPushTransport } from '../push/create-transport.js';
 import type { PushLogger } from '../push/transport.js';
+import { SmsOutboxRepo } from '../sms/outbox-repo.js';
+import { SmsSender } from '../sms/sender.js';
+import { createSmsTransport } from '../sms/transport.js';
 import { createStorage } from '../storage/create-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
 import type { ServiceDeps } from './deps.js';
@@ -76,8 +79,18 @@ export async function buildInfrastructure(
     logger: log,
     cap: server ? new AddressCap({ address: limits.mailAddress, alerts: limits.mailAlerts }) : undefined,
   });
+  // Texts go out after commit like mail, from their own outbox, retried by the server in the background.
+  const sms = new SmsSender({
+    outbox: new SmsOutboxRepo(database.db),
+    transport: createSmsTransport(config.sms, log),
+    retry: config.sms.retry,
+    sendTimeoutMs: config.sms.solapi?.timeoutMs ?? 0,
+    logger: log,
+    observer: options.metrics?.sms,
+  });
   const close = async () => {
     await mailer.close();
+    await sms.close();
     await limits.close();
     // The S3 client keeps sockets open; local storage has nothing to close.
     if (storage instanceof S3Storage) storage.close();
@@ -88,13 +101,17 @@ export async function buildInfrastructure(
     await close();
     throw error;
   }
-  if (server) mailer.start();
+  if (server) {
+    mailer.start();
+    sms.start();
+  }
   return {
     database,
     reads: new ReadRouting(database.db, server ? database.replicas : undefined),
     storage,
     limits,
     mailer,
+    sms,
     push: createPushTransport(config.push, new NotificationOutboxRepo(database.db), log),
     log,
     metrics: options.metrics,

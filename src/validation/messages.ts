@@ -70,6 +70,10 @@ const EN: Record<string, string> = {
   identity_birth_date_implausible:
     'The identity verification gives a birth date that cannot be right (before 1900, after today or no date).',
   identity_time_implausible: 'The identity verification gives a verification time in the future.',
+  phone_invalid: 'The :attribute is not a valid phone number.',
+  phone_not_mobile: 'The :attribute must be a mobile number.',
+  phone_country: 'The :attribute must be a mobile number of a country codes can be sent to.',
+  phone_code: 'The :attribute is invalid or has expired; ask for a new one.',
 };
 
 /** Each rule's wording in `locale` (with `:name` placeholders): the pages recognise the API's messages by it. */

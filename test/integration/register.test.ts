@@ -32,6 +32,8 @@ describe.each(backends)('%s: POST /{v}/auth/register', (backend) => {
             providers: [],
             has_password: true,
             email_verified: false,
+            phone: null,
+            phone_verified: false,
             identity_verified: false,
             adult: null,
             is_inspirer: false,

@@ -44,6 +44,8 @@ describe.each(backends)('%s: POST user/update', (backend) => {
         has_password: true,
         // A new address is unproven until its verification link is followed.
         email_verified: false,
+        phone: null,
+        phone_verified: false,
         identity_verified: false,
         adult: null,
         is_inspirer: false,

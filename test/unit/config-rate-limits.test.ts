@@ -26,6 +26,11 @@ describe('rate-limit configuration', () => {
       mailAlerts: { points: 3, windowSeconds: 3600 },
       identityVerification: { points: 10, windowSeconds: 3600 },
       introspection: { points: 6000, windowSeconds: 60 },
+      smsNumberHour: { points: 3, windowSeconds: 3600 },
+      smsNumberDay: { points: 10, windowSeconds: 86_400 },
+      smsIp: { points: 10, windowSeconds: 3600 },
+      smsPrefix: { points: 30, windowSeconds: 3600 },
+      smsDaily: { points: 1000, windowSeconds: 86_400 },
     });
   });
 
@@ -47,6 +52,11 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_MAIL_ADDRESS: '3/30m',
       RATE_LIMIT_MAIL_ALERTS: '10/2h',
       RATE_LIMIT_INTROSPECTION: '100/1m',
+      RATE_LIMIT_SMS_NUMBER_HOUR: '2/30m',
+      RATE_LIMIT_SMS_NUMBER_DAY: '5/12h',
+      RATE_LIMIT_SMS_IP: '4/1h',
+      RATE_LIMIT_SMS_PREFIX: '6/1h',
+      SMS_DAILY_LIMIT: '250',
     });
     expect(rateLimits).toEqual({
       enabled: false,
@@ -68,6 +78,11 @@ describe('rate-limit configuration', () => {
       mailAlerts: { points: 10, windowSeconds: 7200 },
       identityVerification: { points: 10, windowSeconds: 3600 },
       introspection: { points: 100, windowSeconds: 60 },
+      smsNumberHour: { points: 2, windowSeconds: 1800 },
+      smsNumberDay: { points: 5, windowSeconds: 43_200 },
+      smsIp: { points: 4, windowSeconds: 3600 },
+      smsPrefix: { points: 6, windowSeconds: 3600 },
+      smsDaily: { points: 250, windowSeconds: 86_400 },
     });
   });
 

@@ -69,6 +69,7 @@ describe('the error catalogue', () => {
       'second_factor_not_configured',
       'access_tokens_not_configured',
       'identity_verification_not_configured',
+      'sms_not_configured',
       'provider_not_configured',
     ];
     for (const [code, entry] of entries) {

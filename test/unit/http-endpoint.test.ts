@@ -40,6 +40,8 @@ const alice: AuthContext = {
     guardian_consent: null,
     guardian_pending_since: null,
     agreed_consents: {},
+    phone: null,
+    phone_verified: false,
   },
   tokenId: 'token-1',
 };

@@ -24,6 +24,11 @@ const config = {
   mailAlerts: { points: 3, windowSeconds: 3600 },
   identityVerification: { points: 10, windowSeconds: 3600 },
   introspection: { points: 6000, windowSeconds: 60 },
+  smsNumberHour: { points: 3, windowSeconds: 3600 },
+  smsNumberDay: { points: 10, windowSeconds: 86400 },
+  smsIp: { points: 10, windowSeconds: 3600 },
+  smsPrefix: { points: 30, windowSeconds: 3600 },
+  smsDaily: { points: 1000, windowSeconds: 86400 },
 };
 const silent = { warn: () => {} };
 

@@ -17,6 +17,7 @@ const changes: SensitiveChange[] = [
   'email',
   'passkey',
   'provider_link',
+  'phone',
   'second_factor',
   'deletion',
   'export',
@@ -31,6 +32,7 @@ describe('the factors a change needs', () => {
       ['email', 2, 1],
       ['passkey', 2, 1],
       ['provider_link', 2, 1],
+      ['phone', 2, 1],
       ['second_factor', 1, 1],
       ['deletion', 1, 1],
       ['export', 1, 1],
@@ -38,7 +40,7 @@ describe('the factors a change needs', () => {
   });
 
   it('reads the second factor only for a way in', () => {
-    expect(changes.filter(dependsOnSecondFactor)).toEqual(['email', 'passkey', 'provider_link']);
+    expect(changes.filter(dependsOnSecondFactor)).toEqual(['email', 'passkey', 'provider_link', 'phone']);
   });
 
   it('refuses a one-factor proof with the 422 on code', () => {

@@ -30,6 +30,8 @@ const row: UserRow = {
   guardian_consent: null,
   guardian_pending_since: null,
   agreed_consents: {},
+  phone: null,
+  phone_verified: false,
 };
 
 describe('userView', () => {
@@ -50,6 +52,8 @@ describe('userView', () => {
       providers: ['alpha'],
       has_password: true,
       email_verified: true,
+      phone: null,
+      phone_verified: false,
       identity_verified: false,
       adult: null,
       is_inspirer: true,

@@ -56,6 +56,7 @@ const ENDS_IN_CONSONANT: Record<string, boolean> = {
   이미지: false,
   토큰: true,
   '인증 코드': false,
+  '휴대폰 번호': false,
   '복구 코드': false,
   용도: false,
   '인증 요청': true,

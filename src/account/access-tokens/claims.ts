@@ -11,6 +11,8 @@ const AMR: Record<string, string[]> = {
   passkey: ['hwk', 'user'],
   second_factor: ['mfa', 'otp'],
   email_link: ['otp'],
+  // RFC 8176 `sms`: a code texted to the account's verified number.
+  phone_code: ['sms'],
 };
 
 /** The session's claims an access token and an introspection carry: nothing more personal than these. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CodePurpose, UserRow, UserWithProviders } from '../../db/schema.js';
+import type { UserRow, UserWithProviders } from '../../db/schema.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { InvalidCredentialsError, ValidationError } from '../../errors.js';
 import { accountKey, attemptKey, type RateCounter } from '../../limits/rate-counter.js';
@@ -75,12 +75,12 @@ export class EmailCodeSignIn {
   }
 
   /** Counts the address, then mails a code after the answer: `login` to an account, `register` to no account. */
-  async request(email: string, purpose: CodePurpose, client: ClientInfo): Promise<void> {
+  async request(email: string, purpose: 'login' | 'register', client: ClientInfo): Promise<void> {
     await this.deps.perEmail.consume(emailKey(email));
     this.deps.mailer.afterAnswer('email code', () => this.mailCode(email, purpose, client));
   }
 
-  private async mailCode(email: string, purpose: CodePurpose, client: ClientInfo): Promise<void> {
+  private async mailCode(email: string, purpose: 'login' | 'register', client: ClientInfo): Promise<void> {
     const account = await this.deps.usersRepo.findByEmail(email);
     // A login code only to an account, a sign-up code only to an address no account has: the other asks
     // mail nothing (and were answered the same).

@@ -10,6 +10,8 @@ export type SensitiveChange =
   | 'passkey'
   /** Linking or unlinking a provider. */
   | 'provider_link'
+  /** Adding, changing or removing the mobile number, which signs in by SMS code once verified. */
+  | 'phone'
   /** Setting up, disabling the authenticator, or new recovery codes. */
   | 'second_factor'
   | 'deletion'
@@ -30,6 +32,7 @@ const CHANGES_A_WAY_IN: Record<SensitiveChange, boolean> = {
   email: true,
   passkey: true,
   provider_link: true,
+  phone: true,
   second_factor: false,
   deletion: false,
   export: false,

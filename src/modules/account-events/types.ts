@@ -7,7 +7,7 @@
 export type SignUpMethod = 'email' | string;
 /**
  * How a session was made: a password, an identity provider's token, a passkey, a first factor completed with
- * the second, or a mailed link (a password reset's, a deletion cancel's).
+ * the second, a mailed link (a password reset's, a deletion cancel's), or a mailed or texted code.
  */
 export type SessionMethod =
   | 'password'
@@ -15,7 +15,8 @@ export type SessionMethod =
   | 'passkey'
   | 'second_factor'
   | 'email_link'
-  | 'email_code';
+  | 'email_code'
+  | 'phone_code';
 /** Why a session ended. */
 export type SessionRevokedReason = 'logout' | 'revoked' | 'password_changed' | 'deletion';
 
@@ -59,6 +60,8 @@ export interface AccountEventData {
   'guardian.consented': { user_id: string; agreed: boolean; method: string; withdrawn: boolean };
   /** A carrier identity verification (PortOne) confirmed the account's person; never the CI or the name. */
   'user.identity_verified': { id: string; verified_at: string; adult: boolean };
+  /** The account proved its mobile number (E.164) by a texted code; it now signs in by it. */
+  'user.phone_verified': { id: string; phone: string };
 }
 
 export type AccountEventType = keyof AccountEventData;
@@ -80,6 +83,7 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'passkey.removed',
   'guardian.consented',
   'user.identity_verified',
+  'user.phone_verified',
 ];
 
 export function isAccountEventType(value: string): value is AccountEventType {

@@ -30,6 +30,9 @@ export const SECURITY_EVENT_TYPES = {
   guardian_withdrawn: { counted: false },
   identity_verified: { counted: false },
   identity_released: { counted: false },
+  phone_added: { counted: false },
+  phone_verified: { counted: false },
+  phone_removed: { counted: false },
 } as const satisfies Record<string, { counted: boolean }>;
 
 export type SecurityEventType = keyof typeof SECURITY_EVENT_TYPES;

@@ -27,6 +27,10 @@ export const userShape = t.object({
   has_password: t.boolean(),
   /** Whether the user proved they read mail at `email` (private: only in the user's own view). */
   email_verified: t.boolean(),
+  /** The mobile number in E.164, verified or not; null when none (private). */
+  phone: t.nullable(t.string()),
+  /** Whether a texted code proved `phone`: it then signs in by SMS code (private). */
+  phone_verified: t.boolean(),
   /** A carrier identity verification (PortOne) confirmed the account's person (private). */
   identity_verified: t.boolean(),
   /** 19 or over in full years, Korean time, by the birth date; null when no birth date is known (private). */
@@ -54,6 +58,8 @@ export const publicUserShape = t.omit(userShape, [
   'providers',
   'has_password',
   'email_verified',
+  'phone',
+  'phone_verified',
   'guardian_consent',
   'restrictions',
   'identity_verified',
@@ -107,6 +113,8 @@ export function userView(row: UserRow, providers: string[]): UserView {
     providers,
     has_password: row.password_hash !== null,
     email_verified: row.email_verified,
+    phone: row.phone,
+    phone_verified: row.phone_verified,
     // From the row the token was read with: no query of its own.
     identity_verified: row.identity_verified_at !== null,
     adult: isAdult(row.birth_date, new Date()),
@@ -130,6 +138,8 @@ export const userExample: UserView = {
   providers: [],
   has_password: true,
   email_verified: false,
+  phone: null,
+  phone_verified: false,
   identity_verified: false,
   adult: null,
   is_inspirer: false,
