@@ -26,6 +26,8 @@ export const SIGNIN_ENGLISH = {
   'field.phone_code': 'Code from the text message',
   'field.new_phone': 'New mobile number',
   'field_error.phone.required': 'Enter your mobile number.',
+  'field_error.phone.phone_not_mobile': 'This is not a mobile number. Enter the number of a mobile phone.',
+  'field_error.phone.phone_country': 'Codes are texted only to mobile numbers of the countries we serve.',
   'field_error.phone': 'Enter a Korean mobile number, such as 010-1234-5678.',
   'field_error.phone_code.required': 'Enter the 6-digit code from the text message.',
   'field_error.phone_code':
@@ -70,6 +72,8 @@ export const SIGNIN_KOREAN: Record<SignInMessageKey, string> = {
   'field.phone_code': '문자로 받은 코드',
   'field.new_phone': '새 휴대전화 번호',
   'field_error.phone.required': '휴대전화 번호를 입력해 주세요.',
+  'field_error.phone.phone_not_mobile': '휴대전화 번호가 아닙니다. 휴대전화의 번호를 입력해 주세요.',
+  'field_error.phone.phone_country': '서비스하는 국가의 휴대전화 번호로만 코드를 보낼 수 있습니다.',
   'field_error.phone': '010-1234-5678처럼 국내 휴대전화 번호를 입력해 주세요.',
   'field_error.phone_code.required': '문자로 받은 6자리 코드를 입력해 주세요.',
   'field_error.phone_code':

@@ -1,0 +1,28 @@
+import { card, escapeHtml, field, sectionStatus, submitButton, type Translate } from './html.js';
+
+/**
+ * The profile's mobile number (web/src/profile/phone.ts): the number and whether it is verified, a new one
+ * (formatted as typed) and the code texted to it, and its removal. Adding, changing and removing take their
+ * proof of identity from the confirmation panel above the section (page-profile.ts).
+ */
+export function phoneCard(t: Translate): string {
+  return card(
+    `<p class="hint">${escapeHtml(t('phone.lead'))}</p>
+<p id="phone-state" class="phone-state">${escapeHtml(t('phone.none'))}</p>
+<form id="phone-add" method="post" novalidate>
+${field(t, 'phone', 'field.phone', { autocomplete: 'tel', required: true, extra: ' inputmode="tel" placeholder="010-1234-5678"' })}
+${submitButton(t, 'action.phone_send')}
+${sectionStatus}
+</form>
+<form id="phone-verify" method="post" novalidate hidden>
+${field(t, 'phone_code', 'field.phone_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="numeric" pattern="[0-9]*" maxlength="6"' })}
+${submitButton(t, 'action.phone_verify')}
+${sectionStatus}
+</form>
+<form id="phone-remove" method="post" novalidate hidden>
+<button type="submit">${escapeHtml(t('action.phone_remove'))}</button>
+${sectionStatus}
+</form>`,
+    { id: 'phone-heading', text: t('phone.title') },
+  );
+}
