@@ -91,7 +91,8 @@ function consentFields(t: Translate): string {
 <p id="consents-error" class="message error" role="alert"></p>`;
 }
 
-export function loginBody(t: Translate): string {
+/** `phone`: codes can be texted (SOLAPI, or development's log), so the mobile number is offered. */
+export function loginBody(t: Translate, phone: boolean): string {
   return `${card(`<form id="login" method="post" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'current-password', required: true })}
@@ -113,7 +114,7 @@ ${submitButton(t, 'action.login')}
 </div>
 ${sectionStatus}
 </form>
-${phoneLoginForm(t)}
+${phone ? phoneLoginForm(t) : ''}
 <form id="email-link" method="post" novalidate hidden>
 <p class="lead">${escapeHtml(t('login.email_link'))}</p>
 ${submitButton(t, 'action.login')}

@@ -1,11 +1,15 @@
 import { card, escapeHtml, field, sectionStatus, submitButton, type Translate } from './html.js';
+import type { ProfileOptions } from './page-privacy.js';
 
 /**
  * The profile's mobile number (web/src/profile/phone.ts): the number and whether it is verified, a new one
  * (formatted as typed) and the code texted to it, and its removal. Adding, changing and removing take their
- * proof of identity from the confirmation panel above the section (page-profile.ts).
+ * proof of identity from the confirmation panel above the section (page-profile.ts). Shown only where codes
+ * can be texted (SOLAPI, or development's log).
  */
-export function phoneCard(t: Translate): string {
+export function phoneCard(t: Translate, options: ProfileOptions): string {
+  // Without a way to text the code, the card could only ever answer 503: it is left out, as /login's form.
+  if (!options.phone) return '';
   return card(
     `<p class="hint">${escapeHtml(t('phone.lead'))}</p>
 <p id="phone-state" class="phone-state">${escapeHtml(t('phone.none'))}</p>

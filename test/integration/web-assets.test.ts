@@ -103,3 +103,26 @@ describe('web pages: the deletion card states the configured grace period', () =
     expect(later).not.toContain('바로 지워집니다');
   });
 });
+
+describe('web pages: the mobile number is offered only where codes can be texted', () => {
+  const without = useTestApp('pglite');
+  // Page rendering sends nothing: the settings need no gateway behind them.
+  const texting = useTestApp('pglite', {
+    SOLAPI_API_KEY: 'NCSPAGEKEY',
+    SOLAPI_API_SECRET: 'PAGESECRET',
+    SOLAPI_SENDER: '0212345678',
+  });
+
+  it('leaves the log-in form and the profile card out without SOLAPI, and shows them with it', async () => {
+    const page = async (ctx: typeof without, url: string) =>
+      (await ctx.app.inject({ method: 'GET', url })).body;
+    expect(await page(without, '/login?lang=en')).not.toContain('id="phone-login"');
+    expect(await page(without, '/profile?lang=en')).not.toContain('id="phone-add"');
+    const login = await page(texting, '/login?lang=en');
+    expect(login).toContain('<form id="phone-login" class="alternative" method="post" novalidate>');
+    expect(login).toContain(
+      '<input id="phone_code" name="phone_code" type="text" autocomplete="one-time-code" required inputmode="numeric" pattern="[0-9]*" maxlength="6" aria-describedby="phone_code-message">',
+    );
+    expect(await page(texting, '/profile?lang=ko')).toContain('<h2 id="phone-heading">휴대전화 번호</h2>');
+  });
+});

@@ -23,7 +23,8 @@ const secondFactor = document.getElementById('second-factor') as HTMLFormElement
 const startOver = document.getElementById('start-over') as HTMLButtonElement;
 const codeForm = document.getElementById('email-code') as HTMLFormElement;
 const linkForm = document.getElementById('email-link') as HTMLFormElement;
-const phoneForm = document.getElementById('phone-login') as HTMLFormElement;
+/** Offered only where codes can be texted (src/web/page-account.ts). */
+const phoneForm = document.getElementById('phone-login') as HTMLFormElement | null;
 
 revealButtons();
 offerPasskeys();
@@ -47,7 +48,7 @@ async function finish(answer: ApiAnswer<LoginAnswer>, target: HTMLFormElement): 
     passkeyBox.hidden = true;
     codeForm.hidden = true;
     linkForm.hidden = true;
-    phoneForm.hidden = true;
+    if (phoneForm) phoneForm.hidden = true;
     secondFactor.hidden = false;
     document.getElementById('code')?.focus();
     return;
@@ -137,7 +138,7 @@ onSubmit(secondFactor, async () => {
 
 startOver.addEventListener('click', () => location.reload());
 
-phoneLogin(finish);
+if (phoneForm) phoneLogin(finish);
 
 /** A code by email: asked for the address typed above (the answer is the same for every address). */
 const codeEntry = document.getElementById('email-code-entry') as HTMLElement;
@@ -188,7 +189,7 @@ if (linkToken !== undefined) {
   form.hidden = true;
   passkeyBox.hidden = true;
   codeForm.hidden = true;
-  phoneForm.hidden = true;
+  if (phoneForm) phoneForm.hidden = true;
   linkForm.hidden = false;
 }
 onSubmit(linkForm, async () => {

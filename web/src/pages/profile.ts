@@ -44,7 +44,8 @@ detailsSection(reauth, (changing) => {
 });
 identitySection();
 passwordSection(reauth);
-phoneSection(reauth);
+// The mobile number's card is there only where codes can be texted.
+if (document.getElementById('phone-add')) phoneSection(reauth);
 const sessions = sessionsSection();
 const passkeys = passkeysSection(reauth);
 const twoFactor = twoFactorSection(reauth);
