@@ -15,7 +15,6 @@ export const SIGNIN_ENGLISH = {
   'field_error.signup_code.required': 'Enter the 6-digit code from the email.',
   'field_error.signup_code':
     'This code is wrong, used or expired. Enter the newest code from the email, or ask for a new one.',
-  'login.ways': 'Ways to log in',
   'login.phone': 'Log in with a mobile number',
   'login.phone_send': 'Text me a code',
   'login.phone_sent':
@@ -62,7 +61,6 @@ export const SIGNIN_KOREAN: Record<SignInMessageKey, string> = {
   'field_error.signup_code.required': '이메일로 받은 6자리 코드를 입력해 주세요.',
   'field_error.signup_code':
     '코드가 맞지 않거나 이미 쓰였거나 시간이 지났습니다. 가장 최근 메일의 코드를 입력하거나 새 코드를 받아 주세요.',
-  'login.ways': '로그인 방법',
   'login.phone': '휴대전화 번호로 로그인',
   'login.phone_send': '문자로 코드 받기',
   'login.phone_sent': '이 번호를 쓰는 계정이 있다면 6자리 코드를 문자로 보냈습니다. 아래에 입력해 주세요.',
