@@ -137,9 +137,10 @@ export async function startFakeSolapi(): Promise<FakeSolapi> {
 }
 
 /** A fresh Korean mobile number per call, as typed (`010-xxxx-xxxx`), and its E.164 and national forms. */
-let nextNumber = 10_000_000 + Math.floor(Math.random() * 80_000_000);
+// Each call takes a new block (the SMS limits count per number less its last four digits).
+let nextNumber = 20_000_000 + Math.floor(Math.random() * 40_000_000);
 export function newMobile(): { typed: string; e164: string; national: string } {
-  nextNumber += 1;
+  nextNumber += 10_001;
   const digits = String(nextNumber);
   return {
     typed: `010-${digits.slice(0, 4)}-${digits.slice(4)}`,

@@ -158,11 +158,34 @@ describe.each(backends)('%s: the profile’s mobile number', (backend) => {
     const ownerCode = await texted(phone.national);
     expect(otherCode).not.toBe(ownerCode);
     expectOk(await verify(owner.token, ownerCode));
+    // The other's code still works as a proof, but the number is taken.
+    expectError(await verify(other.token, otherCode), 409, ...IN_USE);
     expectError(
       await add(other.token, { phone: phone.typed, current_password: other.password }),
       409,
       ...IN_USE,
     );
+  });
+
+  it('lets exactly one of two accounts keep a number both verify at once', async () => {
+    const first = await registerUser(ctx.app);
+    const second = await registerUser(ctx.app);
+    const phone = newMobile();
+    expectOk(await add(first.token, { phone: phone.typed, current_password: first.password }));
+    const firstCode = await texted(phone.national);
+    expectOk(await add(second.token, { phone: phone.typed, current_password: second.password }));
+    const secondCode = await texted(phone.national);
+    const answers = await Promise.all([verify(first.token, firstCode), verify(second.token, secondCode)]);
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 409]);
+    const loser = answers.find((res) => res.statusCode === 409);
+    if (loser) expectError(loser, 409, ...IN_USE);
+    const holders = await ctx.database.handle.db
+      .selectFrom('users')
+      .select('id')
+      .where('phone', '=', phone.e164)
+      .where('phone_verified', '=', true)
+      .execute();
+    expect(holders).toHaveLength(1);
   });
 
   it('answers 422 on code for a wrong code, and for no number waiting', async () => {

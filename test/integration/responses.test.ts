@@ -9,11 +9,13 @@ import { expectOk, postForm, postMultipart } from '../helpers/http.js';
 import { checkIdentityOperations } from '../helpers/identity.js';
 import { jpegFixture } from '../helpers/images.js';
 import { latestToken } from '../helpers/mail.js';
+import { checkPhoneOperations } from '../helpers/phone.js';
 import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
 import { providerSignUp } from '../helpers/providers.js';
 import { type Call, checkDocumentedResponse, type SuccessDocument } from '../helpers/response-check.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { buildTestServices } from '../helpers/services.js';
+import { type FakeSolapi, startFakeSolapi } from '../helpers/solapi.js';
 import { currentCode } from '../helpers/totp.js';
 import { checkPasskeyOperations } from '../helpers/webauthn.js';
 
@@ -27,6 +29,7 @@ import { checkPasskeyOperations } from '../helpers/webauthn.js';
 describe.each(backends)('%s: every 200 response against its declared schema and example', (backend) => {
   let fake: FakeProvider;
   let portone: FakePortOne;
+  let solapi: FakeSolapi;
   let ctx: TestApp;
   let document: SuccessDocument;
   const exercised = new Set<string>();
@@ -34,13 +37,19 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
   beforeAll(async () => {
     fake = await startFakeProvider({ clientId: 'accounts-test' });
     portone = await startFakePortOne();
-    ctx = await createTestApp(backend, { ...fake.env('alpha', 'userinfo'), ...portone.env() });
+    solapi = await startFakeSolapi();
+    ctx = await createTestApp(backend, {
+      ...fake.env('alpha', 'userinfo'),
+      ...portone.env(),
+      ...solapi.env(),
+    });
     document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as SuccessDocument;
   });
   afterAll(async () => {
     if (ctx) await closeTestApp(ctx);
     if (fake) await fake.close();
     await portone?.close();
+    await solapi?.close();
   });
 
   const check = (operation: string, call: Call, status = 200) =>
@@ -167,6 +176,7 @@ describe.each(backends)('%s: every 200 response against its declared schema and 
     await checkGuardianOperations(ctx.app, ctx.database.handle, check, portone);
     // identity: another user, so that minji's examples below stay unverified
     await checkIdentityOperations(ctx.app, portone, check, await registerUser(ctx.app));
+    await checkPhoneOperations(ctx.app, ctx.infrastructure.sms, solapi, check, await registerUser(ctx.app));
     // A known provider this deployment has not configured has no 200 to check: its login and link answer 503.
     for (const path of Object.keys(document.paths)) {
       if (!/^\/(auth\/login\/\w+|user\/providers\/\w+\/link)$/.test(path)) continue;

@@ -9,6 +9,15 @@ import type { Locale } from '../../validation/messages.js';
 export const PHONE_CODE_KIND = 'phone_code';
 
 /**
+ * A profile's code is filed under the number and the account: two accounts adding one number each hold a
+ * live code (neither ends the other's), and the unique index on verified numbers decides between them. A
+ * sign-in code is filed under the number alone.
+ */
+export function profileCodeAddress(e164: string, userId: string): string {
+  return `${e164}/${userId}`;
+}
+
+/**
  * Issues a code for a number and writes its SMS, in one transaction: the message exists exactly when its
  * code does (the outbox sends it after commit, or retries it), and never outlives it.
  */
@@ -20,13 +29,15 @@ export class PhoneCodeTexts {
     private readonly service: string,
   ) {}
 
+  /** `codeAddress`: what the code is filed under, when not the number itself (phoneCodeAddress). */
   async issueWithin(
     trx: Executor,
     e164: string,
     purpose: CodeSmsPurpose,
     locale: Locale,
+    codeAddress = e164,
   ): Promise<OutgoingSms> {
-    const issued = await this.codes.issueWithin(trx, 'phone', e164, purpose);
+    const issued = await this.codes.issueWithin(trx, 'phone', codeAddress, purpose);
     return this.sms.queueWithin(trx, {
       to: e164,
       kind: PHONE_CODE_KIND,

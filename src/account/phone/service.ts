@@ -12,7 +12,7 @@ import type { SmsSender } from '../../sms/sender.js';
 import type { ClientInfo } from '../client.js';
 import type { Reauthentication, ReauthProof } from '../reauth/service.js';
 import type { SecurityActivity } from '../security-activity/recorder.js';
-import type { PhoneCodeTexts } from './code-sms.js';
+import { type PhoneCodeTexts, profileCodeAddress } from './code-sms.js';
 
 /** What PhoneNumberService is built from. */
 export interface PhoneNumberServiceDeps {
@@ -54,7 +54,9 @@ export class PhoneNumberService {
     const keepsVerified = user.phone === number.e164 && user.phone_verified;
     const message = await writeTransaction(this.deps.db, async (trx) => {
       await this.deps.phones.with(trx).set(user.id, number.e164, keepsVerified);
-      const text = await this.deps.texts.issueWithin(trx, number.e164, 'verify_phone', client.locale ?? 'en');
+      const locale = client.locale ?? 'en';
+      const address = profileCodeAddress(number.e164, user.id);
+      const text = await this.deps.texts.issueWithin(trx, number.e164, 'verify_phone', locale, address);
       await this.deps.activity.record(
         { user, type: 'phone_added', client, details: { phone: maskPhone(number.e164) } },
         trx,
@@ -73,7 +75,12 @@ export class PhoneNumberService {
     const { user } = auth;
     const { phone } = user;
     if (phone === null) throw wrongCode();
-    const guess = await this.deps.codes.guess('phone', phone, 'verify_phone', code);
+    const guess = await this.deps.codes.guess(
+      'phone',
+      profileCodeAddress(phone, user.id),
+      'verify_phone',
+      code,
+    );
     if (guess.kind !== 'right') throw wrongCode();
     try {
       const row = await writeTransaction(

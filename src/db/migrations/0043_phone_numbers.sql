@@ -7,7 +7,8 @@ ALTER TABLE users ADD COLUMN phone text;
 ALTER TABLE users ADD COLUMN phone_verified boolean NOT NULL DEFAULT false;
 CREATE UNIQUE INDEX users_verified_phone_key ON users (phone) WHERE phone_verified;
 
--- A code sent to a profile's new number (`verify_phone`), beside the sign-in and sign-up codes.
+-- A code sent to a profile's new number (`verify_phone`), beside the sign-in and sign-up codes. Its address
+-- is the number and the account (`+821012345678/<user id>`): two accounts adding one number each hold one.
 ALTER TABLE one_time_codes DROP CONSTRAINT one_time_codes_purpose_check;
 ALTER TABLE one_time_codes ADD CONSTRAINT one_time_codes_purpose_check
   CHECK (purpose IN ('login', 'register', 'verify_phone'));
