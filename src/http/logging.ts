@@ -1,5 +1,6 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { LoggerOptions } from 'pino';
+import { maskPhone } from '../lib/phone-number.js';
 
 /**
  * Where a path stops being a route and starts carrying parameters of its own: a matrix parameter
@@ -54,6 +55,16 @@ const SECRET_KEYS = new Set([
   'set-cookie',
 ]);
 
+/** Keys whose values are mobile numbers: logged masked (`+82 10-****-5678`), never whole. */
+const PHONE_KEYS = new Set(['phone', 'to_number']);
+
+/** A key's logged value: censored when secret, masked when a number, else as it is. */
+function logged(key: string, value: unknown, isSecret: (key: string) => boolean): unknown {
+  if (isSecret(key)) return CENSOR;
+  if (PHONE_KEYS.has(key) && typeof value === 'string') return maskPhone(value);
+  return value;
+}
+
 /** Top-level keys whose serializers below produce a fixed shape with no secret in it: not scanned. */
 const KNOWN_SHAPES = new Set(['req', 'res', 'responseTime']);
 
@@ -76,10 +87,12 @@ function shallowCopy<T extends object>(value: T): Record<string, unknown> {
 function censorOneLevel(value: unknown, isSecret: (key: string) => boolean): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   let copy: Record<string, unknown> | undefined;
+  const record = value as Record<string, unknown>;
   for (const key of Object.keys(value)) {
-    if (isSecret(key)) {
+    const shown = logged(key, record[key], isSecret);
+    if (shown !== record[key]) {
       copy ??= shallowCopy(value);
-      copy[key] = CENSOR;
+      copy[key] = shown;
     }
   }
   return copy ?? value;
@@ -103,7 +116,8 @@ export function censorSecrets(
     for (const key of Object.keys(object)) {
       if (KNOWN_SHAPES.has(key)) continue;
       const value = object[key];
-      const censored = isSecret(key) ? CENSOR : censorOneLevel(value, isSecret);
+      const shown = logged(key, value, isSecret);
+      const censored = shown !== value ? shown : censorOneLevel(value, isSecret);
       if (censored !== value) {
         out ??= { ...object };
         out[key] = censored;

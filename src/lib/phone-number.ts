@@ -48,7 +48,8 @@ export function parseMobileNumber(
  * tell two numbers apart when following one complaint, not enough to call or text anyone.
  */
 export function maskPhone(e164: string): string {
-  const parsed = parsePhoneNumberFromString(e164);
+  // A number as typed (a request's field) is read as parsing reads it; unreadable, nothing of it is shown.
+  const parsed = parsePhoneNumberFromString(e164, DEFAULT_REGION);
   if (parsed === undefined) return '+***';
   const national: string = parsed.nationalNumber;
   const code = parsed.countryCallingCode;

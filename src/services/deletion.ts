@@ -13,6 +13,7 @@ import type { PostsService } from '../modules/posts/service.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UsersRepo } from '../modules/users/repo.js';
 import type { UsersService } from '../modules/users/service.js';
+import { SmsOutboxRepo } from '../sms/outbox-repo.js';
 import { createExportStore, type ExportStore } from '../storage/export-store.js';
 import type { FactoryArgs } from './deps.js';
 
@@ -60,6 +61,7 @@ export function buildDeletion(parts: DeletionParts): DeletionServices {
     posts,
     images,
     mailOutbox: new OutboxRepo(db),
+    smsOutbox: new SmsOutboxRepo(db),
     exportFiles: userExportFiles(exportsRepo, exportStore, deps.reportCleanupFailure ?? (() => {})),
     // A child's guardian addresses go with the child (docs/identity.md).
     relatedAddresses: (trx, userId) => new GuardianRepo(trx).guardianAddresses(userId),

@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountEventsOf } from '../helpers/account-events.js';
 import { closeTestApp, createTestApp, useTestApp } from '../helpers/app.js';
@@ -62,6 +63,11 @@ describe.each(backends)('%s: sign-in by a code texted to a verified number', (ba
     const got = await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(apiToken) });
     expect(expectOk<{ user: unknown }>(got).user).toEqual({ ...view, pending_consents: [] });
     expectAuthenticationFailed(await verify({ phone: me.phone.typed, code }));
+    // RFC 8176: a texted code is `sms`.
+    const access = expectOk<{ access_token: string }>(
+      await postForm(ctx.app, '/v1/auth/token', {}, bearer(apiToken)),
+    );
+    expect(decodeJwt(access.access_token).amr).toEqual(['sms']);
 
     const sessions = (await accountEventsOf(ctx.database.handle, me.id)).filter(
       (event) => event.type === 'session.created',
@@ -125,6 +131,16 @@ describe.each(backends)('%s: sign-in by a code texted to a verified number', (ba
       'This account is scheduled for deletion.',
       { status: 'deletion_scheduled', scheduled_for: due.toISOString() },
     );
+  });
+
+  it('makes exactly one session of one code verified twice at once', async () => {
+    const me = await withPhone();
+    const code = await textedCode(me.phone);
+    const twice = await Promise.all([
+      verify({ phone: me.phone.typed, code }),
+      verify({ phone: me.phone.e164, code }),
+    ]);
+    expect(twice.map((res) => res.statusCode).sort()).toEqual([200, 401]);
   });
 
   it('names every field a request gets wrong', async () => {

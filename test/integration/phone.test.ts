@@ -5,6 +5,7 @@ import { useTestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, postForm } from '../helpers/http.js';
+import { scrape, total } from '../helpers/metrics.js';
 import { eventsOf } from '../helpers/security-events.js';
 import { type FakeSolapi, newMobile, startFakeSolapi } from '../helpers/solapi.js';
 
@@ -55,6 +56,7 @@ describe.each(backends)('%s: the profile’s mobile number', (backend) => {
       text: `[accounts] Phone code ${code} (valid 10 min)`,
     });
     expect(solapi.refused).toEqual([]);
+    expect(total(await scrape(ctx.app), 'sms_sent_total')).toBeGreaterThanOrEqual(1);
 
     const verified = expectOk<{ user: Record<string, unknown> }>(await verify(me.token, code));
     expect(verified.user).toMatchObject({ id: me.id, phone: phone.e164, phone_verified: true });
@@ -215,5 +217,37 @@ describe.each(backends)('%s: the profile’s mobile number', (backend) => {
     await Promise.all([ctx.infrastructure.sms.retryDue(), ctx.infrastructure.sms.retryDue()]);
     expect(solapi.messages.filter((m) => m.to === phone.national)).toHaveLength(1);
     expectOk(await verify(me.token, solapi.codeFor(phone.national)));
+  });
+
+  it('sends what a crashed instance left claimed once its lease runs out, and never a dead code', async () => {
+    const db = ctx.database.handle.db;
+    const [left, dead] = [newMobile(), newMobile()];
+    const row = (phone: typeof left, expiresInSeconds: number) => ({
+      id: crypto.randomUUID(),
+      to_number: phone.e164,
+      kind: 'phone_code',
+      body: `[accounts] Phone code 424242 (valid 10 min)`,
+      attempts: 1,
+      // The claim of an instance that wrote the row and died before sending: its lease has run out.
+      next_attempt_at: new Date(Date.now() - 1000),
+      expires_at: new Date(Date.now() + expiresInSeconds * 1000),
+    });
+    await db
+      .insertInto('sms_outbox')
+      .values([row(left, 600), row(dead, -1)])
+      .execute();
+    await ctx.infrastructure.sms.retryDue();
+    expect(solapi.messages.filter((m) => m.to === left.national)).toHaveLength(1);
+    expect(solapi.messages.filter((m) => m.to === dead.national)).toEqual([]);
+    const rows = await db
+      .selectFrom('sms_outbox')
+      .select(['to_number', 'status', 'body', 'attempts'])
+      .where('to_number', 'in', [left.e164, dead.e164])
+      .orderBy('status', 'desc')
+      .execute();
+    expect(rows).toEqual([
+      { to_number: left.e164, status: 'sent', body: null, attempts: 2 },
+      { to_number: dead.e164, status: 'failed', body: null, attempts: 1 },
+    ]);
   });
 });

@@ -35,6 +35,8 @@ export interface AccountEraserDeps {
   posts: PostsService;
   images: ImagesService;
   mailOutbox: OutboxRepo;
+  /** The texts to the account's number: pending ones dropped, sent ones forgotten (SmsOutboxRepo.forgetNumber). */
+  smsOutbox?: { with(trx: Executor): { forgetNumber(number: string): Promise<void> } };
   exportFiles: UserExportFiles;
   /**
    * Other people's addresses the account's data holds (a child's guardian): mails sent there are forgotten
@@ -105,6 +107,7 @@ export class AccountEraser {
     await this.deps.posts.unlikeAllOfUser(trx, row.id);
     const postImages = await this.deps.posts.deleteAllOfUser(trx, row.id);
     await this.deps.mailOutbox.with(trx).forgetAddress(row.email);
+    if (row.phone !== null) await this.deps.smsOutbox?.with(trx).forgetNumber(row.phone);
     for (const address of (await this.deps.relatedAddresses?.(trx, row.id)) ?? []) {
       await this.deps.mailOutbox.with(trx).forgetAddress(address);
     }
