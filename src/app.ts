@@ -96,6 +96,7 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
     deletionGraceDays: config.deletion.graceDays,
     ageGate: config.guardian.ageGate === 'birth_date',
     portOne: config.identity.portone ? { browserOrigins: config.identity.portone.browserOrigins } : undefined,
+    phone: config.sms.solapi !== undefined || config.sms.logCodes,
   });
   return {
     app,

@@ -43,7 +43,7 @@ async function readStylesheet(dir: string): Promise<Asset> {
 
 /**
  * Every file the pages may load, by URL path, read once at start: the browser modules compiled by
- * `npm run build` (web/tsconfig.json → dist/public/assets), the stylesheet (one file from its parts), the WebAuthn browser library and Swagger UI's
+ * `npm run build` (web/tsconfig.json → dist/public/assets), the stylesheet (one file from its parts), the WebAuthn, PortOne and phone-number browser libraries and Swagger UI's
  * bundle from their npm packages. A fixed map means no request path ever reaches the file system. `missing` names what was not built.
  */
 export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; missing: string[] }> {
@@ -76,6 +76,17 @@ export async function loadWebAssets(): Promise<{ assets: Map<string, Asset>; mis
   await readFile(portone).then(
     (body) => assets.set('/assets/vendor/portone/v2.js', { body, type: TYPES['.js'] ?? '' }),
     () => missing.push(portone),
+  );
+  // libphonenumber-js's ES modules (es6/: relative imports only) and its smallest metadata, served the same
+  // way: the mobile number fields format the number as it is typed (web/src/lib/phone-field.ts).
+  const phone = path.dirname(createRequire(import.meta.url).resolve('libphonenumber-js'));
+  await readDirectory(path.join(phone, 'es6'), '/assets/vendor/libphonenumber/es6', assets).catch(() =>
+    missing.push(path.join(phone, 'es6')),
+  );
+  await readFile(path.join(phone, 'metadata.min.json.js')).then(
+    (body) =>
+      assets.set('/assets/vendor/libphonenumber/metadata.min.json.js', { body, type: TYPES['.js'] ?? '' }),
+    () => missing.push(path.join(phone, 'metadata.min.json.js')),
   );
   const swagger = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {

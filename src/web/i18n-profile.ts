@@ -14,7 +14,7 @@ export const PROFILE_ENGLISH = {
   'section.data': 'Data and deletion',
   'reauth.title': 'Confirm it is you',
   'reauth.lead':
-    'Changing your password, email, two-step verification or passkeys, and downloading or deleting your data, first asks you to confirm it is you. Once confirmed, nothing more is asked for 10 minutes.',
+    'Changing your password, email, mobile number, two-step verification or passkeys, and downloading or deleting your data, first asks you to confirm it is you. Once confirmed, nothing more is asked for 10 minutes.',
   'reauth.password': 'Your current password',
   'reauth.confirm': 'Confirm',
   'reauth.passkey': 'Confirm with a passkey',
@@ -97,7 +97,7 @@ export const PROFILE_KOREAN: Record<ProfileMessageKey, string> = {
   'section.data': '데이터와 계정 삭제',
   'reauth.title': '본인 확인',
   'reauth.lead':
-    '비밀번호, 이메일, 2단계 인증, 패스키를 바꾸거나 데이터를 내려받거나 계정을 삭제하려면 먼저 본인 확인이 필요합니다. 한 번 확인하면 10분 동안 다시 묻지 않습니다.',
+    '비밀번호, 이메일, 휴대전화 번호, 2단계 인증, 패스키를 바꾸거나 데이터를 내려받거나 계정을 삭제하려면 먼저 본인 확인이 필요합니다. 한 번 확인하면 10분 동안 다시 묻지 않습니다.',
   'reauth.password': '현재 비밀번호',
   'reauth.confirm': '확인',
   'reauth.passkey': '패스키로 확인',

@@ -7,6 +7,7 @@ import { FRAME_ENGLISH, FRAME_KOREAN } from './i18n-frame.js';
 import { GUARDIAN_ENGLISH, GUARDIAN_KOREAN } from './i18n-guardian.js';
 import { PRIVACY_ENGLISH, PRIVACY_KOREAN } from './i18n-privacy.js';
 import { PROFILE_ENGLISH, PROFILE_KOREAN } from './i18n-profile.js';
+import { SIGNIN_ENGLISH, SIGNIN_KOREAN } from './i18n-signin.js';
 
 /** The language switch remembers the choice in this (readable, harmless) cookie. */
 export const LANG_COOKIE = 'accounts_lang';
@@ -129,6 +130,7 @@ const english = {
   ...FIELDS_ENGLISH,
   ...PROFILE_ENGLISH,
   ...GUARDIAN_ENGLISH,
+  ...SIGNIN_ENGLISH,
 };
 
 export type MessageKey = keyof typeof english;
@@ -252,6 +254,7 @@ const korean: Record<MessageKey, string> = {
   ...FIELDS_KOREAN,
   ...PROFILE_KOREAN,
   ...GUARDIAN_KOREAN,
+  ...SIGNIN_KOREAN,
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

@@ -33,6 +33,7 @@ ${field(t, 'username', 'field.username', { autocomplete: 'username', required: t
 ${field(t, 'slug', 'field.slug', { autocomplete: 'off' })}
 ${genderField(t, true)}${birthDate}
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'new-password', required: true, strength: true })}
+${signupCodeFields(t)}
 ${consentFields(t)}
 ${pictureField(t)}
 ${submitButton(t, 'action.signup')}
@@ -40,6 +41,19 @@ ${formStatus}
 </form>`)}
 ${guardianStep(t)}
 <p class="aside">${escapeHtml(t('signup.have_account'))} <a href="/login">${escapeHtml(t('nav.login'))}</a></p>`;
+}
+
+/**
+ * Beside the password, the other proof of the address: a code mailed to it (auth/email-code, purpose
+ * `register`). web/src/lib/signup-code.ts swaps the password for the code field once the code is asked.
+ */
+function signupCodeFields(t: Translate): string {
+  return `<p class="actions signup-code-choice"><button type="button" id="signup-code-send" class="small">${escapeHtml(t('signup.use_code'))}</button></p>
+<div id="signup-code-entry" hidden>
+<p class="hint">${escapeHtml(t('signup.code_hint'))}</p>
+${field(t, 'signup_code', 'field.signup_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="numeric" pattern="[0-9]*" maxlength="6"' })}
+<p class="actions"><button type="button" id="signup-code-resend" class="small">${escapeHtml(t('signup.resend_code'))}</button> <button type="button" id="signup-use-password" class="small">${escapeHtml(t('signup.use_password'))}</button></p>
+</div>`;
 }
 
 /** Shown after the sign-up of a child under 14: the child names a guardian, who gets the consent link. */
@@ -77,7 +91,8 @@ function consentFields(t: Translate): string {
 <p id="consents-error" class="message error" role="alert"></p>`;
 }
 
-export function loginBody(t: Translate): string {
+/** `phone`: codes can be texted (SOLAPI, or development's log), so the mobile number is offered. */
+export function loginBody(t: Translate, phone: boolean): string {
   return `${card(`<form id="login" method="post" novalidate>
 ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'email', required: true })}
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'current-password', required: true })}
@@ -99,6 +114,7 @@ ${submitButton(t, 'action.login')}
 </div>
 ${sectionStatus}
 </form>
+${phone ? phoneLoginForm(t) : ''}
 <form id="email-link" method="post" novalidate hidden>
 <p class="lead">${escapeHtml(t('login.email_link'))}</p>
 ${submitButton(t, 'action.login')}
@@ -112,6 +128,25 @@ ${submitButton(t, 'action.verify_code')}
 ${sectionStatus}
 </form>`)}
 <p class="aside">${escapeHtml(t('login.no_account'))} <a href="/signup">${escapeHtml(t('nav.signup'))}</a></p>`;
+}
+
+/**
+ * The third way in, by a mobile number: the button opens the number's field (formatted as typed), then the
+ * code sent by text message (web/src/lib/phone-login.ts).
+ */
+function phoneLoginForm(t: Translate): string {
+  return `<form id="phone-login" class="alternative" method="post" novalidate>
+<button type="button" id="phone-login-open" aria-expanded="false" aria-controls="phone-login-fields">${escapeHtml(t('login.phone'))}</button>
+<div id="phone-login-fields" class="phone-fields" hidden>
+${field(t, 'phone', 'field.phone', { autocomplete: 'tel', required: true, extra: ' inputmode="tel" placeholder="010-1234-5678"' })}
+<button type="button" id="phone-code-send">${escapeHtml(t('login.phone_send'))}</button>
+<div id="phone-code-entry" hidden>
+${field(t, 'phone_code', 'field.phone_code', { autocomplete: 'one-time-code', required: true, extra: ' inputmode="numeric" pattern="[0-9]*" maxlength="6"' })}
+${submitButton(t, 'action.login')}
+</div>
+</div>
+${sectionStatus}
+</form>`;
 }
 
 /** The API answers the same for every address, so the page can only ever say "if there is an account…". */

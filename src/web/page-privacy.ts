@@ -12,6 +12,8 @@ export interface ProfileOptions {
   deletionGraceDays: number;
   /** PortOne is configured: the details section shows the 본인인증 card. */
   identity: boolean;
+  /** Codes can be texted: the sign-in section shows the mobile number card (without, it cannot work). */
+  phone: boolean;
 }
 
 export function privacySection(t: Translate): string {

@@ -13,6 +13,7 @@ import {
 } from './html.js';
 import type { MessageKey } from './i18n.js';
 import { identityCard } from './page-identity.js';
+import { phoneCard } from './page-phone.js';
 import {
   activitySection,
   dataExportSection,
@@ -121,7 +122,7 @@ const SECTIONS: ReadonlyArray<{
   cards: ReadonlyArray<(t: Translate, options: ProfileOptions) => string>;
 }> = [
   { name: 'details', title: 'section.details', cards: [pictureCard, detailsCard, identityCard] },
-  { name: 'signin', title: 'section.signin', cards: [passwordCard] },
+  { name: 'signin', title: 'section.signin', cards: [passwordCard, phoneCard] },
   { name: 'security', title: 'section.security', cards: [twoFactorCard, passkeysCard] },
   { name: 'privacy', title: 'section.privacy', cards: [privacySection] },
   { name: 'activity', title: 'section.activity', cards: [sessionsCard, activitySection] },

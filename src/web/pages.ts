@@ -57,11 +57,15 @@ function body(context: PageContext, t: Translate): string {
     case 'signup':
       return signupBody(t, context.ageGate);
     case 'login':
-      return loginBody(t);
+      return loginBody(t, context.phone);
     case 'forgot-password':
       return forgotPasswordBody(t);
     case 'profile':
-      return profileBody(t, { deletionGraceDays: context.deletionGraceDays, identity: context.identity });
+      return profileBody(t, {
+        deletionGraceDays: context.deletionGraceDays,
+        identity: context.identity,
+        phone: context.phone,
+      });
     case 'verify-email':
       return verifyEmailBody(t);
     case 'cancel-deletion':
@@ -90,6 +94,8 @@ export interface PageContext {
   ageGate: boolean;
   /** PortOne is configured: the profile offers 본인인증 (without it the card is left out, as it cannot work). */
   identity: boolean;
+  /** Codes can be texted (SOLAPI, or development's log): /login and the profile offer the mobile number. */
+  phone: boolean;
   /** The request carries a live session: the navigation offers the account, not signing up or in. */
   signedIn: boolean;
 }

@@ -40,6 +40,8 @@ export interface WebOptions {
    * pages that run its window (PORTONE_PAGES) admit PortOne in their CSP. Undefined: no page does.
    */
   portOne: { browserOrigins: readonly string[] } | undefined;
+  /** Codes can be texted (SOLAPI, or development's log): the pages offer the mobile number. */
+  phone: boolean;
 }
 
 /** The request's query without `lang`, for the language switch's links. */
@@ -103,6 +105,7 @@ export async function registerWeb(
         deletionGraceDays: options.deletionGraceDays,
         ageGate: options.ageGate,
         identity: options.portOne !== undefined,
+        phone: options.phone,
         signedIn: await signedIn(request),
       });
     });

@@ -61,6 +61,26 @@ describe('web pages: the stylesheet and the forgotten-password page', () => {
       expect(res.statusCode, url).toBe(404);
     }
   });
+
+  it("serves libphonenumber-js's ES modules and metadata, each import of the formatter found", async () => {
+    const seen = new Set<string>();
+    const load = async (url: string): Promise<void> => {
+      if (seen.has(url)) return;
+      seen.add(url);
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/javascript; charset=utf-8');
+      const imports = [...res.body.matchAll(/^import [^;]*?from '(\.[^']+)'/gm)].map(
+        (match) => match[1] ?? '',
+      );
+      for (const path of imports) await load(new URL(path, `http://host${url}`).pathname);
+    };
+    await load('/assets/vendor/libphonenumber/es6/AsYouType.js');
+    await load('/assets/vendor/libphonenumber/metadata.min.json.js');
+    expect(seen.size).toBeGreaterThan(10);
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/vendor/libphonenumber/package.json' });
+    expect(res.statusCode).toBe(404);
+  });
 });
 
 describe('web pages: the deletion card states the configured grace period', () => {
@@ -81,5 +101,28 @@ describe('web pages: the deletion card states the configured grace period', () =
       '30일이 지나기 전에 메일로 보내 드리는 링크를 열거나, <a href="/cancel-deletion">',
     );
     expect(later).not.toContain('바로 지워집니다');
+  });
+});
+
+describe('web pages: the mobile number is offered only where codes can be texted', () => {
+  const without = useTestApp('pglite');
+  // Page rendering sends nothing: the settings need no gateway behind them.
+  const texting = useTestApp('pglite', {
+    SOLAPI_API_KEY: 'NCSPAGEKEY',
+    SOLAPI_API_SECRET: 'PAGESECRET',
+    SOLAPI_SENDER: '0212345678',
+  });
+
+  it('leaves the log-in form and the profile card out without SOLAPI, and shows them with it', async () => {
+    const page = async (ctx: typeof without, url: string) =>
+      (await ctx.app.inject({ method: 'GET', url })).body;
+    expect(await page(without, '/login?lang=en')).not.toContain('id="phone-login"');
+    expect(await page(without, '/profile?lang=en')).not.toContain('id="phone-add"');
+    const login = await page(texting, '/login?lang=en');
+    expect(login).toContain('<form id="phone-login" class="alternative" method="post" novalidate>');
+    expect(login).toContain(
+      '<input id="phone_code" name="phone_code" type="text" autocomplete="one-time-code" required inputmode="numeric" pattern="[0-9]*" maxlength="6" aria-describedby="phone_code-message">',
+    );
+    expect(await page(texting, '/profile?lang=ko')).toContain('<h2 id="phone-heading">휴대전화 번호</h2>');
   });
 });

@@ -42,6 +42,7 @@ export function answerText(answer: Refusal): string {
     case 409:
       if (data.status === 'deletion_scheduled' && typeof data.scheduled_for === 'string')
         return t('error.deletion_scheduled').replace('{date}', when(data.scheduled_for));
+      if (data.status === 'phone_in_use') return t('error.phone_in_use');
       return t('error.generic');
     case 413:
       return t('error.too_large');
@@ -56,6 +57,7 @@ export function answerText(answer: Refusal): string {
     case 502:
       return t('error.provider_unavailable');
     case 503:
+      if (data.status === 'sms_not_configured') return t('error.sms_not_configured');
       return data.status === 'second_factor_not_configured'
         ? t('error.second_factor_unavailable')
         : t('error.unavailable');

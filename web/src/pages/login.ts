@@ -13,6 +13,7 @@ import { t } from '../lib/i18n.js';
 import { tokenFromUrl } from '../lib/link-token.js';
 import { offerPasskeys, passkeyFailure } from '../lib/passkey-support.js';
 import { revealButtons } from '../lib/password-field.js';
+import { phoneLogin } from '../lib/phone-login.js';
 import { startAuthentication } from '../vendor/simplewebauthn/index.js';
 
 const form = document.getElementById('login') as HTMLFormElement;
@@ -22,6 +23,8 @@ const secondFactor = document.getElementById('second-factor') as HTMLFormElement
 const startOver = document.getElementById('start-over') as HTMLButtonElement;
 const codeForm = document.getElementById('email-code') as HTMLFormElement;
 const linkForm = document.getElementById('email-link') as HTMLFormElement;
+/** Offered only where codes can be texted (src/web/page-account.ts). */
+const phoneForm = document.getElementById('phone-login') as HTMLFormElement | null;
 
 revealButtons();
 offerPasskeys();
@@ -45,6 +48,7 @@ async function finish(answer: ApiAnswer<LoginAnswer>, target: HTMLFormElement): 
     passkeyBox.hidden = true;
     codeForm.hidden = true;
     linkForm.hidden = true;
+    if (phoneForm) phoneForm.hidden = true;
     secondFactor.hidden = false;
     document.getElementById('code')?.focus();
     return;
@@ -134,6 +138,8 @@ onSubmit(secondFactor, async () => {
 
 startOver.addEventListener('click', () => location.reload());
 
+if (phoneForm) phoneLogin(finish);
+
 /** A code by email: asked for the address typed above (the answer is the same for every address). */
 const codeEntry = document.getElementById('email-code-entry') as HTMLElement;
 const sendCode = document.getElementById('email-code-send') as HTMLButtonElement;
@@ -183,6 +189,7 @@ if (linkToken !== undefined) {
   form.hidden = true;
   passkeyBox.hidden = true;
   codeForm.hidden = true;
+  if (phoneForm) phoneForm.hidden = true;
   linkForm.hidden = false;
 }
 onSubmit(linkForm, async () => {

@@ -9,6 +9,7 @@ import { detailsSection } from '../profile/details.js';
 import { identitySection } from '../profile/identity.js';
 import { passkeysSection } from '../profile/passkeys.js';
 import { passwordSection } from '../profile/password.js';
+import { phoneSection } from '../profile/phone.js';
 import { pictureSection } from '../profile/picture.js';
 import { privacySection } from '../profile/privacy.js';
 import { reauthPanel } from '../profile/reauth.js';
@@ -43,6 +44,8 @@ detailsSection(reauth, (changing) => {
 });
 identitySection();
 passwordSection(reauth);
+// The mobile number's card is there only where codes can be texted.
+if (document.getElementById('phone-add')) phoneSection(reauth);
 const sessions = sessionsSection();
 const passkeys = passkeysSection(reauth);
 const twoFactor = twoFactorSection(reauth);

@@ -12,6 +12,7 @@ import {
 import { t } from '../lib/i18n.js';
 import { revealButtons, strengthHint } from '../lib/password-field.js';
 import { chosenFile, previewPicture } from '../lib/preview.js';
+import { signUpCode as signUpCodeChoice } from '../lib/signup-code.js';
 
 const form = document.getElementById('signup') as HTMLFormElement;
 const picture = document.getElementById('profile_picture') as HTMLInputElement;
@@ -102,7 +103,10 @@ if (signUpCode !== undefined) {
   const password = document.getElementById('password') as HTMLInputElement;
   password.required = false;
   (password.closest('.field') as HTMLElement).hidden = true;
+  (document.querySelector('.signup-code-choice') as HTMLElement).hidden = true;
 }
+/** Or the code typed from the same mail, asked for on this page instead of a password. */
+const typedCode = signUpCode === undefined ? signUpCodeChoice(form) : undefined;
 
 /**
  * Every submission is built from the form as it is now (no state is kept from an attempt the API refused),
@@ -117,9 +121,11 @@ onSubmit(form, async () => {
     if (typeof value === 'string') body.set(name, value);
   }
   // Opened from a sign-up code's mail: the link's token proves the address instead of a password.
-  if (signUpCode !== undefined) {
+  body.delete('signup_code');
+  const code = typedCode?.chosen() ? typedCode.code() : signUpCode;
+  if (code !== undefined) {
     body.set('type', 'email_code');
-    body.set('code', signUpCode);
+    body.set('code', code);
     body.delete('password');
   }
   const file = chosenFile(picture);
@@ -129,7 +135,7 @@ onSubmit(form, async () => {
     { method: 'POST', body },
   );
   setStatus(form, '');
-  if (answer.status === 422) return showValidationErrors(form, answer.body.data);
+  if (answer.status === 422) return showValidationErrors(form, codeFieldNamed(answer.body.data));
   const token = answer.body.data.user?.api_token;
   if (answer.status !== 200 || !token) return setError(form, errorText(answer));
   if (!(await startSession(token))) return setError(form, t('error.generic'));
@@ -137,6 +143,13 @@ onSubmit(form, async () => {
   if (answer.body.data.user?.guardian_consent === 'pending') return showGuardianStep();
   location.assign('/profile');
 });
+
+/** A refused `code` is the typed code's field, or (a link's code) the link, said on the form's line. */
+function codeFieldNamed(data: Record<string, unknown>): Record<string, unknown> {
+  const { code, ...rest } = data;
+  if (code === undefined) return rest;
+  return { ...rest, [typedCode?.chosen() ? 'signup_code' : 'token']: code };
+}
 
 /** The sign-up is done; the child names a guardian, who gets the link (user/guardian/request). */
 function showGuardianStep(): void {

@@ -6,6 +6,9 @@ export interface User {
   gender: number;
   bio: string | null;
   has_password: boolean;
+  /** The mobile number in E.164 (`+821012345678`), verified or still waiting for its code; null: none. */
+  phone?: string | null;
+  phone_verified?: boolean;
   identity_verified: boolean;
   adult: boolean | null;
   profile_picture: { url: string; thumbnails: Record<string, string> } | null;
