@@ -1,0 +1,106 @@
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import {
+  type Context,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { FastifyPluginCallback } from 'fastify';
+import type { TracingConfig } from '../config/tracing.js';
+import type { SpanAttributes, Tracing } from '../lib/tracing.js';
+import { SERVICE_VERSION } from '../version.js';
+
+/*
+ * OpenTelemetry itself: loaded only by start-tracing.ts's dynamic import, when OTEL_EXPORTER_OTLP_ENDPOINT is
+ * set. Nothing else imports this file, so a service without tracing never loads an OpenTelemetry module.
+ */
+
+/** An export waits at most this long for the collector: a slow one loses spans, never holds the service. */
+const EXPORT_TIMEOUT_MS = 5_000;
+/** Spans waiting for export are capped: past this a busy service drops spans rather than grow. */
+const MAX_QUEUE = 4_096;
+
+/** What OpenTelemetry adds to the server: the seam's implementation, the request spans' plugin, its shutdown. */
+export interface OtelTracing {
+  tracing: Tracing;
+  /** @fastify/otel: a `request` span per request, its parent the caller's `traceparent` when it sends one. */
+  fastifyPlugin: FastifyPluginCallback;
+  /** Exports what is buffered and stops. */
+  close(): Promise<void>;
+}
+
+function failed(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+}
+
+/** The tracer provider (registered process-wide: its context follows async work), the seam and the plugin. */
+export function startOtelTracing(config: TracingConfig & { endpoint: string }): OtelTracing {
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': SERVICE_VERSION }),
+    spanProcessors: [
+      new BatchSpanProcessor(
+        new OTLPTraceExporter({ url: `${config.endpoint}/v1/traces`, timeoutMillis: EXPORT_TIMEOUT_MS }),
+        { maxQueueSize: MAX_QUEUE, exportTimeoutMillis: EXPORT_TIMEOUT_MS },
+      ),
+    ],
+  });
+  // The W3C trace context propagator and an AsyncLocalStorage context manager, process-wide.
+  provider.register();
+  // fetch() (PortOne's SDK) gets a client span and sends `traceparent` on.
+  const undici = new UndiciInstrumentation();
+  undici.setTracerProvider(provider);
+  // Hook spans off: a span per hook of every request is most of the cost and says little; the hooks still run
+  // in the request's context, so the statements they make are its children.
+  const fastify = new FastifyOtelInstrumentation({ instrumentHooks: false });
+  fastify.setTracerProvider(provider);
+  const tracer = provider.getTracer('accounts', SERVICE_VERSION);
+  const inContext = (ctx: Context) => trace.getSpan(ctx)?.spanContext();
+  const tracing: Tracing = {
+    enabled: true,
+    span: (name, attributes, work) =>
+      tracer.startActiveSpan(name, { attributes: attributes as SpanAttributes }, async (span) => {
+        try {
+          return await work();
+        } catch (error) {
+          failed(span, error);
+          throw error;
+        } finally {
+          span.end();
+        }
+      }),
+    ended: (name, attributes, durationMs, error) => {
+      const end = Date.now();
+      const span = tracer.startSpan(name, { attributes, kind: SpanKind.CLIENT, startTime: end - durationMs });
+      if (error !== undefined) failed(span, error);
+      span.end(end);
+    },
+    traceparent: () => {
+      const carrier: Record<string, string> = {};
+      propagation.inject(context.active(), carrier);
+      return carrier.traceparent;
+    },
+    underTraceparent: (traceparent, work) => {
+      if (traceparent == null) return work();
+      return context.with(propagation.extract(context.active(), { traceparent }), work);
+    },
+    traceId: () => inContext(context.active())?.traceId,
+  };
+  return {
+    tracing,
+    fastifyPlugin: fastify.plugin() as unknown as FastifyPluginCallback,
+    close: async () => {
+      undici.disable();
+      fastify.disable();
+      // Spans a collector that is down or slow cannot take are lost (bounded by EXPORT_TIMEOUT_MS): they
+      // never fail the shutdown.
+      await provider.shutdown().catch(() => {});
+    },
+  };
+}
