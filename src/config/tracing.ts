@@ -15,7 +15,10 @@ export function parseTracing(env: Env): TracingConfig {
   const endpoint = httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
   const serviceName = raw(env, 'OTEL_SERVICE_NAME') ?? 'accounts';
   if (!/^[\x21-\x7e]{1,100}$/.test(serviceName)) {
-    throw new ConfigError('OTEL_SERVICE_NAME', `must be 1 to 100 printable characters without spaces (got "${serviceName}")`);
+    throw new ConfigError(
+      'OTEL_SERVICE_NAME',
+      `must be 1 to 100 printable characters without spaces (got "${serviceName}")`,
+    );
   }
   return { endpoint, serviceName };
 }

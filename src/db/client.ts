@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
+import type { Tracing } from '../lib/tracing.js';
 import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { type Listen, type Listening, ServerNotifications } from './notifications.js';
@@ -10,10 +11,9 @@ import { PGlitePool } from './pglite-pool.js';
 import { PGliteThread } from './pglite-thread.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { ReplicaSet } from './replicas.js';
-import type { Tracing } from '../lib/tracing.js';
-import { statementSpans } from './statement-spans.js';
 import type { Database } from './schema.js';
 import { boundedServerPool, serverKysely } from './server-pool.js';
+import { statementSpans } from './statement-spans.js';
 import { type OutcomeCheck, PrimaryOutcomeCheck } from './write-outcome.js';
 
 /** A raw session on one connection, for what the query builder is not for: migration scripts and locks. */
@@ -139,7 +139,10 @@ async function openEmbedded(
   const statements = new PreparedStatements(preparedStatements);
   const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs, statements);
   const log = statementSpans(tracing, 'pglite');
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log === undefined ? {} : { log }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(log === undefined ? {} : { log }),
+  });
   return {
     kind: 'embedded',
     db,

@@ -10,7 +10,10 @@ const KEYWORD = /^\s*(?:\/\*[^*]*\*\/\s*)?([A-Za-z]+)/;
  * The SQL is parameterised (db/, never a value in it), so its text is safe to export; the values are not sent.
  * undefined when tracing is off: Kysely then logs nothing and the statement path costs nothing more.
  */
-export function statementSpans(tracing: Tracing | undefined, system: 'pglite' | 'postgresql'): Logger | undefined {
+export function statementSpans(
+  tracing: Tracing | undefined,
+  system: 'pglite' | 'postgresql',
+): Logger | undefined {
   if (tracing === undefined || !tracing.enabled) return undefined;
   return (event: LogEvent) => {
     const { sql } = event.query;

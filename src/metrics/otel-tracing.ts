@@ -43,7 +43,10 @@ function failed(span: Span, error: unknown): void {
 /** The tracer provider (registered process-wide: its context follows async work), the seam and the plugin. */
 export function startOtelTracing(config: TracingConfig & { endpoint: string }): OtelTracing {
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': SERVICE_VERSION }),
+    resource: resourceFromAttributes({
+      'service.name': config.serviceName,
+      'service.version': SERVICE_VERSION,
+    }),
     spanProcessors: [
       new BatchSpanProcessor(
         new OTLPTraceExporter({ url: `${config.endpoint}/v1/traces`, timeoutMillis: EXPORT_TIMEOUT_MS }),

@@ -79,7 +79,8 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     expect(receivedTrace).toBe(CALLER_TRACE);
 
     const spans = await collector.until(
-      (all) => all.some((span) => span.name === 'webhook deliver') && all.some((span) => span.name === 'request'),
+      (all) =>
+        all.some((span) => span.name === 'webhook deliver') && all.some((span) => span.name === 'request'),
     );
     const trace = collector.trace(CALLER_TRACE);
     expect(collector.refused).toBe(0);
@@ -97,7 +98,9 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     // The sign-up writes the account, its token and its events in one statement (a WITH of INSERTs).
     expect(statements.map((span) => span.name)).toContain('db WITH');
     for (const statement of statements) {
-      expect(statement.attributes['db.system.name']).toBe(processBackend === 'postgres' ? 'postgresql' : 'pglite');
+      expect(statement.attributes['db.system.name']).toBe(
+        processBackend === 'postgres' ? 'postgresql' : 'pglite',
+      );
       // Parameterised: the values (the email above all) are never in the exported text.
       expect(String(statement.attributes['db.query.text'])).not.toContain(account.email);
     }
@@ -130,10 +133,12 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
       body: new URLSearchParams({ email: account.email, password: account.password }),
     });
     expect(response.status).toBe(200);
-    const spans = await collector.until(
-      (all) => named(all, 'request').some((span) => span.attributes['http.route'] === '/v1/auth/login/email'),
+    const spans = await collector.until((all) =>
+      named(all, 'request').some((span) => span.attributes['http.route'] === '/v1/auth/login/email'),
     );
-    const request = named(spans, 'request').find((span) => span.attributes['http.route'] === '/v1/auth/login/email');
+    const request = named(spans, 'request').find(
+      (span) => span.attributes['http.route'] === '/v1/auth/login/email',
+    );
     expect(request?.parentSpanId).toBe('');
     expect(request?.traceId).not.toBe(CALLER_TRACE);
     const trace = collector.trace(request?.traceId ?? '');
@@ -176,7 +181,9 @@ describe('tracing off', () => {
     const ours = (files: string[]) => files.filter((file) => !/@opentelemetry[\\/]api[\\/]/.test(file));
     expect(ours(await loadedTracingModules(store.env))).toEqual([]);
     // The same check sees them when tracing is on (the collector need not answer: nothing is exported yet).
-    const on = ours(await loadedTracingModules({ ...store.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }));
+    const on = ours(
+      await loadedTracingModules({ ...store.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }),
+    );
     expect(on.some((file) => /@opentelemetry[\\/]sdk-trace-base/.test(file))).toBe(true);
     expect(on.some((file) => /@fastify[\\/]otel/.test(file))).toBe(true);
   });

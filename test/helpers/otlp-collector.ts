@@ -41,15 +41,17 @@ interface ExportRequest {
   }[];
 }
 
-function valueOf(value: AnyValue): string | number | boolean {
+function decoded(value: AnyValue): string | number | boolean {
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
   return value.boolValue ?? '';
 }
 
-function attributesOf(list: { key: string; value: AnyValue }[] = []): Record<string, string | number | boolean> {
-  return Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
+function attributesOf(
+  list: { key: string; value: AnyValue }[] = [],
+): Record<string, string | number | boolean> {
+  return Object.fromEntries(list.map(({ key, value }) => [key, decoded(value)]));
 }
 
 /**

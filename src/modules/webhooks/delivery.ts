@@ -1,10 +1,10 @@
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
+import type { Tracing } from '../../lib/tracing.js';
 import { AttemptPool, type EndedAttempt, type Sent } from './attempt-pool.js';
 import type { ClaimedDelivery, WebhookDeliveriesRepo, WebhookWork } from './deliveries-repo.js';
 import type { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { OpenedSecrets, type WebhookSecrets } from './secrets.js';
 import type { AttemptOutcome, SignedDelivery } from './sender.js';
-import type { Tracing } from '../../lib/tracing.js';
 import { sendTraced } from './traced-delivery.js';
 
 /**
