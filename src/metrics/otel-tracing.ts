@@ -40,6 +40,26 @@ function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
 }
 
+/**
+ * @fastify/otel's plugin, and the request's context made current again before the handler: a request with a
+ * body comes back from parsing it in the socket's async context, not the request's, and without its handler
+ * span nothing else puts it back. The hooks before it run as they are (ours read no database there).
+ */
+function requestSpans(plugin: FastifyPluginCallback): FastifyPluginCallback {
+  const wrapped: FastifyPluginCallback = (app, _options, done) => {
+    app.register(plugin);
+    app.addHook('preHandler', (request, _reply, next) => {
+      const requestContext = request.opentelemetry().context;
+      if (requestContext == null) next();
+      else context.with(requestContext, next);
+    });
+    done();
+  };
+  // As fastify-plugin marks a plugin: its hooks apply to every route, not to a scope of its own.
+  Object.assign(wrapped, { [Symbol.for('skip-override')]: true });
+  return wrapped;
+}
+
 /** The tracer provider (registered process-wide: its context follows async work), the seam and the plugin. */
 export function startOtelTracing(config: TracingConfig & { endpoint: string }): OtelTracing {
   const provider = new NodeTracerProvider({
@@ -59,9 +79,9 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
   // fetch() (PortOne's SDK) gets a client span and sends `traceparent` on.
   const undici = new UndiciInstrumentation();
   undici.setTracerProvider(provider);
-  // Hook spans off: a span per hook of every request is most of the cost and says little; the hooks still run
-  // in the request's context, so the statements they make are its children.
-  const fastify = new FastifyOtelInstrumentation({ instrumentHooks: false });
+  // Hook and handler spans off: a span per hook and per handler of every request cost more than all the rest
+  // of tracing and say little beside the request's own (bench: user/get).
+  const fastify = new FastifyOtelInstrumentation({ instrumentHooks: false, instrumentHandler: false });
   fastify.setTracerProvider(provider);
   const tracer = provider.getTracer('accounts', SERVICE_VERSION);
   const inContext = (ctx: Context) => trace.getSpan(ctx)?.spanContext();
@@ -79,6 +99,9 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
         }
       }),
     ended: (name, attributes, durationMs, error) => {
+      // Only inside a recorded span: a statement of a request sampled out costs nothing more, and one of a
+      // background pass (the delivery loop's polls) is not a trace of its own.
+      if (trace.getSpan(context.active())?.isRecording() !== true) return;
       const end = Date.now();
       const span = tracer.startSpan(name, { attributes, kind: SpanKind.CLIENT, startTime: end - durationMs });
       if (error !== undefined) failed(span, error);
@@ -97,7 +120,7 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
   };
   return {
     tracing,
-    fastifyPlugin: fastify.plugin() as unknown as FastifyPluginCallback,
+    fastifyPlugin: requestSpans(fastify.plugin() as unknown as FastifyPluginCallback),
     close: async () => {
       undici.disable();
       fastify.disable();

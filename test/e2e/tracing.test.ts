@@ -5,6 +5,7 @@ import { inProcessCommands } from '../helpers/commands.js';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { processBackend } from '../helpers/database.js';
 import { type CollectedSpan, OtlpCollector } from '../helpers/otlp-collector.js';
+import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
 import { ROOT, type RunningService, runCli, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -34,11 +35,15 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
   let collector: OtlpCollector;
   let receiver: WebhookReceiver;
   let service: RunningService;
+  let portone: FakePortOne;
+  let apiToken: string;
 
   beforeAll(async () => {
     collector = await OtlpCollector.start();
     receiver = await WebhookReceiver.start();
+    portone = await startFakePortOne();
     store = await processStore(processBackend, {
+      ...portone.env(),
       SECRETS_KEY: TEST_SECRETS_KEY,
       WEBHOOK_ALLOW_PRIVATE: 'true',
       RATE_LIMIT_ENABLED: 'false',
@@ -59,6 +64,7 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
   afterAll(async () => {
     await service?.stop();
     await receiver?.close();
+    await portone?.close();
     await collector?.close();
     await store?.cleanup();
   });
@@ -70,6 +76,7 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
       body: new URLSearchParams(account),
     });
     expect(response.status).toBe(200);
+    apiToken = ((await response.json()) as { data: { user: { api_token: string } } }).data.user.api_token;
 
     // The receiver is called in the caller's trace, by the delivery's span.
     const [delivered] = await receiver.received(1);
@@ -125,6 +132,31 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
       .map((line) => JSON.parse(line) as { trace_id?: string });
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line.trace_id).toBe(CALLER_TRACE);
+  });
+
+  it("sends the caller's trace on to PortOne, under a span of the look-up", async () => {
+    const authorization = `Bearer ${apiToken}`;
+    const started = await fetch(`${service.url}/v1/user/identity/start`, {
+      method: 'POST',
+      headers: { authorization },
+    });
+    const { identity_verification_id: id } = (
+      (await started.json()) as { data: { identity_verification_id: string } }
+    ).data;
+    const verified = await fetch(`${service.url}/v1/user/identity/verify`, {
+      method: 'POST',
+      headers: { authorization, traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+      body: new URLSearchParams({ identity_verification_id: id }),
+    });
+    expect(verified.status).toBeGreaterThanOrEqual(400);
+    const [asked] = portone.requests.filter((request) => request.path.startsWith('/identity-verifications/'));
+    const [, trace, parent] = TRACEPARENT.exec(asked?.traceparent ?? '') ?? [];
+    expect(trace).toBe(CALLER_TRACE);
+    const spans = await collector.until((all) => all.some((span) => span.spanId === parent));
+    const client = spans.find((span) => span.spanId === parent);
+    expect(client).toMatchObject({ traceId: CALLER_TRACE, kind: 3 });
+    const lookUp = spans.find((span) => span.spanId === client?.parentSpanId);
+    expect(lookUp).toMatchObject({ name: 'portone identity-verification', traceId: CALLER_TRACE });
   });
 
   it('starts a trace of its own for a caller that sends none', async () => {
