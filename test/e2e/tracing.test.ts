@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inProcessCommands } from '../helpers/commands.js';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { processBackend } from '../helpers/database.js';
@@ -112,6 +112,12 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
       expect(String(statement.attributes['db.query.text'])).not.toContain(account.email);
     }
     expect(named(trace, 'password hash')).toHaveLength(1);
+    // The address's verification mail, sent after the commit, still on the request's behalf.
+    const mails = await collector.until((all) => named(all, 'mail send').length > 0);
+    expect(named(mails, 'mail send')[0]).toMatchObject({
+      traceId: CALLER_TRACE,
+      attributes: { 'mail.kind': expect.any(String), 'mail.transport': 'log' },
+    });
 
     // The delivery: in the trace, a child of nothing else than the request's context, the receiver's parent.
     const [deliver] = named(trace, 'webhook deliver');
@@ -124,14 +130,15 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     // No span of the request went to a trace of its own.
     expect(spans.filter((span) => span.name === 'request' && span.traceId !== CALLER_TRACE)).toEqual([]);
 
-    // Every log line written inside the request names its trace.
-    const lines = service
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('/v1/auth/register'))
-      .map((line) => JSON.parse(line) as { trace_id?: string });
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line.trace_id).toBe(CALLER_TRACE);
+    // Every log line written inside the request names its trace (lines leave in batches: waited for).
+    const lines = () =>
+      service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('/v1/auth/register'))
+        .map((line) => JSON.parse(line) as { trace_id?: string });
+    await vi.waitFor(() => expect(lines().length).toBeGreaterThan(0));
+    for (const line of lines()) expect(line.trace_id).toBe(CALLER_TRACE);
   });
 
   it("sends the caller's trace on to PortOne, under a span of the look-up", async () => {
