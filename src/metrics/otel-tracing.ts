@@ -24,6 +24,8 @@ import { SERVICE_VERSION } from '../version.js';
 
 /** An export waits at most this long for the collector: a slow one loses spans, never holds the service. */
 const EXPORT_TIMEOUT_MS = 5_000;
+/** Probes, not requests of the app: a health check, a readiness check, a scrape. */
+const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 /** Spans waiting for export are capped: past this a busy service drops spans rather than grow. */
 const MAX_QUEUE = 4_096;
 
@@ -81,7 +83,12 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
   undici.setTracerProvider(provider);
   // Hook and handler spans off: a span per hook and per handler of every request cost more than all the rest
   // of tracing and say little beside the request's own (bench: user/get).
-  const fastify = new FastifyOtelInstrumentation({ instrumentHooks: false, instrumentHandler: false });
+  const fastify = new FastifyOtelInstrumentation({
+    instrumentHooks: false,
+    instrumentHandler: false,
+    // A load balancer's health checks and a scraper's polls would each be a trace of their own, every few seconds.
+    ignorePaths: ({ url }) => UNTRACED.has(url.split('?')[0] ?? url),
+  });
   fastify.setTracerProvider(provider);
   const tracer = provider.getTracer('accounts', SERVICE_VERSION);
   const inContext = (ctx: Context) => trace.getSpan(ctx)?.spanContext();

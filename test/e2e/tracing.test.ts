@@ -166,7 +166,8 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     expect(lookUp).toMatchObject({ name: 'portone identity-verification', traceId: CALLER_TRACE });
   });
 
-  it('starts a trace of its own for a caller that sends none', async () => {
+  it('starts a trace of its own for a caller that sends none, and none for a health check', async () => {
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
     const response = await fetch(`${service.url}/v1/auth/login/email`, {
       method: 'POST',
       body: new URLSearchParams({ email: account.email, password: account.password }),
@@ -183,6 +184,8 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     const trace = collector.trace(request?.traceId ?? '');
     expect(named(trace, 'password verify')).toHaveLength(1);
     expect(trace.some((span) => span.name === 'db SELECT')).toBe(true);
+    // The health check came first: its span, had it one, would have been exported by now.
+    expect(spans.filter((span) => span.attributes['url.path'] === '/healthz')).toEqual([]);
   });
 });
 
