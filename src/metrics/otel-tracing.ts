@@ -14,12 +14,13 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { FastifyPluginCallback } from 'fastify';
 import type { TracingConfig } from '../config/tracing.js';
-import type { SpanAttributes, Tracing } from '../lib/tracing.js';
+import type { Tracing } from '../lib/tracing.js';
 import { SERVICE_VERSION } from '../version.js';
 
 /*
  * OpenTelemetry itself: loaded only by start-tracing.ts's dynamic import, when OTEL_EXPORTER_OTLP_ENDPOINT is
- * set. Nothing else imports this file, so a service without tracing never loads an OpenTelemetry module.
+ * set. Nothing else imports this file, so a service without tracing loads none of the SDK, the exporter or
+ * @fastify/otel (prom-client loads the API package, a facade of no-ops, for its exemplars either way).
  */
 
 /** An export waits at most this long for the collector: a slow one loses spans, never holds the service. */
@@ -95,7 +96,7 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
   const tracing: Tracing = {
     enabled: true,
     span: (name, attributes, work) =>
-      tracer.startActiveSpan(name, { attributes: attributes as SpanAttributes }, async (span) => {
+      tracer.startActiveSpan(name, { attributes }, async (span) => {
         try {
           return await work();
         } catch (error) {
