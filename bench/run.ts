@@ -16,6 +16,7 @@ import { type Row, table } from './report.js';
 import { migrate, ROOT, startService } from './service.js';
 import { loadSettings, SCENARIO_GROUPS, type Settings } from './settings.js';
 import { benchTokens } from './tokens.js';
+import { benchTracing } from './tracing.js';
 import { benchTrafficMix, mixSettings, type TrafficMixResult } from './traffic-mix.js';
 import { trafficMixReport } from './traffic-mix-report.js';
 import { type Verdict, verdictTable } from './verdicts.js';
@@ -103,7 +104,10 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.summaries.push(feed.summary);
   }
   if (settings.scenarios.has('inspirers')) report.rows.push(...(await benchInspirers(database, settings)));
-  if (settings.scenarios.has('tokens')) report.rows.push(...(await benchTokens(database, settings)));
+  if (settings.scenarios.has('tokens')) {
+    report.rows.push(...(await benchTokens(database, settings)));
+    report.rows.push(...(await benchTracing(database, settings)));
+  }
   // Last: it adds a webhook endpoint to the database the groups above measure without one.
   if (settings.scenarios.has('webhooks')) {
     const webhooks = await benchWebhooks(database, settings);

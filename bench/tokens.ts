@@ -8,7 +8,7 @@ import { startService } from './service.js';
 import type { Settings } from './settings.js';
 
 /** A user of the tokens scenario, registered through the API like a real one; its API token. */
-async function registerTokenUser(url: string): Promise<string> {
+export async function registerTokenUser(url: string): Promise<string> {
   const id = randomBytes(4).toString('hex');
   const response = await fetch(`${url}/v1/auth/register`, {
     method: 'POST',
@@ -30,14 +30,13 @@ async function registerTokenUser(url: string): Promise<string> {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
-/** What another service spends on one request when it verifies the access token alone: jose against the JWKS. */
-async function verifyLoop(token: string, jwks: JSONWebKeySet, seconds: number): Promise<LoadResult> {
-  const keys = createLocalJWKSet(jwks);
+/** One call after another for `seconds`, each timed to the microsecond (autocannon's whole ms say "<1"). */
+async function timedLoop(call: () => Promise<unknown>, seconds: number): Promise<LoadResult> {
   const times: number[] = [];
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) {
     const start = performance.now();
-    await jwtVerify(token, keys, { typ: 'at+jwt' });
+    await call();
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
@@ -49,9 +48,25 @@ async function verifyLoop(token: string, jwks: JSONWebKeySet, seconds: number): 
   };
 }
 
+/** What another service spends on one request when it verifies the access token alone: jose against the JWKS. */
+function verifyLoop(token: string, jwks: JSONWebKeySet, seconds: number): Promise<LoadResult> {
+  const keys = createLocalJWKSet(jwks);
+  return timedLoop(() => jwtVerify(token, keys, { typ: 'at+jwt' }), seconds);
+}
+
+/** What it spends when it asks this service instead: one user/get round trip at a time, from one client. */
+function roundTripLoop(url: string, authorization: string, seconds: number): Promise<LoadResult> {
+  return timedLoop(async () => {
+    const response = await fetch(`${url}/v1/user/get`, { headers: { authorization } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`user/get answered ${response.status}`);
+  }, seconds);
+}
+
 /**
  * `--scenarios=tokens`: auth/token per second beside user/get (both one token lookup; auth/token adds a
- * signature), and what another service saves: a jose verification against the JWKS beside a user/get round trip.
+ * signature), and what another service saves: a jose verification against the JWKS beside a user/get round
+ * trip, each timed one at a time. bench/tracing.ts adds user/get with tracing on beside off.
  */
 export async function benchTokens(database: BenchDatabase, settings: Settings): Promise<Row[]> {
   const service = await startService({ ...database.env, SECRETS_KEY: randomBytes(32).toString('hex') });
@@ -79,6 +94,7 @@ export async function benchTokens(database: BenchDatabase, settings: Settings): 
     const { access_token } = ((await issued.json()) as { data: { access_token: string } }).data;
     const jwks = (await (await fetch(`${service.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
     const verify = await verifyLoop(access_token, jwks, settings.seconds);
+    const roundTrip = await roundTripLoop(service.url, authorization, settings.seconds);
     return [
       { scenario: 'user/get (tokens baseline)', result: userGet },
       {
@@ -86,10 +102,15 @@ export async function benchTokens(database: BenchDatabase, settings: Settings): 
         result: authToken,
         baseline: { scenario: 'user/get (tokens baseline)', result: userGet, metric: 'req/s' },
       },
+      { scenario: 'user/get round trip, one at a time (fetch)', result: roundTrip },
       {
         scenario: 'access token verified with jose (one thread, in process)',
         result: verify,
-        baseline: { scenario: 'user/get (tokens baseline)', result: userGet, metric: 'p50' },
+        baseline: {
+          scenario: 'user/get round trip, one at a time (fetch)',
+          result: roundTrip,
+          metric: 'p50',
+        },
       },
     ];
   } finally {

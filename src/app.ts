@@ -14,6 +14,7 @@ import { buildEndpoints } from './endpoints.js';
 import type { Mailer } from './mail/mailer.js';
 import { MailSummaries } from './mail/summaries.js';
 import type { AppMetrics } from './metrics/metrics.js';
+import type { StartedTracing } from './metrics/start-tracing.js';
 import type { ImageRenderer } from './modules/images/process.js';
 import type { WebhookDelivery } from './modules/webhooks/delivery.js';
 import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
@@ -59,6 +60,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** How a child's guardian proves who they are; unset, the mailed link alone (docs/identity.md). */
   guardianIdentity?: GuardianIdentityCheck;
+  /** The server's tracing (metrics/start-tracing.ts): its request spans' plugin and the seam; off when absent. */
+  tracing?: StartedTracing;
 }
 
 /**
@@ -78,8 +81,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
  * a dependency), and could hand its parts on only as decorations.
  */
 export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<BuiltApp> {
-  const app = createInstance(config, deps.logStream);
-  const { infrastructure, imageRenderer } = await registerInfrastructure(app, config, deps);
+  const tracing = deps.tracing?.tracing;
+  const app = createInstance(config, deps.logStream, tracing);
+  // First, before any hook or route: it wraps those registered after it (a `request` span per request).
+  if (deps.tracing?.fastifyPlugin) await app.register(deps.tracing.fastifyPlugin);
+  const { infrastructure, imageRenderer } = await registerInfrastructure(app, config, { ...deps, tracing });
   const built = buildEndpoints(config, infrastructure);
   const mailSummaries = new MailSummaries(deps.database.db, infrastructure.mailer);
   const backgroundIdle = startBackgroundJobs(app, config, {

@@ -21,6 +21,7 @@ import { parseReplicas, type ReplicasConfig } from './config/replicas.js';
 import { parseSecondFactor, type SecondFactorConfig } from './config/second-factor.js';
 import { parseSecurityEvents, type SecurityEventsConfig } from './config/security-events.js';
 import { parseSms, type SmsConfig } from './config/sms.js';
+import { parseTracing, type TracingConfig } from './config/tracing.js';
 import { parseWebAuthn, type WebAuthnConfig } from './config/webauthn.js';
 import { parseWebhooks, type WebhooksConfig } from './config/webhooks.js';
 import { type EnvReader, type ProvidersConfig, parseProviders } from './providers/config.js';
@@ -119,6 +120,8 @@ export interface Config {
   identity: IdentityConfig;
   /** Access tokens for other services: ACCESS_TOKEN_ALG, ACCESS_TOKEN_TTL, ACCESS_TOKEN_AUDIENCE, ACCESS_KEY_PUBLISH_AHEAD. */
   accessTokens: AccessTokensConfig;
+  /** OpenTelemetry traces: OTEL_EXPORTER_OTLP_ENDPOINT (unset = off), OTEL_SERVICE_NAME. */
+  tracing: TracingConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -234,5 +237,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: parseWebhooks(env),
     identity: parseIdentity(env, secondFactor.secretsKey !== undefined || secondFactor.keyFile !== undefined),
     accessTokens: parseAccessTokens(env, mail.publicUrl),
+    tracing: parseTracing(env),
   };
 }

@@ -8,8 +8,10 @@ import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
 import { secretsKeyNotice, withSecretsKey } from './db/secrets-key-file.js';
 import { hugePagesWarning } from './lib/huge-pages.js';
+import { useAmbientTracing } from './lib/tracing.js';
 import { listenMetrics, type MetricsServer } from './metrics/exposition.js';
 import { AppMetrics } from './metrics/metrics.js';
+import { startTracing } from './metrics/start-tracing.js';
 import type { PushLogger } from './push/transport.js';
 import type { Infrastructure } from './services/infrastructure.js';
 import { databaseStartupError } from './startup-errors.js';
@@ -79,7 +81,16 @@ function logSecretsKey(app: FastifyInstance, config: Config, generated: string |
 
 /** Opens the database, migrates it (unless told not to), and listens (and /metrics on METRICS_PORT). */
 export async function startServer(givenConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const database = await openConfiguredDatabase(givenConfig, { withReplicas: true });
+  // Before anything that makes spans: the database's statements are traced from the first.
+  const tracing = await startTracing(givenConfig.tracing);
+  useAmbientTracing(tracing.tracing);
+  let database: DatabaseHandle;
+  try {
+    database = await openConfiguredDatabase(givenConfig, { withReplicas: true, tracing: tracing.tracing });
+  } catch (error) {
+    await tracing.close();
+    throw error;
+  }
   let app: FastifyInstance | undefined;
   let metricsServer: MetricsServer | undefined;
   let companion: ServerCompanion | undefined;
@@ -88,7 +99,7 @@ export async function startServer(givenConfig: Config, options: StartOptions = {
     const { config, generated } = await withSecretsKey(givenConfig);
     const applied = config.migrateOnStart ? await migrateOnStart(database) : undefined;
     const metrics = new AppMetrics();
-    const built = await buildAppWithParts(config, { database, metrics });
+    const built = await buildAppWithParts(config, { database, metrics, tracing });
     app = built.app;
     logSecretsKey(app, config, generated);
     if (applied === undefined) app.log.info('migrations not run at start (MIGRATE_ON_START=false)');
@@ -129,7 +140,9 @@ export async function startServer(givenConfig: Config, options: StartOptions = {
         closing ??= Promise.resolve(beside?.close(config.shutdownTimeoutMs))
           .finally(() => running.close())
           .finally(() => scrapes?.close())
-          .finally(() => database.close());
+          .finally(() => database.close())
+          // Last: the spans of the drain and the close are exported too.
+          .finally(() => tracing.close());
         return closing;
       },
     };
@@ -137,6 +150,7 @@ export async function startServer(givenConfig: Config, options: StartOptions = {
     await companion?.close(0);
     await app?.close();
     await database.close();
+    await tracing.close();
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import { registerTransportHygiene } from '../http/connections.js';
 import { allowCorsOrigins } from '../http/cors.js';
 import { closeConnectionsWhenClosing, registerFallbacks } from '../http/server-setup.js';
 import { HashingPool } from '../lib/hashing-pool.js';
+import type { Tracing } from '../lib/tracing.js';
 import { serveMetricsRoute } from '../metrics/exposition.js';
 import { AppMetrics } from '../metrics/metrics.js';
 import { recordRequests } from '../metrics/request-metrics.js';
@@ -23,6 +24,8 @@ export interface InfrastructureDeps {
   metrics?: AppMetrics | undefined;
   /** How a child's guardian proves who they are; unset, the configured way (services/guardian.ts). */
   guardianIdentity?: GuardianIdentityCheck | undefined;
+  /** The server's tracing (metrics/start-tracing.ts); off when absent. */
+  tracing?: Tracing | undefined;
 }
 
 /** The instance's infrastructure, each part closed with the instance: what the services are built on. */
@@ -86,7 +89,7 @@ export async function registerInfrastructure(
   const imageRenderer = new ImageRenderer(config.imageRendering);
   app.addHook('onClose', async () => imageRenderer.close());
   // Password hashing in its own bounded pool of threads at a lower CPU priority than request handling.
-  const hashing = new HashingPool(config.hashing);
+  const hashing = new HashingPool({ ...config.hashing, tracing: deps.tracing });
   app.addHook('onClose', async () => hashing.close());
   warnAboutOpenProviders(app, config);
   const passkeys = passkeysWarning(config.webauthn);
@@ -101,6 +104,7 @@ export async function registerInfrastructure(
     imageRenderer,
     hashing,
     guardianIdentity: deps.guardianIdentity,
+    tracing: deps.tracing,
   });
   // Hooks close in the reverse order of their adding: the mailer, the limits and the storage first.
   app.addHook('onClose', async () => infrastructure.close());

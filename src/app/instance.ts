@@ -6,6 +6,7 @@ import { clientErrorHandler, frameworkErrorHandler } from '../http/framework-err
 import { AccessLog, loggerOptions } from '../http/logging.js';
 import { parsePhpStyle } from '../http/params.js';
 import { requestId } from '../http/server-setup.js';
+import { noTracing, type Tracing } from '../lib/tracing.js';
 
 /** Lines are written in batches of about this many bytes (one write instead of one per request)… */
 const LOG_BATCH_BYTES = 8192;
@@ -31,15 +32,27 @@ function logDestination(level: Config['logLevel'], stream: DestinationStream | u
   };
 }
 
+/** The `trace_id` of the current span, for a log line; nothing outside a span. */
+function traceOf(tracing: Tracing): object {
+  const traceId = tracing.traceId();
+  return traceId === undefined ? {} : { trace_id: traceId };
+}
+
 /**
  * The bare Fastify instance: its logger (to `logStream` when given), request ids, body and connection
  * limits, the router's parsing and the framework's own errors. Nothing registered on it yet.
  */
-export function createInstance(config: Config, logStream?: DestinationStream): FastifyInstance {
+export function createInstance(
+  config: Config,
+  logStream?: DestinationStream,
+  tracing: Tracing = noTracing,
+): FastifyInstance {
   return Fastify({
     logger: {
       ...loggerOptions(config.logLevel, config.providers.names),
       ...logDestination(config.logLevel, logStream),
+      // With tracing on, each line names the trace it was written in (a log search finds the trace).
+      ...(tracing.enabled ? { mixin: () => traceOf(tracing) } : {}),
     },
     // One access line per request instead of Fastify's two.
     logController: new AccessLog(),

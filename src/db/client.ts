@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
+import type { Tracing } from '../lib/tracing.js';
 import { tighten } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { type Listen, type Listening, ServerNotifications } from './notifications.js';
@@ -12,6 +13,7 @@ import { PreparedStatements } from './prepared-statements.js';
 import { ReplicaSet } from './replicas.js';
 import type { Database } from './schema.js';
 import { boundedServerPool, serverKysely } from './server-pool.js';
+import { statementSpans } from './statement-spans.js';
 import { type OutcomeCheck, PrimaryOutcomeCheck } from './write-outcome.js';
 
 /** A raw session on one connection, for what the query builder is not for: migration scripts and locks. */
@@ -78,6 +80,8 @@ export interface DatabaseOptions {
   replicaUrls?: readonly string[];
   /** A standby further behind than this is skipped (REPLICA_MAX_LAG_MS). */
   replicaMaxLagMs?: number;
+  /** A span per statement of the primary's (db/statement-spans.ts); none when absent or off. */
+  tracing?: Tracing | undefined;
 }
 
 const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
@@ -96,6 +100,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         options.embeddedTemplate,
         timeouts,
         options.preparedStatements ?? true,
+        options.tracing,
       )
     : openServer(
         options.url,
@@ -104,6 +109,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         options.preparedStatements ?? true,
         options.replicaUrls ?? [],
         options.replicaMaxLagMs ?? 1_000,
+        options.tracing,
       );
 }
 
@@ -112,6 +118,7 @@ async function openEmbedded(
   template: string | undefined,
   timeouts: DatabaseTimeouts,
   preparedStatements: boolean,
+  tracing: Tracing | undefined,
 ): Promise<DatabaseHandle> {
   let unlock = async () => {};
   if (!dir.startsWith('memory://')) {
@@ -131,7 +138,11 @@ async function openEmbedded(
   // A server-side statement timeout cannot interrupt PGlite; the wait for its one connection is bounded.
   const statements = new PreparedStatements(preparedStatements);
   const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs, statements);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const log = statementSpans(tracing, 'pglite');
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(log === undefined ? {} : { log }),
+  });
   return {
     kind: 'embedded',
     db,
@@ -187,11 +198,12 @@ async function openServer(
   preparedStatements: boolean,
   replicaUrls: readonly string[],
   replicaMaxLagMs: number,
+  tracing: Tracing | undefined,
 ): Promise<DatabaseHandle> {
   const pool = boundedServerPool(url, max, timeouts);
   // One set of names for the primary's pool and every replica's.
   const statements = new PreparedStatements(preparedStatements);
-  const db = serverKysely(pool, statements);
+  const db = serverKysely(pool, statements, statementSpans(tracing, 'postgresql'));
   const replicas =
     replicaUrls.length === 0
       ? undefined

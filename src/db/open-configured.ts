@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
+import type { Tracing } from '../lib/tracing.js';
 import { checkDataDir } from '../startup-errors.js';
 import { type DatabaseHandle, openDatabase } from './client.js';
 import { secureDataDir } from './data-dir.js';
@@ -12,7 +13,7 @@ import { builtTemplate } from './pglite-template.js';
  */
 export async function openConfiguredDatabase(
   config: Config,
-  { withReplicas = false }: { withReplicas?: boolean } = {},
+  { withReplicas = false, tracing }: { withReplicas?: boolean; tracing?: Tracing } = {},
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl === undefined || config.media.driver === 'local') {
     await checkDataDir(config.dataDir);
@@ -27,6 +28,7 @@ export async function openConfiguredDatabase(
     poolMax: config.databasePoolMax,
     timeouts: config.database,
     preparedStatements: config.databasePreparedStatements,
+    tracing,
     // Only the server routes reads: operator commands and migrations read and write the primary alone.
     ...(withReplicas ? { replicaUrls: config.replicas.urls, replicaMaxLagMs: config.replicas.maxLagMs } : {}),
   });

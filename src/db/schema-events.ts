@@ -13,6 +13,8 @@ export interface AccountEventsTable {
   data: ColumnType<unknown, string, string>;
   occurred_at: Timestamp;
   dispatched_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The writing request's W3C traceparent when tracing is on (0047): its deliveries join that trace. */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type Logger, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
 import { type PreparedStatements, PreparingPool } from './prepared-statements.js';
@@ -42,8 +42,9 @@ export function boundedServerPool(url: string, max: number, timeouts: DatabaseTi
  * per connection, so a replica's pool prepares its own on first use of each of its connections, exactly as
  * the primary's does.
  */
-export function serverKysely(pool: pg.Pool, statements: PreparedStatements): Kysely<Database> {
+export function serverKysely(pool: pg.Pool, statements: PreparedStatements, log?: Logger): Kysely<Database> {
   return new Kysely<Database>({
+    ...(log === undefined ? {} : { log }),
     // Always through PreparingPool, named statements or not: it also retires a connection whose answer was lost.
     dialect: new PostgresDialect({ pool: new PreparingPool(pool, statements) }),
   });

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { OverloadedError, ServiceUnavailableError } from '../errors.js';
 import { ChildPool } from './child-pool.js';
 import { startThread } from './pool-children.js';
+import { noTracing, type Tracing } from './tracing.js';
 
 /**
  * The worker thread's script. This module runs from src/lib (tests) and dist/lib (the built service); both are two
@@ -18,6 +19,8 @@ export interface HashingPoolOptions {
   timeoutMs: number;
   /** How a hashing thread is started: `startThread` (a test wraps it to reach the threads it starts). */
   startThread?: typeof startThread;
+  /** A `password hash` / `password verify` span per call, the wait for a thread included (lib/tracing.ts). */
+  tracing?: Tracing | undefined;
 }
 
 export interface HashCost {
@@ -65,8 +68,10 @@ function answer(reply: HashingReply): string | boolean {
  */
 export class HashingPool {
   private readonly pool: ChildPool<HashingJob, string | boolean, HashingReply>;
+  private readonly tracing: Tracing;
 
   constructor(options: HashingPoolOptions) {
+    this.tracing = options.tracing ?? noTracing;
     const start = options.startThread ?? startThread;
     this.pool = new ChildPool({
       // Nothing of ours in the thread's process.env (no DATABASE_URL, no secrets): it only hashes.
@@ -95,11 +100,13 @@ export class HashingPool {
   }
 
   hash(password: string, cost: HashCost): Promise<string> {
-    return this.pool.run({ op: 'hash', password, cost }) as Promise<string>;
+    const run = () => this.pool.run({ op: 'hash', password, cost }) as Promise<string>;
+    return this.tracing.enabled ? this.tracing.span('password hash', {}, run) : run();
   }
 
   verify(storedHash: string, password: string): Promise<boolean> {
-    return this.pool.run({ op: 'verify', password, storedHash }) as Promise<boolean>;
+    const run = () => this.pool.run({ op: 'verify', password, storedHash }) as Promise<boolean>;
+    return this.tracing.enabled ? this.tracing.span('password verify', {}, run) : run();
   }
 
   /** The OS thread ids of the running hashing threads (for tests and operators: `ps -L -o tid,ni`). */

@@ -1,5 +1,6 @@
 import type { Transporter } from 'nodemailer';
 import type { MailConfig, SmtpConfig } from '../config/mail.js';
+import { noTracing, type Tracing } from '../lib/tracing.js';
 
 /** One rendered mail, ready to hand to a transport. */
 export interface OutgoingMail {
@@ -110,7 +111,27 @@ export function smtpTransport(smtp: SmtpConfig, from: string): MailTransport {
   };
 }
 
-export function createMailTransport(config: MailConfig, logger: MailLogger): MailTransport {
-  if (config.transport === 'smtp' && config.smtp) return smtpTransport(config.smtp, config.from);
-  return logTransport(logger);
+/** A `mail send` span around each send (its kind and transport, never the address); as it is when off. */
+export function tracedTransport(transport: MailTransport, tracing: Tracing): MailTransport {
+  if (!tracing.enabled) return transport;
+  return {
+    name: transport.name,
+    rowIsTheMail: transport.rowIsTheMail,
+    send: (mail) =>
+      tracing.span('mail send', { 'mail.kind': mail.kind, 'mail.transport': transport.name }, () =>
+        transport.send(mail),
+      ),
+    close: () => transport.close(),
+  };
+}
+
+export function createMailTransport(
+  config: MailConfig,
+  logger: MailLogger,
+  tracing: Tracing = noTracing,
+): MailTransport {
+  if (config.transport === 'smtp' && config.smtp) {
+    return tracedTransport(smtpTransport(config.smtp, config.from), tracing);
+  }
+  return tracedTransport(logTransport(logger), tracing);
 }

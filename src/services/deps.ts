@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import type { RoutedReads } from '../db/read-routing.js';
 import type { HashingPool } from '../lib/hashing-pool.js';
 import type { PasswordHasher } from '../lib/passwords.js';
+import type { Tracing } from '../lib/tracing.js';
 import type { RateLimits } from '../limits/rate-counter.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AppMetrics } from '../metrics/metrics.js';
@@ -48,6 +49,8 @@ export interface ServiceDeps {
    * configured, else the mailed link alone is the method (docs/identity.md).
    */
   guardianIdentity?: GuardianIdentityCheck | undefined;
+  /** Spans of what the services send (lib/tracing.ts: the seam); off when absent. */
+  tracing?: Tracing | undefined;
 }
 
 /** What every factory of this folder is given, beside the parts it names: the config and the deps. */

@@ -36,7 +36,7 @@ export function buildIdentity(parts: IdentityParts): IdentityServices {
   // config/identity.ts refuses PortOne without SECRETS_KEY, so both are set or the verifier is off.
   const identityVerifier =
     portone && secretsKey
-      ? new IdentityVerifier(new PortOneGateway(portone), deriveKey(secretsKey, 'identity ci'))
+      ? new IdentityVerifier(new PortOneGateway(portone, deps.tracing), deriveKey(secretsKey, 'identity ci'))
       : undefined;
   const identity = new IdentityVerifications({
     db,

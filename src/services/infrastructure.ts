@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { ReadRouting, type RoutedReads, type WriteNotes } from '../db/read-routing.js';
 import type { HashingPool } from '../lib/hashing-pool.js';
+import type { Tracing } from '../lib/tracing.js';
 import { openRateLimits } from '../limits/open-rate-limits.js';
 import { type RateLimits, unlimitedRateLimits } from '../limits/rate-counter.js';
 import { AddressCap } from '../mail/address-cap.js';
@@ -44,6 +45,8 @@ export interface InfrastructureOptions {
   hashing?: HashingPool | undefined;
   /** A test's stand-in for a guardian's identity check (services/guardian.ts). */
   guardianIdentity?: GuardianIdentityCheck | undefined;
+  /** The server's tracing; a command's is off. */
+  tracing?: Tracing | undefined;
 }
 
 /** What every entry point builds its services on (buildServices), and closes when it is done. */
@@ -73,7 +76,7 @@ export async function buildInfrastructure(
   // go to one address (a command's mail is an operator's, sent as written).
   const mailer = new Mailer({
     outbox: new OutboxRepo(database.db),
-    transport: createMailTransport(config.mail, log),
+    transport: createMailTransport(config.mail, log, options.tracing),
     retry: config.mail.retry,
     sendTimeoutMs: config.mail.smtp?.timeoutMs ?? 0,
     logger: log,
@@ -82,7 +85,7 @@ export async function buildInfrastructure(
   // Texts go out after commit like mail, from their own outbox, retried by the server in the background.
   const sms = new SmsSender({
     outbox: new SmsOutboxRepo(database.db),
-    transport: createSmsTransport(config.sms, log),
+    transport: createSmsTransport(config.sms, log, options.tracing),
     retry: config.sms.retry,
     sendTimeoutMs: config.sms.solapi?.timeoutMs ?? 0,
     logger: log,
@@ -119,6 +122,7 @@ export async function buildInfrastructure(
     imageRenderer: options.imageRenderer,
     hashing: options.hashing,
     guardianIdentity: options.guardianIdentity,
+    tracing: options.tracing,
     close,
   };
 }

@@ -11,7 +11,7 @@ import type { ServiceDeps } from './deps.js';
 /** What the webhooks are made from: the database, a log and (the server's) metrics. */
 export interface WebhookParts {
   config: Config;
-  deps: Pick<ServiceDeps, 'database' | 'log' | 'metrics'>;
+  deps: Pick<ServiceDeps, 'database' | 'log' | 'metrics' | 'tracing'>;
 }
 
 /** The webhooks of account events. */
@@ -49,6 +49,7 @@ export function buildWebhooks({ config, deps }: WebhookParts): WebhookServices {
     retentionDays: config.webhooks.eventRetentionDays,
     log: deps.log,
     observer: deps.metrics?.watchWebhooks(),
+    tracing: deps.tracing,
   });
   return { webhookEndpoints, webhookDelivery };
 }

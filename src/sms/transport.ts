@@ -1,5 +1,6 @@
 import type { SmsConfig } from '../config/sms.js';
 import { maskPhone } from '../lib/phone-number.js';
+import { noTracing, type Tracing } from '../lib/tracing.js';
 import { sendSolapiMessage } from './solapi.js';
 
 /** One text message as a transport takes it. */
@@ -39,9 +40,24 @@ export function logSmsTransport(logger: SmsLogger): SmsTransport {
   };
 }
 
-/** SOLAPI's transport, or the log's in development, or none: the phone routes then answer 503. */
-export function createSmsTransport(config: SmsConfig, logger: SmsLogger): SmsTransport | undefined {
+/**
+ * SOLAPI's transport, or the log's in development, or none: the phone routes then answer 503. Each SOLAPI call
+ * is an `sms send` span when tracing is on (lib/tracing.ts).
+ */
+export function createSmsTransport(
+  config: SmsConfig,
+  logger: SmsLogger,
+  tracing: Tracing = noTracing,
+): SmsTransport | undefined {
   const { solapi } = config;
-  if (solapi) return { name: 'solapi', send: (message) => sendSolapiMessage(solapi, message) };
+  if (solapi) {
+    return {
+      name: 'solapi',
+      send: (message) =>
+        tracing.span('sms send', { 'sms.provider': 'solapi', 'sms.kind': message.kind }, () =>
+          sendSolapiMessage(solapi, message),
+        ),
+    };
+  }
   return config.logCodes ? logSmsTransport(logger) : undefined;
 }

@@ -53,8 +53,8 @@ export interface FakePortOne {
     options?: Partial<ScriptedVerification>,
   ): void;
   failWith(failure: PortOneFailure): void;
-  /** The requests it received: path with query, and the Authorization header. */
-  readonly requests: { path: string; authorization: string | undefined }[];
+  /** The requests it received: path with query, the Authorization header, and the W3C traceparent. */
+  readonly requests: { path: string; authorization: string | undefined; traceparent?: string | undefined }[];
   close(): Promise<void>;
 }
 
@@ -122,7 +122,11 @@ export async function startFakePortOne(): Promise<FakePortOne> {
   let failure: PortOneFailure;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    requests.push({ path: req.url ?? '', authorization: req.headers.authorization });
+    requests.push({
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      traceparent: req.headers.traceparent as string | undefined,
+    });
     if (failure === 'hang') return; // answered never; the connection goes when the server closes
     if (failure === 'http-500') return sendJson(res, 500, { type: 'INTERNAL_SERVER_ERROR', message: 'boom' });
     if (req.headers.authorization !== `PortOne ${secret}`) {

@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
   verifiedBy: boolean[];
   /** When the request had come in whole (Date.now()). */
   receivedAt: number;
+  /** The W3C `traceparent` header, sent when the service traces (docs/tracing.md). */
+  traceparent: string | undefined;
 }
 
 /** What the receiver answers a request: a status, or a handler that writes the response itself. */
@@ -87,6 +89,7 @@ export class WebhookReceiver {
       body: JSON.parse(payload) as ReceivedWebhook['body'],
       verifiedBy,
       receivedAt: Date.now(),
+      traceparent: request.headers.traceparent as string | undefined,
     };
     const answer = this.answer(received);
     this.requests.push(received);

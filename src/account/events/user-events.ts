@@ -3,6 +3,7 @@ import type { UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
+import { ambientTraceparent } from '../../lib/tracing.js';
 import {
   type AccountEventInsert,
   insertCompletedEventQuery,
@@ -33,7 +34,13 @@ function emailSignUpCreated(account: { id: string; email: string; username: stri
     username,
     method: 'email',
   };
-  return { id: newId(), type: 'user.created', userId: id, data: JSON.stringify(partial) };
+  return {
+    id: newId(),
+    type: 'user.created',
+    userId: id,
+    data: JSON.stringify(partial),
+    traceparent: ambientTraceparent(),
+  };
 }
 
 /**
@@ -54,7 +61,13 @@ export async function writeUserCreated(
     created_at: iso(row.created_at),
     method,
   };
-  const event = { id: newId(), type: 'user.created' as const, userId: row.id, data: JSON.stringify(data) };
+  const event = {
+    id: newId(),
+    type: 'user.created' as const,
+    userId: row.id,
+    data: JSON.stringify(data),
+    traceparent: ambientTraceparent(),
+  };
   const completion = sql`jsonb_build_object('consents', ${signUpConsentsJson(consents)})`;
   await insertCompletedEventQuery(trx, event, completion).execute();
 }

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor, TableInserter } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
+import { ambientTraceparent } from '../../lib/tracing.js';
 import type { AccountEventData, AccountEventType } from './types.js';
 
 /*
@@ -17,6 +18,11 @@ export interface AccountEventInsert {
   userId: string | null;
   /** The `data` as JSON text: one value of a precompiled statement, not a group of them. */
   data: string;
+  /**
+   * The writing request's W3C traceparent (lib/tracing.ts), null when tracing is off: always present, so a
+   * precompiled statement binds it as a value of each call, never as the first call's constant.
+   */
+  traceparent: string | null;
 }
 
 /** An event of `type` about `userId`, with a fresh id (the `webhook-id` of every delivery of it). */
@@ -25,7 +31,7 @@ export function accountEvent<T extends AccountEventType>(
   userId: string | null,
   data: AccountEventData[T],
 ): AccountEventInsert {
-  return { id: newId(), type, userId, data: JSON.stringify(data) };
+  return { id: newId(), type, userId, data: JSON.stringify(data), traceparent: ambientTraceparent() };
 }
 
 /**
@@ -38,6 +44,7 @@ export function insertAccountEventQuery(db: TableInserter, event: AccountEventIn
     type: event.type,
     user_id: event.userId,
     data: event.data,
+    traceparent: event.traceparent,
   });
 }
 
@@ -55,6 +62,7 @@ export function insertCompletedEventQuery(
     type: event.type,
     user_id: event.userId,
     data: sql<string>`${event.data}::jsonb || ${completion}`,
+    traceparent: event.traceparent,
   });
 }
 

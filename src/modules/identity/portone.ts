@@ -5,6 +5,7 @@ import {
 } from '@portone/server-sdk/identityVerification';
 import type { PortOneConfig } from '../../config/identity.js';
 import { ServiceUnavailableError } from '../../errors.js';
+import { noTracing, type Tracing } from '../../lib/tracing.js';
 
 /** What PortOne says of one verification id. */
 export type PortOneAnswer =
@@ -43,11 +44,18 @@ export class PortOneGateway implements IdentityGateway {
   /** What asking PortOne's API takes: its secret, URL, store and wait (not what the browser pages need). */
   constructor(
     private readonly config: Pick<PortOneConfig, 'apiSecret' | 'apiUrl' | 'storeId' | 'timeoutMs'>,
+    /** A `portone identity-verification` span per look-up; fetch() sends its `traceparent` on to PortOne. */
+    private readonly tracing: Tracing = noTracing,
   ) {
     this.client = IdentityVerificationClient({ secret: config.apiSecret, baseUrl: config.apiUrl });
   }
 
-  async lookUp(identityVerificationId: string): Promise<PortOneAnswer> {
+  lookUp(identityVerificationId: string): Promise<PortOneAnswer> {
+    if (!this.tracing.enabled) return this.ask(identityVerificationId);
+    return this.tracing.span('portone identity-verification', {}, () => this.ask(identityVerificationId));
+  }
+
+  private async ask(identityVerificationId: string): Promise<PortOneAnswer> {
     let answer: Awaited<ReturnType<IdentityVerificationClient['getIdentityVerification']>>;
     try {
       answer = await this.bounded(

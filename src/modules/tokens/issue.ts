@@ -93,7 +93,7 @@ export const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
       .with('session_event', (qc) =>
         qc
           .insertInto('account_events')
-          .columns(['id', 'type', 'user_id', 'data'])
+          .columns(['id', 'type', 'user_id', 'data', 'traceparent'])
           .expression((eb) =>
             eb
               .selectFrom('issued')
@@ -102,6 +102,7 @@ export const INSERT_IF_SIGN_IN_HOLDS = Precompiled.named(
                 sql<string>`${event.type}::text`.as('type'),
                 sql<string | null>`${event.userId}::uuid`.as('user_id'),
                 sql<string>`${event.data}::jsonb`.as('data'),
+                sql<string | null>`${event.traceparent}::text`.as('traceparent'),
               ]),
           ),
       )

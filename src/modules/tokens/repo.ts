@@ -4,6 +4,7 @@ import { Precompiled } from '../../db/precompiled.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { type UserJson, userFromJson } from '../../db/user-json.js';
+import { ambientTraceparent } from '../../lib/tracing.js';
 import type { SessionMethod, SessionRevokedReason } from '../account-events/types.js';
 import { INSERT_IF_SIGN_IN_HOLDS, INSERT_TOKEN, type NewToken, sessionCreated } from './issue.js';
 
@@ -190,7 +191,7 @@ export class TokensRepo {
     const rows = await this.db
       .with('revoked', (qc) => qc.deleteFrom('api_tokens').where(which).returning(['id', 'user_id']))
       .insertInto('account_events')
-      .columns(['id', 'type', 'user_id', 'data'])
+      .columns(['id', 'type', 'user_id', 'data', 'traceparent'])
       .expression((eb) =>
         eb
           .selectFrom('revoked')
@@ -201,6 +202,7 @@ export class TokensRepo {
             sql<string>`jsonb_build_object('user_id', revoked.user_id, 'session_id', revoked.id, 'reason', ${reason}::text)`.as(
               'data',
             ),
+            sql<string | null>`${ambientTraceparent()}::text`.as('traceparent'),
           ]),
       )
       .returning('account_events.id')

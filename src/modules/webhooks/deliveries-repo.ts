@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
   type: string;
   data: unknown;
   occurred_at: Date;
+  /** The W3C traceparent of the request that wrote the event (0047); null when tracing was off. */
+  traceparent: string | null;
   url: string;
   secret: string;
   previous_secret: string | null;
@@ -55,7 +57,7 @@ const RESET = sql`ON CONFLICT (event_id, endpoint_id) DO UPDATE SET attempts = 0
   next_attempt_at = excluded.next_attempt_at, lease = NULL`;
 
 /** What a claim returns beside the delivery's own columns (`d`): the event (`e`) and the endpoint (`w`). */
-const SENT_WITH = sql`e.type, e.data, e.occurred_at, w.url, w.secret, w.previous_secret,
+const SENT_WITH = sql`e.type, e.data, e.occurred_at, e.traceparent, w.url, w.secret, w.previous_secret,
   w.previous_secret_expires_at`;
 
 /**
@@ -75,7 +77,7 @@ export class WebhookDeliveriesRepo {
   async fanOut(limit: number, leaseSeconds: number, busy: readonly string[] = []): Promise<FannedOut> {
     const result = await sql<{ events: number } & Partial<ClaimedDelivery>>`
       WITH picked AS (
-        SELECT id, type, data, occurred_at FROM account_events WHERE dispatched_at IS NULL
+        SELECT id, type, data, occurred_at, traceparent FROM account_events WHERE dispatched_at IS NULL
         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
       ), queued AS (
         INSERT INTO webhook_deliveries (event_id, endpoint_id, lease, next_attempt_at)

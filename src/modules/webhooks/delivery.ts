@@ -1,9 +1,11 @@
 import type { WebhookAttemptOutcome } from '../../db/schema-events.js';
+import type { Tracing } from '../../lib/tracing.js';
 import { AttemptPool, type EndedAttempt, type Sent } from './attempt-pool.js';
 import type { ClaimedDelivery, WebhookDeliveriesRepo, WebhookWork } from './deliveries-repo.js';
 import type { WebhookEndpointsRepo } from './endpoints-repo.js';
 import { OpenedSecrets, type WebhookSecrets } from './secrets.js';
 import type { AttemptOutcome, SignedDelivery } from './sender.js';
+import { sendTraced } from './traced-delivery.js';
 
 /**
  * Events fanned out per statement: their deliveries are all claimed for the pass that fans them out. Under
@@ -57,6 +59,8 @@ export interface WebhookDeliveryDeps {
   retentionDays: number;
   log: DeliveryLog;
   observer?: DeliveryObserver;
+  /** A `webhook deliver` span per attempt, a child of the event's request (lib/tracing.ts); off when absent. */
+  tracing?: Tracing | undefined;
 }
 
 /**
@@ -205,7 +209,10 @@ export class WebhookDelivery {
     const signed = this.signed(delivery);
     let outcome: AttemptOutcome;
     try {
-      outcome = typeof signed === 'string' ? { error: signed } : await this.deps.sender.send(signed);
+      outcome =
+        typeof signed === 'string'
+          ? { error: signed }
+          : await sendTraced(this.deps.sender, this.deps.tracing, delivery, signed);
     } catch (error) {
       outcome = { error: (error as Error).message };
     }

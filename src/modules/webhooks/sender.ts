@@ -20,6 +20,8 @@ export interface SignedDelivery {
   body: string;
   /** The endpoint's `whsec_` secrets that sign: the current one, and the previous one during a rotation. */
   secrets: string[];
+  /** The delivery span's W3C `traceparent`, sent as that header (lib/tracing.ts); absent when tracing is off. */
+  traceparent?: string | undefined;
 }
 
 /** How an attempt ended: a status (2xx = delivered), or an error before any status (refused, timed out). */
@@ -98,6 +100,7 @@ export class WebhookSender {
       };
       const agent = this.#agents.agentFor(url, target);
       const headers = signatureHeaders(delivery, now);
+      if (delivery.traceparent !== undefined) headers.traceparent = delivery.traceparent;
       const statusCode = await this.post(url, delivery, headers, { agent, lookup: pinned, signal }).catch(
         // A kept-alive connection the receiver closed as this attempt took it: once more, on a new one.
         (error: unknown) => {

@@ -1,0 +1,140 @@
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import {
+  type Context,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { FastifyPluginCallback } from 'fastify';
+import type { TracingConfig } from '../config/tracing.js';
+import type { Tracing } from '../lib/tracing.js';
+import { SERVICE_VERSION } from '../version.js';
+
+/*
+ * OpenTelemetry itself: loaded only by start-tracing.ts's dynamic import, when OTEL_EXPORTER_OTLP_ENDPOINT is
+ * set. Nothing else imports this file, so a service without tracing loads none of the SDK, the exporter or
+ * @fastify/otel (prom-client loads the API package, a facade of no-ops, for its exemplars either way).
+ */
+
+/** An export waits at most this long for the collector: a slow one loses spans, never holds the service. */
+const EXPORT_TIMEOUT_MS = 5_000;
+/** Probes, not requests of the app: a health check, a readiness check, a scrape. */
+const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+/** Spans waiting for export are capped: past this a busy service drops spans rather than grow. */
+const MAX_QUEUE = 4_096;
+
+/** What OpenTelemetry adds to the server: the seam's implementation, the request spans' plugin, its shutdown. */
+export interface OtelTracing {
+  tracing: Tracing;
+  /** @fastify/otel: a `request` span per request, its parent the caller's `traceparent` when it sends one. */
+  fastifyPlugin: FastifyPluginCallback;
+  /** Exports what is buffered and stops. */
+  close(): Promise<void>;
+}
+
+function failed(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+}
+
+/**
+ * @fastify/otel's plugin, and the request's context made current again before the handler: a request with a
+ * body comes back from parsing it in the socket's async context, not the request's, and without its handler
+ * span nothing else puts it back. The hooks before it run as they are (ours read no database there).
+ */
+function requestSpans(plugin: FastifyPluginCallback): FastifyPluginCallback {
+  const wrapped: FastifyPluginCallback = (app, _options, done) => {
+    app.register(plugin);
+    app.addHook('preHandler', (request, _reply, next) => {
+      const requestContext = request.opentelemetry().context;
+      if (requestContext == null) next();
+      else context.with(requestContext, next);
+    });
+    done();
+  };
+  // As fastify-plugin marks a plugin: its hooks apply to every route, not to a scope of its own.
+  Object.assign(wrapped, { [Symbol.for('skip-override')]: true });
+  return wrapped;
+}
+
+/** The tracer provider (registered process-wide: its context follows async work), the seam and the plugin. */
+export function startOtelTracing(config: TracingConfig & { endpoint: string }): OtelTracing {
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': config.serviceName,
+      'service.version': SERVICE_VERSION,
+    }),
+    spanProcessors: [
+      new BatchSpanProcessor(
+        new OTLPTraceExporter({ url: `${config.endpoint}/v1/traces`, timeoutMillis: EXPORT_TIMEOUT_MS }),
+        { maxQueueSize: MAX_QUEUE, exportTimeoutMillis: EXPORT_TIMEOUT_MS },
+      ),
+    ],
+  });
+  // The W3C trace context propagator and an AsyncLocalStorage context manager, process-wide.
+  provider.register();
+  // fetch() (PortOne's SDK) gets a client span and sends `traceparent` on.
+  const undici = new UndiciInstrumentation();
+  undici.setTracerProvider(provider);
+  // Hook and handler spans off: a span per hook and per handler of every request cost more than all the rest
+  // of tracing and say little beside the request's own (bench: user/get).
+  const fastify = new FastifyOtelInstrumentation({
+    instrumentHooks: false,
+    instrumentHandler: false,
+    // A load balancer's health checks and a scraper's polls would each be a trace of their own, every few seconds.
+    ignorePaths: ({ url }) => UNTRACED.has(url.split('?')[0] ?? url),
+  });
+  fastify.setTracerProvider(provider);
+  const tracer = provider.getTracer('accounts', SERVICE_VERSION);
+  const inContext = (ctx: Context) => trace.getSpan(ctx)?.spanContext();
+  const tracing: Tracing = {
+    enabled: true,
+    span: (name, attributes, work) =>
+      tracer.startActiveSpan(name, { attributes }, async (span) => {
+        try {
+          return await work();
+        } catch (error) {
+          failed(span, error);
+          throw error;
+        } finally {
+          span.end();
+        }
+      }),
+    ended: (name, attributes, durationMs, error) => {
+      // Only inside a recorded span: a statement of a request sampled out costs nothing more, and one of a
+      // background pass (the delivery loop's polls) is not a trace of its own.
+      if (trace.getSpan(context.active())?.isRecording() !== true) return;
+      const end = Date.now();
+      const span = tracer.startSpan(name, { attributes, kind: SpanKind.CLIENT, startTime: end - durationMs });
+      if (error !== undefined) failed(span, error);
+      span.end(end);
+    },
+    traceparent: () => {
+      const carrier: Record<string, string> = {};
+      propagation.inject(context.active(), carrier);
+      return carrier.traceparent;
+    },
+    underTraceparent: (traceparent, work) => {
+      if (traceparent == null) return work();
+      return context.with(propagation.extract(context.active(), { traceparent }), work);
+    },
+    traceId: () => inContext(context.active())?.traceId,
+  };
+  return {
+    tracing,
+    fastifyPlugin: requestSpans(fastify.plugin() as unknown as FastifyPluginCallback),
+    close: async () => {
+      undici.disable();
+      fastify.disable();
+      // Spans a collector that is down or slow cannot take are lost (bounded by EXPORT_TIMEOUT_MS): they
+      // never fail the shutdown.
+      await provider.shutdown().catch(() => {});
+    },
+  };
+}

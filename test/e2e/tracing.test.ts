@@ -1,0 +1,256 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { inProcessCommands } from '../helpers/commands.js';
+import { TEST_SECRETS_KEY } from '../helpers/config.js';
+import { processBackend } from '../helpers/database.js';
+import { type CollectedSpan, OtlpCollector } from '../helpers/otlp-collector.js';
+import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
+import { ROOT, type RunningService, runCli, startService } from '../helpers/process.js';
+import { type FakeSolapi, startFakeSolapi } from '../helpers/solapi.js';
+import { type ProcessStore, processStore } from '../helpers/process-store.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * Tracing as a real `accounts serve` does it (docs/tracing.md): spans exported over OTLP/HTTP to a collector of
+ * our own, the caller's `traceparent` honoured, and the webhook a request causes delivered in the same trace.
+ */
+
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
+
+const account = {
+  type: 'email',
+  email: 'traced@example.com',
+  username: 'traceduser',
+  gender: '1',
+  user_agreement: 'on',
+  password: 'Sturdy-Passphrase-1937',
+};
+
+const named = (spans: CollectedSpan[], name: string) => spans.filter((span) => span.name === name);
+
+describe(`${processBackend}: one trace across the service and a webhook receiver`, () => {
+  let store: ProcessStore;
+  let collector: OtlpCollector;
+  let receiver: WebhookReceiver;
+  let service: RunningService;
+  let portone: FakePortOne;
+  let solapi: FakeSolapi;
+  let apiToken: string;
+
+  beforeAll(async () => {
+    collector = await OtlpCollector.start();
+    receiver = await WebhookReceiver.start();
+    portone = await startFakePortOne();
+    solapi = await startFakeSolapi();
+    store = await processStore(processBackend, {
+      ...portone.env(),
+      ...solapi.env(),
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_ENABLED: 'false',
+      ARGON2_MEMORY_KIB: '1024',
+      ARGON2_TIME_COST: '1',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_SERVICE_NAME: 'accounts-e2e',
+      // The SDK's own variable: export every 100 ms instead of every 5 s, so the test waits less.
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    const commands = inProcessCommands(store.env);
+    const added = await commands.run(['webhook', 'add', receiver.url, '--json']);
+    await commands.close();
+    receiver.secrets = [(JSON.parse(added.stdout) as { secret: string }).secret];
+    service = await startService(store.env);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await receiver?.close();
+    await portone?.close();
+    await solapi?.close();
+    await collector?.close();
+    await store?.cleanup();
+  });
+
+  it("continues the caller's trace through the request, its statements, its hash and its webhook", async () => {
+    const response = await fetch(`${service.url}/v1/auth/register`, {
+      method: 'POST',
+      headers: { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+      body: new URLSearchParams(account),
+    });
+    expect(response.status).toBe(200);
+    apiToken = ((await response.json()) as { data: { user: { api_token: string } } }).data.user.api_token;
+
+    // The receiver is called in the caller's trace, by the delivery's span.
+    const [delivered] = await receiver.received(1);
+    expect(delivered?.body.type).toBe('user.created');
+    expect(delivered?.verifiedBy).toEqual([true]);
+    const [, receivedTrace, deliverySpan] = TRACEPARENT.exec(delivered?.traceparent ?? '') ?? [];
+    expect(receivedTrace).toBe(CALLER_TRACE);
+
+    const spans = await collector.until(
+      (all) =>
+        all.some((span) => span.name === 'webhook deliver') && all.some((span) => span.name === 'request'),
+    );
+    const trace = collector.trace(CALLER_TRACE);
+    expect(collector.refused).toBe(0);
+    expect(new Set(trace.map((span) => span.service))).toEqual(new Set(['accounts-e2e']));
+
+    // The request's span: a server span whose parent is the caller's.
+    const [request] = named(trace, 'request');
+    expect(request).toMatchObject({
+      parentSpanId: CALLER_SPAN,
+      kind: 2,
+      attributes: { 'http.request.method': 'POST', 'http.route': '/v1/auth/register' },
+    });
+    // Its statements and its hash, in the same trace.
+    const statements = trace.filter((span) => span.name.startsWith('db '));
+    // The sign-up writes the account, its token and its events in one statement (a WITH of INSERTs).
+    expect(statements.map((span) => span.name)).toContain('db WITH');
+    for (const statement of statements) {
+      expect(statement.attributes['db.system.name']).toBe(
+        processBackend === 'postgres' ? 'postgresql' : 'pglite',
+      );
+      // Parameterised: the values (the email above all) are never in the exported text.
+      expect(String(statement.attributes['db.query.text'])).not.toContain(account.email);
+    }
+    expect(named(trace, 'password hash')).toHaveLength(1);
+    // The address's verification mail, sent after the commit, still on the request's behalf.
+    const mails = await collector.until((all) => named(all, 'mail send').length > 0);
+    expect(named(mails, 'mail send')[0]).toMatchObject({
+      traceId: CALLER_TRACE,
+      attributes: { 'mail.kind': expect.any(String), 'mail.transport': 'log' },
+    });
+
+    // The delivery: in the trace, a child of nothing else than the request's context, the receiver's parent.
+    const [deliver] = named(trace, 'webhook deliver');
+    expect(deliver).toMatchObject({
+      spanId: deliverySpan,
+      status: 0,
+      attributes: { 'webhook.event_type': 'user.created', 'webhook.attempt': 1 },
+    });
+    expect(trace.map((span) => span.spanId)).toContain(deliver?.parentSpanId);
+    // No span of the request went to a trace of its own.
+    expect(spans.filter((span) => span.name === 'request' && span.traceId !== CALLER_TRACE)).toEqual([]);
+
+    // Every log line written inside the request names its trace (lines leave in batches: waited for).
+    const lines = () =>
+      service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('/v1/auth/register'))
+        .map((line) => JSON.parse(line) as { trace_id?: string });
+    await vi.waitFor(() => expect(lines().length).toBeGreaterThan(0));
+    for (const line of lines()) expect(line.trace_id).toBe(CALLER_TRACE);
+  });
+
+  it("sends the caller's trace on to PortOne, under a span of the look-up", async () => {
+    const authorization = `Bearer ${apiToken}`;
+    const started = await fetch(`${service.url}/v1/user/identity/start`, {
+      method: 'POST',
+      headers: { authorization },
+    });
+    const { identity_verification_id: id } = (
+      (await started.json()) as { data: { identity_verification_id: string } }
+    ).data;
+    const verified = await fetch(`${service.url}/v1/user/identity/verify`, {
+      method: 'POST',
+      headers: { authorization, traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+      body: new URLSearchParams({ identity_verification_id: id }),
+    });
+    expect(verified.status).toBeGreaterThanOrEqual(400);
+    const [asked] = portone.requests.filter((request) => request.path.startsWith('/identity-verifications/'));
+    const [, trace, parent] = TRACEPARENT.exec(asked?.traceparent ?? '') ?? [];
+    expect(trace).toBe(CALLER_TRACE);
+    const spans = await collector.until((all) => all.some((span) => span.spanId === parent));
+    const client = spans.find((span) => span.spanId === parent);
+    expect(client).toMatchObject({ traceId: CALLER_TRACE, kind: 3 });
+    const lookUp = spans.find((span) => span.spanId === client?.parentSpanId);
+    expect(lookUp).toMatchObject({ name: 'portone identity-verification', traceId: CALLER_TRACE });
+  });
+
+  it("sends a text message under the caller's trace, as an `sms send` span", async () => {
+    const response = await fetch(`${service.url}/v1/user/phone`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiToken}`, traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+      body: new URLSearchParams({ phone: '010-2345-6789', current_password: account.password }),
+    });
+    expect(response.status).toBe(200);
+    const spans = await collector.until((all) => named(all, 'sms send').length > 0);
+    expect(named(spans, 'sms send')).toEqual([
+      expect.objectContaining({
+        traceId: CALLER_TRACE,
+        attributes: { 'sms.provider': 'solapi', 'sms.kind': expect.any(String) },
+      }),
+    ]);
+    // The span covers the gateway's answer: the fake has the message, never the number in the span.
+    expect(solapi.messages.map((message) => message.to)).toEqual(['01023456789']);
+    expect(JSON.stringify(named(spans, 'sms send'))).not.toContain('2345');
+  });
+
+  it('starts a trace of its own for a caller that sends none, and none for a health check', async () => {
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    const response = await fetch(`${service.url}/v1/auth/login/email`, {
+      method: 'POST',
+      body: new URLSearchParams({ email: account.email, password: account.password }),
+    });
+    expect(response.status).toBe(200);
+    const spans = await collector.until((all) =>
+      named(all, 'request').some((span) => span.attributes['http.route'] === '/v1/auth/login/email'),
+    );
+    const request = named(spans, 'request').find(
+      (span) => span.attributes['http.route'] === '/v1/auth/login/email',
+    );
+    expect(request?.parentSpanId).toBe('');
+    expect(request?.traceId).not.toBe(CALLER_TRACE);
+    const trace = collector.trace(request?.traceId ?? '');
+    expect(named(trace, 'password verify')).toHaveLength(1);
+    expect(trace.some((span) => span.name === 'db SELECT')).toBe(true);
+    // The health check came first: its span, had it one, would have been exported by now.
+    expect(spans.filter((span) => span.attributes['url.path'] === '/healthz')).toEqual([]);
+  });
+});
+
+/** Starts the built server in a process of its own and prints which OpenTelemetry modules it loaded. */
+async function loadedTracingModules(env: Record<string, string>): Promise<string[]> {
+  const child = spawn(process.execPath, [`${ROOT}test/helpers/tracing-modules.mjs`], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'silent', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  return JSON.parse(stdout) as string[];
+}
+
+describe('tracing off', () => {
+  let store: ProcessStore;
+  beforeAll(async () => {
+    store = await processStore('pglite');
+  });
+  afterAll(async () => {
+    await store?.cleanup();
+  });
+
+  it('loads no OpenTelemetry module without OTEL_EXPORTER_OTLP_ENDPOINT (and does with it)', async () => {
+    // prom-client (/metrics) loads the API package itself, for its exemplars, with or without tracing: a
+    // facade of no-ops. Nothing else of OpenTelemetry: no SDK, no exporter, no @fastify/otel.
+    const ours = (files: string[]) => files.filter((file) => !/@opentelemetry[\\/]api[\\/]/.test(file));
+    expect(ours(await loadedTracingModules(store.env))).toEqual([]);
+    // The same check sees them when tracing is on (the collector need not answer: nothing is exported yet).
+    const on = ours(
+      await loadedTracingModules({ ...store.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }),
+    );
+    expect(on.some((file) => /@opentelemetry[\\/]sdk-trace-base/.test(file))).toBe(true);
+    expect(on.some((file) => /@fastify[\\/]otel/.test(file))).toBe(true);
+  });
+});
