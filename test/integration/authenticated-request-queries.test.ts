@@ -152,7 +152,15 @@ describe.runIf(backends.includes('postgres'))('two instances on one PostgreSQL d
   it('misses no publish while its listening connection is down', async () => {
     const user = await registerUser(first.app);
     await pendingOn(second.app, user.token);
-    // Both instances' LISTEN connections, cut as a failover or a network fault would.
+    // Both instances' LISTEN connections, cut as a failover or a network fault would. On a busy machine an
+    // instance's LISTEN may still be on its way (the connection is opened beside the first request): waited for.
+    await vi.waitFor(async () => {
+      const { rows } = await sql<{ pid: number }>`
+        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(
+        first.database.handle.db,
+      );
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+    });
     const { rows } = await sql<{ cut: boolean }>`
       SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
       WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(first.database.handle.db);
