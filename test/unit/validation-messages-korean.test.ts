@@ -87,6 +87,10 @@ const ENDS_IN_CONSONANT: Record<string, boolean> = {
   '보호자 이메일': true,
   '동의 여부': false,
   본인인증: true,
+  사유: false,
+  항목: true,
+  검색어: false,
+  '검색 방식': true,
 };
 
 const FIELDS = [
