@@ -34,13 +34,14 @@ export class OperatorDeletionCancel {
       await this.deps.oneTimeTokens.with(trx).deleteFor(userId, 'deletion_cancel');
       await writeAccountEvent(trx, 'user.deletion_cancelled', userId, { id: userId });
       const client = { ip: '', userAgent: undefined, locale };
-      return this.deps.activity.record(
+      const alert = await this.deps.activity.record(
         { user: row, type: 'deletion_cancelled', client, details: { by: 'operator' } },
         trx,
       );
+      return { alert };
     });
     if (done === undefined) return false;
-    this.deps.activity.send(done);
+    this.deps.activity.send(done.alert);
     return true;
   }
 }
