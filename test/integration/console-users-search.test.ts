@@ -20,7 +20,7 @@ describe.each(backends)('%s: the console searches users', (backend) => {
           email: `${tag}-${n}@example.com`,
           username: `${tag}${n}`,
           slug: `${tag}-${n}`,
-          birth_date: '1990-04-0' + n,
+          birth_date: `1990-04-0${n}`,
         }),
       );
     }
