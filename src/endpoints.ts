@@ -19,6 +19,7 @@ import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/route
 import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
 import { PasskeysUnavailableError } from './errors.js';
+import type { AdminRequestServices, AnyAdminEndpoint } from './http/admin-endpoint.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
 import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
@@ -29,6 +30,7 @@ import { postEndpoints } from './modules/posts/routes.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
 import { securityEventEndpoints } from './modules/security-events/routes.js';
 import type { SecurityEventsService } from './modules/security-events/service.js';
+import { staffAdminEndpoints } from './modules/staff/routes.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
@@ -71,6 +73,8 @@ export function buildEndpoints(
   webhookDelivery: WebhookDelivery;
   /** Told after a commit that wrote events: the delivery loop runs a pass at once. */
   deliveryWake: DeliveryWake;
+  /** The admin API's endpoints (/admin/v1, app/admin.ts), built from the same services. */
+  admin: { endpoints: AnyAdminEndpoint[]; services: AdminRequestServices };
 } {
   const { limits, reads } = infrastructure;
   const {
@@ -117,6 +121,8 @@ export function buildEndpoints(
     accessTokens,
     signingKeys,
     serviceCredentials,
+    staff,
+    staffSignIn,
   } = buildServices({ config, deps: infrastructure });
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
@@ -217,5 +223,12 @@ export function buildEndpoints(
     deliveryWake,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
+    admin: {
+      endpoints: [...staffAdminEndpoints(staffSignIn, staff)],
+      services: {
+        authenticate: (token) => staffSignIn.authenticate(token),
+        admitAddress: (ip) => staffSignIn.admitAddress(ip),
+      },
+    },
   };
 }

@@ -127,6 +127,24 @@ export class ForbiddenError extends ServiceError {
   }
 }
 
+/** A state change of the admin API without the session's CSRF token (or a sign-in not from our pages). */
+export class CsrfRefusedError extends ServiceError {
+  readonly code = 'csrf_refused';
+  constructor() {
+    super('The CSRF token is missing or wrong.');
+    this.name = 'CsrfRefusedError';
+  }
+}
+
+/** A request to the admin API from outside CONSOLE_ALLOWED_NETWORKS. */
+export class NetworkRefusedError extends ServiceError {
+  readonly code = 'network_refused';
+  constructor() {
+    super('Staff may not sign in from this network.');
+    this.name = 'NetworkRefusedError';
+  }
+}
+
 /** A write transaction failed; everything it wrote was rolled back. */
 export class CommitFailedError extends ServiceError {
   readonly code = 'commit_failed';

@@ -15,6 +15,7 @@ import { buildOperatorTools, type OperatorToolServices } from './services/operat
 import { buildDataExports, type DataExportServices } from './services/privacy.js';
 import { buildSecurityLog, type SecurityLogServices } from './services/security.js';
 import { buildSecondFactorSignIn, buildSignIn, type SignInServices } from './services/sign-in.js';
+import { buildStaff, type StaffServices } from './services/staff.js';
 import { buildWebhooks, type WebhookServices } from './services/webhooks.js';
 
 export type { FactoryArgs, ServiceDeps } from './services/deps.js';
@@ -62,7 +63,8 @@ export interface Services
     Pick<GuardianServices, 'guardianRequests' | 'guardianConsents' | 'guardianDeadline' | 'guardianIdentity'>,
     WebhookServices,
     OperatorToolServices,
-    AccessTokenServices {
+    AccessTokenServices,
+    StaffServices {
   /** The second step of a sign-in (or of a deletion's cancel). */
   secondFactorSignIn: SecondFactorSignIn;
   /** Whether SECRETS_KEY is set: without it the second factor's routes answer 503. */
@@ -215,6 +217,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
   const webhooks = buildWebhooks({ config, deps });
   const tools = buildOperatorTools({ config, deps, secondFactorRepo, activity });
   const accessTokens = buildAccessTokens({ config, deps });
+  // The console's staff: their own table, the users' hasher and TOTP code (DESIGN §7).
+  const staff = buildStaff({ config, deps, hasher });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -272,5 +276,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     signingKeys: accessTokens.signingKeys,
     accessTokens: accessTokens.accessTokens,
     serviceCredentials: accessTokens.serviceCredentials,
+    staff: staff.staff,
+    staffSignIn: staff.staffSignIn,
   };
 }

@@ -23,6 +23,8 @@ export interface InfrastructureDeps {
   metrics?: AppMetrics | undefined;
   /** How a child's guardian proves who they are; unset, the configured way (services/guardian.ts). */
   guardianIdentity?: GuardianIdentityCheck | undefined;
+  /** The staff console's clock (sessions' idle and absolute ends, lockouts); a test moves it. */
+  now?: (() => number) | undefined;
 }
 
 /** The instance's infrastructure, each part closed with the instance: what the services are built on. */
@@ -101,6 +103,7 @@ export async function registerInfrastructure(
     imageRenderer,
     hashing,
     guardianIdentity: deps.guardianIdentity,
+    now: deps.now,
   });
   // Hooks close in the reverse order of their adding: the mailer, the limits and the storage first.
   app.addHook('onClose', async () => infrastructure.close());

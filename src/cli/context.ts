@@ -15,6 +15,7 @@ import type { PostsService } from '../modules/posts/service.js';
 import type { PromotionsService } from '../modules/promotions/service.js';
 import type { ServiceCredentials } from '../modules/service-credentials/service.js';
 import type { SigningKeys } from '../modules/signing-keys/service.js';
+import type { StaffService } from '../modules/staff/service.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UserImportService } from '../modules/users/import-service.js';
 import type { UserListService } from '../modules/users/list-service.js';
@@ -49,6 +50,8 @@ export interface OperatorServices {
   signingKeys: SigningKeys;
   /** The other services' introspection credentials (`accounts service`). */
   serviceCredentials: ServiceCredentials;
+  /** The console's staff accounts and the record of their rights (`accounts staff`). */
+  staff: StaffService;
 }
 
 /**
@@ -85,6 +88,7 @@ export function operatorServices(services: Services): OperatorServices {
     identity: services.identity,
     signingKeys: services.signingKeys,
     serviceCredentials: services.serviceCredentials,
+    staff: services.staff,
   };
 }
 

@@ -9,6 +9,7 @@ import { registerKeyCommands } from './keys.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
 import { registerServiceCommands } from './service.js';
+import { registerStaffCommands } from './staff.js';
 import { registerTokenCommands } from './token.js';
 import { registerUserCommands } from './user.js';
 import { registerWebhookCommands } from './webhook.js';
@@ -53,6 +54,7 @@ function registerOperatorCommands(program: Command, environment: CommandEnvironm
   registerIdentityCommands(program, environment);
   registerKeyCommands(program, environment);
   registerServiceCommands(program, environment);
+  registerStaffCommands(program, environment);
 }
 
 /**

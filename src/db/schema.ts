@@ -27,6 +27,7 @@ import type {
   SecurityAlertSlotsTable,
   SecurityEventsTable,
 } from './schema-privacy.js';
+import type { StaffRightsChangesTable, StaffSessionsTable, StaffTable } from './schema-staff.js';
 import type { ServiceCredentialsTable, SigningKeysTable } from './schema-tokens.js';
 
 /** Columns the database fills in (timestamps with a default) but that may also be written. */
@@ -257,6 +258,9 @@ export interface Database {
   identity_verifications: IdentityVerificationsTable;
   signing_keys: SigningKeysTable;
   service_credentials: ServiceCredentialsTable;
+  staff: StaffTable;
+  staff_rights_changes: StaffRightsChangesTable;
+  staff_sessions: StaffSessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -45,6 +45,8 @@ export interface ServiceDeps {
    * configured, else the mailed link alone is the method (docs/identity.md).
    */
   guardianIdentity?: GuardianIdentityCheck | undefined;
+  /** The staff console's clock: Date.now unless a test hands in one it moves (idle timeout, lockout). */
+  now?: (() => number) | undefined;
 }
 
 /** What every factory of this folder is given, beside the parts it names: the config and the deps. */

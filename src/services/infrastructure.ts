@@ -41,6 +41,8 @@ export interface InfrastructureOptions {
   hashing?: HashingPool | undefined;
   /** A test's stand-in for a guardian's identity check (services/guardian.ts). */
   guardianIdentity?: GuardianIdentityCheck | undefined;
+  /** A test's clock for the staff console (services/staff.ts). */
+  now?: (() => number) | undefined;
 }
 
 /** What every entry point builds its services on (buildServices), and closes when it is done. */
@@ -102,6 +104,7 @@ export async function buildInfrastructure(
     imageRenderer: options.imageRenderer,
     hashing: options.hashing,
     guardianIdentity: options.guardianIdentity,
+    now: options.now,
     close,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
+import { CONSOLE_ENGLISH, CONSOLE_KOREAN } from './i18n-console.js';
 import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
 import { FIELDS_ENGLISH, FIELDS_KOREAN } from './i18n-fields.js';
 import { FRAME_ENGLISH, FRAME_KOREAN } from './i18n-frame.js';
@@ -129,6 +130,7 @@ const english = {
   ...FIELDS_ENGLISH,
   ...PROFILE_ENGLISH,
   ...GUARDIAN_ENGLISH,
+  ...CONSOLE_ENGLISH,
 };
 
 export type MessageKey = keyof typeof english;
@@ -252,6 +254,7 @@ const korean: Record<MessageKey, string> = {
   ...FIELDS_KOREAN,
   ...PROFILE_KOREAN,
   ...GUARDIAN_KOREAN,
+  ...CONSOLE_KOREAN,
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

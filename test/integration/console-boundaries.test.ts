@@ -1,0 +1,248 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { backends } from '../helpers/database.js';
+import { bearer, registerUser } from '../helpers/factories.js';
+import { expectError, expectOk, UNAUTHENTICATED } from '../helpers/http.js';
+import { buildTestServices } from '../helpers/services.js';
+import {
+  codeOf,
+  enrolledStaff,
+  FROM_CONSOLE,
+  signedInStaff,
+  staffLogin,
+  testClock,
+  useConsoleApp,
+} from '../helpers/staff.js';
+
+const CSRF = [
+  'AccessDeniedHttpException',
+  'The CSRF token is missing or wrong.',
+  { status: 'csrf_token_invalid' },
+] as const;
+
+describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
+  const clock = testClock();
+  const ctx = useConsoleApp(backend, clock);
+
+  const logout = (headers: Record<string, string>) =>
+    ctx.app.inject({ method: 'POST', url: '/admin/v1/auth/logout', headers });
+
+  it('refuses a state change without the session CSRF token, and a sign-in not sent by the console pages', async () => {
+    const member = await enrolledStaff(ctx, clock, 'viewer');
+    const session = await signedInStaff(ctx, clock, member);
+    expectError(await logout({ cookie: session.cookie }), 403, ...CSRF);
+    expectError(
+      await logout({ cookie: session.cookie, 'x-csrf-token': `${session['x-csrf-token'].slice(1)}A` }),
+      403,
+      ...CSRF,
+    );
+    // Another session's token is no token of this one.
+    const other = await signedInStaff(ctx, clock, member);
+    expectError(
+      await logout({ cookie: session.cookie, 'x-csrf-token': other['x-csrf-token'] }),
+      403,
+      ...CSRF,
+    );
+    expectOk(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', headers: { cookie: session.cookie } }),
+    );
+
+    const payload = { email: member.email, password: member.password, code: codeOf(member.secret, clock) };
+    expectError(await ctx.app.inject({ method: 'POST', url: '/admin/v1/auth/login', payload }), 403, ...CSRF);
+    expectError(
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/admin/v1/auth/login',
+        headers: { ...FROM_CONSOLE, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        payload,
+      }),
+      403,
+      ...CSRF,
+    );
+    expect(expectOk(await logout(session))).toEqual({ status: 'signed_out' });
+  });
+
+  it('never takes an app api_token as a staff credential, nor a staff session on the app API', async () => {
+    const user = await registerUser(ctx.app);
+    // The token works where it belongs.
+    expectOk(await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers: bearer(user.token) }));
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', headers: bearer(user.token) }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: `/admin/v1/me?api_token=${user.token}` }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+    expectError(
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/admin/v1/me',
+        headers: { cookie: `accounts_session=${user.token}` },
+      }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+
+    const member = await enrolledStaff(ctx, clock, 'admin');
+    const session = await signedInStaff(ctx, clock, member);
+    const token = session.cookie.split('=')[1] as string;
+    expectOk(await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', headers: session }));
+    const asApp = [
+      { cookie: session.cookie, 'x-requested-with': 'accounts-web' },
+      { cookie: `accounts_session=${token}`, 'x-requested-with': 'accounts-web' },
+      bearer(token),
+    ];
+    for (const headers of asApp) {
+      expectError(
+        await ctx.app.inject({ method: 'GET', url: '/v1/user/get', headers }),
+        401,
+        ...UNAUTHENTICATED,
+      );
+    }
+  });
+
+  it("refuses with 403 what the member's role does not allow", async () => {
+    const viewer = await signedInStaff(ctx, clock, await enrolledStaff(ctx, clock, 'viewer'));
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/staff', headers: viewer }),
+      403,
+      'AccessDeniedHttpException',
+      'This action is unauthorized.',
+    );
+    const admin = await enrolledStaff(ctx, clock, 'admin');
+    const { staff } = expectOk<{ staff: { email: string; state: string; role: string }[] }>(
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/admin/v1/staff',
+        headers: await signedInStaff(ctx, clock, admin),
+      }),
+    );
+    expect(staff.find((row) => row.email === admin.email)).toMatchObject({ role: 'admin', state: 'active' });
+  });
+
+  it('ends the sessions of a member whose role changes or who is disabled; a disabled member cannot sign in', async () => {
+    const services = buildTestServices(ctx);
+    const member = await enrolledStaff(ctx, clock, 'support');
+    const session = await signedInStaff(ctx, clock, member);
+    await services.staff.setRole(member.email, 'viewer', 'cli:test');
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', headers: session }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+    const again = await signedInStaff(ctx, clock, member);
+    await services.staff.disable(member.id, 'cli:test');
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', headers: again }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+    expectError(
+      await staffLogin(ctx.app, member, codeOf(member.secret, clock)),
+      401,
+      'Unauthorized',
+      'The login credentials are invalid.',
+      {
+        status: 'authentication_failed',
+      },
+    );
+    await services.staff.enable(member.id, 'cli:test');
+    expectOk(await staffLogin(ctx.app, member, codeOf(member.secret, clock)));
+  });
+
+  it('records every grant, change and revocation of rights, and the database keeps the records', async () => {
+    const services = buildTestServices(ctx);
+    const member = await enrolledStaff(ctx, clock, 'viewer');
+    await services.staff.setRole(member.email, 'content', 'cli:ops');
+    await services.staff.disable(member.email, 'cli:ops');
+    await services.staff.enable(member.email, 'cli:ops');
+    await services.staff.remove(member.email, 'cli:ops');
+    const { rows } = await sql<{
+      action: string;
+      actor: string;
+      role_before: string | null;
+      role_after: string | null;
+    }>`
+      SELECT action, actor, role_before, role_after FROM staff_rights_changes WHERE staff_id = ${member.id}
+      ORDER BY created_at, id`.execute(ctx.database.handle.db);
+    expect(rows).toEqual([
+      { action: 'grant', actor: 'cli:test', role_before: null, role_after: 'viewer' },
+      { action: 'change', actor: 'cli:ops', role_before: 'viewer', role_after: 'content' },
+      { action: 'disable', actor: 'cli:ops', role_before: 'content', role_after: null },
+      { action: 'enable', actor: 'cli:ops', role_before: null, role_after: 'content' },
+      { action: 'remove', actor: 'cli:ops', role_before: 'content', role_after: null },
+    ]);
+    const db = ctx.database.handle.db;
+    await expect(
+      sql`DELETE FROM staff_rights_changes WHERE staff_id = ${member.id}`.execute(db),
+    ).rejects.toThrow(/kept for three years/);
+    await expect(
+      sql`UPDATE staff_rights_changes SET actor = 'x' WHERE staff_id = ${member.id}`.execute(db),
+    ).rejects.toThrow(/never changed/);
+  });
+
+  it('documents the admin API at /admin/openapi.json alone, and none of it in the app document', async () => {
+    type Operation = { summary: string; security: unknown[]; 'x-permission'?: string };
+    type Document = { servers: unknown[]; paths: Record<string, Record<string, Operation>> };
+    const admin = (await ctx.app.inject({ method: 'GET', url: '/admin/openapi.json' })).json() as Document;
+    expect(admin.servers).toEqual([{ url: '/admin/v1' }]);
+    expect(Object.keys(admin.paths)).toEqual(['/enrollment', '/auth/login', '/auth/logout', '/me', '/staff']);
+    expect(admin.paths['/staff']?.get).toMatchObject({
+      security: [{ staffSession: [] }],
+      'x-permission': 'staff.manage',
+    });
+    expect(admin.paths['/auth/login']?.post?.security).toEqual([]);
+    const app = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;
+    const summaries = (document: Document) =>
+      Object.values(document.paths).flatMap((operations) =>
+        Object.values(operations).map((op) => op.summary),
+      );
+    const appSummaries = new Set(summaries(app));
+    expect(summaries(admin).filter((summary) => appSummaries.has(summary))).toEqual([]);
+    expect(JSON.stringify(app)).not.toMatch(/staffSession|accounts_staff|\/admin/);
+  });
+});
+
+describe.each(backends)('%s: CONSOLE_ALLOWED_NETWORKS', (backend) => {
+  const clock = testClock();
+  const ctx = useConsoleApp(backend, clock, { CONSOLE_ALLOWED_NETWORKS: '10.0.0.0/8, 2001:db8::/32' });
+
+  it('answers the admin API only inside the allowed networks', async () => {
+    const refused = [
+      'AccessDeniedHttpException',
+      'Staff may not sign in from this network.',
+      { status: 'network_refused' },
+    ] as const;
+    expectError(await ctx.app.inject({ method: 'GET', url: '/admin/v1/me' }), 403, ...refused);
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', remoteAddress: '11.0.0.1' }),
+      403,
+      ...refused,
+    );
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', remoteAddress: '10.20.30.40' }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', remoteAddress: '::ffff:10.1.1.1' }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', remoteAddress: '2001:db8::7' }),
+      401,
+      ...UNAUTHENTICATED,
+    );
+    expectError(
+      await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', remoteAddress: '2001:db9::7' }),
+      403,
+      ...refused,
+    );
+    // The app's API is not the console's: it answers from anywhere.
+    expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});
