@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { type AccessRecordsConfig, parseAccessRecords } from './config/access-records.js';
 import { type AccessTokensConfig, parseAccessTokens } from './config/access-tokens.js';
 import { parseCorsOrigins } from './config/cors.js';
 import { type DataExportConfig, parseDataExport } from './config/data-export.js';
@@ -106,6 +107,8 @@ export interface Config {
   dataExport: DataExportConfig;
   /** The security activity log's retention and its alert mails: SECURITY_EVENTS_DAYS, SECURITY_ALERTS. */
   securityEvents: SecurityEventsConfig;
+  /** The access records' retention and review: ACCESS_RECORD_RETENTION, CONSOLE_WORKING_HOURS, CONSOLE_TIME_ZONE. */
+  accessRecords: AccessRecordsConfig;
   /** The TOTP second factor: SECRETS_KEY (secrets at rest), APP_NAME (the issuer authenticators show). */
   secondFactor: SecondFactorConfig;
   /** Passkeys' relying party: WEBAUTHN_RP_ID, WEBAUTHN_RP_NAME, WEBAUTHN_ORIGINS (defaults from PUBLIC_URL). */
@@ -225,6 +228,7 @@ export function loadConfig(env: Env = process.env): Config {
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),
     securityEvents: parseSecurityEvents(env),
+    accessRecords: parseAccessRecords(env),
     secondFactor,
     webauthn: parseWebAuthn(env, mail.publicUrl),
     webhooks: parseWebhooks(env),

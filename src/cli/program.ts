@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
+import { registerAuditCommands } from './audit.js';
 import { registerBannerCommands } from './banner.js';
 import { registerConsentCommands } from './consent.js';
 import type { CommandEnvironment, HandedCommandRunner } from './environment.js';
@@ -53,6 +54,7 @@ function registerOperatorCommands(program: Command, environment: CommandEnvironm
   registerIdentityCommands(program, environment);
   registerKeyCommands(program, environment);
   registerServiceCommands(program, environment);
+  registerAuditCommands(program, environment);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Timestamp } from './column-types.js';
+import type { AccessRecordHeadTable, AccessRecordsTable } from './schema-audit.js';
 import type { OneTimeCodesTable } from './schema-codes.js';
 import type {
   AccountEventsTable,
@@ -257,6 +258,8 @@ export interface Database {
   identity_verifications: IdentityVerificationsTable;
   signing_keys: SigningKeysTable;
   service_credentials: ServiceCredentialsTable;
+  access_records: AccessRecordsTable;
+  access_record_head: AccessRecordHeadTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
