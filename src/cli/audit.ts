@@ -7,12 +7,20 @@ import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
 import { printLine } from './terminal.js';
 
-const PROBLEMS: Record<ChainBreak, string> = {
-  missing_before: 'records before it are missing (deleted)',
+const PROBLEMS: Record<Exclude<ChainBreak, 'missing_before'>, string> = {
   prev_hash_mismatch: 'it does not chain to the record before it (that one was replaced)',
   hash_mismatch: 'its fields do not give its hash (it was changed after it was written)',
   missing_after: 'it is missing: the chain ends before the last record the head names (deleted)',
 };
+
+/** What is wrong with the first record that does not verify, for a person. */
+function problemText(verdict: Extract<ChainVerdict, { ok: false }>): string {
+  if (verdict.problem !== 'missing_before') return PROBLEMS[verdict.problem];
+  const last = (BigInt(verdict.seq) - 1n).toString();
+  return verdict.missingFrom === last
+    ? `record ${last} before it is missing (deleted)`
+    : `records ${verdict.missingFrom} to ${last} before it are missing (deleted)`;
+}
 
 /** The verdict as JSON: what a monitor reads (snake_case, as the commands' other JSON). */
 function verdictJson(verdict: ChainVerdict): object {
@@ -33,11 +41,8 @@ function verdictJson(verdict: ChainVerdict): object {
 }
 
 function brokenLine(verdict: Extract<ChainVerdict, { ok: false }>): string {
-  const missing =
-    verdict.problem === 'missing_before'
-      ? ` (from record ${verdict.missingFrom} up to record ${verdict.seq})`
-      : '';
-  return `The access records do not verify: record ${verdict.seq} fails, ${PROBLEMS[verdict.problem]}${missing}; ${verdict.records} records before it verify.`;
+  const earlier = `${verdict.records} earlier record${verdict.records === 1 ? '' : 's'} verified`;
+  return `The access records do not verify: record ${verdict.seq} fails: ${problemText(verdict)}; ${earlier}.`;
 }
 
 function findingLine(finding: ReviewFinding): string[] {
