@@ -52,6 +52,8 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
     expect((await commands.run(['user', 'show', userId])).code).toBe(0);
     expect((await commands.run(['user', 'list', '--query', 'minj', '--json'])).code).toBe(0);
     expect((await commands.run(['user', 'enable', 'nobody'])).code).toBe(1);
+    expect((await commands.run(['token', 'revoke', '--user', 'minji', '--all'])).code).toBe(0);
+    expect((await commands.run(['consent', 'history', 'minji', '--json'])).code).toBe(0);
     const rows = await database.handle.db
       .selectFrom('access_records')
       .select(['seq', 'actor_kind', 'actor', 'client_address', 'subject_id', 'action', 'outcome', 'detail'])
@@ -78,6 +80,15 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
         outcome: 'failed',
         detail: { host, error: 'user "nobody" not found' },
       },
+      {
+        seq: '5',
+        ...by,
+        subject_id: userId,
+        action: 'user.sessions.revoke',
+        outcome: 'ok',
+        detail: { host },
+      },
+      { seq: '6', ...by, subject_id: userId, action: 'user.consents.view', outcome: 'ok', detail: { host } },
     ]);
   });
 
@@ -90,9 +101,9 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
       .executeTakeFirstOrThrow();
     expect(JSON.parse(intact.stdout)).toEqual({
       ok: true,
-      records: 4,
+      records: 6,
       anchor_seq: '1',
-      last_seq: '4',
+      last_seq: '6',
       last_hash: head.last_hash,
     });
 
@@ -113,7 +124,7 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
 
     await withTriggerOff("UPDATE access_records SET action = 'user.view' WHERE seq = 2");
     expect((await commands.run(['audit', 'verify'])).stdout).toBe(
-      `The access records verify: 4 records, 1 to 4; the last hash is ${head.last_hash}.\n`,
+      `The access records verify: 6 records, 1 to 6; the last hash is ${head.last_hash}.\n`,
     );
     await withTriggerOff('DELETE FROM access_records WHERE seq = 3');
     expectOneLineFailure(
