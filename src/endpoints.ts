@@ -21,6 +21,7 @@ import type { Config } from './config.js';
 import { PasskeysUnavailableError } from './errors.js';
 import type { AdminRequestServices, AnyAdminEndpoint } from './http/admin-endpoint.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
+import type { AccessRecords } from './modules/access-records/service.js';
 import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
@@ -67,6 +68,8 @@ export function buildEndpoints(
   dueDeletions: DueDeletions;
   /** Erases the children whose guardian did not consent in time (the server runs it periodically). */
   guardianDeadline: GuardianDeadline;
+  /** The access records, for the retention's periodic sweep. */
+  accessRecords: AccessRecords;
   /** The Idempotency-Key records, for their periodic prune. */
   idempotency: { prune(): Promise<number> };
   /** The account events' delivery to webhook endpoints (the server runs its passes). */
@@ -116,6 +119,7 @@ export function buildEndpoints(
     guardianRequests,
     guardianConsents,
     guardianDeadline,
+    accessRecords,
     guardianIdentity,
     identity,
     accessTokens,
@@ -218,6 +222,7 @@ export function buildEndpoints(
     securityEvents,
     dueDeletions: eraser,
     guardianDeadline,
+    accessRecords,
     idempotency,
     webhookDelivery,
     deliveryWake,

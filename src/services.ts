@@ -273,6 +273,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     userList: tools.userList,
     consentHistory: tools.consentHistory,
     secondFactorReset: tools.secondFactorReset,
+    accessRecords: tools.accessRecords,
+    accessReview: tools.accessReview,
     signingKeys: accessTokens.signingKeys,
     accessTokens: accessTokens.accessTokens,
     serviceCredentials: accessTokens.serviceCredentials,

@@ -8,6 +8,8 @@ import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import { secretsKeyNotice, withSecretsKey } from '../db/secrets-key-file.js';
+import type { AccessReview } from '../modules/access-records/review.js';
+import type { AccessRecords } from '../modules/access-records/service.js';
 import type { ConsentHistory } from '../modules/consents/history.js';
 import type { ConsentReminders } from '../modules/consents/reminders.js';
 import type { ConsentsService } from '../modules/consents/service.js';
@@ -52,6 +54,9 @@ export interface OperatorServices {
   serviceCredentials: ServiceCredentials;
   /** The console's staff accounts and the record of their rights (`accounts staff`). */
   staff: StaffService;
+  /** The access records the user commands append to, and their verification (`accounts audit`). */
+  accessRecords: AccessRecords;
+  accessReview: AccessReview;
 }
 
 /**
@@ -89,6 +94,8 @@ export function operatorServices(services: Services): OperatorServices {
     signingKeys: services.signingKeys,
     serviceCredentials: services.serviceCredentials,
     staff: services.staff,
+    accessRecords: services.accessRecords,
+    accessReview: services.accessReview,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
+import { registerAuditCommands } from './audit.js';
 import { registerBannerCommands } from './banner.js';
 import { registerConsentCommands } from './consent.js';
 import type { CommandEnvironment, HandedCommandRunner } from './environment.js';
@@ -55,6 +56,7 @@ function registerOperatorCommands(program: Command, environment: CommandEnvironm
   registerKeyCommands(program, environment);
   registerServiceCommands(program, environment);
   registerStaffCommands(program, environment);
+  registerAuditCommands(program, environment);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Timestamp } from './column-types.js';
+import type { AccessRecordHeadTable, AccessRecordsTable } from './schema-audit.js';
 import type { OneTimeCodesTable } from './schema-codes.js';
 import type {
   AccountEventsTable,
@@ -261,6 +262,8 @@ export interface Database {
   staff: StaffTable;
   staff_rights_changes: StaffRightsChangesTable;
   staff_sessions: StaffSessionsTable;
+  access_records: AccessRecordsTable;
+  access_record_head: AccessRecordHeadTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
