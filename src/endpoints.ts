@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes } from './account/access-tokens/oauth-routes.js';
 import { accessTokenEndpoints } from './account/access-tokens/routes.js';
+import { consoleUserEndpoints } from './account/console-users/routes.js';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
@@ -21,6 +22,7 @@ import type { Config } from './config.js';
 import { PasskeysUnavailableError } from './errors.js';
 import type { AdminRequestServices, AnyAdminEndpoint } from './http/admin-endpoint.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
+import { accessRecordEndpoints } from './modules/access-records/routes.js';
 import type { AccessRecords } from './modules/access-records/service.js';
 import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
@@ -38,8 +40,9 @@ import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import type { WebhookDelivery } from './modules/webhooks/delivery.js';
 import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
+import { accessRecorder } from './services/console-users.js';
 import type { Infrastructure } from './services/infrastructure.js';
-import { buildServices } from './services.js';
+import { buildServices, type Services } from './services.js';
 import type { LegalDocuments } from './web/legal.js';
 import type { WebSessions } from './web/plugin.js';
 
@@ -80,6 +83,7 @@ export function buildEndpoints(
   admin: { endpoints: AnyAdminEndpoint[]; services: AdminRequestServices };
 } {
   const { limits, reads } = infrastructure;
+  const services = buildServices({ config, deps: infrastructure });
   const {
     configuredProviders: configured,
     users,
@@ -125,9 +129,7 @@ export function buildEndpoints(
     accessTokens,
     signingKeys,
     serviceCredentials,
-    staff,
-    staffSignIn,
-  } = buildServices({ config, deps: infrastructure });
+  } = services;
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
   const taken: UsersTaken = {
@@ -228,12 +230,33 @@ export function buildEndpoints(
     deliveryWake,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
-    admin: {
-      endpoints: [...staffAdminEndpoints(staffSignIn, staff)],
-      services: {
-        authenticate: (token) => staffSignIn.authenticate(token),
-        admitAddress: (ip) => staffSignIn.admitAddress(ip),
-      },
+    admin: buildAdminEndpoints(services),
+  };
+}
+
+/**
+ * The admin API's endpoints (/admin/v1, app/admin.ts) from the same services as the app's, in the order
+ * /admin/openapi.json lists them: staff and sign-in, the users, the access records.
+ */
+export function buildAdminEndpoints(services: Services): {
+  endpoints: AnyAdminEndpoint[];
+  services: AdminRequestServices;
+} {
+  const { staffSignIn, staff, userSearch, userOverview, userActions, accessRecords, accessReview } = services;
+  return {
+    endpoints: [
+      ...staffAdminEndpoints(staffSignIn, staff),
+      ...consoleUserEndpoints({
+        userSearch,
+        userOverview,
+        userActions,
+        recorder: accessRecorder(accessRecords),
+      }),
+      ...accessRecordEndpoints(accessRecords, accessReview),
+    ],
+    services: {
+      authenticate: (token) => staffSignIn.authenticate(token),
+      admitAddress: (ip) => staffSignIn.admitAddress(ip),
     },
   };
 }

@@ -3,6 +3,7 @@ import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { type AccessTokenServices, buildAccessTokens } from './services/access-tokens.js';
 import { type AccountFlows, buildAccountFlows } from './services/account.js';
+import { accessRecorder, buildConsoleUsers, type ConsoleUserServices } from './services/console-users.js';
 import { buildDeletion, type DeletionServices } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
 import { buildEmailCodes, type EmailCodeServices } from './services/email-codes.js';
@@ -64,7 +65,8 @@ export interface Services
     WebhookServices,
     OperatorToolServices,
     AccessTokenServices,
-    StaffServices {
+    StaffServices,
+    ConsoleUserServices {
   /** The second step of a sign-in (or of a deletion's cancel). */
   secondFactorSignIn: SecondFactorSignIn;
   /** Whether SECRETS_KEY is set: without it the second factor's routes answer 503. */
@@ -219,6 +221,18 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
   const accessTokens = buildAccessTokens({ config, deps });
   // The console's staff: their own table, the users' hasher and TOTP code (DESIGN §7).
   const staff = buildStaff({ config, deps, hasher });
+  // The console's users: the services above, behind the staff's permissions, into the access records.
+  const consoleUsers = buildConsoleUsers({
+    config,
+    deps,
+    users,
+    posts,
+    activity,
+    verification: flows.verification,
+    scheduledDeletions,
+    secondFactorReset: tools.secondFactorReset,
+    recorder: accessRecorder(tools.accessRecords),
+  });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -280,5 +294,6 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     serviceCredentials: accessTokens.serviceCredentials,
     staff: staff.staff,
     staffSignIn: staff.staffSignIn,
+    ...consoleUsers,
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import type { AdminRequestServices, AnyAdminEndpoint } from '../http/admin-endpoint.js';
+import type { AdminDownload, AdminRequestServices, AnyAdminEndpoint } from '../http/admin-endpoint.js';
 import { adminOpenApiDocument } from '../http/admin-openapi.js';
 import { NO_FILES } from '../http/body-parsers.js';
 import { ok, successEnvelopeSchema } from '../http/envelope.js';
@@ -23,6 +23,24 @@ export function registerAdmin(app: FastifyInstance, config: Config, admin: Admin
     app.get('/admin/openapi.json', async () => document);
   }
   for (const definition of admin.endpoints) {
+    const { download } = definition;
+    if (download !== undefined) {
+      app.route({
+        method: definition.method,
+        url: `/admin/v1${definition.path}`,
+        config: NO_FILES,
+        handler: async (request, reply) => {
+          const file = (await definition.run(request, reply, admin.services)) as AdminDownload;
+          // The name is ours (a date and a fixed word), never the request's: nothing to escape.
+          return reply
+            .type(download.contentType)
+            .header('content-disposition', `attachment; filename="${file.filename}"`)
+            .header('cache-control', 'no-store')
+            .send(file.body);
+        },
+      });
+      continue;
+    }
     app.route({
       method: definition.method,
       url: `/admin/v1${definition.path}`,

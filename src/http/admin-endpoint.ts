@@ -62,12 +62,31 @@ export interface AdminEndpoint<L extends RuleList, M extends StaffAuthMode, S ex
   auth: M;
   /** What the staff member's role must allow (modules/staff/permissions.ts); refused with 403 `forbidden`. */
   permission?: string;
+  /**
+   * Told of a refusal by `permission` before the 403: where the refusal is itself an access record (an
+   * attempt on a user's data is kept, whatever its outcome).
+   */
+  refused?: (input: RefusedInput) => Promise<void>;
+  /** Answers a file rather than the envelope (the CSV export): the handler returns its name and body. */
+  download?: { contentType: string };
   /** Error statuses besides 401, 403 and 422 (documentation). */
   errors?: number[];
   rules: L;
   response: S;
   example: Static<S>;
   handle(input: AdminHandlerInput<L, M>): Promise<Static<S>>;
+}
+
+/** What a refusal hook is told: who was refused, and the request (its path's parameters). */
+export interface RefusedInput {
+  staff: StaffAuth;
+  request: FastifyRequest;
+}
+
+/** What a download endpoint's handler returns. */
+export interface AdminDownload {
+  filename: string;
+  body: string;
 }
 
 /** An admin endpoint of any parameters, as the admin list holds it. */
@@ -79,6 +98,7 @@ export interface AnyAdminEndpoint {
   tag: string;
   auth: StaffAuthMode;
   permission?: string;
+  download?: { contentType: string };
   errors?: number[];
   rules: RuleList;
   response: JsonSchema;
@@ -119,7 +139,7 @@ function checkCsrf(request: FastifyRequest, staff: StaffAuth | undefined): void 
 export function adminEndpoint<L extends RuleList, M extends StaffAuthMode, S extends Shape<unknown>>(
   definition: AdminEndpoint<L, M, S>,
 ): AnyAdminEndpoint {
-  const { handle, response, ...info } = definition;
+  const { handle, response, refused, ...info } = definition;
   return {
     ...info,
     response: response.schema,
@@ -129,7 +149,10 @@ export function adminEndpoint<L extends RuleList, M extends StaffAuthMode, S ext
       const staff = definition.auth === 'staff' ? await staffOf(request, services) : undefined;
       checkCsrf(request, staff);
       const { permission } = definition;
-      if (permission !== undefined && !staff?.permissions.includes(permission)) throw new ForbiddenError();
+      if (permission !== undefined && !staff?.permissions.includes(permission)) {
+        if (refused !== undefined && staff !== undefined) await refused({ staff, request });
+        throw new ForbiddenError();
+      }
       const bag = parameterBag(request.query, request.body, request.params);
       const params = await validate(definition.rules, bag, {});
       return handle({ params, staff: staff as StaffByMode[M], request, reply });

@@ -4,7 +4,7 @@ import { openApiDocument, operation } from './openapi.js';
 
 /** The app's operation writer, on an admin endpoint: the same parameters, bodies and responses. */
 function adminOperation(endpoint: AnyAdminEndpoint): Record<string, unknown> {
-  const { auth, permission, run: _run, ...info } = endpoint;
+  const { auth, permission, download, run: _run, ...info } = endpoint;
   const asApp: AnyEndpoint = {
     ...info,
     auth: auth === 'staff' ? 'required' : 'none',
@@ -16,6 +16,13 @@ function adminOperation(endpoint: AnyAdminEndpoint): Record<string, unknown> {
   const op = operation(asApp);
   op.security = auth === 'staff' ? [{ staffSession: [] }] : [];
   if (permission !== undefined) op['x-permission'] = permission;
+  if (download !== undefined) {
+    const responses = op.responses as Record<string, unknown>;
+    responses['200'] = {
+      description: 'The file, as an attachment (Content-Disposition names it).',
+      content: { [download.contentType]: { schema: { type: 'string' } } },
+    };
+  }
   return op;
 }
 

@@ -2,11 +2,12 @@ import { ConsoleUserActions } from '../account/console-users/actions.js';
 import { ConsoleUserOverview } from '../account/console-users/overview.js';
 import { OverviewRepo } from '../account/console-users/overview-repo.js';
 import { ConsoleUserSearch } from '../account/console-users/search.js';
-import { type AccessRecorder, StaffGate } from '../account/console-users/staff-access.js';
+import { type AccessEntry, type AccessRecorder, StaffGate } from '../account/console-users/staff-access.js';
 import { OperatorDeletionCancel } from '../account/deletion/operator-cancel.js';
 import type { ScheduledDeletions } from '../account/deletion/scheduled.js';
 import type { SecondFactorReset } from '../account/second-factor/operator-reset.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import type { AccessRecordEntry, AccessRecords } from '../modules/access-records/service.js';
 import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import { IdentityRepo } from '../modules/identity/repo.js';
 import { OneTimeTokensRepo } from '../modules/lifecycle/repo.js';
@@ -102,4 +103,32 @@ export function buildConsoleUsers(parts: ConsoleUserParts): ConsoleUserServices 
       gate,
     }),
   };
+}
+
+/**
+ * The console's entries in the access records' own shape and vocabulary: the operator commands and the
+ * monthly review name what is done to one user `user.…` and a field shown `user.unmask.<field>` (the review
+ * counts those), while the console's services say `users.…`. Searches and exports, which touch no one user,
+ * keep `users.search` and `users.export`. The chain's format is the records' own; only names are mapped.
+ */
+export function consoleRecordEntry(entry: AccessEntry): AccessRecordEntry {
+  let action = entry.action;
+  if (entry.subjectId !== null && action.startsWith('users.'))
+    action = `user.${action.slice('users.'.length)}`;
+  const field = entry.detail?.field;
+  if (action === 'user.reveal') action = typeof field === 'string' ? `user.unmask.${field}` : 'user.unmask';
+  return {
+    actor: { kind: 'staff', staffId: entry.actor.id },
+    clientAddress: entry.clientAddress,
+    subjectId: entry.subjectId,
+    action,
+    reason: entry.reason,
+    outcome: entry.outcome,
+    detail: entry.detail,
+  };
+}
+
+/** The access records service as the console's gate writes to it. */
+export function accessRecorder(records: AccessRecords): AccessRecorder {
+  return { record: async (entry) => void (await records.append(consoleRecordEntry(entry))) };
 }

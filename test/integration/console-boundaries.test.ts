@@ -189,7 +189,28 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
     type Document = { servers: unknown[]; paths: Record<string, Record<string, Operation>> };
     const admin = (await ctx.app.inject({ method: 'GET', url: '/admin/openapi.json' })).json() as Document;
     expect(admin.servers).toEqual([{ url: '/admin/v1' }]);
-    expect(Object.keys(admin.paths)).toEqual(['/enrollment', '/auth/login', '/auth/logout', '/me', '/staff']);
+    expect(Object.keys(admin.paths)).toEqual([
+      '/enrollment',
+      '/auth/login',
+      '/auth/logout',
+      '/me',
+      '/staff',
+      '/users/search',
+      '/users/export',
+      '/users/{id}',
+      '/users/{id}/reveal',
+      '/users/{id}/sessions/{session_id}/revoke',
+      '/users/{id}/rename',
+      '/users/{id}/disable',
+      '/users/{id}/enable',
+      '/users/{id}/revoke-sessions',
+      '/users/{id}/reset-second-factor',
+      '/users/{id}/resend-verification',
+      '/users/{id}/schedule-deletion',
+      '/users/{id}/cancel-deletion',
+      '/audit',
+      '/audit/review',
+    ]);
     expect(admin.paths['/staff']?.get).toMatchObject({
       security: [{ staffSession: [] }],
       'x-permission': 'staff.manage',
