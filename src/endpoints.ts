@@ -224,7 +224,7 @@ export function buildEndpoints(
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
     admin: {
-      endpoints: [...staffAdminEndpoints(staffSignIn, staff)],
+      endpoints: [...staffAdminEndpoints(staffSignIn, staff, limits.loginIp)],
       services: {
         authenticate: (token) => staffSignIn.authenticate(token),
         admitAddress: (ip) => staffSignIn.admitAddress(ip),

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CsrfRefusedError, ForbiddenError, UnauthenticatedError } from '../errors.js';
+import type { RateCounter } from '../limits/rate-counter.js';
 import { validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/rule-list.js';
 import type { JsonSchema } from '../validation/types.js';
@@ -62,6 +63,8 @@ export interface AdminEndpoint<L extends RuleList, M extends StaffAuthMode, S ex
   auth: M;
   /** What the staff member's role must allow (modules/staff/permissions.ts); refused with 403 `forbidden`. */
   permission?: string;
+  /** A per-IP limit counted before the body is read, as the app's endpoints' (`limit` in endpoint.ts). */
+  limit?: RateCounter;
   /** Error statuses besides 401, 403 and 422 (documentation). */
   errors?: number[];
   rules: L;
@@ -79,6 +82,7 @@ export interface AnyAdminEndpoint {
   tag: string;
   auth: StaffAuthMode;
   permission?: string;
+  limit?: RateCounter;
   errors?: number[];
   rules: RuleList;
   response: JsonSchema;

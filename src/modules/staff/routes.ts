@@ -1,6 +1,7 @@
 import { type AnyAdminEndpoint, adminEndpoint, type StaffAuth } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
 import { clearStaffCookie, setStaffCookie } from '../../http/staff-cookie.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import { string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import { newPasswordField } from '../users/rules.js';
@@ -54,7 +55,12 @@ const staffShape = t.object({
 });
 
 /** The admin API's own routes: enrollment, sign-in and sign-out, the signed-in member, the staff list. */
-export function staffAdminEndpoints(signIn: StaffSignIn, staff: StaffService): AnyAdminEndpoint[] {
+export function staffAdminEndpoints(
+  signIn: StaffSignIn,
+  staff: StaffService,
+  /** The users' per-IP login limit (RATE_LIMIT_LOGIN): a guess at a staff password costs the same. */
+  loginLimit: RateCounter,
+): AnyAdminEndpoint[] {
   return [
     adminEndpoint({
       method: 'GET',
@@ -86,6 +92,7 @@ export function staffAdminEndpoints(signIn: StaffSignIn, staff: StaffService): A
       description: 'The link then answers 410 enrollment_used. Sent by the console page (X-Requested-With).',
       tag: 'staff',
       auth: 'none',
+      limit: loginLimit,
       errors: [410],
       rules: rules({ token: tokenField, password: newPasswordField.required(), code: codeField }),
       response: t.object({ status: t.literal('enrolled') }),
@@ -102,6 +109,7 @@ export function staffAdminEndpoints(signIn: StaffSignIn, staff: StaffService): A
       description: 'Sets the staff session cookie (Path=/admin). Five wrong in a row lock the account.',
       tag: 'staff',
       auth: 'none',
+      limit: loginLimit,
       rules: rules({
         email: string().required().max(255),
         password: string().required().max(1024),
