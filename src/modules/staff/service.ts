@@ -23,6 +23,16 @@ export interface StaffView {
   created_at: string;
 }
 
+/** One recorded change of a member's rights. */
+export interface RightsChangeView {
+  id: string;
+  actor: string;
+  action: string;
+  role_before: string | null;
+  role_after: string | null;
+  created_at: string;
+}
+
 /** What `staff add` answers: the link is shown this once (only its digest is kept). */
 export interface AddedStaff {
   id: string;
@@ -189,8 +199,8 @@ export class StaffService {
     );
   }
 
-  /** The recorded changes of one member's rights, oldest first. */
-  async history(reference: string) {
+  /** The recorded changes of one member's rights, oldest first (a removed member's are kept, not shown here). */
+  async history(reference: string): Promise<RightsChangeView[]> {
     const row = await this.find(this.deps.repo, reference);
     return (await this.deps.repo.changesOf(row.id)).map((change) => ({
       id: change.id,
