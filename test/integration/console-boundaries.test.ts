@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { permissions } from '../../src/modules/staff/permissions.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
-import { expectError, expectOk, UNAUTHENTICATED } from '../helpers/http.js';
+import { expectError, expectOk, expectValidationError, UNAUTHENTICATED } from '../helpers/http.js';
 import { buildTestServices } from '../helpers/services.js';
 import {
   codeOf,
@@ -185,12 +185,72 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
     ).rejects.toThrow(/never changed/);
   });
 
+  it('lets an admin unlock, disable, enable and change the role of another member, recorded as theirs', async () => {
+    const admin = await enrolledStaff(ctx, clock, 'admin');
+    const session = await signedInStaff(ctx, clock, admin);
+    const member = await enrolledStaff(ctx, clock, 'viewer');
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await staffLogin(ctx.app, member, codeOf(member.secret, clock), 'wrong pass phrase');
+    }
+    const act = (
+      path: string,
+      headers: Record<string, string> = session,
+      payload: Record<string, string> = {},
+    ) => ctx.app.inject({ method: 'POST', url: `/admin/v1/staff/${path}`, headers, payload });
+    expect(expectOk<{ staff: { state: string } }>(await act(`${member.id}/unlock`)).staff.state).toBe(
+      'active',
+    );
+    expect(
+      expectOk<{ staff: { role: string } }>(await act(`${member.id}/role`, session, { role: 'content' }))
+        .staff.role,
+    ).toBe('content');
+    expectValidationError(await act(`${member.id}/role`, session, { role: 'owner' }), {
+      role: ['The selected role is invalid.'],
+    });
+    expect(expectOk<{ staff: { state: string } }>(await act(`${member.id}/disable`)).staff.state).toBe(
+      'disabled',
+    );
+    expect(expectOk<{ staff: { state: string } }>(await act(`${member.id}/enable`)).staff.state).toBe(
+      'active',
+    );
+    const history = await buildTestServices(ctx).staff.history(member.id);
+    expect(history.map((change) => [change.action, change.actor])).toEqual([
+      ['grant', 'cli:test'],
+      ['unlock', `staff:${admin.id}`],
+      ['change', `staff:${admin.id}`],
+      ['disable', `staff:${admin.id}`],
+      ['enable', `staff:${admin.id}`],
+    ]);
+    // Not their own rights, not without the CSRF token, not an unknown member, not below admin.
+    const forbidden = ['AccessDeniedHttpException', 'This action is unauthorized.'] as const;
+    expectError(await act(`${admin.id}/disable`), 403, ...forbidden);
+    expectError(await act(`${member.id}/disable`, { cookie: session.cookie }), 403, ...CSRF);
+    expectError(
+      await act('019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e/unlock'),
+      404,
+      'NotFoundHttpException',
+      'Not Found',
+    );
+    const viewer = await signedInStaff(ctx, clock, await enrolledStaff(ctx, clock, 'viewer'));
+    expectError(await act(`${member.id}/disable`, viewer), 403, ...forbidden);
+  });
+
   it('documents the admin API at /admin/openapi.json alone, and none of it in the app document', async () => {
     type Operation = { summary: string; security: unknown[]; 'x-permission'?: string };
     type Document = { servers: unknown[]; paths: Record<string, Record<string, Operation>> };
     const admin = (await ctx.app.inject({ method: 'GET', url: '/admin/openapi.json' })).json() as Document;
     expect(admin.servers).toEqual([{ url: '/admin/v1' }]);
-    expect(Object.keys(admin.paths)).toEqual(['/enrollment', '/auth/login', '/auth/logout', '/me', '/staff']);
+    expect(Object.keys(admin.paths)).toEqual([
+      '/enrollment',
+      '/auth/login',
+      '/auth/logout',
+      '/me',
+      '/staff',
+      '/staff/{id}/unlock',
+      '/staff/{id}/disable',
+      '/staff/{id}/enable',
+      '/staff/{id}/role',
+    ]);
     expect(admin.paths['/staff']?.get).toMatchObject({
       security: [{ staffSession: [] }],
       'x-permission': 'staff.manage',

@@ -54,6 +54,20 @@ const staffShape = t.object({
   created_at: t.dateTime(),
 });
 
+const staffExample = {
+  id: '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
+  email: 'minji@example.com',
+  role: 'support' as const,
+  state: 'active' as const,
+  enrolled_at: '2026-11-28T09:12:00.000Z',
+  disabled_at: null,
+  locked_until: null,
+  created_at: '2026-11-28T09:00:00.000Z',
+};
+
+/** Who changes rights from the console, as the record of rights names them. */
+const actorOf = (auth: StaffAuth) => `staff:${auth.staff.id}`;
+
 /** The admin API's own routes: enrollment, sign-in and sign-out, the signed-in member, the staff list. */
 export function staffAdminEndpoints(
   signIn: StaffSignIn,
@@ -159,20 +173,44 @@ export function staffAdminEndpoints(
       rules: rules({}),
       response: t.object({ staff: t.array(staffShape) }),
       example: {
-        staff: [
-          {
-            id: '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
-            email: 'minji@example.com',
-            role: 'support',
-            state: 'active',
-            enrolled_at: '2026-11-28T09:12:00.000Z',
-            disabled_at: null,
-            locked_until: null,
-            created_at: '2026-11-28T09:00:00.000Z',
-          },
-        ],
+        staff: [staffExample],
       },
       handle: async () => ({ staff: await staff.list() }),
+    }),
+    ...(['unlock', 'disable', 'enable'] as const).map((action) =>
+      adminEndpoint({
+        method: 'POST',
+        path: `/staff/:id/${action}`,
+        summary: `${action.charAt(0).toUpperCase()}${action.slice(1)}s a staff member; recorded with who did it`,
+        description: "A member's own rights cannot be changed by themselves (403).",
+        tag: 'staff',
+        auth: 'staff',
+        permission: 'staff.manage',
+        errors: [404],
+        rules: rules({ id: string().required().max(255).describe('The `id` of the member, from /staff.') }),
+        response: t.object({ staff: staffShape }),
+        example: { staff: staffExample },
+        handle: async ({ params, staff: auth }) => ({ staff: await staff[action](params.id, actorOf(auth)) }),
+      }),
+    ),
+    adminEndpoint({
+      method: 'POST',
+      path: '/staff/:id/role',
+      summary: "Changes a staff member's role (their sessions end); recorded with who did it",
+      description: "A member's own role cannot be changed by themselves (403).",
+      tag: 'staff',
+      auth: 'staff',
+      permission: 'staff.manage',
+      errors: [404],
+      rules: rules({
+        id: string().required().max(255).describe('The `id` of the member, from /staff.'),
+        role: string().required().in(staffRoles),
+      }),
+      response: t.object({ staff: staffShape }),
+      example: { staff: staffExample },
+      handle: async ({ params, staff: auth }) => ({
+        staff: await staff.setRole(params.id, params.role, actorOf(auth)),
+      }),
     }),
   ];
 }

@@ -1,5 +1,5 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
@@ -225,6 +225,8 @@ export class StaffService {
     return writeTransaction(this.deps.db, async (trx) => {
       const repo = this.deps.repo.on(trx);
       const found = await this.find(repo, reference);
+      // Nobody changes their own rights: an admin cannot lock the last admin out, nor raise themselves.
+      if (actor === `staff:${found.id}`) throw new ForbiddenError();
       const row = (await repo.lockedById(found.id)) ?? found;
       const change = await work(repo, row, this.deps.sessions.on(trx));
       if (change) await this.record(repo, { staffId: row.id, staffEmail: row.email, actor, ...change });
