@@ -4,6 +4,7 @@ import { permissions } from '../../src/modules/staff/permissions.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, expectValidationError, UNAUTHENTICATED } from '../helpers/http.js';
+import { registeredRoutes } from '../helpers/routes.js';
 import { buildTestServices } from '../helpers/services.js';
 import {
   codeOf,
@@ -270,6 +271,14 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
       );
     const appSummaries = new Set(summaries(app));
     expect(summaries(admin).filter((summary) => appSummaries.has(summary))).toEqual([]);
+    // Every admin route the instance answers is in the admin document, and nothing else is.
+    const documented = Object.entries(admin.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map(
+        (method) => `${method.toUpperCase()} /admin/v1${path.replace(/\{(\w+)\}/g, ':$1')}`,
+      ),
+    );
+    const answered = registeredRoutes(ctx.app).filter((route) => /^\w+ \/admin\/v1\//.test(route));
+    expect(answered.sort()).toEqual(documented.sort());
     expect(JSON.stringify(app)).not.toMatch(/staffSession|accounts_staff|\/admin/);
   });
 });
