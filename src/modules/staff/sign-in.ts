@@ -181,7 +181,10 @@ export class StaffSignIn {
       const now = this.now();
       if (this.lockedAt(current, now)) return 'locked' as const;
       const lastStep = current.totp_last_step === null ? -1 : Number(current.totp_last_step);
-      if (!passwordRight || step === undefined || step <= lastStep) {
+      // The right password with a right code already used (a double submit, or a sign-in in the minute of
+      // the enrollment): refused, but no guess at either secret, so it does not count towards the lockout.
+      if (passwordRight && step !== undefined && step <= lastStep) return 'wrong' as const;
+      if (!passwordRight || step === undefined) {
         // A lockout that has ended starts the count again.
         const failures = (current.locked_until === null ? current.failed_attempts : 0) + 1;
         const lock = failures >= LOCK_AFTER;
