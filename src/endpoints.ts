@@ -22,6 +22,7 @@ import type { Config } from './config.js';
 import { PasskeysUnavailableError } from './errors.js';
 import type { AdminRequestServices, AnyAdminEndpoint } from './http/admin-endpoint.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
+import type { RateCounter } from './limits/rate-counter.js';
 import { accessRecordEndpoints } from './modules/access-records/routes.js';
 import type { AccessRecords } from './modules/access-records/service.js';
 import { consentEndpoints } from './modules/consents/routes.js';
@@ -230,7 +231,7 @@ export function buildEndpoints(
     deliveryWake,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
-    admin: buildAdminEndpoints(services),
+    admin: buildAdminEndpoints(services, limits.loginIp),
   };
 }
 
@@ -238,14 +239,17 @@ export function buildEndpoints(
  * The admin API's endpoints (/admin/v1, app/admin.ts) from the same services as the app's, in the order
  * /admin/openapi.json lists them: staff and sign-in, the users, the access records.
  */
-export function buildAdminEndpoints(services: Services): {
+export function buildAdminEndpoints(
+  services: Services,
+  loginLimit: RateCounter,
+): {
   endpoints: AnyAdminEndpoint[];
   services: AdminRequestServices;
 } {
   const { staffSignIn, staff, userSearch, userOverview, userActions, accessRecords, accessReview } = services;
   return {
     endpoints: [
-      ...staffAdminEndpoints(staffSignIn, staff),
+      ...staffAdminEndpoints(staffSignIn, staff, loginLimit),
       ...consoleUserEndpoints({
         userSearch,
         userOverview,

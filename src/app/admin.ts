@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { AdminDownload, AdminRequestServices, AnyAdminEndpoint } from '../http/admin-endpoint.js';
 import { adminOpenApiDocument } from '../http/admin-openapi.js';
 import { NO_FILES } from '../http/body-parsers.js';
+import { limitBeforeBody } from '../http/endpoint.js';
 import { ok, successEnvelopeSchema } from '../http/envelope.js';
 import { SERVICE_VERSION } from '../version.js';
 
@@ -23,12 +24,14 @@ export function registerAdmin(app: FastifyInstance, config: Config, admin: Admin
     app.get('/admin/openapi.json', async () => document);
   }
   for (const definition of admin.endpoints) {
+    const countLimit = limitBeforeBody(definition);
     const { download } = definition;
     if (download !== undefined) {
       app.route({
         method: definition.method,
         url: `/admin/v1${definition.path}`,
         config: NO_FILES,
+        ...(countLimit ? { onRequest: countLimit } : {}),
         handler: async (request, reply) => {
           const file = (await definition.run(request, reply, admin.services)) as AdminDownload;
           // The name is ours (a date and a fixed word), never the request's: nothing to escape.
@@ -45,6 +48,7 @@ export function registerAdmin(app: FastifyInstance, config: Config, admin: Admin
       method: definition.method,
       url: `/admin/v1${definition.path}`,
       config: NO_FILES,
+      ...(countLimit ? { onRequest: countLimit } : {}),
       schema: { response: { 200: successEnvelopeSchema(definition.response, 200) } },
       handler: async (request, reply) => ok(await definition.run(request, reply, admin.services), 200),
     });

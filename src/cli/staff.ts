@@ -81,6 +81,26 @@ export function registerStaffCommands(
       printLine(terminal, `${view.email} is now ${view.role}.`);
     });
 
+  staff
+    .command('history')
+    .description("The recorded changes of a member's rights: who, when, the role before and after")
+    .argument('<staff>', 'their id or email')
+    .option('--json', 'print the changes as JSON')
+    .action(async (reference: string, options: JsonOption) => {
+      const changes = await withServices(({ staff }) => staff.history(reference));
+      if (options.json) return printJson(terminal, changes);
+      printColumns(terminal, [
+        ['WHEN', 'ACTION', 'BY', 'BEFORE', 'AFTER'],
+        ...changes.map((change) => [
+          change.created_at,
+          change.action,
+          change.actor,
+          change.role_before ?? '-',
+          change.role_after ?? '-',
+        ]),
+      ]);
+    });
+
   const changes = [
     ['disable', 'Disable a staff member (their sessions end)', 'disable', 'Disabled'],
     ['enable', 'Enable a disabled staff member', 'enable', 'Enabled'],

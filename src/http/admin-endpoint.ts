@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CsrfRefusedError, ForbiddenError, UnauthenticatedError } from '../errors.js';
+import type { RateCounter } from '../limits/rate-counter.js';
 import { validate } from '../validation/engine.js';
 import type { Params, RuleList } from '../validation/rule-list.js';
 import type { JsonSchema } from '../validation/types.js';
@@ -69,6 +70,8 @@ export interface AdminEndpoint<L extends RuleList, M extends StaffAuthMode, S ex
   refused?: (input: RefusedInput) => Promise<void>;
   /** Answers a file rather than the envelope (the CSV export): the handler returns its name and body. */
   download?: { contentType: string };
+  /** A per-IP limit counted before the body is read, as the app's endpoints' (`limit` in endpoint.ts). */
+  limit?: RateCounter;
   /** Error statuses besides 401, 403 and 422 (documentation). */
   errors?: number[];
   rules: L;
@@ -99,6 +102,7 @@ export interface AnyAdminEndpoint {
   auth: StaffAuthMode;
   permission?: string;
   download?: { contentType: string };
+  limit?: RateCounter;
   errors?: number[];
   rules: RuleList;
   response: JsonSchema;

@@ -100,6 +100,20 @@ describe.each(backends)('%s: accounts staff', (backend) => {
     expect(await staff(['list'])).toBe(
       `ID${' '.repeat(36)}EMAIL              ROLE    STATE\n${added.id}  minji@example.com  viewer  invited\n`,
     );
+    const history = JSON.parse(await staff(['history', added.email, '--json']));
+    expect(
+      history.map((change: Record<string, unknown>) => [
+        change.action,
+        change.role_before,
+        change.role_after,
+      ]),
+    ).toEqual([
+      ['grant', null, 'support'],
+      ['change', 'support', 'viewer'],
+      ['disable', 'viewer', null],
+      ['enable', null, 'viewer'],
+    ]);
+    expect(history[0].actor).toMatch(/^cli:.+/);
     expect(await staff(['remove', added.email])).toBe(`Removed minji@example.com (${added.id}).\n`);
     expect(JSON.parse(await staff(['list', '--json']))).toEqual([]);
     expect(await staff(['list'])).toBe('No staff.\n');

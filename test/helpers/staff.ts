@@ -68,17 +68,23 @@ export async function addStaff(ctx: TestApp, role: string, email = staffEmail())
 }
 
 /** Adds and enrolls a member through the admin API; the clock moves past the enrollment code's step. */
-export async function enrolledStaff(ctx: TestApp, clock: TestClock, role: string): Promise<EnrolledStaff> {
+export async function enrolledStaff(
+  ctx: TestApp,
+  clock: TestClock,
+  role: string,
+  /** Sent with each request too (a proxy's X-Forwarded-For). */
+  headers: Record<string, string> = {},
+): Promise<EnrolledStaff> {
   const added = await addStaff(ctx, role);
   const view = expectOk<{ totp_secret: string }>(
-    await ctx.app.inject({ method: 'GET', url: `/admin/v1/enrollment?token=${added.token}` }),
+    await ctx.app.inject({ method: 'GET', url: `/admin/v1/enrollment?token=${added.token}`, headers }),
   );
   const password = 'a staff pass phrase';
   expectOk(
     await ctx.app.inject({
       method: 'POST',
       url: '/admin/v1/enrollment',
-      headers: FROM_CONSOLE,
+      headers: { ...FROM_CONSOLE, ...headers },
       payload: { token: added.token, password, code: codeOf(view.totp_secret, clock) },
     }),
   );
@@ -91,11 +97,12 @@ export function staffLogin(
   member: EnrolledStaff,
   code: string,
   password = member.password,
+  headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url: '/admin/v1/auth/login',
-    headers: FROM_CONSOLE,
+    headers: { ...FROM_CONSOLE, ...headers },
     payload: { email: member.email, password, code },
   });
 }

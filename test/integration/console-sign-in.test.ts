@@ -112,8 +112,11 @@ describe.each(backends)('%s: staff enrollment and sign-in', (backend) => {
     expectError(await staffLogin(ctx.app, member, codeOf(member.secret, clock, 9)), 401, ...INVALID);
     expectError(await staffLogin(ctx.app, member, code, 'not the pass phrase'), 401, ...INVALID);
     expectOk(await staffLogin(ctx.app, member, code));
-    // The same code again (a replay): refused, one use per time step.
-    expectError(await staffLogin(ctx.app, member, code), 401, ...INVALID);
+    // The same code again (a replay): refused, one use per time step, but not counted as a guess.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expectError(await staffLogin(ctx.app, member, code), 401, ...INVALID);
+    }
+    expectOk(await staffLogin(ctx.app, member, codeOf(member.secret, clock, 1)));
     const invited = await addStaff(ctx, 'admin');
     expectError(
       await ctx.app.inject({

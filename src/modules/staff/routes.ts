@@ -1,6 +1,7 @@
 import { type AnyAdminEndpoint, adminEndpoint, type StaffAuth } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
 import { clearStaffCookie, setStaffCookie } from '../../http/staff-cookie.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
 import { string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import { newPasswordField } from '../users/rules.js';
@@ -53,8 +54,27 @@ const staffShape = t.object({
   created_at: t.dateTime(),
 });
 
+const staffExample = {
+  id: '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
+  email: 'minji@example.com',
+  role: 'support' as const,
+  state: 'active' as const,
+  enrolled_at: '2026-11-28T09:12:00.000Z',
+  disabled_at: null,
+  locked_until: null,
+  created_at: '2026-11-28T09:00:00.000Z',
+};
+
+/** Who changes rights from the console, as the record of rights names them. */
+const actorOf = (auth: StaffAuth) => `staff:${auth.staff.id}`;
+
 /** The admin API's own routes: enrollment, sign-in and sign-out, the signed-in member, the staff list. */
-export function staffAdminEndpoints(signIn: StaffSignIn, staff: StaffService): AnyAdminEndpoint[] {
+export function staffAdminEndpoints(
+  signIn: StaffSignIn,
+  staff: StaffService,
+  /** The users' per-IP login limit (RATE_LIMIT_LOGIN): a guess at a staff password costs the same. */
+  loginLimit: RateCounter,
+): AnyAdminEndpoint[] {
   return [
     adminEndpoint({
       method: 'GET',
@@ -86,6 +106,7 @@ export function staffAdminEndpoints(signIn: StaffSignIn, staff: StaffService): A
       description: 'The link then answers 410 enrollment_used. Sent by the console page (X-Requested-With).',
       tag: 'staff',
       auth: 'none',
+      limit: loginLimit,
       errors: [410],
       rules: rules({ token: tokenField, password: newPasswordField.required(), code: codeField }),
       response: t.object({ status: t.literal('enrolled') }),
@@ -102,6 +123,7 @@ export function staffAdminEndpoints(signIn: StaffSignIn, staff: StaffService): A
       description: 'Sets the staff session cookie (Path=/admin). Five wrong in a row lock the account.',
       tag: 'staff',
       auth: 'none',
+      limit: loginLimit,
       rules: rules({
         email: string().required().max(255),
         password: string().required().max(1024),
@@ -151,20 +173,44 @@ export function staffAdminEndpoints(signIn: StaffSignIn, staff: StaffService): A
       rules: rules({}),
       response: t.object({ staff: t.array(staffShape) }),
       example: {
-        staff: [
-          {
-            id: '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
-            email: 'minji@example.com',
-            role: 'support',
-            state: 'active',
-            enrolled_at: '2026-11-28T09:12:00.000Z',
-            disabled_at: null,
-            locked_until: null,
-            created_at: '2026-11-28T09:00:00.000Z',
-          },
-        ],
+        staff: [staffExample],
       },
       handle: async () => ({ staff: await staff.list() }),
+    }),
+    ...(['unlock', 'disable', 'enable'] as const).map((action) =>
+      adminEndpoint({
+        method: 'POST',
+        path: `/staff/:id/${action}`,
+        summary: `${action.charAt(0).toUpperCase()}${action.slice(1)}s a staff member; recorded with who did it`,
+        description: "A member's own rights cannot be changed by themselves (403).",
+        tag: 'staff',
+        auth: 'staff',
+        permission: 'staff.manage',
+        errors: [404],
+        rules: rules({ id: string().required().max(255).describe('The `id` of the member, from /staff.') }),
+        response: t.object({ staff: staffShape }),
+        example: { staff: staffExample },
+        handle: async ({ params, staff: auth }) => ({ staff: await staff[action](params.id, actorOf(auth)) }),
+      }),
+    ),
+    adminEndpoint({
+      method: 'POST',
+      path: '/staff/:id/role',
+      summary: "Changes a staff member's role (their sessions end); recorded with who did it",
+      description: "A member's own role cannot be changed by themselves (403).",
+      tag: 'staff',
+      auth: 'staff',
+      permission: 'staff.manage',
+      errors: [404],
+      rules: rules({
+        id: string().required().max(255).describe('The `id` of the member, from /staff.'),
+        role: string().required().in(staffRoles),
+      }),
+      response: t.object({ staff: staffShape }),
+      example: { staff: staffExample },
+      handle: async ({ params, staff: auth }) => ({
+        staff: await staff.setRole(params.id, params.role, actorOf(auth)),
+      }),
     }),
   ];
 }

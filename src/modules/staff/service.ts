@@ -1,5 +1,5 @@
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
@@ -20,6 +20,16 @@ export interface StaffView {
   enrolled_at: string | null;
   disabled_at: string | null;
   locked_until: string | null;
+  created_at: string;
+}
+
+/** One recorded change of a member's rights. */
+export interface RightsChangeView {
+  id: string;
+  actor: string;
+  action: string;
+  role_before: string | null;
+  role_after: string | null;
   created_at: string;
 }
 
@@ -189,8 +199,8 @@ export class StaffService {
     );
   }
 
-  /** The recorded changes of one member's rights, oldest first. */
-  async history(reference: string) {
+  /** The recorded changes of one member's rights, oldest first (a removed member's are kept, not shown here). */
+  async history(reference: string): Promise<RightsChangeView[]> {
     const row = await this.find(this.deps.repo, reference);
     return (await this.deps.repo.changesOf(row.id)).map((change) => ({
       id: change.id,
@@ -215,6 +225,8 @@ export class StaffService {
     return writeTransaction(this.deps.db, async (trx) => {
       const repo = this.deps.repo.on(trx);
       const found = await this.find(repo, reference);
+      // Nobody changes their own rights: an admin cannot lock the last admin out, nor raise themselves.
+      if (actor === `staff:${found.id}`) throw new ForbiddenError();
       const row = (await repo.lockedById(found.id)) ?? found;
       const change = await work(repo, row, this.deps.sessions.on(trx));
       if (change) await this.record(repo, { staffId: row.id, staffEmail: row.email, actor, ...change });

@@ -1,4 +1,4 @@
-import { BlockList } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { AllowedNetwork } from '../../config/console.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { InvalidCredentialsError, NetworkRefusedError, ValidationError } from '../../errors.js';
@@ -105,7 +105,9 @@ export class StaffSignIn {
     const key = clientAddressKey(ip);
     const ipv4 = /^\d+\.\d+\.\d+\.\d+$/.test(key);
     const address = ipv4 ? key : ip.replace(/^\[|\](:\d+)?$/g, '').replace(/%.*$/, '');
-    if (!this.networks.check(address, ipv4 ? 'ipv4' : 'ipv6')) throw new NetworkRefusedError();
+    // An address that reads as none is in no network.
+    if (isIP(address) === 0 || !this.networks.check(address, ipv4 ? 'ipv4' : 'ipv6'))
+      throw new NetworkRefusedError();
   }
 
   /** The enrollment of a link: its authenticator secret, made on the first look and kept until enrolled. */
@@ -179,7 +181,10 @@ export class StaffSignIn {
       const now = this.now();
       if (this.lockedAt(current, now)) return 'locked' as const;
       const lastStep = current.totp_last_step === null ? -1 : Number(current.totp_last_step);
-      if (!passwordRight || step === undefined || step <= lastStep) {
+      // The right password with a right code already used (a double submit, or a sign-in in the minute of
+      // the enrollment): refused, but no guess at either secret, so it does not count towards the lockout.
+      if (passwordRight && step !== undefined && step <= lastStep) return 'wrong' as const;
+      if (!passwordRight || step === undefined) {
         // A lockout that has ended starts the count again.
         const failures = (current.locked_until === null ? current.failed_attempts : 0) + 1;
         const lock = failures >= LOCK_AFTER;
