@@ -4,11 +4,13 @@ import { openDatabase } from '../../src/db/client.js';
 import type { Database } from '../../src/db/schema.js';
 import { newId } from '../../src/lib/ids.js';
 import { GENESIS_HASH, recordHash } from '../../src/modules/access-records/chain.js';
-import { AccessRecordsRepo } from '../../src/modules/access-records/repo.js';
+import { AccessRecordsRepo, type StoredAccessRecord } from '../../src/modules/access-records/repo.js';
 import {
   type AccessRecordEntry,
   AccessRecordInputError,
   AccessRecords,
+  decodeRecordCursor,
+  encodeRecordCursor,
 } from '../../src/modules/access-records/service.js';
 import { backends, useTestDatabase } from '../helpers/database.js';
 
@@ -160,11 +162,20 @@ describe.each(backends)('%s: the access records', (backend) => {
     await service.append(entry({ actor: other, action: 'users.search', subjectId: null }));
     const first = await service.page({ actorKind: 'staff', actor: other.staffId, action: 'user.view' }, 2);
     expect(first.records.map((r) => r.seq)).toEqual([mine[2]?.seq, mine[1]?.seq]);
-    const second = await service.page(
-      { actor: other.staffId, action: 'user.view', beforeSeq: first.next },
-      2,
-    );
+    expect(first.next).toBe(encodeRecordCursor(mine[1] as StoredAccessRecord));
+    const before = decodeRecordCursor(first.next as string);
+    expect(before).toEqual({ at: mine[1]?.at, seq: mine[1]?.seq });
+    const second = await service.page({ actor: other.staffId, action: 'user.view', before }, 2);
     expect(second).toEqual({ records: [mine[0]], next: undefined });
+    for (const bad of [
+      '',
+      '12',
+      '2026-03-04T05:06:07.089Z_0',
+      '2026-13-04T05:06:07.089Z_1',
+      `x_${mine[1]?.seq}`,
+    ]) {
+      expect(decodeRecordCursor(bad)).toBeUndefined();
+    }
     expect((await service.page({ subjectId }, 10)).records).toHaveLength(3);
     const at = mine[1]?.at as Date;
     const period = await service.page({ subjectId, from: at, until: new Date(at.getTime() + 1) }, 10);

@@ -18,7 +18,12 @@
  */
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { type ChainBreak, checkLink, recordHash } from './chain.js';
-import type { AccessRecordFilter, AccessRecordsRepo, StoredAccessRecord } from './repo.js';
+import type {
+  AccessRecordCursor,
+  AccessRecordFilter,
+  AccessRecordsRepo,
+  StoredAccessRecord,
+} from './repo.js';
 
 export type AccessRecordActor = { kind: 'staff'; staffId: string } | { kind: 'cli'; osUser: string };
 export type AccessRecordOutcome = 'ok' | 'refused' | 'failed';
@@ -189,6 +194,24 @@ export class AccessRecords {
   ): Promise<{ records: StoredAccessRecord[]; next: string | undefined }> {
     const rows = await this.repo.page(filter, limit + 1);
     const records = rows.slice(0, limit);
-    return { records, next: rows.length > limit ? records.at(-1)?.seq : undefined };
+    const last = records.at(-1);
+    return { records, next: rows.length > limit && last ? encodeRecordCursor(last) : undefined };
   }
+}
+
+/**
+ * The console list's cursor: the last record's time and number, `2026-03-04T05:06:07.089Z_1234`. Not
+ * signed: it only bounds a query the staff member may run anyway, and a forged one lists what any other
+ * cursor would.
+ */
+export function encodeRecordCursor(record: { at: Date; seq: string }): string {
+  return `${record.at.toISOString()}_${record.seq}`;
+}
+
+/** The cursor `encodeRecordCursor` made, or undefined for anything else (the caller's 422). */
+export function decodeRecordCursor(text: string): AccessRecordCursor | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([1-9]\d{0,17})$/.exec(text);
+  const at = match ? new Date(match[1] as string) : undefined;
+  if (!match || at === undefined || Number.isNaN(at.getTime())) return undefined;
+  return { at, seq: match[2] as string };
 }
