@@ -15,6 +15,10 @@
  * Given the caller's transaction, the record commits (or rolls back) with the action it records; append
  * it last there, since it holds the chain's head lock until that transaction ends. Without one it is its
  * own transaction. A malformed entry is a programming error (AccessRecordInputError), never a 422.
+ *
+ * The monthly review (review.ts) reads two names: every full view of a field is `user.unmask.<field>`, and
+ * every export is `users.export` with its row count as `detail.rows`. A request refused for want of a
+ * permission is recorded too (`refused`), as is one that failed.
  */
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { type ChainBreak, checkLink, recordHash } from './chain.js';
