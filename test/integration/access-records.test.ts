@@ -151,6 +151,17 @@ describe.each(backends)('%s: the access records', (backend) => {
     expect(await service.verify()).toMatchObject({ ok: false, seq: last.seq, problem: 'missing_after' });
     await restore(lastRow as (typeof saved)[number]);
     expect((await service.verify()).ok).toBe(true);
+    // A record added by hand after the head, its hash right: not appended, so found.
+    const forged = { ...last, seq: String(Number(last.seq) + 1), prevHash: last.hash };
+    await restore({
+      ...(lastRow as (typeof saved)[number]),
+      seq: forged.seq,
+      prev_hash: forged.prevHash,
+      hash: recordHash(forged),
+    });
+    expect(await service.verify()).toMatchObject({ ok: false, seq: forged.seq, problem: 'after_head' });
+    await tamper(ctx.db, `DELETE FROM access_records WHERE seq = ${forged.seq}`);
+    expect((await service.verify()).ok).toBe(true);
   });
 
   it('filters by actor, subject, action and period, newest first, a keyset page at a time', async () => {

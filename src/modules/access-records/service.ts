@@ -141,7 +141,7 @@ export class AccessRecords {
         for (;;) {
           const page = await repo.chainPage(position.seq + 1n, VERIFY_PAGE);
           for (const record of page) {
-            const problem = checkLink(position, record);
+            const problem = BigInt(record.seq) > head.lastSeq ? 'after_head' : checkLink(position, record);
             if (problem !== undefined) {
               return {
                 ok: false,
