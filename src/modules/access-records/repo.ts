@@ -122,16 +122,23 @@ export class AccessRecordsRepo {
       .execute();
   }
 
-  /** Up to `limit` records from `fromSeq` on, in the chain's order (the verification's keyset pages). */
-  async chainPage(fromSeq: bigint, limit: number): Promise<StoredAccessRecord[]> {
-    const rows = await this.db
+  /** Up to `limit` records from `fromSeq` on (to `toSeq` when given), in the chain's order: verify's pages. */
+  async chainPage(fromSeq: bigint, limit: number, toSeq?: bigint): Promise<StoredAccessRecord[]> {
+    let query = this.db
       .selectFrom('access_records')
       .selectAll()
-      .where(sql<boolean>`seq >= ${fromSeq.toString()}::bigint`)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
+      .where(sql<boolean>`seq >= ${fromSeq.toString()}::bigint`);
+    if (toSeq !== undefined) query = query.where(sql<boolean>`seq <= ${toSeq.toString()}::bigint`);
+    const rows = await query.orderBy('seq').limit(limit).execute();
     return rows.map(toRecord);
+  }
+
+  /** Whether a record lies past the head's last one: one statement, so one snapshot of both tables. */
+  async anyAfterHead(): Promise<boolean> {
+    const { rows } = await sql<{ found: boolean }>`SELECT EXISTS (
+        SELECT 1 FROM access_records WHERE seq > (SELECT last_seq FROM access_record_head)
+      ) AS found`.execute(this.db);
+    return rows[0]?.found === true;
   }
 
   /**
