@@ -11,6 +11,7 @@ const PROBLEMS: Record<Exclude<ChainBreak, 'missing_before'>, string> = {
   prev_hash_mismatch: 'it does not chain to the record before it (that one was replaced)',
   hash_mismatch: 'its fields do not give its hash (it was changed after it was written)',
   missing_after: 'it is missing: the chain ends before the last record the head names (deleted)',
+  after_head: 'it comes after the last record the chain names (written by hand, not appended)',
 };
 
 /** What is wrong with the first record that does not verify, for a person. */

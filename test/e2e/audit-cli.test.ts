@@ -132,7 +132,7 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
       'The access records do not verify: record 4 fails: record 3 before it is missing (deleted); 2 earlier ' +
         'records verified.',
     );
-  });
+  }, 120_000);
 
   it('prints the monthly review as JSON, and refuses a month it cannot read', async () => {
     const month = new Intl.DateTimeFormat('en-CA', {
@@ -162,14 +162,12 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
     }
   });
 
+  // One process: the other refusals of the variable are the config's unit test's.
   it('will not start with access records kept under a year', async () => {
     expectOneLineFailure(
-      await runCli(['serve'], { ...env, ACCESS_RECORD_RETENTION: '11m' }),
-      /^Invalid configuration: ACCESS_RECORD_RETENTION must be a period such as 2y or 730d/,
-    );
-    expectOneLineFailure(
       await runCli(['serve'], { ...env, ACCESS_RECORD_RETENTION: '300d' }),
-      /^Invalid configuration: ACCESS_RECORD_RETENTION must be at least 1y \(365d\)/,
+      'Invalid configuration: ACCESS_RECORD_RETENTION must be at least 1y (365d): the law asks access records ' +
+        'be kept a year (got "300d")',
     );
-  });
+  }, 120_000);
 });

@@ -4,11 +4,13 @@ import { openDatabase } from '../../src/db/client.js';
 import type { Database } from '../../src/db/schema.js';
 import { newId } from '../../src/lib/ids.js';
 import { GENESIS_HASH, recordHash } from '../../src/modules/access-records/chain.js';
-import { AccessRecordsRepo } from '../../src/modules/access-records/repo.js';
+import { AccessRecordsRepo, type StoredAccessRecord } from '../../src/modules/access-records/repo.js';
 import {
   type AccessRecordEntry,
   AccessRecordInputError,
   AccessRecords,
+  decodeRecordCursor,
+  encodeRecordCursor,
 } from '../../src/modules/access-records/service.js';
 import { backends, useTestDatabase } from '../helpers/database.js';
 
@@ -149,6 +151,17 @@ describe.each(backends)('%s: the access records', (backend) => {
     expect(await service.verify()).toMatchObject({ ok: false, seq: last.seq, problem: 'missing_after' });
     await restore(lastRow as (typeof saved)[number]);
     expect((await service.verify()).ok).toBe(true);
+    // A record added by hand after the head, its hash right: not appended, so found.
+    const forged = { ...last, seq: String(Number(last.seq) + 1), prevHash: last.hash };
+    await restore({
+      ...(lastRow as (typeof saved)[number]),
+      seq: forged.seq,
+      prev_hash: forged.prevHash,
+      hash: recordHash(forged),
+    });
+    expect(await service.verify()).toMatchObject({ ok: false, seq: forged.seq, problem: 'after_head' });
+    await tamper(ctx.db, `DELETE FROM access_records WHERE seq = ${forged.seq}`);
+    expect((await service.verify()).ok).toBe(true);
   });
 
   it('filters by actor, subject, action and period, newest first, a keyset page at a time', async () => {
@@ -160,11 +173,20 @@ describe.each(backends)('%s: the access records', (backend) => {
     await service.append(entry({ actor: other, action: 'users.search', subjectId: null }));
     const first = await service.page({ actorKind: 'staff', actor: other.staffId, action: 'user.view' }, 2);
     expect(first.records.map((r) => r.seq)).toEqual([mine[2]?.seq, mine[1]?.seq]);
-    const second = await service.page(
-      { actor: other.staffId, action: 'user.view', beforeSeq: first.next },
-      2,
-    );
+    expect(first.next).toBe(encodeRecordCursor(mine[1] as StoredAccessRecord));
+    const before = decodeRecordCursor(first.next as string);
+    expect(before).toEqual({ at: mine[1]?.at, seq: mine[1]?.seq });
+    const second = await service.page({ actor: other.staffId, action: 'user.view', before }, 2);
     expect(second).toEqual({ records: [mine[0]], next: undefined });
+    for (const bad of [
+      '',
+      '12',
+      '2026-03-04T05:06:07.089Z_0',
+      '2026-13-04T05:06:07.089Z_1',
+      `x_${mine[1]?.seq}`,
+    ]) {
+      expect(decodeRecordCursor(bad)).toBeUndefined();
+    }
     expect((await service.page({ subjectId }, 10)).records).toHaveLength(3);
     const at = mine[1]?.at as Date;
     const period = await service.page({ subjectId, from: at, until: new Date(at.getTime() + 1) }, 10);
@@ -203,13 +225,16 @@ describe.each(backends)('%s: the access records', (backend) => {
 describe.runIf(backends.includes('postgres'))('postgres: appends from two instances at once', () => {
   const ctx = useTestDatabase('postgres');
 
-  it('keep one chain: no fork, no gap, every record verifies', async () => {
+  it('keep one chain: no fork, no gap, every record verifies, also while they are written', async () => {
     const other = await openDatabase({ url: ctx.database.url, embeddedDir: '', poolMax: 10 });
     try {
       const instances = [ctx.db, other.db].map((db) => new AccessRecords(db, new AccessRecordsRepo(db)));
+      // Verifications run among the appends: the chain they see is whole at every moment.
+      const verifying = Promise.all(Array.from({ length: 6 }, (_, i) => instances[i % 2]?.verify()));
       const appended = await Promise.all(
         Array.from({ length: 60 }, (_, i) => instances[i % 2]?.append(entry({ detail: { i } }))),
       );
+      expect((await verifying).map((verdict) => verdict?.ok)).toEqual(Array(6).fill(true));
       const seqs = appended.map((record) => Number(record?.seq)).sort((a, b) => a - b);
       expect(seqs).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
       expect(new Set(appended.map((record) => record?.prevHash)).size).toBe(60);

@@ -8,7 +8,14 @@ import { enrolledStaff, signedInStaff, testClock, useConsoleApp } from '../helpe
 const FORBIDDEN = ['AccessDeniedHttpException', 'This action is unauthorized.'] as const;
 
 interface AuditPage {
-  records: { seq: string; actor: string; subject_id: string | null; action: string; outcome: string }[];
+  records: {
+    seq: string;
+    at: string;
+    actor: string;
+    subject_id: string | null;
+    action: string;
+    outcome: string;
+  }[];
   next_cursor: string | null;
 }
 
@@ -36,7 +43,7 @@ describe.each(backends)('%s: the admin API on the access records', (backend) => 
     expect(first.records.map((r) => [r.actor, r.subject_id, r.action, r.outcome])).toEqual([
       [support.id, user.id, 'user.view', 'ok'],
     ]);
-    expect(first.next_cursor).toBe(first.records[0]?.seq);
+    expect(first.next_cursor).toBe(`${first.records[0]?.at}_${first.records[0]?.seq}`);
     const second = expectOk<AuditPage>(
       await get(
         `/audit?staff=${support.id}&subject=${user.id}&limit=1&cursor=${first.next_cursor}`,
@@ -56,6 +63,9 @@ describe.each(backends)('%s: the admin API on the access records', (backend) => 
 
     expectValidationError(await get('/audit?subject=not-an-id', admin.headers), {
       subject: ['The subject format is invalid.'],
+    });
+    expectValidationError(await get('/audit?cursor=12', admin.headers), {
+      cursor: ['The selected cursor is invalid.'],
     });
   });
 

@@ -22,12 +22,14 @@ CREATE TABLE access_records (
   hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{64}$')
 );
 
--- The console's filters (/console/audit), each a keyset walk newest first; the period alone and the
--- retention's cut-off on `at`.
-CREATE INDEX access_records_actor ON access_records (actor_kind, actor, seq);
-CREATE INDEX access_records_subject ON access_records (subject_id, seq) WHERE subject_id IS NOT NULL;
-CREATE INDEX access_records_action ON access_records (action, seq);
-CREATE INDEX access_records_at ON access_records (at);
+-- The console's filters (/console/audit): newest first by (at, seq), a keyset walk on the index of the
+-- filter given, a period being a range of the same index; `at` alone also serves the review's months and
+-- the retention's cut-off. A staff id (a UUID) and an OS user name never look alike, so the actor alone
+-- leads its index and a filter need not name the kind.
+CREATE INDEX access_records_actor ON access_records (actor, at, seq);
+CREATE INDEX access_records_subject ON access_records (subject_id, at, seq) WHERE subject_id IS NOT NULL;
+CREATE INDEX access_records_action ON access_records (action, at, seq);
+CREATE INDEX access_records_at ON access_records (at, seq);
 
 -- The chain's one head: the last record's number and hash (every append locks this row FOR UPDATE, so
 -- appends from any number of instances line up into one chain), and the anchor the verification starts

@@ -79,7 +79,9 @@ export type ChainBreak =
   /** Its fields do not give its hash (a column was changed). */
   | 'hash_mismatch'
   /** Records are missing after the last one found (the head names a later one). */
-  | 'missing_after';
+  | 'missing_after'
+  /** It comes after the last record the head names: written by hand, not appended. */
+  | 'after_head';
 
 /** Where the walk stands: the number and hash the next record must continue from. */
 export interface ChainPosition {

@@ -13,7 +13,13 @@ export interface ChainHead {
   anchorHash: string;
 }
 
-/** The console's filter (/console/audit): each part optional, newest first, keyset on `seq`. */
+/** Where a page of the console's list ends: its last record's time and number. */
+export interface AccessRecordCursor {
+  at: Date;
+  seq: string;
+}
+
+/** The console's filter (/console/audit): each part optional, newest first by (at, seq), keyset. */
 export interface AccessRecordFilter {
   actorKind?: 'staff' | 'cli';
   actor?: string;
@@ -21,8 +27,8 @@ export interface AccessRecordFilter {
   action?: string;
   from?: Date;
   until?: Date;
-  /** Only records older than this one (the cursor: the last `seq` of the page before). */
-  beforeSeq?: string;
+  /** Only records before this one in the list's order (the page before's last). */
+  before?: AccessRecordCursor;
 }
 
 interface RecordRow {
@@ -116,19 +122,29 @@ export class AccessRecordsRepo {
       .execute();
   }
 
-  /** Up to `limit` records from `fromSeq` on, in the chain's order (the verification's keyset pages). */
-  async chainPage(fromSeq: bigint, limit: number): Promise<StoredAccessRecord[]> {
-    const rows = await this.db
+  /** Up to `limit` records from `fromSeq` on (to `toSeq` when given), in the chain's order: verify's pages. */
+  async chainPage(fromSeq: bigint, limit: number, toSeq?: bigint): Promise<StoredAccessRecord[]> {
+    let query = this.db
       .selectFrom('access_records')
       .selectAll()
-      .where(sql<boolean>`seq >= ${fromSeq.toString()}::bigint`)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
+      .where(sql<boolean>`seq >= ${fromSeq.toString()}::bigint`);
+    if (toSeq !== undefined) query = query.where(sql<boolean>`seq <= ${toSeq.toString()}::bigint`);
+    const rows = await query.orderBy('seq').limit(limit).execute();
     return rows.map(toRecord);
   }
 
-  /** One page of the console's filter, newest first, on the index its first filter names. */
+  /** Whether a record lies past the head's last one: one statement, so one snapshot of both tables. */
+  async anyAfterHead(): Promise<boolean> {
+    const { rows } = await sql<{ found: boolean }>`SELECT EXISTS (
+        SELECT 1 FROM access_records WHERE seq > (SELECT last_seq FROM access_record_head)
+      ) AS found`.execute(this.db);
+    return rows[0]?.found === true;
+  }
+
+  /**
+   * One page of the console's filter, newest first by (at, seq): on the index of the actor, the subject or
+   * the action when one is given, else on `at`; a period and the cursor are ranges of the same index.
+   */
   async page(filter: AccessRecordFilter, limit: number): Promise<StoredAccessRecord[]> {
     let query = this.db.selectFrom('access_records').selectAll();
     if (filter.actorKind !== undefined) query = query.where('actor_kind', '=', filter.actorKind);
@@ -137,10 +153,12 @@ export class AccessRecordsRepo {
     if (filter.action !== undefined) query = query.where('action', '=', filter.action);
     if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
     if (filter.until !== undefined) query = query.where('at', '<', filter.until);
-    if (filter.beforeSeq !== undefined) {
-      query = query.where(sql<boolean>`seq < ${filter.beforeSeq}::bigint`);
+    if (filter.before !== undefined) {
+      query = query.where(
+        sql<boolean>`(at, seq) < (${filter.before.at}::timestamptz, ${filter.before.seq}::bigint)`,
+      );
     }
-    const rows = await query.orderBy('seq', 'desc').limit(limit).execute();
+    const rows = await query.orderBy('at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
     return rows.map(toRecord);
   }
 

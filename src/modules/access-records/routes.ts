@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ValidationError } from '../../errors.js';
 import { type AnyAdminEndpoint, adminEndpoint, type StaffAuth } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
 import { recordedAddress } from '../../limits/client-address.js';
@@ -6,7 +7,7 @@ import { integer, string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import type { AccessRecordFilter, StoredAccessRecord } from './repo.js';
 import type { AccessReview, MonthlyReview } from './review.js';
-import type { AccessRecordOutcome, AccessRecords } from './service.js';
+import { type AccessRecordOutcome, type AccessRecords, decodeRecordCursor } from './service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
@@ -22,9 +23,7 @@ const filterRules = rules({
     .describe('From this instant on (ISO 8601; a bare date is its UTC midnight).'),
   until: string().pattern(INSTANT).describe('Before this instant (ISO 8601).'),
   limit: integer().min(1).max(AUDIT_PAGE.max).describe('Records per page (1–100, 50 by default).'),
-  cursor: string()
-    .pattern(/^\d{1,19}$/)
-    .describe("The previous page's `next_cursor`."),
+  cursor: string().max(64).describe("The previous page's `next_cursor`."),
 });
 
 const recordShape = t.object({
@@ -137,7 +136,11 @@ export function accessRecordEndpoints(records: AccessRecords, review: AccessRevi
         if (params.action !== undefined) filter.action = params.action;
         if (params.from !== undefined) filter.from = new Date(params.from);
         if (params.until !== undefined) filter.until = new Date(params.until);
-        if (params.cursor !== undefined) filter.beforeSeq = params.cursor;
+        if (params.cursor !== undefined) {
+          const before = decodeRecordCursor(params.cursor);
+          if (before === undefined) throw new ValidationError({ cursor: [{ rule: 'in' }] });
+          filter.before = before;
+        }
         const page = await records.page(filter, params.limit ?? AUDIT_PAGE.default);
         const { limit: _limit, cursor: _cursor, ...asked } = params;
         await write(

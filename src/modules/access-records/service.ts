@@ -15,10 +15,20 @@
  * Given the caller's transaction, the record commits (or rolls back) with the action it records; append
  * it last there, since it holds the chain's head lock until that transaction ends. Without one it is its
  * own transaction. A malformed entry is a programming error (AccessRecordInputError), never a 422.
+ *
+ * The monthly review (review.ts) reads two names: every full view of a field is `user.unmask.<field>`, and
+ * every export is `users.export` with its row count as `detail.rows`. A request refused for want of a
+ * permission is recorded too (`refused`), as is one that failed.
  */
 import { type Executor, writeTransaction } from '../../db/transaction.js';
 import { type ChainBreak, checkLink, recordHash } from './chain.js';
-import type { AccessRecordFilter, AccessRecordsRepo, StoredAccessRecord } from './repo.js';
+import type {
+  AccessRecordCursor,
+  AccessRecordFilter,
+  AccessRecordsRepo,
+  ChainHead,
+  StoredAccessRecord,
+} from './repo.js';
 
 export type AccessRecordActor = { kind: 'staff'; staffId: string } | { kind: 'cli'; osUser: string };
 export type AccessRecordOutcome = 'ok' | 'refused' | 'failed';
@@ -117,47 +127,21 @@ export class AccessRecords {
   }
 
   /**
-   * Walks the chain from its anchor to its head in keyset pages, in one repeatable-read snapshot (appends
-   * and sweeps meanwhile do not show), and names the first record that does not verify.
+   * Walks the chain from its anchor to its head in keyset pages and names the first record that does not
+   * verify. The walk runs without a transaction, up to the head read first, so it never holds the embedded
+   * database's one connection for long; a record after the head is looked for in one statement (an append
+   * writes its record and the head together). Only when something looks wrong — or a sweep moved the anchor
+   * meanwhile — is the chain walked again in one repeatable-read snapshot, whose answer is the verdict.
    */
   async verify(): Promise<ChainVerdict> {
+    const quick = await walkChain(this.repo, await this.repo.head(), true);
+    if (quick.ok && !(await this.repo.anyAfterHead())) return quick;
     return this.db
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => {
         const repo = this.repo.with(trx);
-        const head = await repo.head();
-        let position = { seq: head.anchorSeq - 1n, hash: head.anchorHash };
-        let records = 0;
-        for (;;) {
-          const page = await repo.chainPage(position.seq + 1n, VERIFY_PAGE);
-          for (const record of page) {
-            const problem = checkLink(position, record);
-            if (problem !== undefined) {
-              return {
-                ok: false,
-                records,
-                seq: record.seq,
-                problem,
-                ...(problem === 'missing_before' ? { missingFrom: (position.seq + 1n).toString() } : {}),
-              };
-            }
-            position = { seq: BigInt(record.seq), hash: record.hash };
-            records++;
-          }
-          if (page.length < VERIFY_PAGE) break;
-        }
-        if (position.seq !== head.lastSeq || position.hash !== head.lastHash) {
-          const missing = (position.seq + 1n).toString();
-          return { ok: false, records, seq: missing, problem: 'missing_after', missingFrom: missing };
-        }
-        return {
-          ok: true,
-          records,
-          anchorSeq: head.anchorSeq.toString(),
-          lastSeq: head.lastSeq.toString(),
-          lastHash: head.lastHash,
-        };
+        return walkChain(repo, await repo.head(), false);
       });
   }
 
@@ -189,6 +173,55 @@ export class AccessRecords {
   ): Promise<{ records: StoredAccessRecord[]; next: string | undefined }> {
     const rows = await this.repo.page(filter, limit + 1);
     const records = rows.slice(0, limit);
-    return { records, next: rows.length > limit ? records.at(-1)?.seq : undefined };
+    const last = records.at(-1);
+    return { records, next: rows.length > limit && last ? encodeRecordCursor(last) : undefined };
   }
+}
+
+/**
+ * The console list's cursor: the last record's time and number, `2026-03-04T05:06:07.089Z_1234`. Not
+ * signed: it only bounds a query the staff member may run anyway, and a forged one lists what any other
+ * cursor would.
+ */
+export function encodeRecordCursor(record: { at: Date; seq: string }): string {
+  return `${record.at.toISOString()}_${record.seq}`;
+}
+
+/** The cursor `encodeRecordCursor` made, or undefined for anything else (the caller's 422). */
+export function decodeRecordCursor(text: string): AccessRecordCursor | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([1-9]\d{0,17})$/.exec(text);
+  const at = match ? new Date(match[1] as string) : undefined;
+  if (!match || at === undefined || Number.isNaN(at.getTime())) return undefined;
+  return { at, seq: match[2] as string };
+}
+
+/** The walk of `verify`: up to the head's last record when `bounded`, else over every record there is. */
+async function walkChain(repo: AccessRecordsRepo, head: ChainHead, bounded: boolean): Promise<ChainVerdict> {
+  let position = { seq: head.anchorSeq - 1n, hash: head.anchorHash };
+  let records = 0;
+  for (;;) {
+    const page = await repo.chainPage(position.seq + 1n, VERIFY_PAGE, bounded ? head.lastSeq : undefined);
+    for (const record of page) {
+      const problem = BigInt(record.seq) > head.lastSeq ? 'after_head' : checkLink(position, record);
+      if (problem !== undefined) {
+        const missingFrom =
+          problem === 'missing_before' ? { missingFrom: (position.seq + 1n).toString() } : {};
+        return { ok: false, records, seq: record.seq, problem, ...missingFrom };
+      }
+      position = { seq: BigInt(record.seq), hash: record.hash };
+      records++;
+    }
+    if (page.length < VERIFY_PAGE) break;
+  }
+  if (position.seq !== head.lastSeq || position.hash !== head.lastHash) {
+    const missing = (position.seq + 1n).toString();
+    return { ok: false, records, seq: missing, problem: 'missing_after', missingFrom: missing };
+  }
+  return {
+    ok: true,
+    records,
+    anchorSeq: head.anchorSeq.toString(),
+    lastSeq: head.lastSeq.toString(),
+    lastHash: head.lastHash,
+  };
 }
