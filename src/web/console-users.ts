@@ -28,7 +28,7 @@ const esc = (t: Translate, key: MessageKey) => escapeHtml(t(key));
 
 const input = (t: Translate, name: string, label: MessageKey, extra = '') =>
   `<div class="field"><label for="${name}">${esc(t, label)}</label>
-<input id="${name}" name="${name}"${extra} aria-describedby="${name}-message">
+<input id="${name}" name="${name}"${extra.includes('type=') ? '' : ' type="text"'}${extra} aria-describedby="${name}-message">
 <p id="${name}-message" class="message" aria-live="polite"></p></div>`;
 
 /** The reason dialog every "show" and action opens: a native <dialog>, so Escape and focus just work. */

@@ -108,4 +108,35 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
       data: [],
     });
   });
+
+  it('lets an admin filter the access records by subject and read the monthly review', async () => {
+    const user = await registerUser(suite.ctx.app);
+    const support = await openAs('support');
+    await support.page.goto(`/console/users/${user.id}`);
+    await expect.poll(async () => support.page.locator('#profile').textContent(), LOADED).toContain('r***');
+    const { page, problems } = await openAs('admin');
+    await page.goto('/console/audit');
+    await page.getByLabel('User id').focus();
+    await page.keyboard.type(user.id);
+    await page.keyboard.press('Enter');
+    const rows = page.locator('#records tbody tr');
+    await expect.poll(async () => rows.count(), LOADED).toBe(1);
+    expect(await rows.first().textContent()).toContain(`${support.member.id}127.0.0.1${user.id}user.view`);
+    await page.getByRole('button', { name: 'Monthly review' }).focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(
+        async () =>
+          (await page.locator('#findings li').count()) +
+          Number(await page.locator('#findings-none').isVisible()),
+        LOADED,
+      )
+      .toBeGreaterThan(0);
+    await lookAt(page, SUITE, 'audit');
+    await page.goto('/console/audit?lang=ko');
+    expect(await page.locator('h1').textContent()).toBe('접속기록');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await lookAt(page, SUITE, 'audit-ko-dark');
+    expect(problems.errors).toEqual([]);
+  });
 });

@@ -53,13 +53,18 @@ export function askReason(): Promise<string | undefined> {
   });
 }
 
-/** A table row of text cells (textContent: nothing from the API is read as HTML). */
-export function row(cells: Array<string | Node>): HTMLTableRowElement {
+/**
+ * A row of `table` of text cells (textContent: nothing from the API is read as HTML), each labelled with its
+ * column's heading, which a phone's width shows beside the value when the table stacks (10-console.css).
+ */
+export function row(table: HTMLElement, cells: Array<string | Node>): HTMLTableRowElement {
+  const headings = Array.from(table.querySelectorAll('th'), (th) => th.textContent ?? '');
   const tr = document.createElement('tr');
-  for (const cell of cells) {
+  cells.forEach((cell, index) => {
     const td = document.createElement('td');
+    td.dataset.label = headings[index] ?? '';
     td.append(cell);
     tr.append(td);
-  }
+  });
   return tr;
 }

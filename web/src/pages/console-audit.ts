@@ -6,6 +6,7 @@ import { t } from '../lib/i18n.js';
 
 /** /console/audit: the access records by staff, subject, action and period, and the monthly review. */
 const filter = document.getElementById('audit-filter') as HTMLFormElement;
+const table = document.getElementById('records') as HTMLElement;
 const body = document.querySelector('#records tbody') as HTMLElement;
 const none = document.getElementById('records-none') as HTMLElement;
 const next = document.getElementById('next') as HTMLButtonElement;
@@ -45,7 +46,7 @@ async function load(append: boolean): Promise<void> {
   for (const record of answer.body.data.records) {
     const who = record.actor_kind === 'cli' ? `cli:${record.actor}` : record.actor;
     body.append(
-      row([
+      row(table, [
         record.at.replace('T', ' ').slice(0, 19),
         who,
         record.client_address ?? '—',

@@ -6,6 +6,7 @@ import { t } from '../lib/i18n.js';
 
 /** /console/users: the search, a keyset page at a time, masked; the export for who may. */
 const form = document.getElementById('user-search') as HTMLFormElement;
+const table = document.getElementById('users') as HTMLElement;
 const body = document.querySelector('#users tbody') as HTMLElement;
 const none = document.getElementById('users-none') as HTMLElement;
 const next = document.getElementById('next') as HTMLButtonElement;
@@ -44,7 +45,7 @@ async function load(append: boolean): Promise<void> {
     link.href = `/console/users/${encodeURIComponent(user.id)}`;
     link.textContent = user.email;
     const state = t(user.disabled_at ? 'console.state.disabled' : 'console.state.active');
-    body.append(row([link, user.username, state, user.created_at.slice(0, 10)]));
+    body.append(row(table, [link, user.username, state, user.created_at.slice(0, 10)]));
   }
   cursor = answer.body.data.next_cursor;
   next.hidden = cursor === null;
