@@ -76,10 +76,16 @@ ${formStatus}
 }
 
 function nav(current: ConsolePage, t: Translate): string {
-  return CONSOLE_NAV.map(({ page, label }) => {
+  const own = CONSOLE_NAV.map(({ page, label }) => {
     const mark = page === current ? ' aria-current="page"' : '';
     return `<a href="${CONSOLE_PAGES[page]}"${mark}>${escapeHtml(t(label))}</a>`;
-  }).join(' ');
+  });
+  // The users and access records pages (web/console-users.ts) on the signed-in pages' bar.
+  if (current === 'console') {
+    own.push(`<a href="/console/users">${escapeHtml(t('console.nav.users'))}</a>`);
+    own.push(`<a href="/console/audit">${escapeHtml(t('console.nav.audit'))}</a>`);
+  }
+  return own.join(' ');
 }
 
 function renderConsolePage(page: ConsolePage, request: FastifyRequest): string {
