@@ -154,6 +154,40 @@ describe.each(backends)('%s: the admin API on users', (backend) => {
     }
   });
 
+  it('runs every support action over the API with its reason, each one record about the user', async () => {
+    const user = await registerUser(ctx.app);
+    const support = await signedIn('support');
+    const act = async (path: string, payload: Record<string, string>) =>
+      expectOk(
+        await post(`/users/${user.id}/${path}`, support.headers, { reason: `why ${path}`, ...payload }),
+      );
+    expect(await act('revoke-sessions', {})).toEqual({ revoked: 1 });
+    expect(await act('reset-second-factor', {})).toEqual({ outcome: expect.any(String) });
+    expect(await act('resend-verification', { locale: 'ko' })).toEqual({ status: 'sent' });
+    expect(await act('schedule-deletion', {})).toEqual({ scheduled: true, due_at: expect.any(String) });
+    expect(await act('cancel-deletion', {})).toEqual({ cancelled: true });
+    expect(await act('rename', { username: `renamed${user.username}` })).toEqual({
+      username: `renamed${user.username}`,
+      slug: user.slug,
+    });
+    expectError(
+      await post(`/users/${user.id}/sessions/${user.id}/revoke`, support.headers, { reason: 'gone' }),
+      404,
+      'NotFoundHttpException',
+      'Not Found',
+    );
+    const done = (await recordsOf(user.id)).map((r) => [r.action, r.reason, r.outcome]);
+    expect(done).toEqual([
+      ['user.revoke_sessions', 'why revoke-sessions', 'ok'],
+      ['user.reset_second_factor', 'why reset-second-factor', 'ok'],
+      ['user.resend_verification', 'why resend-verification', 'ok'],
+      ['user.schedule_deletion', 'why schedule-deletion', 'ok'],
+      ['user.cancel_deletion', 'why cancel-deletion', 'ok'],
+      ['user.rename', 'why rename', 'ok'],
+      ['user.revoke_session', 'gone', 'failed'],
+    ]);
+  });
+
   it('documents the users and audit routes with their permission in /admin/openapi.json only', async () => {
     const admin = (await ctx.app.inject({ method: 'GET', url: '/admin/openapi.json' })).json() as {
       paths: Record<string, Record<string, { 'x-permission'?: string }>>;
