@@ -64,6 +64,11 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
     await giveReason(page, 'Ticket 4411: which address');
     await expect.poll(async () => page.locator('#profile').textContent(), LOADED).toContain(user.email);
 
+    await page.getByRole('button', { name: 'End this session' }).focus();
+    await page.keyboard.press('Enter');
+    await giveReason(page, 'Lost phone');
+    await expect.poll(async () => page.locator('#sessions li').count(), LOADED).toBe(0);
+
     await page.getByRole('button', { name: 'Disable' }).focus();
     await page.keyboard.press('Enter');
     await giveReason(page, 'Reported as stolen');
@@ -76,6 +81,8 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
     expect(records.reverse().map((r) => [r.actor, r.action, r.reason, r.outcome])).toEqual([
       [member.id, 'user.view', null, 'ok'],
       [member.id, 'user.unmask.email', 'Ticket 4411: which address', 'ok'],
+      [member.id, 'user.revoke_session', 'Lost phone', 'ok'],
+      [member.id, 'user.view', null, 'ok'],
       [member.id, 'user.disable', 'Reported as stolen', 'ok'],
       [member.id, 'user.view', null, 'ok'],
     ]);

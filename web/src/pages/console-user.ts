@@ -95,10 +95,36 @@ async function load(me: Me): Promise<void> {
     sessions,
     page.sessions.map((s) => `${s.name ?? s.id} · ${s.last_used_at ?? '—'}`),
   );
+  if (me.permissions.includes('users.act')) {
+    page.sessions.forEach((session, index) => {
+      revokeButton(me, session.id, sessions.children[index]);
+    });
+  }
   items(
     activity,
     page.security_activity.map((event) => `${event.at} · ${event.type}`),
   );
+}
+
+/** "End this session" beside one session: a reason, then the one session's revoke. */
+function revokeButton(me: Me, sessionId: string, item: Element | undefined): void {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = t('console.user.revoke');
+  button.addEventListener('click', async () => {
+    actionStatus.textContent = '';
+    actionError.textContent = '';
+    const reason = await askReason();
+    if (reason === undefined) return button.focus();
+    const path = `/users/${encodeURIComponent(id)}/sessions/${encodeURIComponent(sessionId)}/revoke`;
+    const answer = await post(me, path, { reason });
+    if (answer.status !== 200) actionError.textContent = consoleAnswerText(answer);
+    else {
+      actionStatus.textContent = t('console.user.done');
+      await load(me);
+    }
+  });
+  item?.append(' ', button);
 }
 
 function drawActions(me: Me): void {
