@@ -188,6 +188,27 @@ describe.each(backends)('%s: the admin API on users', (backend) => {
     ]);
   });
 
+  it.each([
+    ['viewer', 200, 403, 403, 403],
+    ['support', 200, 200, 200, 200],
+    ['content', 200, 403, 403, 403],
+    ['admin', 200, 200, 200, 200],
+  ])('answers %s: page %i, show %i, act %i, export %i', async (role, page, show, act, exported) => {
+    const user = await registerUser(ctx.app);
+    const { headers } = await signedIn(role);
+    const reason = 'Role check';
+    // The whole envelope: the answer's data where allowed, the catalogue's 403 where not.
+    const answers = (res: Awaited<ReturnType<typeof get>>, status: number) =>
+      status === 200 ? void expectOk(res) : expectError(res, 403, ...FORBIDDEN);
+    answers(await get(`/users/${user.id}`, headers), page);
+    answers(await post(`/users/${user.id}/reveal`, headers, { field: 'email', reason }), show);
+    answers(await post(`/users/${user.id}/resend-verification`, headers, { reason }), act);
+    const body = { field: 'id', query: user.id, reason };
+    expect((await post('/users/export', headers, body)).statusCode).toBe(exported);
+    const outcomes = (await recordsOf(user.id)).map((r) => r.outcome);
+    expect(outcomes).toEqual(['ok', show === 200 ? 'ok' : 'refused', act === 200 ? 'ok' : 'refused']);
+  });
+
   it('documents the users and audit routes with their permission in /admin/openapi.json only', async () => {
     const admin = (await ctx.app.inject({ method: 'GET', url: '/admin/openapi.json' })).json() as {
       paths: Record<string, Record<string, { 'x-permission'?: string }>>;
