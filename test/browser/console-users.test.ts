@@ -59,7 +59,7 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
       .toContain('r***@example.com');
     expect(await page.locator('#profile').textContent()).not.toContain(user.email);
 
-    await page.getByRole('button', { name: 'Show: email' }).focus();
+    await page.getByRole('button', { name: 'Show: Email' }).focus();
     await page.keyboard.press('Enter');
     await giveReason(page, 'Ticket 4411: which address');
     await expect.poll(async () => page.locator('#profile').textContent(), LOADED).toContain(user.email);

@@ -39,7 +39,9 @@ const REVEALABLE = new Set(['email']);
 
 function entry(list: HTMLElement, name: string, value: unknown, me: Me): void {
   const dt = document.createElement('dt');
-  dt.textContent = name;
+  const label = `console.user.field.${name}`;
+  // A part the page has no words for yet (a new field of the API) shows by its API name.
+  dt.textContent = t(label) === label ? name : t(label);
   const dd = document.createElement('dd');
   const text = document.createElement('span');
   text.textContent = value === null || value === undefined ? '—' : String(value);
@@ -48,7 +50,7 @@ function entry(list: HTMLElement, name: string, value: unknown, me: Me): void {
     const show = document.createElement('button');
     show.type = 'button';
     show.textContent = t('console.user.show');
-    show.setAttribute('aria-label', `${t('console.user.show')}: ${name}`);
+    show.setAttribute('aria-label', `${t('console.user.show')}: ${dt.textContent}`);
     show.addEventListener('click', async () => {
       const reason = await askReason();
       if (reason === undefined) return show.focus();
