@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
+import { benchConsoleSearch } from './console-search.js';
 import { type BenchDatabase, embeddedDatabase, serverDatabase } from './database.js';
 import { benchFeed } from './feed.js';
 import { benchFirstStart, type FirstStartResult, firstStartReport } from './first-start.js';
@@ -108,6 +109,11 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.rows.push(...(await benchTokens(database, settings)));
     report.rows.push(...(await benchTracing(database, settings)));
   }
+  if (settings.scenarios.has('console-search')) {
+    // After the groups above: it grows the table to a million users (from where growth left it).
+    const seeded = settings.scenarios.has('growth') ? settings.largeUsers : settings.smallUsers;
+    report.rows.push(...(await benchConsoleSearch(database, seeded)));
+  }
   // Last: it adds a webhook endpoint to the database the groups above measure without one.
   if (settings.scenarios.has('webhooks')) {
     const webhooks = await benchWebhooks(database, settings);
@@ -144,7 +150,14 @@ async function main(): Promise<number> {
     console.error(NGINX_MISSING);
     return 1;
   }
-  const perBackend = [...SCENARIO_GROUPS, 'reads', 'forgot-timing', 'webhooks', 'tokens'] as const;
+  const perBackend = [
+    ...SCENARIO_GROUPS,
+    'reads',
+    'forgot-timing',
+    'webhooks',
+    'tokens',
+    'console-search',
+  ] as const;
   if (perBackend.some((group) => settings.scenarios.has(group))) {
     if (settings.backends.has('pglite')) backends.push(embeddedDatabase);
     if (settings.backends.has('postgres') && databaseUrl !== undefined) {

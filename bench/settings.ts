@@ -9,7 +9,8 @@ export const SCENARIO_GROUPS = ['hot-paths', 'growth', 'feed', 'inspirers'] as c
  * the part of `hot-paths` without argon2: validate and user/get beside their bare limit; `forgot-timing`,
  * forgot-password's time for a known address against an unknown one; `webhooks`, register and login beside
  * their argon2 limits without and with a webhook endpoint configured; `tokens`, auth/token beside user/get and
- * a jose verification of an access token beside a user/get round trip.
+ * a jose verification of an access token beside a user/get round trip; `console-search`, the console's user
+ * search on a million users, in process.
  */
 export const OPT_IN_GROUPS = [
   'traffic-mix',
@@ -19,6 +20,7 @@ export const OPT_IN_GROUPS = [
   'forgot-timing',
   'webhooks',
   'tokens',
+  'console-search',
 ] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number] | (typeof OPT_IN_GROUPS)[number];
 const KNOWN_GROUPS: readonly string[] = [...SCENARIO_GROUPS, ...OPT_IN_GROUPS];

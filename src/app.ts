@@ -4,6 +4,7 @@ import type { DataExportJobs } from './account/data-export/jobs.js';
 import type { DueDeletions } from './account/deletion/sweep.js';
 import type { GuardianIdentityCheck } from './account/guardian/identity.js';
 import type { GuardianDeadline } from './account/guardian/sweep.js';
+import { registerAdmin } from './app/admin.js';
 import { registerApi } from './app/api.js';
 import { type BackgroundIdle, startBackgroundJobs } from './app/background-jobs.js';
 import { registerInfrastructure } from './app/infrastructure.js';
@@ -62,6 +63,8 @@ export interface AppDeps {
   guardianIdentity?: GuardianIdentityCheck;
   /** The server's tracing (metrics/start-tracing.ts): its request spans' plugin and the seam; off when absent. */
   tracing?: StartedTracing;
+  /** The staff console's clock (sessions, lockouts): Date.now unless a test hands in one it moves. */
+  now?: () => number;
 }
 
 /**
@@ -94,6 +97,8 @@ export async function buildAppWithParts(config: Config, deps: AppDeps): Promise<
     mailSummaries,
   });
   await registerApi(app, config, { ...built, database: deps.database });
+  // The second app on the same root: the admin API (/admin/v1) and its own /admin/openapi.json.
+  registerAdmin(app, config, built.admin);
   // The web pages at `/` and the API docs at `/docs`; they call the first configured API version.
   await registerWeb(app, built.webSessions, built.legalDocuments, {
     apiVersion: config.apiVersions[0] ?? 'v1',

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { type AccessRecordsConfig, parseAccessRecords } from './config/access-records.js';
 import { type AccessTokensConfig, parseAccessTokens } from './config/access-tokens.js';
+import { type ConsoleConfig, parseConsole } from './config/console.js';
 import { parseCorsOrigins } from './config/cors.js';
 import { type DataExportConfig, parseDataExport } from './config/data-export.js';
 import { type DatabaseTimeouts, parseDatabaseTimeouts } from './config/database.js';
@@ -110,6 +112,10 @@ export interface Config {
   dataExport: DataExportConfig;
   /** The security activity log's retention and its alert mails: SECURITY_EVENTS_DAYS, SECURITY_ALERTS. */
   securityEvents: SecurityEventsConfig;
+  /** The operator console: CONSOLE_LOCKOUT, CONSOLE_IDLE_TIMEOUT, CONSOLE_ALLOWED_NETWORKS. */
+  console: ConsoleConfig;
+  /** The access records' retention and review: ACCESS_RECORD_RETENTION, CONSOLE_WORKING_HOURS, CONSOLE_TIME_ZONE. */
+  accessRecords: AccessRecordsConfig;
   /** The TOTP second factor: SECRETS_KEY (secrets at rest), APP_NAME (the issuer authenticators show). */
   secondFactor: SecondFactorConfig;
   /** Passkeys' relying party: WEBAUTHN_RP_ID, WEBAUTHN_RP_NAME, WEBAUTHN_ORIGINS (defaults from PUBLIC_URL). */
@@ -232,6 +238,8 @@ export function loadConfig(env: Env = process.env): Config {
     bannerLinkSchemes: parseBannerLinkSchemes(env),
     dataExport: parseDataExport(env, dataDir),
     securityEvents: parseSecurityEvents(env),
+    console: parseConsole(env),
+    accessRecords: parseAccessRecords(env),
     secondFactor,
     webauthn: parseWebAuthn(env, mail.publicUrl),
     webhooks: parseWebhooks(env),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes } from './account/access-tokens/oauth-routes.js';
 import { accessTokenEndpoints } from './account/access-tokens/routes.js';
+import { consoleUserEndpoints } from './account/console-users/routes.js';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
@@ -21,7 +22,11 @@ import { providerSignInEndpoint, signInEndpoints } from './account/sign-in/route
 import { signUpEndpoints } from './account/sign-up/routes.js';
 import type { Config } from './config.js';
 import { PasskeysUnavailableError } from './errors.js';
+import type { AdminRequestServices, AnyAdminEndpoint } from './http/admin-endpoint.js';
 import type { AnyEndpoint, RequestServices } from './http/endpoint.js';
+import type { RateCounter } from './limits/rate-counter.js';
+import { accessRecordEndpoints } from './modules/access-records/routes.js';
+import type { AccessRecords } from './modules/access-records/service.js';
 import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
@@ -31,14 +36,16 @@ import { postEndpoints } from './modules/posts/routes.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
 import { securityEventEndpoints } from './modules/security-events/routes.js';
 import type { SecurityEventsService } from './modules/security-events/service.js';
+import { staffAdminEndpoints } from './modules/staff/routes.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
 import type { UsersTaken } from './modules/users/rules.js';
 import { validateEndpoints } from './modules/validate/routes.js';
 import type { WebhookDelivery } from './modules/webhooks/delivery.js';
 import type { DeliveryWake } from './modules/webhooks/delivery-loop.js';
+import { accessRecorder } from './services/console-users.js';
 import type { Infrastructure } from './services/infrastructure.js';
-import { buildServices } from './services.js';
+import { buildServices, type Services } from './services.js';
 import type { LegalDocuments } from './web/legal.js';
 import type { WebSessions } from './web/plugin.js';
 
@@ -67,14 +74,19 @@ export function buildEndpoints(
   dueDeletions: DueDeletions;
   /** Erases the children whose guardian did not consent in time (the server runs it periodically). */
   guardianDeadline: GuardianDeadline;
+  /** The access records, for the retention's periodic sweep. */
+  accessRecords: AccessRecords;
   /** The Idempotency-Key records, for their periodic prune. */
   idempotency: { prune(): Promise<number> };
   /** The account events' delivery to webhook endpoints (the server runs its passes). */
   webhookDelivery: WebhookDelivery;
   /** Told after a commit that wrote events: the delivery loop runs a pass at once. */
   deliveryWake: DeliveryWake;
+  /** The admin API's endpoints (/admin/v1, app/admin.ts), built from the same services. */
+  admin: { endpoints: AnyAdminEndpoint[]; services: AdminRequestServices };
 } {
   const { limits, reads } = infrastructure;
+  const services = buildServices({ config, deps: infrastructure });
   const {
     configuredProviders: configured,
     users,
@@ -116,12 +128,13 @@ export function buildEndpoints(
     guardianRequests,
     guardianConsents,
     guardianDeadline,
+    accessRecords,
     guardianIdentity,
     identity,
     accessTokens,
     signingKeys,
     serviceCredentials,
-  } = buildServices({ config, deps: infrastructure });
+  } = services;
   const imageLimits = { maxBytes: config.fileSizeLimitBytes, maxPixels: config.imageMaxPixels };
   // The rules' uniqueness questions, answered by the users service (the rule engine knows no table).
   const taken: UsersTaken = {
@@ -218,10 +231,42 @@ export function buildEndpoints(
     securityEvents,
     dueDeletions: eraser,
     guardianDeadline,
+    accessRecords,
     idempotency,
     webhookDelivery,
     deliveryWake,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
+    admin: buildAdminEndpoints(services, limits.loginIp),
+  };
+}
+
+/**
+ * The admin API's endpoints (/admin/v1, app/admin.ts) from the same services as the app's, in the order
+ * /admin/openapi.json lists them: staff and sign-in, the users, the access records.
+ */
+export function buildAdminEndpoints(
+  services: Services,
+  loginLimit: RateCounter,
+): {
+  endpoints: AnyAdminEndpoint[];
+  services: AdminRequestServices;
+} {
+  const { staffSignIn, staff, userSearch, userOverview, userActions, accessRecords, accessReview } = services;
+  return {
+    endpoints: [
+      ...staffAdminEndpoints(staffSignIn, staff, loginLimit),
+      ...consoleUserEndpoints({
+        userSearch,
+        userOverview,
+        userActions,
+        recorder: accessRecorder(accessRecords),
+      }),
+      ...accessRecordEndpoints(accessRecords, accessReview),
+    ],
+    services: {
+      authenticate: (token) => staffSignIn.authenticate(token),
+      admitAddress: (ip) => staffSignIn.admitAddress(ip),
+    },
   };
 }

@@ -26,4 +26,9 @@ export type ServiceErrorCode =
   | 'access_tokens_not_configured'
   | 'identity_verification_not_configured'
   | 'sms_not_configured'
-  | 'provider_not_configured';
+  | 'provider_not_configured'
+  | 'staff_locked'
+  | 'csrf_refused'
+  | 'network_refused'
+  | 'enrollment_used'
+  | 'enrollment_expired';

@@ -1,86 +1,36 @@
-import type { SecondFactorSignIn } from './account/second-factor/sign-in.js';
-import type { MediaReferences } from './modules/images/orphan-sweep.js';
 import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
-import { type AccessTokenServices, buildAccessTokens } from './services/access-tokens.js';
-import { type AccountFlows, buildAccountFlows } from './services/account.js';
-import { buildDeletion, type DeletionServices } from './services/deletion.js';
+import { buildAccessTokens } from './services/access-tokens.js';
+import { buildAccountFlows } from './services/account.js';
+import { accessRecorder, buildConsoleUsers } from './services/console-users.js';
+import { buildDeletion } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
-import { buildEmailCodes, type EmailCodeServices } from './services/email-codes.js';
-import { buildEntities, type EntityServices } from './services/entities.js';
-import { buildFactorSettings, buildPasskeyProofs, type FactorSettingsServices } from './services/factors.js';
-import { buildGuardian, type GuardianServices } from './services/guardian.js';
-import { buildIdentity, type IdentityServices } from './services/identity.js';
-import { buildNotifications, type NotificationServices } from './services/notifications.js';
-import { buildOperatorTools, type OperatorToolServices } from './services/operator.js';
-import { buildPhone, type PhoneServices } from './services/phone.js';
-import { buildDataExports, type DataExportServices } from './services/privacy.js';
-import { buildSecurityLog, type SecurityLogServices } from './services/security.js';
-import { buildSecondFactorSignIn, buildSignIn, type SignInServices } from './services/sign-in.js';
-import { buildWebhooks, type WebhookServices } from './services/webhooks.js';
+import { buildEmailCodes } from './services/email-codes.js';
+import { buildEntities } from './services/entities.js';
+import { buildFactorSettings, buildPasskeyProofs } from './services/factors.js';
+import { buildGuardian } from './services/guardian.js';
+import { buildIdentity } from './services/identity.js';
+import { buildNotifications } from './services/notifications.js';
+import { buildOperatorTools } from './services/operator.js';
+import { buildPhone } from './services/phone.js';
+import { buildDataExports } from './services/privacy.js';
+import { buildSecurityLog } from './services/security.js';
+import { buildSecondFactorSignIn, buildSignIn } from './services/sign-in.js';
+import { buildStaff } from './services/staff.js';
+import { buildWebhooks } from './services/webhooks.js';
 
 export type { FactoryArgs, ServiceDeps } from './services/deps.js';
 
-/**
- * Every service of one instance, built from real repositories: what endpoints, the operator commands and
- * tests are made from. Each member is declared by the factory that builds it (go to its definition).
- */
-export interface Services
-  extends Pick<SecurityLogServices, 'securityEvents' | 'activityCursors' | 'activity'>,
-    Pick<
-      EntityServices,
-      | 'configuredProviders'
-      | 'users'
-      | 'operations'
-      | 'tokens'
-      | 'hasher'
-      | 'providers'
-      | 'images'
-      | 'consents'
-      | 'consentReminders'
-      | 'promotions'
-      | 'feedCursors'
-      | 'posts'
-      | 'idempotency'
-    >,
-    Pick<NotificationServices, 'devices' | 'notifications'>,
-    Pick<SignInServices, 'signIn'>,
-    EmailCodeServices,
-    PhoneServices,
-    Pick<DeletionServices, 'eraser' | 'scheduledDeletions'>,
-    Pick<
-      AccountFlows,
-      | 'signUp'
-      | 'reauth'
-      | 'providerLinks'
-      | 'profile'
-      | 'profilePictures'
-      | 'verification'
-      | 'passwordReset'
-      | 'deletion'
-    >,
-    FactorSettingsServices,
-    DataExportServices,
-    Pick<IdentityServices, 'identity' | 'identityVerifier'>,
-    Pick<GuardianServices, 'guardianRequests' | 'guardianConsents' | 'guardianDeadline' | 'guardianIdentity'>,
-    WebhookServices,
-    OperatorToolServices,
-    AccessTokenServices {
-  /** The second step of a sign-in (or of a deletion's cancel). */
-  secondFactorSignIn: SecondFactorSignIn;
-  /** Whether SECRETS_KEY is set: without it the second factor's routes answer 503. */
-  secondFactorConfigured: boolean;
-  /** Told after a commit that wrote account events: the delivery loop runs a pass at once. */
-  deliveryWake: DeliveryWake;
-  /** Every table that references stored media: files none of them references are swept. */
-  mediaReferences: MediaReferences[];
-}
+import type { Services } from './services/services-type.js';
+
+export type { Services };
 
 /**
  * The services, from the factories of services/ in dependency order, each given its parts by name: the
  * security log, the entity modules, the notifications, sign-in, the deletion, the second factor's sign-in,
  * the passkeys' proofs, the account's flows, the factors' settings, the data export, identity verification,
- * a guardian's consent, the webhooks, the operators' own tools and the access tokens for other services. The server (endpoints.ts), the operator
- * commands (cli/context.ts) and the tests all build theirs here, on buildInfrastructure's deps.
+ * a guardian's consent, the webhooks, the operators' own tools, the access tokens for other services and the
+ * staff's console. The server (endpoints.ts), the operator commands (cli/context.ts) and the tests all build
+ * theirs here, on buildInfrastructure's deps.
  */
 export function buildServices({ config, deps }: FactoryArgs): Services {
   const security = buildSecurityLog({ config, deps });
@@ -230,6 +180,20 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
   const webhooks = buildWebhooks({ config, deps });
   const tools = buildOperatorTools({ config, deps, secondFactorRepo, activity });
   const accessTokens = buildAccessTokens({ config, deps });
+  // The console's staff: their own table, the users' hasher and TOTP code (DESIGN §7).
+  const staff = buildStaff({ config, deps, hasher });
+  // The console's users: the services above, behind the staff's permissions, into the access records.
+  const consoleUsers = buildConsoleUsers({
+    config,
+    deps,
+    users,
+    posts,
+    activity,
+    verification: flows.verification,
+    scheduledDeletions,
+    secondFactorReset: tools.secondFactorReset,
+    recorder: accessRecorder(tools.accessRecords),
+  });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -286,8 +250,13 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     userList: tools.userList,
     consentHistory: tools.consentHistory,
     secondFactorReset: tools.secondFactorReset,
+    accessRecords: tools.accessRecords,
+    accessReview: tools.accessReview,
     signingKeys: accessTokens.signingKeys,
     accessTokens: accessTokens.accessTokens,
     serviceCredentials: accessTokens.serviceCredentials,
+    staff: staff.staff,
+    staffSignIn: staff.staffSignIn,
+    ...consoleUsers,
   };
 }

@@ -5,6 +5,8 @@ import { type GuardianDeadline, sweepGuardianDeadlinePeriodically } from '../acc
 import type { Config } from '../config.js';
 import type { PeriodicRun } from '../lib/periodic.js';
 import { type MailSummaries, summarizePeriodically } from '../mail/summaries.js';
+import type { AccessRecords } from '../modules/access-records/service.js';
+import { sweepAccessRecordsPeriodically } from '../modules/access-records/sweep.js';
 import {
   PRUNE_INTERVAL_MS,
   prunePeriodically as pruneKeysPeriodically,
@@ -37,6 +39,8 @@ export interface BackgroundWork {
   mailSummaries: MailSummaries;
   /** The account events' delivery to webhook endpoints. */
   webhookDelivery: WebhookDelivery;
+  /** The access records, swept past ACCESS_RECORD_RETENTION. */
+  accessRecords: AccessRecords;
   /** What wakes the delivery after a commit that wrote events. */
   deliveryWake: DeliveryWake;
 }
@@ -68,6 +72,15 @@ function periodicJobs(app: FastifyInstance, config: Config, work: BackgroundWork
   );
   // The per-address mail cap's summaries, by every instance (one per address and window whoever sends it).
   periodic.push(() => summarizePeriodically(work.mailSummaries, app.log));
+  // Access records past ACCESS_RECORD_RETENTION, by every instance (each batch holds the chain's head).
+  periodic.push(() =>
+    sweepAccessRecordsPeriodically(
+      work.accessRecords,
+      config.accessRecords.retentionDays,
+      config.accessRecords.sweepIntervalMs,
+      app.log,
+    ),
+  );
   // Idempotency-Key answers past their day.
   periodic.push(() => pruneKeysPeriodically(work.idempotency, PRUNE_INTERVAL_MS, app.log));
   // Account events to webhook endpoints, by every instance (they share the work through SKIP LOCKED).

@@ -26,6 +26,8 @@ export interface InfrastructureDeps {
   guardianIdentity?: GuardianIdentityCheck | undefined;
   /** The server's tracing (metrics/start-tracing.ts); off when absent. */
   tracing?: Tracing | undefined;
+  /** The staff console's clock (sessions' idle and absolute ends, lockouts); a test moves it. */
+  now?: (() => number) | undefined;
 }
 
 /** The instance's infrastructure, each part closed with the instance: what the services are built on. */
@@ -105,6 +107,7 @@ export async function registerInfrastructure(
     hashing,
     guardianIdentity: deps.guardianIdentity,
     tracing: deps.tracing,
+    now: deps.now,
   });
   // Hooks close in the reverse order of their adding: the mailer, the limits and the storage first.
   app.addHook('onClose', async () => infrastructure.close());

@@ -1,6 +1,5 @@
 import { lstat } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { userInfo } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   commandSocketPath,
@@ -11,6 +10,7 @@ import {
   parseFrame,
   SILENCE_TIMEOUT_MS,
 } from './command-protocol.js';
+import { osUserName } from './os-user.js';
 import { OperatorError } from './output.js';
 import type { Terminal } from './terminal.js';
 
@@ -18,14 +18,6 @@ import type { Terminal } from './terminal.js';
 export interface HeldDataDir {
   dataDir: string;
   owner: number;
-}
-
-function osUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return String(process.getuid?.() ?? 'unknown');
-  }
 }
 
 const RETRY_MS = 100;
@@ -113,6 +105,6 @@ export async function handToServer(held: HeldDataDir, argv: string[], terminal: 
       settle(new OperatorError(`${server} stopped before the command finished; it may have run in part`)),
     );
     listen();
-    socket.write(encodeFrame({ argv, cwd: process.cwd(), user: osUser(), pid: process.pid }));
+    socket.write(encodeFrame({ argv, cwd: process.cwd(), user: osUserName(), pid: process.pid }));
   });
 }

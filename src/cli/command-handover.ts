@@ -14,7 +14,7 @@ import type { CommandEnvironment, HandedCommandRunner } from './environment.js';
 function handedEnvironment(
   parts: ServerParts,
   terminal: CommandEnvironment['terminal'],
-  cwd: string,
+  { cwd, user }: { cwd: string; user: string },
 ): CommandEnvironment {
   return {
     terminal,
@@ -33,6 +33,8 @@ function handedEnvironment(
       }
     },
     resolvePath: (file) => path.resolve(cwd, file),
+    // Who ran `accounts` (the socket is owner-only, so it is DATA_DIR's owner as the server is).
+    osUser: user,
   };
 }
 
@@ -55,7 +57,7 @@ export async function takeOperatorCommands(
   const server: CommandServer | undefined = await listenForCommands({
     socketPath,
     log: parts.log,
-    run: (request, terminal) => runHanded(request.argv, handedEnvironment(parts, terminal, request.cwd)),
+    run: (request, terminal) => runHanded(request.argv, handedEnvironment(parts, terminal, request)),
   });
   return server;
 }

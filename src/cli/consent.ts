@@ -7,6 +7,7 @@ import { legalPagePath } from '../modules/consents/view.js';
 import { readBody } from './consent-body.js';
 import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
+import { recorded } from './recorded.js';
 import { printLine } from './terminal.js';
 
 interface PublishOptions {
@@ -115,10 +116,8 @@ function describeEntry(entry: ConsentHistoryEntry): string[] {
 }
 
 /** `accounts consent publish|list|history|remind`. */
-export function registerConsentCommands(
-  program: Command,
-  { terminal, withServices, resolvePath }: CommandEnvironment,
-): void {
+export function registerConsentCommands(program: Command, environment: CommandEnvironment): void {
+  const { terminal, withServices, resolvePath } = environment;
   const consent = program
     .command('consent')
     .description('Manage the documents users agree to, and re-confirm marketing consent');
@@ -181,12 +180,17 @@ export function registerConsentCommands(
     .argument('<user>', 'the user: an id, an email or a username')
     .option('--json', 'print the records as JSON')
     .action(async (reference: string, options: { json?: boolean }) => {
-      const entries = await withServices(async ({ users, consentHistory }) => {
-        const user = await users.find(reference);
-        const all: ConsentHistoryEntry[] = [];
-        for await (const entry of consentHistory.entries(user.id)) all.push(entry);
-        return all;
-      });
+      const entries = await recorded(
+        environment,
+        'user.consents.view',
+        async ({ users, consentHistory }, note) => {
+          const user = await users.find(reference);
+          note.subject(user.id);
+          const all: ConsentHistoryEntry[] = [];
+          for await (const entry of consentHistory.entries(user.id)) all.push(entry);
+          return all;
+        },
+      );
       if (options.json) printJson(terminal, entries);
       else if (entries.length === 0) printLine(terminal, 'No consent records.');
       else

@@ -8,6 +8,8 @@ import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { openConfiguredDatabase } from '../db/open-configured.js';
 import { secretsKeyNotice, withSecretsKey } from '../db/secrets-key-file.js';
+import type { AccessReview } from '../modules/access-records/review.js';
+import type { AccessRecords } from '../modules/access-records/service.js';
 import type { ConsentHistory } from '../modules/consents/history.js';
 import type { ConsentReminders } from '../modules/consents/reminders.js';
 import type { ConsentsService } from '../modules/consents/service.js';
@@ -15,6 +17,7 @@ import type { PostsService } from '../modules/posts/service.js';
 import type { PromotionsService } from '../modules/promotions/service.js';
 import type { ServiceCredentials } from '../modules/service-credentials/service.js';
 import type { SigningKeys } from '../modules/signing-keys/service.js';
+import type { StaffService } from '../modules/staff/service.js';
 import type { TokensService } from '../modules/tokens/service.js';
 import type { UserImportService } from '../modules/users/import-service.js';
 import type { UserListService } from '../modules/users/list-service.js';
@@ -49,6 +52,11 @@ export interface OperatorServices {
   signingKeys: SigningKeys;
   /** The other services' introspection credentials (`accounts service`). */
   serviceCredentials: ServiceCredentials;
+  /** The console's staff accounts and the record of their rights (`accounts staff`). */
+  staff: StaffService;
+  /** The access records the user commands append to, and their verification (`accounts audit`). */
+  accessRecords: AccessRecords;
+  accessReview: AccessReview;
 }
 
 /**
@@ -85,6 +93,9 @@ export function operatorServices(services: Services): OperatorServices {
     identity: services.identity,
     signingKeys: services.signingKeys,
     serviceCredentials: services.serviceCredentials,
+    staff: services.staff,
+    accessRecords: services.accessRecords,
+    accessReview: services.accessReview,
   };
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type Config, loadConfig } from '../config.js';
 import type { HeldDataDir } from './command-client.js';
 import type { OperatorServices } from './context.js';
+import { osUserName } from './os-user.js';
 import { HandedOver } from './output.js';
 import type { Terminal } from './terminal.js';
 
@@ -18,6 +19,8 @@ export interface CommandEnvironment {
   withServices<T>(work: (services: OperatorServices) => Promise<T>): Promise<T>;
   /** Where a file the command line names is: relative to the working directory of whoever ran it. */
   resolvePath(file: string): string;
+  /** The operating-system user who ran the command: its access records' actor. */
+  readonly osUser: string;
 }
 
 /** Runs a command line a running server is handed (run.ts): the operator commands alone, in the server. */
@@ -69,5 +72,6 @@ export function processEnvironment(argv: string[]): CommandEnvironment {
       }
     },
     resolvePath: (file) => path.resolve(file),
+    osUser: osUserName(),
   };
 }

@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandEnvironment } from './environment.js';
 import { OperatorError } from './output.js';
+import { recorded } from './recorded.js';
 import { printLine } from './terminal.js';
 
 /** `accounts identity release USER`. */
-export function registerIdentityCommands(
-  program: Command,
-  { terminal, withServices }: CommandEnvironment,
-): void {
+export function registerIdentityCommands(program: Command, environment: CommandEnvironment): void {
+  const { terminal } = environment;
   const identity = program
     .command('identity')
     .description("Manage accounts' identity verifications (PortOne)");
@@ -21,13 +20,18 @@ export function registerIdentityCommands(
     )
     .argument('<user>', 'the user: an id, an email or a username')
     .action(async (reference: string) => {
-      const line = await withServices(async ({ users, identity: verifications }) => {
-        const found = await users.find(reference);
-        if (!(await verifications.release(found.id))) {
-          throw new OperatorError(`${found.username} (${found.id}) has no identity verification`);
-        }
-        return `Released the identity verification of ${found.username} (${found.id}).`;
-      });
+      const line = await recorded(
+        environment,
+        'user.identity.release',
+        async ({ users, identity: verifications }, note) => {
+          const found = await users.find(reference);
+          note.subject(found.id);
+          if (!(await verifications.release(found.id))) {
+            throw new OperatorError(`${found.username} (${found.id}) has no identity verification`);
+          }
+          return `Released the identity verification of ${found.username} (${found.id}).`;
+        },
+      );
       printLine(terminal, line);
     });
 }

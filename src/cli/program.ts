@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { SERVICE_VERSION } from '../version.js';
+import { registerAuditCommands } from './audit.js';
 import { registerBannerCommands } from './banner.js';
 import { registerConsentCommands } from './consent.js';
 import type { CommandEnvironment, HandedCommandRunner } from './environment.js';
@@ -9,6 +10,7 @@ import { registerKeyCommands } from './keys.js';
 import { registerPostCommands } from './post.js';
 import { type RunState, registerServerCommands } from './server-commands.js';
 import { registerServiceCommands } from './service.js';
+import { registerStaffCommands } from './staff.js';
 import { registerTokenCommands } from './token.js';
 import { registerUserCommands } from './user.js';
 import { registerWebhookCommands } from './webhook.js';
@@ -53,6 +55,8 @@ function registerOperatorCommands(program: Command, environment: CommandEnvironm
   registerIdentityCommands(program, environment);
   registerKeyCommands(program, environment);
   registerServiceCommands(program, environment);
+  registerStaffCommands(program, environment);
+  registerAuditCommands(program, environment);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandEnvironment } from './environment.js';
 import { OperatorError } from './output.js';
+import { recorded } from './recorded.js';
 import { printLine } from './terminal.js';
 
 interface RevokeOptions {
@@ -9,10 +10,8 @@ interface RevokeOptions {
 }
 
 /** `accounts token revoke TOKEN_ID` and `accounts token revoke --user USER --all`. */
-export function registerTokenCommands(
-  program: Command,
-  { terminal, withServices }: CommandEnvironment,
-): void {
+export function registerTokenCommands(program: Command, environment: CommandEnvironment): void {
+  const { terminal, withServices } = environment;
   const token = program.command('token').description('Revoke API tokens (sessions)');
 
   token
@@ -36,10 +35,15 @@ export function registerTokenCommands(
       // Spelled out so that a slip of the keyboard never signs someone out of every device.
       if (!options.all)
         throw new OperatorError('--user revokes every token of the user: add --all to confirm');
-      const { user, count } = await withServices(async ({ users, tokens }) => {
-        const found = await users.find(reference);
-        return { user: found, count: await tokens.revokeAllOf(found.id) };
-      });
+      const { user, count } = await recorded(
+        environment,
+        'user.sessions.revoke',
+        async ({ users, tokens }, note) => {
+          const found = await users.find(reference);
+          note.subject(found.id);
+          return { user: found, count: await tokens.revokeAllOf(found.id) };
+        },
+      );
       printLine(
         terminal,
         `Revoked ${count} token${count === 1 ? '' : 's'} of ${user.username} (${user.id}).`,

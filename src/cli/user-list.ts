@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { USER_LIST_LIMIT } from '../modules/users/list-service.js';
 import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
+import { recorded } from './recorded.js';
 import { printLine } from './terminal.js';
 
 interface ListOptions {
@@ -23,7 +24,8 @@ function parseLimit(value: string): number {
 }
 
 /** `accounts user list [--query Q] [--limit N] [--cursor C] [--json]`. */
-export function registerUserListCommand(user: Command, { terminal, withServices }: CommandEnvironment): void {
+export function registerUserListCommand(user: Command, environment: CommandEnvironment): void {
+  const { terminal } = environment;
   user
     .command('list')
     .description(
@@ -37,9 +39,13 @@ export function registerUserListCommand(user: Command, { terminal, withServices 
     .option('--json', 'print {"users","next_cursor"} as JSON')
     .action(async (options: ListOptions) => {
       const limit = parseLimit(options.limit ?? String(USER_LIST_LIMIT.default));
-      const page = await withServices(({ userList }) =>
-        userList.list({ query: options.query, limit, cursor: options.cursor }),
-      );
+      // A search touches no one person: its query and how many rows it showed are the record's detail.
+      const page = await recorded(environment, 'users.search', async ({ userList }, note) => {
+        note.detail({ query: options.query ?? null, limit });
+        const found = await userList.list({ query: options.query, limit, cursor: options.cursor });
+        note.detail({ rows: found.users.length });
+        return found;
+      });
       if (options.json) return printJson(terminal, page);
       if (page.users.length === 0) printLine(terminal, 'No users.');
       else {

@@ -1,4 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import path from 'node:path';
 import { type Command, Option } from 'commander';
 import {
   detectFormat,
@@ -11,6 +12,7 @@ import type { ImportLineError, ImportSummary } from '../modules/users/import-ser
 import type { OperatorUserView } from '../modules/users/operator-service.js';
 import type { CommandEnvironment } from './environment.js';
 import { OperatorError, printColumns, printJson } from './output.js';
+import { recorded } from './recorded.js';
 import { printLine, type Terminal } from './terminal.js';
 import { registerUserListCommand } from './user-list.js';
 
@@ -57,10 +59,11 @@ function importSummaryLine(summary: ImportSummary): string {
 
 /** `accounts user import FILE`: streams the file through the import service, printing failed lines as it goes. */
 async function importUsers(
-  { terminal, withServices, resolvePath }: CommandEnvironment,
+  environment: CommandEnvironment,
   file: string,
   options: { format?: ImportFormat; dryRun?: boolean },
 ): Promise<void> {
+  const { terminal, resolvePath } = environment;
   // Opened (and checked to be a file) before anything else, so a wrong path is one line, not a stream error.
   let handle: FileHandle;
   let format: ImportFormat;
@@ -79,13 +82,20 @@ async function importUsers(
   const printErrors = (errors: ImportLineError[]) => {
     for (const { line, reasons } of errors) printLine(terminal, `line ${line}: ${reasons.join(' ')}`);
   };
-  const summary = await withServices(async ({ importer }) => {
+  const summary = await recorded(environment, 'users.import', async ({ importer }, note) => {
     const source = handle.createReadStream();
     try {
-      return await importer.import(readImportRecords(source, format), {
+      const done = await importer.import(readImportRecords(source, format), {
         dryRun: options.dryRun === true,
         onErrors: printErrors,
       });
+      note.detail({
+        file: path.basename(file),
+        imported: done.imported,
+        errors: done.errors,
+        dry_run: done.dryRun,
+      });
+      return done;
     } catch (error) {
       if (error instanceof ImportFileError) throw new OperatorError(`${file}: ${error.message}`);
       const code = (error as NodeJS.ErrnoException).code;
@@ -111,34 +121,42 @@ const LANGS = ['en', 'ko'] as const;
 
 /** `accounts user delete USER --yes [--now] [--lang ko]`: schedules, or with --now erases at once. */
 async function deleteUser(
-  { terminal, withServices }: CommandEnvironment,
+  environment: CommandEnvironment,
   reference: string,
   options: { yes?: boolean; now?: boolean; lang?: (typeof LANGS)[number] },
 ): Promise<void> {
+  const { terminal } = environment;
   if (!options.yes) {
     throw new OperatorError(`Not deleted: add --yes to delete "${reference}" and everything of it`);
   }
-  const line = await withServices(async ({ users, deletion, scheduledDeletions }) => {
-    const found = await users.find(reference);
-    if (options.now || !scheduledDeletions.enabled) {
-      const deleted = await deletion.erase(found);
-      if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
-      return `Deleted ${deleted.username} (${deleted.id}).`;
-    }
-    const dueAt = await scheduledDeletions.schedule(found, options.lang ?? 'en');
-    if (!dueAt) {
-      throw new OperatorError(
-        `${found.username} (${found.id}) is already scheduled for deletion; add --now to delete it at once`,
-      );
-    }
-    return `Scheduled the deletion of ${found.username} (${found.id}) for ${dueAt.toISOString()}.`;
-  });
+  const line = await recorded(
+    environment,
+    'user.delete',
+    async ({ users, deletion, scheduledDeletions }, note) => {
+      const found = await users.find(reference);
+      note.subject(found.id);
+      const now = options.now === true || !scheduledDeletions.enabled;
+      note.detail({ mode: now ? 'now' : 'scheduled' });
+      if (now) {
+        const deleted = await deletion.erase(found);
+        if (!deleted) throw new OperatorError(`user "${reference}" was deleted meanwhile`);
+        return `Deleted ${deleted.username} (${deleted.id}).`;
+      }
+      const dueAt = await scheduledDeletions.schedule(found, options.lang ?? 'en');
+      if (!dueAt) {
+        throw new OperatorError(
+          `${found.username} (${found.id}) is already scheduled for deletion; add --now to delete it at once`,
+        );
+      }
+      return `Scheduled the deletion of ${found.username} (${found.id}) for ${dueAt.toISOString()}.`;
+    },
+  );
   printLine(terminal, line);
 }
 
 /** `accounts user list|show|disable|enable|delete|2fa reset|import`. */
 export function registerUserCommands(program: Command, environment: CommandEnvironment): void {
-  const { terminal, withServices } = environment;
+  const { terminal } = environment;
   const user = program
     .command('user')
     .description('Find, look up, disable, enable, delete and import accounts');
@@ -150,7 +168,11 @@ export function registerUserCommands(program: Command, environment: CommandEnvir
     .argument(...USER_ARGUMENT)
     .option('--json', 'print the account as JSON')
     .action(async (reference: string, options: { json?: boolean }) => {
-      const found = await withServices(({ users }) => users.show(reference));
+      const found = await recorded(environment, 'user.view', async ({ users }, note) => {
+        const shown = await users.show(reference);
+        note.subject(shown.id);
+        return shown;
+      });
       if (options.json) printJson(terminal, found);
       else printUser(terminal, found);
     });
@@ -163,7 +185,12 @@ export function registerUserCommands(program: Command, environment: CommandEnvir
     )
     .argument(...USER_ARGUMENT)
     .action(async (reference: string) => {
-      const found = await withServices(({ users }) => users.setDisabled(reference, true));
+      const found = await recorded(environment, 'user.disable', ({ users }, note) =>
+        users.find(reference).then((user) => {
+          note.subject(user.id);
+          return users.setDisabled(user.id, true);
+        }),
+      );
       printLine(terminal, `Disabled ${found.username} (${found.id}) since ${found.disabled_at}.`);
     });
 
@@ -172,7 +199,12 @@ export function registerUserCommands(program: Command, environment: CommandEnvir
     .description('Enable a disabled account again (its tokens work again)')
     .argument(...USER_ARGUMENT)
     .action(async (reference: string) => {
-      const found = await withServices(({ users }) => users.setDisabled(reference, false));
+      const found = await recorded(environment, 'user.enable', ({ users }, note) =>
+        users.find(reference).then((user) => {
+          note.subject(user.id);
+          return users.setDisabled(user.id, false);
+        }),
+      );
       printLine(terminal, `Enabled ${found.username} (${found.id}).`);
     });
 
@@ -212,10 +244,15 @@ export function registerUserCommands(program: Command, environment: CommandEnvir
       if (!options.yes) {
         throw new OperatorError(`Not reset: add --yes to remove the second factor of "${reference}"`);
       }
-      const { found, outcome } = await withServices(async ({ users, secondFactor }) => {
-        const found = await users.find(reference);
-        return { found, outcome: await secondFactor.reset(found, options.lang ?? 'en') };
-      });
+      const { found, outcome } = await recorded(
+        environment,
+        'user.second_factor.reset',
+        async ({ users, secondFactor }, note) => {
+          const found = await users.find(reference);
+          note.subject(found.id);
+          return { found, outcome: await secondFactor.reset(found, options.lang ?? 'en') };
+        },
+      );
       const who = `${found.username} (${found.id})`;
       printLine(
         terminal,

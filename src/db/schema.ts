@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Timestamp } from './column-types.js';
+import type { AccessRecordHeadTable, AccessRecordsTable } from './schema-audit.js';
 import type { OneTimeCodesTable, SmsOutboxTable } from './schema-codes.js';
 import type {
   AccountEventsTable,
@@ -27,6 +28,7 @@ import type {
   SecurityAlertSlotsTable,
   SecurityEventsTable,
 } from './schema-privacy.js';
+import type { StaffRightsChangesTable, StaffSessionsTable, StaffTable } from './schema-staff.js';
 import type { ServiceCredentialsTable, SigningKeysTable } from './schema-tokens.js';
 
 /** Columns the database fills in (timestamps with a default) but that may also be written. */
@@ -262,6 +264,11 @@ export interface Database {
   identity_verifications: IdentityVerificationsTable;
   signing_keys: SigningKeysTable;
   service_credentials: ServiceCredentialsTable;
+  staff: StaffTable;
+  staff_rights_changes: StaffRightsChangesTable;
+  staff_sessions: StaffSessionsTable;
+  access_records: AccessRecordsTable;
+  access_record_head: AccessRecordHeadTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

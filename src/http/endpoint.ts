@@ -152,7 +152,7 @@ export function endpoint<L extends RuleList, M extends AuthMode, S extends Shape
 
 /** The `onRequest` hook counting an endpoint's per-IP limit before the body is read; none without a limit. */
 export function limitBeforeBody(
-  definition: EndpointInfo,
+  definition: Pick<EndpointInfo, 'limit'>,
 ): ((request: FastifyRequest) => Promise<void>) | undefined {
   const { limit } = definition;
   // Limits turned off (RATE_LIMIT_ENABLED=false) cost nothing, not a no-op call per request.

@@ -61,7 +61,7 @@ function validationExample(...schemas: JsonSchema[]): Record<string, unknown> {
   return { meta: { code: status, error_type: type, error_message: message }, data };
 }
 
-function operation(endpoint: AnyEndpoint): Record<string, unknown> {
+export function operation(endpoint: AnyEndpoint): Record<string, unknown> {
   // Path parameters are fields of the rule list like any other; they are documented `in: path`, the rest in
   // the query string (GET) or the body.
   const inPath = new Set(pathParameterNames(endpoint.path));

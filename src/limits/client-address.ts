@@ -60,3 +60,14 @@ function expandIPv6(address: string): string[] {
   const groups = tail === undefined ? headGroups : [...headGroups, ...zeros, ...tailGroups];
   return groups.map((group) => Number.parseInt(group, 16).toString(16));
 }
+
+/**
+ * A client's whole address as a record keeps it (the console's access records): one spelling for one
+ * address like clientAddressKey — IPv4 and IPv4-mapped IPv6 as dotted decimal, brackets, ports and zones
+ * removed — but an IPv6 address whole, since a record names the client, not the /64 a limit counts.
+ */
+export function recordedAddress(ip: string): string {
+  const key = clientAddressKey(ip);
+  if (key === UNREADABLE_ADDRESS_KEY || !key.endsWith('::/64')) return key;
+  return withoutDecoration(ip).toLowerCase();
+}

@@ -51,6 +51,8 @@ export interface ServiceDeps {
   guardianIdentity?: GuardianIdentityCheck | undefined;
   /** Spans of what the services send (lib/tracing.ts: the seam); off when absent. */
   tracing?: Tracing | undefined;
+  /** The staff console's clock: Date.now unless a test hands in one it moves (idle timeout, lockout). */
+  now?: (() => number) | undefined;
 }
 
 /** What every factory of this folder is given, beside the parts it names: the config and the deps. */

@@ -47,6 +47,8 @@ export interface InfrastructureOptions {
   guardianIdentity?: GuardianIdentityCheck | undefined;
   /** The server's tracing; a command's is off. */
   tracing?: Tracing | undefined;
+  /** A test's clock for the staff console (services/staff.ts). */
+  now?: (() => number) | undefined;
 }
 
 /** What every entry point builds its services on (buildServices), and closes when it is done. */
@@ -123,6 +125,7 @@ export async function buildInfrastructure(
     hashing: options.hashing,
     guardianIdentity: options.guardianIdentity,
     tracing: options.tracing,
+    now: options.now,
     close,
   };
 }

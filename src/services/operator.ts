@@ -1,5 +1,9 @@
 import { SecondFactorReset } from '../account/second-factor/operator-reset.js';
 import type { SecurityActivity } from '../account/security-activity/recorder.js';
+import { AccessRecordsRepo } from '../modules/access-records/repo.js';
+import { AccessReview } from '../modules/access-records/review.js';
+import { AccessReviewRepo } from '../modules/access-records/review-repo.js';
+import { AccessRecords } from '../modules/access-records/service.js';
 import { ConsentHistory } from '../modules/consents/history.js';
 import { ConsentHistoryRepo } from '../modules/consents/history-repo.js';
 import type { SecondFactorRepo } from '../modules/second-factor/repo.js';
@@ -22,6 +26,10 @@ export interface OperatorToolServices {
   userList: UserListService;
   consentHistory: ConsentHistory;
   secondFactorReset: SecondFactorReset;
+  /** The access records (접속기록): appended by the console, the admin API and the operator commands. */
+  accessRecords: AccessRecords;
+  /** Their monthly review (`accounts audit review`, the console's review page). */
+  accessReview: AccessReview;
 }
 
 /** The user list, its cursors signed with the key of migration 0035. */
@@ -37,5 +45,7 @@ export function buildOperatorTools(parts: OperatorToolParts): OperatorToolServic
     userList: userList(new UserListRepo(db)),
     consentHistory: new ConsentHistory(new ConsentHistoryRepo(db)),
     secondFactorReset: new SecondFactorReset(db, parts.secondFactorRepo, parts.activity),
+    accessRecords: new AccessRecords(db, new AccessRecordsRepo(db)),
+    accessReview: new AccessReview(new AccessReviewRepo(db), parts.config.accessRecords),
   };
 }

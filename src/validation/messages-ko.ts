@@ -132,6 +132,20 @@ export const KO_ATTRIBUTES: Record<string, string> = {
   starts_at: '시작 시각',
   ends_at: '종료 시각',
   'Idempotency-Key': '멱등성 키',
+  // The console's fields (staff's search, reveal and actions).
+  reason: '사유',
+  field: '항목',
+  query: '검색어',
+  mode: '검색 방식',
+  session_id: '세션',
+  // The access records' filter and the monthly review.
+  staff: '직원',
+  cli: '명령 실행 사용자',
+  subject: '대상 사용자',
+  action: '작업',
+  from: '시작 시점',
+  until: '종료 시점',
+  month: '검토 월',
   // The seeded consent documents, by their titles on the pages (less the closing 동의, which the messages add).
   terms: '서비스 이용약관',
   privacy: '개인정보 수집·이용',

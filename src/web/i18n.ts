@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
+import { CONSOLE_ENGLISH, CONSOLE_KOREAN } from './i18n-console.js';
+import { CONSOLE_USERS_ENGLISH, CONSOLE_USERS_KOREAN } from './i18n-console-users.js';
 import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
 import { FIELDS_ENGLISH, FIELDS_KOREAN } from './i18n-fields.js';
 import { FRAME_ENGLISH, FRAME_KOREAN } from './i18n-frame.js';
@@ -131,6 +133,8 @@ const english = {
   ...PROFILE_ENGLISH,
   ...GUARDIAN_ENGLISH,
   ...SIGNIN_ENGLISH,
+  ...CONSOLE_ENGLISH,
+  ...CONSOLE_USERS_ENGLISH,
 };
 
 export type MessageKey = keyof typeof english;
@@ -255,6 +259,8 @@ const korean: Record<MessageKey, string> = {
   ...PROFILE_KOREAN,
   ...GUARDIAN_KOREAN,
   ...SIGNIN_KOREAN,
+  ...CONSOLE_KOREAN,
+  ...CONSOLE_USERS_KOREAN,
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

@@ -117,6 +117,8 @@ export interface Layout {
   content: string;
   /** The page's script and its body data (a page of plain text has none). */
   script?: { name: string; apiBase: string };
+  /** Another app's header: its brand link and navigation (the console's), instead of the user pages'. */
+  app?: { brand: string; href: string; nav: string };
 }
 
 function switchLink(layout: Layout, locale: Locale, label: string): string {
@@ -131,12 +133,17 @@ export function renderLayout(layout: Layout): string {
   const links = layout.signedIn
     ? (['home', 'profile'] as const)
     : (['home', 'signup', 'login', 'profile'] as const);
-  const nav = links
-    .map((page) => {
-      const current = page === layout.current ? ' aria-current="page"' : '';
-      return `<a href="${PAGES[page]}"${current}>${escapeHtml(t(`nav.${page}`))}</a>`;
-    })
-    .join(' ');
+  const nav =
+    layout.app?.nav ??
+    links
+      .map((page) => {
+        const current = page === layout.current ? ' aria-current="page"' : '';
+        return `<a href="${PAGES[page]}"${current}>${escapeHtml(t(`nav.${page}`))}</a>`;
+      })
+      .join(' ');
+  const brand = layout.app
+    ? `<a class="brand" href="${layout.app.href}">${escapeHtml(t('site.name'))} · ${escapeHtml(layout.app.brand)}</a>`
+    : `<a class="brand" href="/">${escapeHtml(t('site.name'))}</a>`;
   const { script } = layout;
   // `<` escaped: the JSON must not be able to close its <script> element.
   const json = script
@@ -158,7 +165,7 @@ export function renderLayout(layout: Layout): string {
 <body${data} data-locale="${layout.locale}">
 <header class="site-header layout-${layout.name}">
 <div class="bar">
-<a class="brand" href="/">${escapeHtml(t('site.name'))}</a>
+${brand}
 <nav aria-label="${escapeHtml(t('site.name'))}" class="site-nav">${nav}</nav>
 <nav aria-label="${escapeHtml(t('lang.label'))}" class="lang">${switchLink(layout, 'ko', '한국어')} ${switchLink(layout, 'en', 'English')}</nav>
 </div>

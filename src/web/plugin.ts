@@ -11,6 +11,8 @@ import {
   sessionCookieToken,
 } from '../http/session-cookie.js';
 import { loadWebAssets } from './assets.js';
+import { registerConsolePages } from './console.js';
+import { registerConsoleUserPages } from './console-users.js';
 import { docsHtml, registerNotFoundPage } from './frame.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
 import { LANG_COOKIE, pageLocale } from './i18n.js';
@@ -120,6 +122,8 @@ export async function registerWeb(
   }
 
   registerLegalPages(app, documents, policy);
+  registerConsolePages(app, policy);
+  registerConsoleUserPages(app, policy);
   registerNotFoundPage(app, policy, signedIn);
 
   if (options.docs) {

@@ -102,11 +102,19 @@ describe('accounts commands beside a running embedded server', () => {
       ['user show', 0],
       ['user show', 1],
     ]);
+    // The user commands the server ran wrote their access records, in one chain.
+    const verified = await cli(['audit', 'verify', '--json']);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, records: 3 });
 
     // The server crashes: the command opens the database itself, beside the socket left behind.
     expect(await service.stop('SIGKILL')).toBeNull();
     service = undefined;
     expect((await lstat(socketPath)).isSocket()).toBe(true);
     expect(await cli(['user', 'show', fields.email as string])).toEqual(shown);
+    expect(JSON.parse((await cli(['audit', 'verify', '--json'])).stdout)).toMatchObject({
+      ok: true,
+      records: 4,
+    });
   }, 600_000);
 });

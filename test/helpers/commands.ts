@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type OperatorSession, openOperatorSession } from '../../src/cli/context.js';
 import { type CommandEnvironment, configOnce } from '../../src/cli/environment.js';
+import { osUserName } from '../../src/cli/os-user.js';
 import { runCommandLine } from '../../src/cli/run.js';
 import type { Terminal } from '../../src/cli/terminal.js';
 import type { CliResult } from './process.js';
@@ -65,6 +66,7 @@ export function inProcessCommands(env: Record<string, string>): InProcessCommand
           }
         },
         resolvePath: (file) => path.resolve(file),
+        osUser: osUserName(),
       };
       try {
         const outcome = await runCommandLine(args, environment);

@@ -35,10 +35,12 @@ const MUST_BE_PROTECTED = [
  * Routes outside the versioned API (health, metrics, the document itself, media files, and the web pages:
  * pages, the consent documents' pages, their assets, the session-cookie routes and /docs) and the versioned
  * data-export download link (a file), the JWKS and the token introspection (their RFCs' JSON), not an
- * envelope. Fastify's route printer shows the wildcard asset routes as `/*` and `/docs*`.
+ * envelope. Fastify's route printer shows the wildcard asset routes as `/*` and `/docs*`. The console's pages
+ * and the admin API are the second app's: its routes are checked against /admin/openapi.json
+ * (console-boundaries.test.ts).
  */
 const UNVERSIONED =
-  /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|forgot-password|cancel-deletion|account-deleted|guardian-consent|docs)|\/legal\/:key(\/:version\/:lang)?|\/[a-z0-9]+\/export\/download\/:id|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?|\/\.well-known\/jwks\.json|\/oauth\/introspect)$/;
+  /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|forgot-password|cancel-deletion|account-deleted|guardian-consent|docs)|\/legal\/:key(\/:version\/:lang)?|\/[a-z0-9]+\/export\/download\/:id|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?|\/\.well-known\/jwks\.json|\/oauth\/introspect|\/console(\/login|\/enroll)?|\/admin\/openapi\.json|\/admin\/v1\/.+)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();
 

@@ -88,6 +88,18 @@ const ENDS_IN_CONSONANT: Record<string, boolean> = {
   '보호자 이메일': true,
   '동의 여부': false,
   본인인증: true,
+  사유: false,
+  항목: true,
+  검색어: false,
+  '검색 방식': true,
+  세션: true,
+  직원: true,
+  '명령 실행 사용자': false,
+  '대상 사용자': false,
+  작업: true,
+  '시작 시점': true,
+  '종료 시점': true,
+  '검토 월': true,
 };
 
 const FIELDS = [

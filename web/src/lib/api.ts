@@ -33,6 +33,8 @@ export async function api<T = Record<string, unknown>>(
     body?: FormData | Record<string, unknown>;
     bearer?: string;
     signal?: AbortSignal;
+    /** More headers: the console's X-CSRF-Token. */
+    headers?: Record<string, string>;
   } = {},
 ): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = {
@@ -41,6 +43,7 @@ export async function api<T = Record<string, unknown>>(
     'x-requested-with': 'accounts-web',
   };
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
+  Object.assign(headers, options.headers);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
   else if (options.body) {

@@ -1,0 +1,216 @@
+import { type AnyAdminEndpoint, adminEndpoint, type StaffAuth } from '../../http/admin-endpoint.js';
+import { t } from '../../http/response-schema.js';
+import { clearStaffCookie, setStaffCookie } from '../../http/staff-cookie.js';
+import type { RateCounter } from '../../limits/rate-counter.js';
+import { string } from '../../validation/field-kinds.js';
+import { rules } from '../../validation/rule-list.js';
+import { newPasswordField } from '../users/rules.js';
+import { permissions, staffRoles } from './permissions.js';
+import type { StaffService } from './service.js';
+import { ABSOLUTE_SESSION_MS, type StaffSignIn } from './sign-in.js';
+
+const signedInShape = t.object({
+  staff: t.object({ id: t.string(), email: t.string(), role: t.enum(staffRoles) }),
+  permissions: t.array(t.enum(permissions)),
+  csrf_token: t.string('Send it back in X-CSRF-Token with every POST of this session.'),
+});
+
+const signedInExample = {
+  staff: { id: '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e', email: 'minji@example.com', role: 'support' as const },
+  permissions: [
+    'users.read' as const,
+    'users.unmask' as const,
+    'users.export' as const,
+    'users.act' as const,
+    'content.read' as const,
+  ],
+  csrf_token: 'kq1mS3oQ1oYx3y0f2wq6VbX8m3k0H1w2Xy9tq5Zr0sA',
+};
+
+/** The signed-in staff member as the admin API answers it. */
+function signedIn(auth: StaffAuth) {
+  return {
+    staff: {
+      id: auth.staff.id,
+      email: auth.staff.email,
+      role: auth.staff.role as (typeof staffRoles)[number],
+    },
+    permissions: auth.permissions as (typeof permissions)[number][],
+    csrf_token: auth.csrfToken,
+  };
+}
+
+const codeField = string().required().max(16).describe('The six digits the authenticator app shows now.');
+const tokenField = string().required().max(128).describe('The `token` of the enrollment link.');
+
+const staffShape = t.object({
+  id: t.string(),
+  email: t.string(),
+  role: t.enum(staffRoles),
+  state: t.enum(['invited', 'active', 'disabled', 'locked'] as const),
+  enrolled_at: t.nullable(t.dateTime()),
+  disabled_at: t.nullable(t.dateTime()),
+  locked_until: t.nullable(t.dateTime()),
+  created_at: t.dateTime(),
+});
+
+const staffExample = {
+  id: '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e',
+  email: 'minji@example.com',
+  role: 'support' as const,
+  state: 'active' as const,
+  enrolled_at: '2026-11-28T09:12:00.000Z',
+  disabled_at: null,
+  locked_until: null,
+  created_at: '2026-11-28T09:00:00.000Z',
+};
+
+/** Who changes rights from the console, as the record of rights names them. */
+const actorOf = (auth: StaffAuth) => `staff:${auth.staff.id}`;
+
+/** The admin API's own routes: enrollment, sign-in and sign-out, the signed-in member, the staff list. */
+export function staffAdminEndpoints(
+  signIn: StaffSignIn,
+  staff: StaffService,
+  /** The users' per-IP login limit (RATE_LIMIT_LOGIN): a guess at a staff password costs the same. */
+  loginLimit: RateCounter,
+): AnyAdminEndpoint[] {
+  return [
+    adminEndpoint({
+      method: 'GET',
+      path: '/enrollment',
+      summary: 'What an enrollment link enrolls: the member and the authenticator secret to add',
+      tag: 'staff',
+      auth: 'none',
+      errors: [410],
+      rules: rules({ token: tokenField }),
+      response: t.object({
+        email: t.string(),
+        role: t.string(),
+        totp_secret: t.string(),
+        otpauth_url: t.string(),
+      }),
+      example: {
+        email: 'minji@example.com',
+        role: 'support',
+        totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+        otpauth_url:
+          'otpauth://totp/accounts:minji%40example.com?issuer=accounts&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+      },
+      handle: async ({ params }) => signIn.enrollment(params.token),
+    }),
+    adminEndpoint({
+      method: 'POST',
+      path: '/enrollment',
+      summary: 'Completes an enrollment: the password, and a code proving the authenticator',
+      description: 'The link then answers 410 enrollment_used. Sent by the console page (X-Requested-With).',
+      tag: 'staff',
+      auth: 'none',
+      limit: loginLimit,
+      errors: [410],
+      rules: rules({ token: tokenField, password: newPasswordField.required(), code: codeField }),
+      response: t.object({ status: t.literal('enrolled') }),
+      example: { status: 'enrolled' },
+      handle: async ({ params }) => {
+        await signIn.enroll(params.token, params.password, params.code);
+        return { status: 'enrolled' as const };
+      },
+    }),
+    adminEndpoint({
+      method: 'POST',
+      path: '/auth/login',
+      summary: 'Staff sign-in: email, password and the authenticator code, every time',
+      description: 'Sets the staff session cookie (Path=/admin). Five wrong in a row lock the account.',
+      tag: 'staff',
+      auth: 'none',
+      limit: loginLimit,
+      rules: rules({
+        email: string().required().max(255),
+        password: string().required().max(1024),
+        code: codeField,
+      }),
+      response: signedInShape,
+      example: signedInExample,
+      handle: async ({ params, request, reply }) => {
+        const session = await signIn.signIn({ ...params, clientAddress: request.ip });
+        setStaffCookie(request, reply, session.token, ABSOLUTE_SESSION_MS / 1000);
+        return signedIn(session.auth);
+      },
+    }),
+    adminEndpoint({
+      method: 'POST',
+      path: '/auth/logout',
+      summary: 'Ends the staff session',
+      tag: 'staff',
+      auth: 'staff',
+      rules: rules({}),
+      response: t.object({ status: t.literal('signed_out') }),
+      example: { status: 'signed_out' },
+      handle: async ({ staff, request, reply }) => {
+        await signIn.signOut(staff.sessionId);
+        clearStaffCookie(request, reply);
+        return { status: 'signed_out' as const };
+      },
+    }),
+    adminEndpoint({
+      method: 'GET',
+      path: '/me',
+      summary: 'The signed-in staff member, their role and permissions, and the CSRF token',
+      tag: 'staff',
+      auth: 'staff',
+      rules: rules({}),
+      response: signedInShape,
+      example: signedInExample,
+      handle: async ({ staff }) => signedIn(staff),
+    }),
+    adminEndpoint({
+      method: 'GET',
+      path: '/staff',
+      summary: 'Every staff member and their state',
+      tag: 'staff',
+      auth: 'staff',
+      permission: 'staff.manage',
+      rules: rules({}),
+      response: t.object({ staff: t.array(staffShape) }),
+      example: {
+        staff: [staffExample],
+      },
+      handle: async () => ({ staff: await staff.list() }),
+    }),
+    ...(['unlock', 'disable', 'enable'] as const).map((action) =>
+      adminEndpoint({
+        method: 'POST',
+        path: `/staff/:id/${action}`,
+        summary: `${action.charAt(0).toUpperCase()}${action.slice(1)}s a staff member; recorded with who did it`,
+        description: "A member's own rights cannot be changed by themselves (403).",
+        tag: 'staff',
+        auth: 'staff',
+        permission: 'staff.manage',
+        errors: [404],
+        rules: rules({ id: string().required().max(255).describe('The `id` of the member, from /staff.') }),
+        response: t.object({ staff: staffShape }),
+        example: { staff: staffExample },
+        handle: async ({ params, staff: auth }) => ({ staff: await staff[action](params.id, actorOf(auth)) }),
+      }),
+    ),
+    adminEndpoint({
+      method: 'POST',
+      path: '/staff/:id/role',
+      summary: "Changes a staff member's role (their sessions end); recorded with who did it",
+      description: "A member's own role cannot be changed by themselves (403).",
+      tag: 'staff',
+      auth: 'staff',
+      permission: 'staff.manage',
+      errors: [404],
+      rules: rules({
+        id: string().required().max(255).describe('The `id` of the member, from /staff.'),
+        role: string().required().in(staffRoles),
+      }),
+      response: t.object({ staff: staffShape }),
+      example: { staff: staffExample },
+      handle: async ({ params, staff: auth }) => ({
+        staff: await staff.setRole(params.id, params.role, actorOf(auth)),
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { securityHeaders } from './headers.js';
+import { card, escapeHtml, field, formStatus, passwordField, submitButton, type Translate } from './html.js';
+import { LANG_COOKIE, MESSAGES, type MessageKey, pageLocale } from './i18n.js';
+import { renderLayout } from './pages.js';
+
+/**
+ * The operator console's pages (issue 56 item 7, DESIGN §7): server-rendered shells in the user pages'
+ * design (the same layout, stylesheet and small scripts, no build step of their own) whose scripts call the
+ * admin API at /admin/v1. They hold no data and read no session: the staff cookie (Path=/admin) never
+ * reaches them, and a page learns who is signed in from `GET /admin/v1/me`.
+ */
+export const CONSOLE_PAGES = {
+  console: '/console',
+  'console-login': '/console/login',
+  'console-enroll': '/console/enroll',
+} as const;
+
+type ConsolePage = keyof typeof CONSOLE_PAGES;
+
+const TITLES: Record<ConsolePage, MessageKey> = {
+  console: 'console.home.title',
+  'console-login': 'console.login.title',
+  'console-enroll': 'console.enroll.title',
+};
+
+/** The console's navigation; the later pages (users, content, access records, staff) add their entries. */
+const CONSOLE_NAV: ReadonlyArray<{ page: ConsolePage; label: MessageKey }> = [
+  { page: 'console', label: 'console.nav.home' },
+];
+
+const codeField = (t: Translate) =>
+  field(t, 'code', 'console.field.code', {
+    autocomplete: 'one-time-code',
+    required: true,
+    extra: ' inputmode="numeric" pattern="[0-9]*" maxlength="6" spellcheck="false"',
+  });
+
+function body(page: ConsolePage, t: Translate): string {
+  switch (page) {
+    case 'console':
+      return `${card(`<dl class="console-who" id="who" hidden>
+<dt>${escapeHtml(t('console.signed_in_as'))}</dt><dd id="who-email"></dd>
+<dt>${escapeHtml(t('console.role'))}</dt><dd id="who-role"></dd>
+<dt>${escapeHtml(t('console.permissions'))}</dt><dd id="who-permissions"></dd>
+</dl>
+<form id="sign-out" method="post" novalidate>
+<button type="submit">${escapeHtml(t('console.action.sign_out'))}</button>
+${formStatus}
+</form>`)}`;
+    case 'console-login':
+      return card(`<p class="lead">${escapeHtml(t('console.login.lead'))}</p>
+<form id="console-login" method="post" novalidate>
+${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'username', required: true })}
+${passwordField(t, 'password', 'field.password', { autocomplete: 'current-password', required: true })}
+${codeField(t)}
+${submitButton(t, 'console.action.sign_in')}
+${formStatus}
+</form>`);
+    case 'console-enroll':
+      return card(`<p class="lead">${escapeHtml(t('console.enroll.lead'))}</p>
+<form id="console-enroll" method="post" novalidate hidden>
+<p id="enroll-who"></p>
+<div class="field">
+<p class="label">${escapeHtml(t('console.enroll.secret'))}</p>
+<p><code id="enroll-secret"></code></p>
+<p><a id="enroll-app" href="#">${escapeHtml(t('console.enroll.open_app'))}</a></p>
+</div>
+${passwordField(t, 'password', 'field.new_password', { autocomplete: 'new-password', required: true })}
+${codeField(t)}
+${submitButton(t, 'console.action.enroll')}
+</form>
+${formStatus}
+<p id="enroll-done" hidden>${escapeHtml(t('console.enroll.done'))} <a href="/console/login">${escapeHtml(t('console.action.sign_in'))}</a></p>`);
+  }
+}
+
+function nav(current: ConsolePage, t: Translate): string {
+  const own = CONSOLE_NAV.map(({ page, label }) => {
+    const mark = page === current ? ' aria-current="page"' : '';
+    return `<a href="${CONSOLE_PAGES[page]}"${mark}>${escapeHtml(t(label))}</a>`;
+  });
+  // The users and access records pages (web/console-users.ts) on the signed-in pages' bar.
+  if (current === 'console') {
+    own.push(`<a href="/console/users">${escapeHtml(t('console.nav.users'))}</a>`);
+    own.push(`<a href="/console/audit">${escapeHtml(t('console.nav.audit'))}</a>`);
+  }
+  return own.join(' ');
+}
+
+function renderConsolePage(page: ConsolePage, request: FastifyRequest): string {
+  const { locale } = pageLocale(request);
+  const t = (key: MessageKey) => MESSAGES[locale][key];
+  const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+  query.delete('lang');
+  return renderLayout({
+    locale,
+    heading: t(TITLES[page]),
+    name: page,
+    switchHref: (other) => {
+      const switched = new URLSearchParams(query);
+      switched.set('lang', other);
+      return `${CONSOLE_PAGES[page]}?${switched}`;
+    },
+    content: body(page, t),
+    script: { name: page, apiBase: '/admin/v1' },
+    app: { brand: t('console.name'), href: '/console', nav: nav(page, t) },
+  });
+}
+
+/** /console, /console/login and /console/enroll, under the pages' security headers. */
+export function registerConsolePages(app: FastifyInstance, policy: string): void {
+  for (const [page, url] of Object.entries(CONSOLE_PAGES) as Array<[ConsolePage, string]>) {
+    app.get(url, async (request, reply) => {
+      if (pageLocale(request).chosen)
+        reply.header(
+          'set-cookie',
+          `${LANG_COOKIE}=${pageLocale(request).locale}; Path=/; SameSite=Lax; Max-Age=31536000`,
+        );
+      securityHeaders(reply, policy);
+      reply.header('cache-control', 'no-store');
+      reply.header('vary', 'accept-language, cookie');
+      reply.type('text/html; charset=utf-8');
+      return renderConsolePage(page, request);
+    });
+  }
+}

@@ -1,0 +1,149 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumInstalled, lookAt, screenshot } from '../helpers/browser.js';
+import { registerUser } from '../helpers/factories.js';
+import { buildTestServices } from '../helpers/services.js';
+import { enrolledStaff, signedInStaff, testClock } from '../helpers/staff.js';
+import { useWebSuite } from '../helpers/web-suite.js';
+
+const SUITE = 'console-users';
+const LOADED = { timeout: 10_000 };
+
+describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their access records', () => {
+  const suite = useWebSuite();
+
+  /** A browser profile signed in as a new member of `role` (enrolled and signed in over the admin API). */
+  const openAs = async (role: string) => {
+    // The app runs on real time: each member's codes from a clock that starts now (one step ahead at most).
+    const clock = testClock();
+    const member = await enrolledStaff(suite.ctx, clock, role);
+    const session = await signedInStaff(suite.ctx, clock, member);
+    const opened = await suite.openPage();
+    await opened.page.goto('/console/login');
+    const { origin } = new URL(opened.page.url());
+    await opened.context.addCookies([
+      {
+        name: 'accounts_staff',
+        value: session.cookie.split('=')[1] as string,
+        url: `${origin}/admin`,
+        httpOnly: true,
+        sameSite: 'Strict',
+      },
+    ]);
+    return { ...opened, member, session };
+  };
+
+  /** Answers the reason dialog from the keyboard. */
+  const giveReason = async (page: Page, reason: string) => {
+    await page.locator('#reason-dialog').waitFor({ state: 'visible', ...LOADED });
+    await page.keyboard.type(reason);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+  };
+
+  it('lets support find a user, show the email with a reason, and disable the account', async () => {
+    const user = await registerUser(suite.ctx.app);
+    const { page, problems, member } = await openAs('support');
+    await page.goto('/console/users');
+    await page.getByLabel('Search for').focus();
+    await page.keyboard.type(user.email);
+    await page.keyboard.press('Enter');
+    const link = page.getByRole('link', { name: 'r***@example.com' });
+    await link.waitFor(LOADED);
+    await lookAt(page, SUITE, 'search');
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/console/users/${user.id}`, LOADED);
+    await expect
+      .poll(async () => page.locator('#profile').textContent(), LOADED)
+      .toContain('r***@example.com');
+    expect(await page.locator('#profile').textContent()).not.toContain(user.email);
+
+    await page.getByRole('button', { name: 'Show: Email' }).focus();
+    await page.keyboard.press('Enter');
+    await giveReason(page, 'Ticket 4411: which address');
+    await expect.poll(async () => page.locator('#profile').textContent(), LOADED).toContain(user.email);
+
+    await page.getByRole('button', { name: 'End this session' }).focus();
+    await page.keyboard.press('Enter');
+    await giveReason(page, 'Lost phone');
+    await expect.poll(async () => page.locator('#sessions li').count(), LOADED).toBe(0);
+
+    await page.getByRole('button', { name: 'Disable' }).focus();
+    await page.keyboard.press('Enter');
+    await giveReason(page, 'Reported as stolen');
+    await expect.poll(async () => page.locator('#action-status').textContent(), LOADED).toBe('Done.');
+    await lookAt(page, SUITE, 'user');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, SUITE, 'user-dark');
+
+    const { records } = await buildTestServices(suite.ctx).accessRecords.page({ subjectId: user.id }, 10);
+    expect(records.reverse().map((r) => [r.actor, r.action, r.reason, r.outcome])).toEqual([
+      [member.id, 'user.view', null, 'ok'],
+      [member.id, 'user.unmask.email', 'Ticket 4411: which address', 'ok'],
+      [member.id, 'user.revoke_session', 'Lost phone', 'ok'],
+      [member.id, 'user.view', null, 'ok'],
+      [member.id, 'user.disable', 'Reported as stolen', 'ok'],
+      [member.id, 'user.view', null, 'ok'],
+    ]);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('shows a viewer no actions and no "show", and the admin API refuses the viewer with 403', async () => {
+    const user = await registerUser(suite.ctx.app);
+    const { page, session } = await openAs('viewer');
+    await page.goto(`/console/users/${user.id}?lang=ko`);
+    await expect
+      .poll(async () => page.locator('#profile').textContent(), LOADED)
+      .toContain('r***@example.com');
+    expect(await page.locator('#actions-card').isHidden()).toBe(true);
+    expect(await page.getByRole('button', { name: /보기/ }).count()).toBe(0);
+    await lookAt(page, SUITE, 'viewer-ko');
+    const refused = await suite.ctx.app.inject({
+      method: 'POST',
+      url: `/admin/v1/users/${user.id}/disable`,
+      headers: session,
+      payload: { reason: 'trying' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      meta: {
+        code: 403,
+        error_type: 'AccessDeniedHttpException',
+        error_message: 'This action is unauthorized.',
+      },
+      data: [],
+    });
+  });
+
+  it('lets an admin filter the access records by subject and read the monthly review', async () => {
+    const user = await registerUser(suite.ctx.app);
+    const support = await openAs('support');
+    await support.page.goto(`/console/users/${user.id}`);
+    await expect.poll(async () => support.page.locator('#profile').textContent(), LOADED).toContain('r***');
+    const { page, problems } = await openAs('admin');
+    await page.goto('/console/audit');
+    await page.getByLabel('User id').focus();
+    await page.keyboard.type(user.id);
+    await page.keyboard.press('Enter');
+    const rows = page.locator('#records tbody tr');
+    await expect.poll(async () => rows.count(), LOADED).toBe(1);
+    expect(await rows.first().textContent()).toContain(`${support.member.id}127.0.0.1${user.id}user.view`);
+    await page.getByRole('button', { name: 'Monthly review' }).focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(
+        async () =>
+          (await page.locator('#findings li').count()) +
+          Number(await page.locator('#findings-none').isVisible()),
+        LOADED,
+      )
+      .toBeGreaterThan(0);
+    await lookAt(page, SUITE, 'audit');
+    await page.goto('/console/audit?lang=ko');
+    expect(await page.locator('h1').textContent()).toBe('접속기록');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await lookAt(page, SUITE, 'audit-ko-dark');
+    expect(problems.errors).toEqual([]);
+  });
+});

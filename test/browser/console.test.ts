@@ -1,0 +1,92 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING, chromiumInstalled, lookAt, screenshot } from '../helpers/browser.js';
+import { buildTestServices } from '../helpers/services.js';
+import { currentCode } from '../helpers/totp.js';
+import { useWebSuite } from '../helpers/web-suite.js';
+
+const SUITE = 'console';
+/** A page's first answers come after its modules load and its calls return: slow on a busy machine. */
+const LOADED = { timeout: 10_000 };
+
+describe.runIf(!chromiumInstalled && process.env.CI === 'true')('the console in Chromium (CI)', () => {
+  it('needs Chromium in CI', () => {
+    throw new Error(CHROMIUM_MISSING);
+  });
+});
+
+describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, home', () => {
+  const suite = useWebSuite();
+
+  /** Types into a field found by its label, as a person tabbing through the form would. */
+  const type = async (page: Page, label: RegExp, text: string) => {
+    const input = page.getByLabel(label).first();
+    await input.focus();
+    await page.keyboard.type(text);
+  };
+
+  it('enrolls from the link, refuses the link again, signs in with a code, and shows who is signed in', async () => {
+    const email = `console${Date.now()}@example.com`;
+    const added = await buildTestServices(suite.ctx).staff.add(email, 'support', 'cli:test');
+    const link = new URL(added.enrollment_url);
+    const { page, problems } = await suite.openPage();
+
+    await page.goto(`${link.pathname}${link.search}`);
+    const secretText = page.locator('#enroll-secret');
+    await expect.poll(async () => (await secretText.textContent()) ?? '', LOADED).toMatch(/^[A-Z2-7 ]{39}$/);
+    const secret = ((await secretText.textContent()) ?? '').replaceAll(' ', '');
+    expect(await page.locator('#enroll-who').textContent()).toBe(`Enrolling ${email} as support.`);
+    await lookAt(page, SUITE, 'enroll');
+    await type(page, /^New password/, 'a staff pass phrase');
+    await type(page, /^Authenticator code/, currentCode(secret));
+    await page.keyboard.press('Enter');
+    await page.locator('#enroll-done').waitFor({ state: 'visible', ...LOADED });
+    await lookAt(page, SUITE, 'enrolled');
+
+    await page.reload();
+    await expect
+      .poll(async () => page.locator('#form-error').textContent(), LOADED)
+      .toBe('This enrollment link has been used. Sign in instead.');
+    expect(await page.locator('#console-enroll').isHidden()).toBe(true);
+
+    await page.goto('/console');
+    await page.waitForURL('**/console/login', LOADED);
+    await lookAt(page, SUITE, 'login');
+    await type(page, /^Email/, email);
+    await type(page, /^Password/, 'a staff pass phrase');
+    // The next time step's code: the enrollment's own was used once.
+    await type(page, /^Authenticator code/, currentCode(secret, 1));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/console$/, LOADED);
+    await expect.poll(async () => page.locator('#who-email').textContent(), LOADED).toBe(email);
+    expect(await page.locator('#who-role').textContent()).toBe('support');
+    await lookAt(page, SUITE, 'home');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, SUITE, 'home-dark');
+
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/console/login', LOADED);
+    await page.goto('/console');
+    await page.waitForURL('**/console/login', LOADED);
+    // Chromium logs the refusals the steps provoked on purpose (the used link, /me signed out): only those.
+    expect(
+      problems.errors.filter((error) => !/status of (410|401) .*\/admin\/v1\/(enrollment|me)/.test(error)),
+    ).toEqual([]);
+  });
+
+  it('speaks Korean to a Korean browser, and says why a sign-in is refused', async () => {
+    const { page, problems } = await suite.openPage({ locale: 'ko-KR', colorScheme: 'dark' });
+    await page.goto('/console/login');
+    expect(await page.locator('h1').textContent()).toBe('운영자 로그인');
+    await type(page, /^이메일/, 'nobody@example.com');
+    await type(page, /^비밀번호/, 'not a pass phrase');
+    await type(page, /^인증 코드/, '123456');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => page.locator('#form-error').textContent(), LOADED)
+      .toMatch(/^이메일 또는 비밀번호가 맞지 않습니다/);
+    await lookAt(page, SUITE, 'login-ko-dark');
+    expect(problems.errors.filter((error) => !/status of 401/.test(error))).toEqual([]);
+  });
+});
