@@ -7,8 +7,8 @@ import { processBackend } from '../helpers/database.js';
 import { type CollectedSpan, OtlpCollector } from '../helpers/otlp-collector.js';
 import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
 import { ROOT, type RunningService, runCli, startService } from '../helpers/process.js';
-import { type FakeSolapi, startFakeSolapi } from '../helpers/solapi.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
+import { type FakeSolapi, startFakeSolapi } from '../helpers/solapi.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
