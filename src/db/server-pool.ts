@@ -42,7 +42,7 @@ export function boundedServerPool(url: string, max: number, timeouts: DatabaseTi
 /**
  * Kysely over a server pool, its named statements those of `statements` (the handle's). Named statements are
  * per connection, so a replica's pool prepares its own on first use of each of its connections, exactly as
- * the primary's does.
+ * the primary's does. With `tracing` on, each statement is a span (db/statement-spans.ts).
  */
 export function serverKysely(
   pool: pg.Pool,
