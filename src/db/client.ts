@@ -13,7 +13,7 @@ import { PreparedStatements } from './prepared-statements.js';
 import { ReplicaSet } from './replicas.js';
 import type { Database } from './schema.js';
 import { boundedServerPool, serverKysely } from './server-pool.js';
-import { statementSpans } from './statement-spans.js';
+import { tracedPool } from './statement-spans.js';
 import { type OutcomeCheck, PrimaryOutcomeCheck } from './write-outcome.js';
 
 /** A raw session on one connection, for what the query builder is not for: migration scripts and locks. */
@@ -138,10 +138,8 @@ async function openEmbedded(
   // A server-side statement timeout cannot interrupt PGlite; the wait for its one connection is bounded.
   const statements = new PreparedStatements(preparedStatements);
   const pool = new PGlitePool(pglite, timeouts.acquireTimeoutMs, statements);
-  const log = statementSpans(tracing, 'pglite');
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    ...(log === undefined ? {} : { log }),
+    dialect: new PostgresDialect({ pool: tracedPool(pool, tracing, 'pglite') }),
   });
   return {
     kind: 'embedded',
@@ -203,7 +201,7 @@ async function openServer(
   const pool = boundedServerPool(url, max, timeouts);
   // One set of names for the primary's pool and every replica's.
   const statements = new PreparedStatements(preparedStatements);
-  const db = serverKysely(pool, statements, statementSpans(tracing, 'postgresql'));
+  const db = serverKysely(pool, statements, tracing);
   const replicas =
     replicaUrls.length === 0
       ? undefined

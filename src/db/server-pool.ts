@@ -1,8 +1,10 @@
-import { Kysely, type Logger, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTimeouts } from '../config/database.js';
+import type { Tracing } from '../lib/tracing.js';
 import { type PreparedStatements, PreparingPool } from './prepared-statements.js';
 import type { Database } from './schema.js';
+import { tracedPool } from './statement-spans.js';
 
 /**
  * How much longer than the server's statement_timeout the client waits for an answer. The server cancels a
@@ -40,12 +42,17 @@ export function boundedServerPool(url: string, max: number, timeouts: DatabaseTi
 /**
  * Kysely over a server pool, its named statements those of `statements` (the handle's). Named statements are
  * per connection, so a replica's pool prepares its own on first use of each of its connections, exactly as
- * the primary's does.
+ * the primary's does. With `tracing` on, each statement is a span (db/statement-spans.ts).
  */
-export function serverKysely(pool: pg.Pool, statements: PreparedStatements, log?: Logger): Kysely<Database> {
+export function serverKysely(
+  pool: pg.Pool,
+  statements: PreparedStatements,
+  tracing?: Tracing,
+): Kysely<Database> {
   return new Kysely<Database>({
-    ...(log === undefined ? {} : { log }),
     // Always through PreparingPool, named statements or not: it also retires a connection whose answer was lost.
-    dialect: new PostgresDialect({ pool: new PreparingPool(pool, statements) }),
+    dialect: new PostgresDialect({
+      pool: tracedPool(new PreparingPool(pool, statements), tracing, 'postgresql'),
+    }),
   });
 }

@@ -22,7 +22,7 @@ export interface Tracing {
   span<T>(name: string, attributes: SpanAttributes, work: () => Promise<T>): Promise<T>;
   /**
    * A span for work already done, which took `durationMs` and ended now: for what is reported as it ends
-   * (the database layer's statements, from Kysely's log), a child of the span current where it is reported;
+   * (the database layer's statements, timed at the pool), a child of the span current where it is reported;
    * nothing outside a recorded span.
    */
   ended(name: string, attributes: SpanAttributes, durationMs: number, error?: unknown): void;

@@ -109,9 +109,12 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
     ended: (name, attributes, durationMs, error) => {
       // Only inside a recorded span: a statement of a request sampled out costs nothing more, and one of a
       // background pass (the delivery loop's polls) is not a trace of its own.
-      if (trace.getSpan(context.active())?.isRecording() !== true) return;
+      const parent = context.active();
+      if (trace.getSpan(parent)?.isRecording() !== true) return;
       const end = Date.now();
-      const span = tracer.startSpan(name, { attributes, kind: SpanKind.CLIENT, startTime: end - durationMs });
+      // The parent passed on: looking the active context up again costs an async-hooks look-up per statement.
+      const startTime = end - durationMs;
+      const span = tracer.startSpan(name, { attributes, kind: SpanKind.CLIENT, startTime }, parent);
       if (error !== undefined) failed(span, error);
       span.end(end);
     },
