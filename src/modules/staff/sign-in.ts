@@ -8,7 +8,12 @@ import type { PasswordHasher } from '../../lib/passwords.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import { newTotpSecret, otpauthUrl, totpSecretText } from '../../lib/totp.js';
 import { clientAddressKey } from '../../limits/client-address.js';
-import { EnrollmentExpiredError, EnrollmentUsedError, NetworkRefusedError, StaffLockedError } from './errors.js';
+import {
+  EnrollmentExpiredError,
+  EnrollmentUsedError,
+  NetworkRefusedError,
+  StaffLockedError,
+} from './errors.js';
 import { permissionsOf } from './permissions.js';
 import type { StaffRepo, StaffRow } from './repo.js';
 import { staffRole } from './service.js';
