@@ -105,8 +105,9 @@ async function benchBackend(database: BenchDatabase, settings: Settings): Promis
     report.summaries.push(feed.summary);
   }
   if (settings.scenarios.has('inspirers')) report.rows.push(...(await benchInspirers(database, settings)));
-  if (settings.scenarios.has('tokens')) {
-    report.rows.push(...(await benchTokens(database, settings)));
+  if (settings.scenarios.has('tokens')) report.rows.push(...(await benchTokens(database, settings)));
+  // `tokens` ends with tracing's comparison; `tracing` runs it alone.
+  if (settings.scenarios.has('tokens') || settings.scenarios.has('tracing')) {
     report.rows.push(...(await benchTracing(database, settings)));
   }
   if (settings.scenarios.has('console-search')) {
@@ -156,6 +157,7 @@ async function main(): Promise<number> {
     'forgot-timing',
     'webhooks',
     'tokens',
+    'tracing',
     'console-search',
   ] as const;
   if (perBackend.some((group) => settings.scenarios.has(group))) {

@@ -9,8 +9,9 @@ export const SCENARIO_GROUPS = ['hot-paths', 'growth', 'feed', 'inspirers'] as c
  * the part of `hot-paths` without argon2: validate and user/get beside their bare limit; `forgot-timing`,
  * forgot-password's time for a known address against an unknown one; `webhooks`, register and login beside
  * their argon2 limits without and with a webhook endpoint configured; `tokens`, auth/token beside user/get and
- * a jose verification of an access token beside a user/get round trip; `console-search`, the console's user
- * search on a million users, in process.
+ * a jose verification of an access token beside a user/get round trip, then `tracing`; `tracing` alone,
+ * user/get with tracing off, every span exported and one request in ten sampled; `console-search`, the
+ * console's user search on a million users, in process.
  */
 export const OPT_IN_GROUPS = [
   'traffic-mix',
@@ -20,6 +21,7 @@ export const OPT_IN_GROUPS = [
   'forgot-timing',
   'webhooks',
   'tokens',
+  'tracing',
   'console-search',
 ] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number] | (typeof OPT_IN_GROUPS)[number];
