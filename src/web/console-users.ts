@@ -5,7 +5,7 @@ import { MESSAGES, type MessageKey, pageLocale } from './i18n.js';
 import { renderLayout } from './pages.js';
 
 /**
- * The console's users and access records pages (issue 56 item 7): server-rendered shells, like the other
+ * The console's users and access records pages: server-rendered shells, like the other
  * console pages (web/console.ts), whose small scripts call the admin API and fill the tables. Personal data
  * arrives masked; a field is shown in full only through the reason dialog, and the page shows the actions
  * the signed-in role may take (the API refuses the rest with 403 all the same).

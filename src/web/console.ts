@@ -5,7 +5,7 @@ import { LANG_COOKIE, MESSAGES, type MessageKey, pageLocale } from './i18n.js';
 import { renderLayout } from './pages.js';
 
 /**
- * The operator console's pages (issue 56 item 7, DESIGN §7): server-rendered shells in the user pages'
+ * The operator console's pages (DESIGN §7): server-rendered shells in the user pages'
  * design (the same layout, stylesheet and small scripts, no build step of their own) whose scripts call the
  * admin API at /admin/v1. They hold no data and read no session: the staff cookie (Path=/admin) never
  * reaches them, and a page learns who is signed in from `GET /admin/v1/me`.

@@ -107,7 +107,7 @@ describe('renderFailure in Korean (Laravel-Lang ko/validation.php, particles fit
       { rule: 'last_sign_in_method', params: { provider: 'alpha' } },
       'alpha 계정은 유일한 로그인 수단입니다. 먼저 비밀번호를 설정하거나 다른 계정을 연결하세요.',
     ],
-    ['field', { rule: 'no-such-rule' }, 'The field is invalid.'],
+    ['gadget', { rule: 'no-such-rule' }, 'The gadget is invalid.'],
   ])('%s / %o → %j', (field, failure, message) => {
     expect(renderFailure(field, failure, 'ko')).toBe(message);
   });

@@ -45,7 +45,7 @@ const subjectOf = (userId: string) => (UUID_SHAPE.test(userId) ? userId.toLowerC
 const isoOrNull = (date: Date | null) => (date === null ? null : iso(date));
 
 /**
- * What support staff do to a user (issue 56 item 3), each behind `users.act` (reveal behind `users.unmask`),
+ * What support staff do to a user, each behind `users.act` (reveal behind `users.unmask`),
  * each with a reason, each one access record. They call what the app's API and the operator commands call,
  * so a rule lives in one place: the disable of the token lookup, the API's username and slug rules, the
  * scheduled deletion with its mail, the operator's second-factor reset.

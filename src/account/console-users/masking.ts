@@ -1,5 +1,5 @@
 /**
- * How the console shows personal data by default (issue 56 item 4): enough to recognise a user who writes
+ * How the console shows personal data by default: enough to recognise a user who writes
  * in, not enough to copy their data out. Pure functions; showing a field in full is the reveal action,
  * with a reason and an access record.
  */

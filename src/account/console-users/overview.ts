@@ -89,7 +89,7 @@ export interface UserOverview {
 }
 
 /**
- * A user's page (issue 56 item 3): one call reads each part once, concurrently, each list bounded — no
+ * A user's page: one call reads each part once, concurrently, each list bounded — no
  * query per row. Recorded as one `users.view` access; showing a masked field in full is `reveal`.
  */
 export class ConsoleUserOverview {

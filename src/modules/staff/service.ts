@@ -7,7 +7,7 @@ import { isStaffRole, type StaffRole, staffRoles } from './permissions.js';
 import type { RightsChange, StaffRepo, StaffRow } from './repo.js';
 import type { StaffSessionRepo } from './session-repo.js';
 
-/** An enrollment link works for 24 hours (issue 56). */
+/** An enrollment link works for 24 hours. */
 export const ENROLLMENT_TTL_MS = 24 * 3_600_000;
 
 /** A staff member as the CLI and the admin API show them: never a hash, a secret or a token. */
@@ -83,7 +83,7 @@ export function staffView(row: StaffRow, now: number): StaffView {
 }
 
 /**
- * Staff accounts and their rights (issue 56 item 1): add (with a one-time enrollment link), change the role,
+ * Staff accounts and their rights: add (with a one-time enrollment link), change the role,
  * disable, enable, remove, unlock. Every change of rights is written in the same transaction as a row of
  * `staff_rights_changes`: who (`actor`), when, the role before and after.
  */

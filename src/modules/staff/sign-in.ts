@@ -19,7 +19,7 @@ import type { StaffRepo, StaffRow } from './repo.js';
 import { staffRole } from './service.js';
 import type { StaffSessionRepo } from './session-repo.js';
 
-/** A staff session ends 12 hours after its sign-in, however busy (issue 56). */
+/** A staff session ends 12 hours after its sign-in, however busy. */
 export const ABSOLUTE_SESSION_MS = 12 * 3_600_000;
 /** Wrong passwords or codes in a row that lock the account. */
 export const LOCK_AFTER = 5;
@@ -85,7 +85,7 @@ function authOf(
 }
 
 /**
- * Staff enrollment, sign-in and sessions (issue 56 items 1–2): a password AND a TOTP code at every sign-in;
+ * Staff enrollment, sign-in and sessions: a password AND a TOTP code at every sign-in;
  * five wrong in a row lock the account for CONSOLE_LOCKOUT; sessions end after CONSOLE_IDLE_TIMEOUT unused or
  * 12 hours after the sign-in. Times come from `now` (a test moves it), never the database's clock.
  */
