@@ -180,7 +180,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
   const webhooks = buildWebhooks({ config, deps });
   const tools = buildOperatorTools({ config, deps, secondFactorRepo, activity });
   const accessTokens = buildAccessTokens({ config, deps });
-  // The console's staff: their own table, the users' hasher and TOTP code (DESIGN §7).
+  // The console's staff: their own table, the users' hasher and TOTP code; staff are never users.
   const staff = buildStaff({ config, deps, hasher });
   // The console's users: the services above, behind the staff's permissions, into the access records.
   const consoleUsers = buildConsoleUsers({
@@ -257,6 +257,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     serviceCredentials: accessTokens.serviceCredentials,
     staff: staff.staff,
     staffSignIn: staff.staffSignIn,
-    ...consoleUsers,
+    userSearch: consoleUsers.userSearch,
+    userOverview: consoleUsers.userOverview,
+    userActions: consoleUsers.userActions,
   };
 }

@@ -14,7 +14,7 @@ export interface AdminApi {
 }
 
 /**
- * The second app on the one root (DESIGN §7): the admin API under /admin/v1, its own document at
+ * The second app on the one root, beside the app's API: the admin API under /admin/v1, its own document at
  * /admin/openapi.json. Same instance, so the same error catalogue, envelope, hooks and body parsers; its own
  * credential (the staff cookie) and its own steps (http/admin-endpoint.ts).
  */

@@ -11,7 +11,7 @@ import type { Shape, Static } from './response-schema.js';
 import { cookieValue, isSameOriginWebRequest } from './session-cookie.js';
 
 /**
- * The admin API's endpoints (`/admin/v1/…`, DESIGN §7): declared like the app's (`endpoint` in endpoint.ts),
+ * The admin API's endpoints (`/admin/v1/…`): declared like the app's (`endpoint` in endpoint.ts),
  * run by steps of their own. Its one credential is the staff session cookie: an app's `api_token`, in any
  * place, is never read here, and the staff cookie is never read by the app's API (session-cookie.ts reads
  * only its own), so neither credential works on the other app.

@@ -45,7 +45,7 @@ export interface ConsoleUserServices {
   userActions: ConsoleUserActions;
 }
 
-/** Built after buildServices, on the same database, by whoever builds the admin app. */
+/** The console's user services, built by buildServices beside the services they call. */
 export function buildConsoleUsers(parts: ConsoleUserParts): ConsoleUserServices {
   const db = parts.deps.database.db;
   const gate = new StaffGate(parts.recorder);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { consoleNav } from './console-nav.js';
 import { securityHeaders } from './headers.js';
 import { card, escapeHtml, formStatus, sectionStatus, type Translate } from './html.js';
 import { MESSAGES, type MessageKey, pageLocale } from './i18n.js';
@@ -17,12 +18,6 @@ const PAGES = {
 } as const satisfies Record<string, { url: string; title: MessageKey }>;
 
 type Page = keyof typeof PAGES;
-
-const NAV: ReadonlyArray<{ href: string; label: MessageKey; pages: Page[] }> = [
-  { href: '/console', label: 'console.nav.home', pages: [] },
-  { href: '/console/users', label: 'console.nav.users', pages: ['console-users', 'console-user'] },
-  { href: '/console/audit', label: 'console.nav.audit', pages: ['console-audit'] },
-];
 
 const esc = (t: Translate, key: MessageKey) => escapeHtml(t(key));
 
@@ -107,10 +102,7 @@ function render(page: Page, request: FastifyRequest): string {
   const { locale } = pageLocale(request);
   const t = (key: MessageKey) => MESSAGES[locale][key];
   const path = request.url.split('?')[0] ?? PAGES[page].url;
-  const nav = NAV.map(({ href, label, pages }) => {
-    const mark = pages.includes(page) ? ' aria-current="page"' : '';
-    return `<a href="${href}"${mark}>${esc(t, label)}</a>`;
-  }).join(' ');
+  const nav = consoleNav(page, t, true);
   return renderLayout({
     locale,
     heading: t(PAGES[page].title),

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { consoleNav } from './console-nav.js';
 import { securityHeaders } from './headers.js';
 import { card, escapeHtml, field, formStatus, passwordField, submitButton, type Translate } from './html.js';
 import { LANG_COOKIE, MESSAGES, type MessageKey, pageLocale } from './i18n.js';
 import { renderLayout } from './pages.js';
 
 /**
- * The operator console's pages (DESIGN §7): server-rendered shells in the user pages'
+ * The operator console's pages: server-rendered shells in the user pages'
  * design (the same layout, stylesheet and small scripts, no build step of their own) whose scripts call the
  * admin API at /admin/v1. They hold no data and read no session: the staff cookie (Path=/admin) never
  * reaches them, and a page learns who is signed in from `GET /admin/v1/me`.
@@ -23,11 +24,6 @@ const TITLES: Record<ConsolePage, MessageKey> = {
   'console-login': 'console.login.title',
   'console-enroll': 'console.enroll.title',
 };
-
-/** The console's navigation; the later pages (users, content, access records, staff) add their entries. */
-const CONSOLE_NAV: ReadonlyArray<{ page: ConsolePage; label: MessageKey }> = [
-  { page: 'console', label: 'console.nav.home' },
-];
 
 const codeField = (t: Translate) =>
   field(t, 'code', 'console.field.code', {
@@ -75,18 +71,7 @@ ${formStatus}
   }
 }
 
-function nav(current: ConsolePage, t: Translate): string {
-  const own = CONSOLE_NAV.map(({ page, label }) => {
-    const mark = page === current ? ' aria-current="page"' : '';
-    return `<a href="${CONSOLE_PAGES[page]}"${mark}>${escapeHtml(t(label))}</a>`;
-  });
-  // The users and access records pages (web/console-users.ts) on the signed-in pages' bar.
-  if (current === 'console') {
-    own.push(`<a href="/console/users">${escapeHtml(t('console.nav.users'))}</a>`);
-    own.push(`<a href="/console/audit">${escapeHtml(t('console.nav.audit'))}</a>`);
-  }
-  return own.join(' ');
-}
+const nav = (current: ConsolePage, t: Translate) => consoleNav(current, t, current === 'console');
 
 function renderConsolePage(page: ConsolePage, request: FastifyRequest): string {
   const { locale } = pageLocale(request);

@@ -1,5 +1,5 @@
 /**
- * What each staff role may do: the one table the console's services check (DESIGN §7). A role is a set of
+ * What each staff role may do: the one table the console's services check. A role is a set of
  * permissions, never a rank compared with `>`: adding a role means adding a row here, and a reader sees every
  * right a role has without following an inheritance chain.
  */

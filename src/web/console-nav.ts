@@ -1,0 +1,23 @@
+import { escapeHtml, type Translate } from './html.js';
+import type { MessageKey } from './i18n.js';
+
+/** The console's bar: each entry's page names mark it current (`aria-current`). */
+const CONSOLE_NAV: ReadonlyArray<{ href: string; label: MessageKey; pages: readonly string[] }> = [
+  { href: '/console', label: 'console.nav.home', pages: ['console'] },
+  { href: '/console/users', label: 'console.nav.users', pages: ['console-users', 'console-user'] },
+  { href: '/console/audit', label: 'console.nav.audit', pages: ['console-audit'] },
+];
+
+/**
+ * The bar of the console page `current`. The signed-out pages (sign-in, enrollment) show only the way home:
+ * the others would answer them with the sign-in anyway.
+ */
+export function consoleNav(current: string, t: Translate, signedIn: boolean): string {
+  const entries = signedIn ? CONSOLE_NAV : CONSOLE_NAV.slice(0, 1);
+  return entries
+    .map(({ href, label, pages }) => {
+      const mark = pages.includes(current) ? ' aria-current="page"' : '';
+      return `<a href="${href}"${mark}>${escapeHtml(t(label))}</a>`;
+    })
+    .join(' ');
+}
