@@ -14,8 +14,12 @@ interface Described {
   attributes: SpanAttributes;
 }
 
-/** Records one statement that took `durationMs` and ended now (with its error when it failed). */
-type RecordStatement = (sql: string, durationMs: number, error?: unknown) => void;
+interface StatementRecorder {
+  /** Whether a statement run now would be recorded: inside a request the sampler kept. */
+  recording(): boolean;
+  /** Records one statement that took `durationMs` and ended now (with its error when it failed). */
+  record(sql: string, durationMs: number, error?: unknown): void;
+}
 
 /**
  * A span per database statement, on PGlite and PostgreSQL alike: the pool's `query` is timed where it is
@@ -35,7 +39,7 @@ export function tracedPool(
   return new TracedPool(pool, statementRecorder(tracing, system));
 }
 
-function statementRecorder(tracing: Tracing, system: 'pglite' | 'postgresql'): RecordStatement {
+function statementRecorder(tracing: Tracing, system: 'pglite' | 'postgresql'): StatementRecorder {
   // Each text's name and attributes, worked out once: a statement then allocates nothing of its own before
   // the span (the SDK copies the attributes).
   const described = new Map<string, Described>();
@@ -55,9 +59,12 @@ function statementRecorder(tracing: Tracing, system: 'pglite' | 'postgresql'): R
     described.set(sql, fresh);
     return fresh;
   };
-  return (sql, durationMs, error) => {
-    const { name, attributes } = describe(sql);
-    tracing.ended(name, attributes, durationMs, error);
+  return {
+    recording: () => tracing.recording(),
+    record: (sql, durationMs, error) => {
+      const { name, attributes } = describe(sql);
+      tracing.ended(name, attributes, durationMs, error);
+    },
   };
 }
 
@@ -70,14 +77,14 @@ class TracedPool implements PostgresPool {
 
   constructor(
     private readonly pool: PostgresPool,
-    private readonly record: RecordStatement,
+    private readonly recorder: StatementRecorder,
   ) {}
 
   connect(): Promise<PostgresPoolClient> {
     return this.pool.connect().then((client) => {
       let wrapper = this.wrappers.get(client);
       if (wrapper === undefined) {
-        wrapper = tracedClient(client, this.record);
+        wrapper = tracedClient(client, this.recorder);
         this.wrappers.set(client, wrapper);
       }
       return wrapper;
@@ -89,7 +96,7 @@ class TracedPool implements PostgresPool {
   }
 }
 
-function tracedClient(client: PostgresPoolClient, record: RecordStatement): PostgresPoolClient {
+function tracedClient(client: PostgresPoolClient, recorder: StatementRecorder): PostgresPoolClient {
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   function query<R>(
@@ -98,15 +105,17 @@ function tracedClient(client: PostgresPoolClient, record: RecordStatement): Post
   ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor);
     const sql = sqlOrCursor;
+    // A request the sampler left out runs its statements as they are: no clock, no reaction, no span.
+    if (!recorder.recording()) return client.query<R>(sql, parameters ?? []);
     const start = performance.now();
     // One reaction, no async function: the callbacks run in the caller's context, as the statement did.
     return client.query<R>(sql, parameters ?? []).then(
       (result) => {
-        record(sql, performance.now() - start);
+        recorder.record(sql, performance.now() - start);
         return result;
       },
       (error: unknown) => {
-        record(sql, performance.now() - start, error);
+        recorder.record(sql, performance.now() - start, error);
         throw error;
       },
     );

@@ -32,6 +32,11 @@ export interface Tracing {
   underTraceparent<T>(traceparent: string | null | undefined, work: () => T): T;
   /** The current trace id (32 hex digits), for log lines; undefined outside any span. */
   traceId(): string | undefined;
+  /**
+   * Whether the current span is recorded: false outside any span, when tracing is off, and in a request the
+   * sampler left out, where timing a statement would only be thrown away.
+   */
+  recording(): boolean;
 }
 
 /** Tracing off: every call runs the work as it is, nothing recorded, nothing allocated. */
@@ -42,6 +47,7 @@ export const noTracing: Tracing = {
   traceparent: () => undefined,
   underTraceparent: (_traceparent, work) => work(),
   traceId: () => undefined,
+  recording: () => false,
 };
 
 let ambient: Tracing = noTracing;

@@ -43,24 +43,43 @@ function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
 }
 
+/** Where a request keeps the context @fastify/otel made current for it (its request span's). */
+const REQUEST_CONTEXT = Symbol('accounts.requestContext');
+type WithRequestContext = { [REQUEST_CONTEXT]: Context | null };
+
 /**
  * @fastify/otel's plugin, and the request's context made current again before the handler: a request with a
  * body comes back from parsing it in the socket's async context, not the request's, and without its handler
- * span nothing else puts it back. The hooks before it run as they are (ours read no database there).
+ * span nothing else puts it back. The context is kept as @fastify/otel's hook leaves it (the hook after it
+ * runs inside it) and entered again only when it was lost: a request without a body never left it. The hooks
+ * before the handler run as they are (ours read no database there).
  */
 function requestSpans(plugin: FastifyPluginCallback): FastifyPluginCallback {
-  const wrapped: FastifyPluginCallback = (app, _options, done) => {
-    app.register(plugin);
+  const keepContext: FastifyPluginCallback = (app, _options, done) => {
+    app.decorateRequest(REQUEST_CONTEXT, null);
+    app.addHook('onRequest', (request, _reply, next) => {
+      (request as unknown as WithRequestContext)[REQUEST_CONTEXT] = context.active();
+      next();
+    });
     app.addHook('preHandler', (request, _reply, next) => {
-      const requestContext = request.opentelemetry().context;
-      if (requestContext == null) next();
+      const requestContext = (request as unknown as WithRequestContext)[REQUEST_CONTEXT];
+      if (requestContext == null || context.active() === requestContext) next();
       else context.with(requestContext, next);
     });
     done();
   };
-  // As fastify-plugin marks a plugin: its hooks apply to every route, not to a scope of its own.
-  Object.assign(wrapped, { [Symbol.for('skip-override')]: true });
-  return wrapped;
+  const wrapped: FastifyPluginCallback = (app, _options, done) => {
+    // In this order: the plugin's onRequest hook (it opens the span) runs before keepContext's.
+    app.register(plugin);
+    app.register(skipOverride(keepContext));
+    done();
+  };
+  return skipOverride(wrapped);
+}
+
+/** As fastify-plugin marks a plugin: its hooks apply to every route, not to a scope of its own. */
+function skipOverride(plugin: FastifyPluginCallback): FastifyPluginCallback {
+  return Object.assign(plugin, { [Symbol.for('skip-override')]: true });
 }
 
 /** The tracer provider (registered process-wide: its context follows async work), the seam and the plugin. */
@@ -95,8 +114,12 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
   const inContext = (ctx: Context) => trace.getSpan(ctx)?.spanContext();
   const tracing: Tracing = {
     enabled: true,
-    span: (name, attributes, work) =>
-      tracer.startActiveSpan(name, { attributes }, async (span) => {
+    span: (name, attributes, work) => {
+      // Inside a request the sampler left out, a child would be left out too: skip building it. Work with no
+      // span around it (a background pass) still asks the sampler for a trace of its own.
+      const parent = trace.getSpan(context.active());
+      if (parent !== undefined && !parent.isRecording()) return work();
+      return tracer.startActiveSpan(name, { attributes }, async (span) => {
         try {
           return await work();
         } catch (error) {
@@ -105,7 +128,8 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
         } finally {
           span.end();
         }
-      }),
+      });
+    },
     ended: (name, attributes, durationMs, error) => {
       // Only inside a recorded span: a statement of a request sampled out costs nothing more, and one of a
       // background pass (the delivery loop's polls) is not a trace of its own.
@@ -128,6 +152,7 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
       return context.with(propagation.extract(context.active(), { traceparent }), work);
     },
     traceId: () => inContext(context.active())?.traceId,
+    recording: () => trace.getSpan(context.active())?.isRecording() === true,
   };
   return {
     tracing,

@@ -146,6 +146,32 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     for (const line of lines()) expect(line.trace_id).toBe(CALLER_TRACE);
   });
 
+  it('records nothing of a request its caller did not sample, and passes that choice on', async () => {
+    const unsampled = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const response = await fetch(`${service.url}/v1/auth/register`, {
+      method: 'POST',
+      headers: { traceparent: `00-${unsampled}-${CALLER_SPAN}-00` },
+      body: new URLSearchParams({ ...account, email: 'unsampled@example.com', username: 'unsampleduser' }),
+    });
+    expect(response.status).toBe(200);
+    // Its webhook goes out in the caller's trace, still marked "not sampled" for the receiver.
+    const delivered = await vi.waitFor(() => {
+      const found = receiver.requests.find((request) => request.body.data?.email === 'unsampled@example.com');
+      expect(found).toBeDefined();
+      return found;
+    });
+    expect(delivered?.traceparent).toMatch(new RegExp(`^00-${unsampled}-[0-9a-f]{16}-00$`));
+
+    // A sampled request after it: once its span is in, the unsampled one's would have been too.
+    const sampled = '0f0e0d0c0b0a09080706050403020100';
+    const after = await fetch(`${service.url}/v1/user/get`, {
+      headers: { authorization: `Bearer ${apiToken}`, traceparent: `00-${sampled}-${CALLER_SPAN}-01` },
+    });
+    expect(after.status).toBe(200);
+    await collector.until((all) => all.some((span) => span.traceId === sampled && span.name === 'request'));
+    expect(collector.trace(unsampled)).toEqual([]);
+  });
+
   it("sends the caller's trace on to PortOne, under a span of the look-up", async () => {
     const authorization = `Bearer ${apiToken}`;
     const started = await fetch(`${service.url}/v1/user/identity/start`, {
