@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PasswordHasher } from '../../src/lib/passwords.js';
+import { permissionsOf, staffRoles } from '../../src/modules/staff/permissions.js';
 import { backends } from '../helpers/database.js';
 import { bearer, registerUser } from '../helpers/factories.js';
 import { expectError, expectOk, UNAUTHENTICATED } from '../helpers/http.js';
@@ -34,6 +35,7 @@ interface Operation {
   method: 'GET' | 'POST';
   url: string;
   signedIn: boolean;
+  permission: string | undefined;
 }
 
 /**
@@ -48,13 +50,16 @@ describe.each(backends)('%s: the admin API against a hostile client', (backend) 
   });
 
   const operations = async (): Promise<Operation[]> => {
-    type Document = { paths: Record<string, Record<string, { security: unknown[] }>> };
+    type Document = {
+      paths: Record<string, Record<string, { security: unknown[]; 'x-permission'?: string }>>;
+    };
     const document = (await ctx.app.inject({ method: 'GET', url: '/admin/openapi.json' })).json() as Document;
     const found = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({
         method: method.toUpperCase() as Operation['method'],
         url: `/admin/v1${path.replace(/\{\w+\}/g, SOME_ID)}`,
         signedIn: operation.security.length > 0,
+        permission: operation['x-permission'],
       })),
     );
     // The document is read, not empty: the list below really runs over the endpoints.
@@ -134,6 +139,22 @@ describe.each(backends)('%s: the admin API against a hostile client', (backend) 
     }
     // The session itself still works: nothing above ended it.
     expectOk(await ctx.app.inject({ method: 'GET', url: '/admin/v1/me', headers: session }));
+  });
+
+  it("refuses each role, with the 403, every endpoint whose permission the role's row does not give", async () => {
+    const all = await operations();
+    for (const role of staffRoles) {
+      const session = await signedInStaff(ctx, clock, await enrolledStaff(ctx, clock, role));
+      const refused = all.filter(
+        (operation) =>
+          operation.permission !== undefined &&
+          !(permissionsOf(role) as readonly string[]).includes(operation.permission),
+      );
+      // Every role is refused something but admin, refused nothing.
+      expect(refused.length === 0).toBe(role === 'admin');
+      const forbidden = [403, 'AccessDeniedHttpException', 'This action is unauthorized.', []] as const;
+      expect(await unexpected(refused, forbidden, (operation) => send(operation, session))).toEqual([]);
+    }
   });
 
   it('answers a body over BODY_LIMIT with the 413 envelope on every state change, signed in or not', async () => {
