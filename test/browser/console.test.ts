@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_MISSING, chromiumInstalled, lookAt, screenshot } from '../helpers/browser.js';
 import { buildTestServices } from '../helpers/services.js';
+import { enrolledStaff, signedInStaff, staffLogin, testClock } from '../helpers/staff.js';
 import { currentCode } from '../helpers/totp.js';
 import { useWebSuite } from '../helpers/web-suite.js';
 
@@ -88,5 +90,60 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
       .toMatch(/^이메일 또는 비밀번호가 맞지 않습니다/);
     await lookAt(page, SUITE, 'login-ko-dark');
     expect(problems.errors.filter((error) => !/status of 401/.test(error))).toEqual([]);
+  });
+
+  it('says a member is locked at the fifth wrong try, refuses a stale CSRF token, and ends an idle session', async () => {
+    // The app runs on real time: each member's codes from a clock that starts now (one step ahead at most).
+    const locked = await enrolledStaff(suite.ctx, testClock(), 'viewer');
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await staffLogin(suite.ctx.app, locked, currentCode(locked.secret), 'wrong pass phrase');
+    }
+    const { page, problems, context } = await suite.openPage();
+    await page.goto('/console/login');
+    await type(page, /^Email/, locked.email);
+    await type(page, /^Password/, 'wrong pass phrase');
+    await type(page, /^Authenticator code/, currentCode(locked.secret));
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => page.locator('#form-error').textContent(), LOADED)
+      .toBe('This staff account is locked after too many wrong tries. Wait, or ask an admin to unlock it.');
+
+    // Signed in as one member; the cookie then changes to another's session under the open page.
+    const cookieOf = async (role: string) => {
+      const clock = testClock();
+      const member = await enrolledStaff(suite.ctx, clock, role);
+      const session = await signedInStaff(suite.ctx, clock, member);
+      return { member, token: session.cookie.split('=')[1] as string };
+    };
+    const { origin } = new URL(page.url());
+    const setCookie = (value: string) =>
+      context.addCookies([
+        { name: 'accounts_staff', value, url: `${origin}/admin`, httpOnly: true, sameSite: 'Strict' },
+      ]);
+    const first = await cookieOf('support');
+    const second = await cookieOf('viewer');
+    await setCookie(first.token);
+    await page.goto('/console');
+    await expect.poll(async () => page.locator('#who-email').textContent(), LOADED).toBe(first.member.email);
+    await setCookie(second.token);
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => page.locator('#sign-out [role="alert"]').textContent(), LOADED)
+      .toBe('The page is out of date. Reload it and try again.');
+    await page.reload();
+    await expect.poll(async () => page.locator('#who-email').textContent(), LOADED).toBe(second.member.email);
+
+    // Unused for CONSOLE_IDLE_TIMEOUT (30 minutes): the next page is the sign-in.
+    await sql`UPDATE staff_sessions SET last_seen_at = last_seen_at - interval '31 minutes'
+      WHERE staff_id = ${second.member.id}`.execute(suite.ctx.database.handle.db);
+    await page.goto('/console');
+    await page.waitForURL('**/console/login', LOADED);
+    // Chromium logs the refusals provoked on purpose: the locked sign-in, the stale token, the idle /me.
+    expect(
+      problems.errors.filter(
+        (error) => !/status of (401|403) .*\/admin\/v1\/(auth\/login|auth\/logout|me)/.test(error),
+      ),
+    ).toEqual([]);
   });
 });

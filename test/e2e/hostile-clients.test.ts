@@ -44,6 +44,15 @@ const STALLED_VALIDATE = head([
   'Content-Length: 1000',
 ]);
 
+/** The same on the admin API (sign-out: no per-IP limit counted before its body). */
+const STALLED_ADMIN = head([
+  'POST /admin/v1/auth/logout HTTP/1.1',
+  'Host: 127.0.0.1',
+  'Content-Type: application/json',
+  'Cookie: accounts_staff=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  'Content-Length: 1000',
+]);
+
 const STALLED_LOGIN = head([
   'POST /v1/auth/login/email HTTP/1.1',
   'Host: 127.0.0.1',
@@ -123,9 +132,10 @@ describe('slow and hostile clients against the real process', () => {
   it('closes a connection whose body stalls (Content-Length 1000, 10 bytes sent) with a 408', async () => {
     const pid = service.child.pid as number;
     const before = await openSocketCount(pid);
-    const exchanges = await Promise.all(
-      Array.from({ length: 10 }, () => rawExchange(service.url, `${STALLED_VALIDATE}email=a%40b`)),
-    );
+    const exchanges = await Promise.all([
+      ...Array.from({ length: 10 }, () => rawExchange(service.url, `${STALLED_VALIDATE}email=a%40b`)),
+      ...Array.from({ length: 2 }, () => rawExchange(service.url, `${STALLED_ADMIN}{"a":1`)),
+    ]);
     for (const exchange of exchanges) {
       expect(exchange.closedByServer).toBe(true);
       expect(parseRawResponse(exchange.response)).toMatchObject({ status: 408, body: TIMEOUT });
