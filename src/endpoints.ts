@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes } from './account/access-tokens/oauth-routes.js';
 import { accessTokenEndpoints } from './account/access-tokens/routes.js';
+import { consoleContentEndpoints } from './account/console-content/routes.js';
 import { consoleUserEndpoints } from './account/console-users/routes.js';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
@@ -263,6 +264,11 @@ export function buildAdminEndpoints(
         recorder: accessRecorder(accessRecords),
       }),
       ...accessRecordEndpoints(accessRecords, accessReview),
+      ...consoleContentEndpoints({
+        consolePosts: services.consolePosts,
+        consoleConsents: services.consoleConsents,
+        recorder: accessRecorder(accessRecords),
+      }),
     ],
     services: {
       authenticate: (token) => staffSignIn.authenticate(token),

@@ -1,6 +1,7 @@
 import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildAccessTokens } from './services/access-tokens.js';
 import { buildAccountFlows } from './services/account.js';
+import { buildConsoleContent } from './services/console-content.js';
 import { accessRecorder, buildConsoleUsers } from './services/console-users.js';
 import { buildDeletion } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
@@ -194,6 +195,14 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     secondFactorReset: tools.secondFactorReset,
     recorder: accessRecorder(tools.accessRecords),
   });
+  // The console's posts and consent documents: the same posts and consents services as the operator commands.
+  const consoleContent = buildConsoleContent({
+    config,
+    deps,
+    posts,
+    consents: entities.consents,
+    recorder: accessRecorder(tools.accessRecords),
+  });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -260,5 +269,8 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     userSearch: consoleUsers.userSearch,
     userOverview: consoleUsers.userOverview,
     userActions: consoleUsers.userActions,
+    postModeration: consoleContent.postModeration,
+    consolePosts: consoleContent.consolePosts,
+    consoleConsents: consoleContent.consoleConsents,
   };
 }

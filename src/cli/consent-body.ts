@@ -1,8 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
+import { cleanBody, MAX_BODY_BYTES } from '../modules/consents/publish-rules.js';
 import { OperatorError } from './output.js';
-
-/** The largest document text `--body` takes: a page, with room to spare, never a mistaken binary. */
-export const MAX_BODY_BYTES = 100 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -31,8 +29,9 @@ export async function readBody(file: string, at = file): Promise<string> {
   } catch {
     throw new OperatorError(`--body: ${file} is not UTF-8 text`);
   }
-  if (text.includes('\u0000')) throw new OperatorError(`--body: ${file} is not UTF-8 text (it holds NUL)`);
-  const body = text.replace(/\r\n?/g, '\n').trim();
-  if (body === '') throw new OperatorError(`--body: ${file} is empty`);
-  return body;
+  const cleaned = cleanBody(text);
+  if ('body' in cleaned) return cleaned.body;
+  if (cleaned.problem === 'nul') throw new OperatorError(`--body: ${file} is not UTF-8 text (it holds NUL)`);
+  if (cleaned.problem === 'empty') throw new OperatorError(`--body: ${file} is empty`);
+  throw new OperatorError(`--body: ${file} is over ${MAX_BODY_BYTES} bytes (100 KB)`);
 }

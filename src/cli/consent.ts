@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import type { ConsentText } from '../db/schema.js';
 import type { ConsentHistoryEntry } from '../modules/consents/history.js';
+import {
+  CONSENT_LANGUAGES,
+  isDocumentUrl,
+  MAX_TITLE_CHARS,
+  MAX_URL_LENGTH,
+} from '../modules/consents/publish-rules.js';
 import type { CurrentDocument } from '../modules/consents/repo.js';
 import { DOCUMENT_KEY } from '../modules/consents/service.js';
 import { legalPagePath } from '../modules/consents/view.js';
@@ -19,7 +25,7 @@ interface PublishOptions {
   required?: boolean;
 }
 
-const LANGUAGES = ['ko', 'en'];
+const LANGUAGES: readonly string[] = CONSENT_LANGUAGES;
 
 /**
  * Repeatable options collect their values in order. They have no default (commander would show
@@ -30,17 +36,6 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 /** What commander hands the publish action: the repeatable options given at least once. */
 type GivenPublishOptions = Omit<PublishOptions, 'title' | 'url' | 'body' | 'lang'> &
   Partial<Pick<PublishOptions, 'title' | 'url' | 'body' | 'lang'>>;
-
-/** A page of the service's own (`/legal/terms`) or an http(s) URL. */
-function isDocumentUrl(value: string): boolean {
-  if (/^\/(?!\/)\S*$/.test(value)) return true;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The title and URL per language: the n-th `--lang` goes with the n-th `--title`, `--url` and `--body`.
@@ -71,8 +66,9 @@ export function textsOf(
     if (!LANGUAGES.includes(lang)) throw new OperatorError(`--lang: must be one of ${LANGUAGES.join(', ')}`);
     if (lang in texts) throw new OperatorError(`--lang: ${lang} is given twice`);
     const url = options.url.length > 0 ? (options.url[i] ?? '').trim() : ownPage(lang);
-    if (title === '' || [...title].length > 255) throw new OperatorError('--title: 1 to 255 characters');
-    if (!isDocumentUrl(url) || url.length > 2048)
+    if (title === '' || [...title].length > MAX_TITLE_CHARS)
+      throw new OperatorError('--title: 1 to 255 characters');
+    if (!isDocumentUrl(url) || url.length > MAX_URL_LENGTH)
       throw new OperatorError(`--url: must be a path of this service (/legal/terms) or an http(s) URL`);
     texts[lang] = { title, url };
   });

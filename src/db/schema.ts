@@ -142,6 +142,9 @@ export interface PostsTable {
   hot_score: ColumnType<number, never, never>;
   /** 0017: the author's account is scheduled for deletion; the feed indexes leave the post out. */
   author_hidden: Generated<boolean>;
+  /** 0050: when staff hid the post (the feed indexes leave it out), and why; both null while it is shown. */
+  hidden_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  hidden_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PostLikesTable {

@@ -3,6 +3,7 @@ import type { MediaReferences } from '../modules/images/orphan-sweep.js';
 import type { DeliveryWake } from '../modules/webhooks/delivery-loop.js';
 import type { AccessTokenServices } from './access-tokens.js';
 import type { AccountFlows } from './account.js';
+import type { ConsoleContentServices } from './console-content.js';
 import type { ConsoleUserServices } from './console-users.js';
 import type { DeletionServices } from './deletion.js';
 import type { EmailCodeServices } from './email-codes.js';
@@ -65,7 +66,8 @@ export interface Services
     OperatorToolServices,
     AccessTokenServices,
     StaffServices,
-    ConsoleUserServices {
+    ConsoleUserServices,
+    ConsoleContentServices {
   /** The second step of a sign-in (or of a deletion's cancel). */
   secondFactorSignIn: SecondFactorSignIn;
   /** Whether SECRETS_KEY is set: without it the second factor's routes answer 503. */

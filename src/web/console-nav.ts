@@ -1,11 +1,32 @@
 import { escapeHtml, type Translate } from './html.js';
 import type { MessageKey } from './i18n.js';
 
-/** The console's bar: each entry's page names mark it current (`aria-current`). */
-const CONSOLE_NAV: ReadonlyArray<{ href: string; label: MessageKey; pages: readonly string[] }> = [
+/**
+ * The console's bar: each entry's page names mark it current (`aria-current`). An entry with a permission is
+ * shown only to roles that have it: the pages cannot read the staff cookie (Path=/admin), so the page's script
+ * hides it once GET /me has said what the role may do (web/src/console/staff.ts).
+ */
+const CONSOLE_NAV: ReadonlyArray<{
+  href: string;
+  label: MessageKey;
+  pages: readonly string[];
+  permission?: string;
+}> = [
   { href: '/console', label: 'console.nav.home', pages: ['console'] },
   { href: '/console/users', label: 'console.nav.users', pages: ['console-users', 'console-user'] },
   { href: '/console/audit', label: 'console.nav.audit', pages: ['console-audit'] },
+  {
+    href: '/console/posts',
+    label: 'console.nav.posts',
+    pages: ['console-posts'],
+    permission: 'content.read',
+  },
+  {
+    href: '/console/consents',
+    label: 'console.nav.consents',
+    pages: ['console-consents'],
+    permission: 'content.read',
+  },
 ];
 
 /**
@@ -15,9 +36,10 @@ const CONSOLE_NAV: ReadonlyArray<{ href: string; label: MessageKey; pages: reado
 export function consoleNav(current: string, t: Translate, signedIn: boolean): string {
   const entries = signedIn ? CONSOLE_NAV : CONSOLE_NAV.slice(0, 1);
   return entries
-    .map(({ href, label, pages }) => {
+    .map(({ href, label, pages, permission }) => {
       const mark = pages.includes(current) ? ' aria-current="page"' : '';
-      return `<a href="${href}"${mark}>${escapeHtml(t(label))}</a>`;
+      const needs = permission === undefined ? '' : ` data-permission="${permission}"`;
+      return `<a href="${href}"${mark}${needs}>${escapeHtml(t(label))}</a>`;
     })
     .join(' ');
 }

@@ -21,13 +21,13 @@ type Page = keyof typeof PAGES;
 
 const esc = (t: Translate, key: MessageKey) => escapeHtml(t(key));
 
-const input = (t: Translate, name: string, label: MessageKey, extra = '') =>
+export const input = (t: Translate, name: string, label: MessageKey, extra = '') =>
   `<div class="field"><label for="${name}">${esc(t, label)}</label>
 <input id="${name}" name="${name}"${extra.includes('type=') ? '' : ' type="text"'}${extra} aria-describedby="${name}-message">
 <p id="${name}-message" class="message" aria-live="polite"></p></div>`;
 
 /** The reason dialog every "show" and action opens: a native <dialog>, so Escape and focus just work. */
-const reasonDialog = (t: Translate) => `<dialog id="reason-dialog" aria-labelledby="reason-label">
+export const reasonDialog = (t: Translate) => `<dialog id="reason-dialog" aria-labelledby="reason-label">
 <form id="reason-form" method="dialog">
 <div class="field"><label id="reason-label" for="reason">${esc(t, 'console.user.reason')}</label>
 <textarea id="reason" name="reason" rows="3" maxlength="500" required aria-describedby="reason-message"></textarea>
@@ -37,7 +37,7 @@ const reasonDialog = (t: Translate) => `<dialog id="reason-dialog" aria-labelled
 </form>
 </dialog>`;
 
-const table = (id: string, columns: MessageKey[], t: Translate) =>
+export const table = (id: string, columns: MessageKey[], t: Translate) =>
   `<div class="table-scroll"><table id="${id}"><thead><tr>${columns
     .map((key) => `<th scope="col">${esc(t, key)}</th>`)
     .join('')}</tr></thead><tbody></tbody></table></div>`;

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumInstalled, lookAt, screenshot } from '../helpers/browser.js';
 import { registerUser } from '../helpers/factories.js';
+import { createdPost } from '../helpers/posts.js';
 import { buildTestServices } from '../helpers/services.js';
 import { enrolledStaff, signedInStaff, testClock } from '../helpers/staff.js';
 import { useWebSuite } from '../helpers/web-suite.js';
@@ -144,6 +145,32 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
     expect(await page.locator('h1').textContent()).toBe('접속기록');
     await page.emulateMedia({ colorScheme: 'dark' });
     await lookAt(page, SUITE, 'audit-ko-dark');
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('lets content staff find an author’s post and hide it with a reason, from the keyboard', async () => {
+    const author = await registerUser(suite.ctx.app);
+    const written = await createdPost(suite.ctx.app, author.token, 'Buy followers at example.net');
+    const { page, problems, member } = await openAs('content');
+    await page.goto('/console/posts');
+    await page.getByLabel('Search for').focus();
+    await page.keyboard.type(author.username);
+    await page.keyboard.press('Enter');
+    const hide = page.getByRole('button', { name: 'Hide: Buy followers' });
+    await hide.waitFor(LOADED);
+    await lookAt(page, SUITE, 'posts');
+    await hide.focus();
+    await page.keyboard.press('Enter');
+    await giveReason(page, 'Spam report 812');
+    await expect
+      .poll(async () => page.locator('#posts tbody').textContent(), LOADED)
+      .toContain('Hidden: Spam report 812');
+    expect(await page.getByRole('button', { name: 'Show again: Buy followers' }).count()).toBe(1);
+    const { records } = await buildTestServices(suite.ctx).accessRecords.page({ actor: member.id }, 10);
+    expect(records.reverse().map((r) => [r.subjectId, r.action, r.reason, r.detail])).toEqual([
+      [author.id, 'posts.view', null, { posts: 1 }],
+      [author.id, 'post.hide', 'Spam report 812', { post_id: written.id }],
+    ]);
     expect(problems.errors).toEqual([]);
   });
 });

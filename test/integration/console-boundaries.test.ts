@@ -266,6 +266,14 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
       '/users/{id}/cancel-deletion',
       '/audit',
       '/audit/review',
+      '/posts',
+      '/posts/{id}',
+      '/posts/{id}/hide',
+      '/posts/{id}/unhide',
+      '/posts/{id}/delete',
+      '/consents',
+      '/consents/{key}/versions',
+      '/consents/{key}/versions/{version}',
     ]);
     expect(admin.paths['/staff']?.get).toMatchObject({
       security: [{ staffSession: [] }],

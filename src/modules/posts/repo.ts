@@ -27,10 +27,10 @@ export class PostsRepo {
       this.db
         .selectFrom('posts as p')
         .innerJoin('users as u', 'u.id', 'p.user_id')
-        // The posts of an account scheduled for deletion cannot be found. Written as a constant predicate (never
-        // a parameter), so that it matches the feed indexes' own (`WHERE NOT author_hidden`) in every plan,
-        // prepared generic ones included.
-        .where(sql<boolean>`NOT p.author_hidden`)
+        // The posts of an account scheduled for deletion, and those staff hid, cannot be found. Written as a
+        // constant predicate (never a parameter), so that it matches the feed indexes' own (`WHERE NOT
+        // author_hidden AND hidden_at IS NULL`) in every plan, prepared generic ones included.
+        .where(sql<boolean>`NOT p.author_hidden AND p.hidden_at IS NULL`)
         .select([
           'p.id',
           'p.text',
@@ -138,7 +138,7 @@ export class PostsRepo {
   }
 
   /**
-   * Hides or shows again every post of a user (on posts_user_id_idx): the account's deletion is scheduled,
+   * Hides or shows again every post of a user (on posts_user_recent_idx): the account's deletion is scheduled,
    * or taken back. Likes given to the posts stay, so a restored post comes back with its count.
    */
   async setAuthorHidden(userId: string, hidden: boolean): Promise<void> {
@@ -150,7 +150,7 @@ export class PostsRepo {
       .execute();
   }
 
-  /** Deletes every post of a user (on posts_user_id_idx); their images, for removing after commit. */
+  /** Deletes every post of a user (on posts_user_recent_idx); their images, for removing after commit. */
   async deleteByUser(userId: string): Promise<PostImage[]> {
     const rows = await this.db
       .deleteFrom('posts')

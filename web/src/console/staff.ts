@@ -14,7 +14,15 @@ export async function signedIn(): Promise<Me> {
     location.replace('/console/login');
     return new Promise<Me>(() => undefined);
   }
+  showNavFor(answer.body.data.permissions);
   return answer.body.data;
+}
+
+/** The bar's entries that need a permission the role lacks are hidden (src/web/console-nav.ts). */
+export function showNavFor(permissions: readonly string[]): void {
+  for (const link of Array.from(document.querySelectorAll<HTMLElement>('a[data-permission]'))) {
+    link.hidden = !permissions.includes(link.dataset.permission ?? '');
+  }
 }
 
 /** A POST of the session: its CSRF token in X-CSRF-Token (docs/console.md). */
