@@ -16,7 +16,7 @@ import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
 import { buildSecondFactorSignIn, buildSignIn } from './services/sign-in.js';
 import { buildStaff } from './services/staff.js';
-import { buildWebhooks } from './services/webhooks.js';
+import { buildConsoleWebhooks, buildWebhooks } from './services/webhooks.js';
 
 export type { FactoryArgs, ServiceDeps } from './services/deps.js';
 
@@ -194,6 +194,11 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     secondFactorReset: tools.secondFactorReset,
     recorder: accessRecorder(tools.accessRecords),
   });
+  // The console's webhooks: the CLI's one endpoints service, behind `webhooks.manage`, into the records.
+  const consoleWebhooks = buildConsoleWebhooks({
+    webhookEndpoints: webhooks.webhookEndpoints,
+    recorder: accessRecorder(tools.accessRecords),
+  });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -260,5 +265,6 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     userSearch: consoleUsers.userSearch,
     userOverview: consoleUsers.userOverview,
     userActions: consoleUsers.userActions,
+    consoleWebhooks: consoleWebhooks.consoleWebhooks,
   };
 }
