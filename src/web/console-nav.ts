@@ -2,10 +2,22 @@ import { escapeHtml, type Translate } from './html.js';
 import type { MessageKey } from './i18n.js';
 
 /** The console's bar: each entry's page names mark it current (`aria-current`). */
-const CONSOLE_NAV: ReadonlyArray<{ href: string; label: MessageKey; pages: readonly string[] }> = [
+const CONSOLE_NAV: ReadonlyArray<{
+  href: string;
+  label: MessageKey;
+  pages: readonly string[];
+  /** Shown only to a role with this permission: the page's script reveals it after `GET /me`. */
+  permission?: string;
+}> = [
   { href: '/console', label: 'console.nav.home', pages: ['console'] },
   { href: '/console/users', label: 'console.nav.users', pages: ['console-users', 'console-user'] },
   { href: '/console/audit', label: 'console.nav.audit', pages: ['console-audit'] },
+  {
+    href: '/console/webhooks',
+    label: 'console.nav.webhooks',
+    pages: ['console-webhooks'],
+    permission: 'webhooks.manage',
+  },
 ];
 
 /**
@@ -15,9 +27,11 @@ const CONSOLE_NAV: ReadonlyArray<{ href: string; label: MessageKey; pages: reado
 export function consoleNav(current: string, t: Translate, signedIn: boolean): string {
   const entries = signedIn ? CONSOLE_NAV : CONSOLE_NAV.slice(0, 1);
   return entries
-    .map(({ href, label, pages }) => {
+    .map(({ href, label, pages, permission }) => {
       const mark = pages.includes(current) ? ' aria-current="page"' : '';
-      return `<a href="${href}"${mark}>${escapeHtml(t(label))}</a>`;
+      // The pages never see the staff cookie (Path=/admin), so a role's entry starts hidden.
+      const gate = permission === undefined ? '' : ` data-permission="${permission}" hidden`;
+      return `<a href="${href}"${mark}${gate}>${escapeHtml(t(label))}</a>`;
     })
     .join(' ');
 }

@@ -27,7 +27,7 @@ const input = (t: Translate, name: string, label: MessageKey, extra = '') =>
 <p id="${name}-message" class="message" aria-live="polite"></p></div>`;
 
 /** The reason dialog every "show" and action opens: a native <dialog>, so Escape and focus just work. */
-const reasonDialog = (t: Translate) => `<dialog id="reason-dialog" aria-labelledby="reason-label">
+export const reasonDialog = (t: Translate) => `<dialog id="reason-dialog" aria-labelledby="reason-label">
 <form id="reason-form" method="dialog">
 <div class="field"><label id="reason-label" for="reason">${esc(t, 'console.user.reason')}</label>
 <textarea id="reason" name="reason" rows="3" maxlength="500" required aria-describedby="reason-message"></textarea>

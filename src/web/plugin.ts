@@ -13,6 +13,7 @@ import {
 import { loadWebAssets } from './assets.js';
 import { registerConsolePages } from './console.js';
 import { registerConsoleUserPages } from './console-users.js';
+import { registerConsoleWebhookPage } from './console-webhooks.js';
 import { docsHtml, registerNotFoundPage } from './frame.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
 import { LANG_COOKIE, pageLocale } from './i18n.js';
@@ -124,6 +125,7 @@ export async function registerWeb(
   registerLegalPages(app, documents, policy);
   registerConsolePages(app, policy);
   registerConsoleUserPages(app, policy);
+  registerConsoleWebhookPage(app, policy);
   registerNotFoundPage(app, policy, signedIn);
 
   if (options.docs) {

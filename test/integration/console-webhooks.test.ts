@@ -75,6 +75,8 @@ describe.each(backends)('%s: the admin API on webhooks', (backend) => {
         ...FORBIDDEN,
       );
     }
+    const korean = await ctx.app.inject({ method: 'GET', url: '/console/webhooks?lang=ko' });
+    expect(korean.body).toContain('<h1>웹훅</h1>');
     const { endpoints } = expectOk<{ endpoints: { id: string; disabled_at: string | null }[] }>(
       await get('/webhooks'),
     );

@@ -14,7 +14,15 @@ export async function signedIn(): Promise<Me> {
     location.replace('/console/login');
     return new Promise<Me>(() => undefined);
   }
+  revealNav(answer.body.data);
   return answer.body.data;
+}
+
+/** Shows the bar's entries the member's role may use (`data-permission`; hidden as the server draws them). */
+export function revealNav(me: Me): void {
+  for (const link of Array.from(document.querySelectorAll<HTMLElement>('[data-permission]'))) {
+    link.hidden = !me.permissions.includes(link.dataset.permission ?? '');
+  }
 }
 
 /** A POST of the session: its CSRF token in X-CSRF-Token (docs/console.md). */

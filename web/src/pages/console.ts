@@ -1,4 +1,5 @@
 import { consoleAnswerText } from '../console/answers.js';
+import { revealNav } from '../console/staff.js';
 import { api } from '../lib/api.js';
 import { onSubmit, setError } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
@@ -25,6 +26,7 @@ async function start(): Promise<void> {
   if (answer.status !== 200) return setError(signOut, consoleAnswerText(answer));
   const me = answer.body.data;
   csrf = me.csrf_token;
+  revealNav(me);
   (document.getElementById('who-email') as HTMLElement).textContent = me.staff.email;
   (document.getElementById('who-role') as HTMLElement).textContent = me.staff.role;
   (document.getElementById('who-permissions') as HTMLElement).textContent = me.permissions.join(', ');
