@@ -35,7 +35,7 @@ function body(t: Translate): string {
   )}
 ${card(
   `<form id="webhook-add" method="post" novalidate>
-${input(t, 'url', 'console.webhooks.url', ' type="url" required spellcheck="false" placeholder="https://"')}
+${input(t, 'url', 'console.webhooks.url', ' type="text" inputmode="url" required spellcheck="false" placeholder="https://"')}
 ${input(t, 'events', 'console.webhooks.events', ' type="text" spellcheck="false"')}
 ${input(t, 'description', 'console.webhooks.description', ' type="text" maxlength="500"')}
 <button type="submit">${esc(t, 'console.webhooks.add')}</button>
