@@ -266,6 +266,13 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
       '/users/{id}/cancel-deletion',
       '/audit',
       '/audit/review',
+      '/webhooks',
+      '/webhooks/{id}/disable',
+      '/webhooks/{id}/enable',
+      '/webhooks/{id}/remove',
+      '/webhooks/{id}/rotate-secret',
+      '/webhooks/{id}/deliveries',
+      '/webhooks/{id}/deliveries/{event_id}/replay',
     ]);
     expect(admin.paths['/staff']?.get).toMatchObject({
       security: [{ staffSession: [] }],
