@@ -3,6 +3,7 @@ import { registerOAuthRoutes } from './account/access-tokens/oauth-routes.js';
 import { accessTokenEndpoints } from './account/access-tokens/routes.js';
 import { consoleContentEndpoints } from './account/console-content/routes.js';
 import { consoleUserEndpoints } from './account/console-users/routes.js';
+import { consoleWebhookEndpoints } from './account/console-webhooks/routes.js';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
 import { accountDeletionEndpoints } from './account/deletion/routes.js';
@@ -244,7 +245,7 @@ export function buildEndpoints(
 
 /**
  * The admin API's endpoints (/admin/v1, app/admin.ts) from the same services as the app's, in the order
- * /admin/openapi.json lists them: staff and sign-in, the users, the access records.
+ * /admin/openapi.json lists them: staff and sign-in, the users, the access records, the webhooks.
  */
 export function buildAdminEndpoints(
   services: Services,
@@ -269,6 +270,7 @@ export function buildAdminEndpoints(
         consoleConsents: services.consoleConsents,
         recorder: accessRecorder(accessRecords),
       }),
+      ...consoleWebhookEndpoints(services.consoleWebhooks),
     ],
     services: {
       authenticate: (token) => staffSignIn.authenticate(token),

@@ -17,7 +17,7 @@ import { buildDataExports } from './services/privacy.js';
 import { buildSecurityLog } from './services/security.js';
 import { buildSecondFactorSignIn, buildSignIn } from './services/sign-in.js';
 import { buildStaff } from './services/staff.js';
-import { buildWebhooks } from './services/webhooks.js';
+import { buildConsoleWebhooks, buildWebhooks } from './services/webhooks.js';
 
 export type { FactoryArgs, ServiceDeps } from './services/deps.js';
 
@@ -203,6 +203,11 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     consents: entities.consents,
     recorder: accessRecorder(tools.accessRecords),
   });
+  // The console's webhooks: the CLI's one endpoints service, behind `webhooks.manage`, into the records.
+  const consoleWebhooks = buildConsoleWebhooks({
+    webhookEndpoints: webhooks.webhookEndpoints,
+    recorder: accessRecorder(tools.accessRecords),
+  });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -272,5 +277,6 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     postModeration: consoleContent.postModeration,
     consolePosts: consoleContent.consolePosts,
     consoleConsents: consoleContent.consoleConsents,
+    consoleWebhooks: consoleWebhooks.consoleWebhooks,
   };
 }

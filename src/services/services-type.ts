@@ -18,7 +18,7 @@ import type { DataExportServices } from './privacy.js';
 import type { SecurityLogServices } from './security.js';
 import type { SignInServices } from './sign-in.js';
 import type { StaffServices } from './staff.js';
-import type { WebhookServices } from './webhooks.js';
+import type { ConsoleWebhookServices, WebhookServices } from './webhooks.js';
 
 /**
  * Every service of one instance, built from real repositories: what endpoints, the operator commands and
@@ -67,7 +67,8 @@ export interface Services
     AccessTokenServices,
     StaffServices,
     ConsoleUserServices,
-    ConsoleContentServices {
+    ConsoleContentServices,
+    ConsoleWebhookServices {
   /** The second step of a sign-in (or of a deletion's cancel). */
   secondFactorSignIn: SecondFactorSignIn;
   /** Whether SECRETS_KEY is set: without it the second factor's routes answer 503. */

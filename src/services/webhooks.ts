@@ -1,5 +1,7 @@
+import { type AccessRecorder, StaffGate } from '../account/console-users/staff-access.js';
+import { ConsoleWebhooks } from '../account/console-webhooks/service.js';
 import type { Config } from '../config.js';
-import { WebhookAttemptsRepo } from '../modules/webhooks/attempts-repo.js';
+import { WebhookAttemptsRepo, WebhookDeliveryPages } from '../modules/webhooks/attempts-repo.js';
 import { WebhookDeliveriesRepo } from '../modules/webhooks/deliveries-repo.js';
 import { WebhookDelivery } from '../modules/webhooks/delivery.js';
 import { WebhookEndpointsRepo } from '../modules/webhooks/endpoints-repo.js';
@@ -37,6 +39,7 @@ export function buildWebhooks({ config, deps }: WebhookParts): WebhookServices {
     endpoints: endpointsRepo,
     deliveries: deliveriesRepo,
     attempts: new WebhookAttemptsRepo(db),
+    deliveryPages: new WebhookDeliveryPages(db),
     secrets,
     allowPrivate,
   });
@@ -52,4 +55,17 @@ export function buildWebhooks({ config, deps }: WebhookParts): WebhookServices {
     tracing: deps.tracing,
   });
   return { webhookEndpoints, webhookDelivery };
+}
+
+/** The webhooks in the console: the operator's same handle, behind `webhooks.manage`, into the records. */
+export interface ConsoleWebhookServices {
+  consoleWebhooks: ConsoleWebhooks;
+}
+
+/** The console's webhooks, built by buildServices on the one WebhookEndpoints the CLI calls. */
+export function buildConsoleWebhooks(parts: {
+  webhookEndpoints: WebhookEndpoints;
+  recorder: AccessRecorder;
+}): ConsoleWebhookServices {
+  return { consoleWebhooks: new ConsoleWebhooks(parts.webhookEndpoints, new StaffGate(parts.recorder)) };
 }

@@ -62,6 +62,7 @@ export const KO: Record<string, string> = {
   phone_not_mobile: ':attribute{은/는} 휴대폰 번호여야 합니다.',
   phone_country: ':attribute{은/는} 인증 문자를 보낼 수 있는 국가의 휴대폰 번호여야 합니다.',
   phone_code: ':attribute{이/가} 올바르지 않거나 만료되었습니다. 새 코드를 요청하세요.',
+  webhook_target: ':attribute{은/는} 웹훅을 받을 수 없는 주소입니다: :detail.',
   after_or_equal: ':attribute{은/는} :value 또는 그 이후 날짜여야 합니다.',
   guardian_not_needed: '이 계정에는 보호자 동의가 필요하지 않습니다.',
   guardian_email_own: ':attribute{은/는} 계정 본인의 주소가 아닌 보호자의 주소여야 합니다.',

@@ -74,6 +74,7 @@ const EN: Record<string, string> = {
   phone_not_mobile: 'The :attribute must be a mobile number.',
   phone_country: 'The :attribute must be a mobile number of a country codes can be sent to.',
   phone_code: 'The :attribute is invalid or has expired; ask for a new one.',
+  webhook_target: 'The :attribute cannot receive webhooks: :detail.',
 };
 
 /** Each rule's wording in `locale` (with `:name` placeholders): the pages recognise the API's messages by it. */

@@ -10,6 +10,7 @@ const CONSOLE_NAV: ReadonlyArray<{
   href: string;
   label: MessageKey;
   pages: readonly string[];
+  /** Shown only to a role with this permission: the page's script reveals it after `GET /me`. */
   permission?: string;
 }> = [
   { href: '/console', label: 'console.nav.home', pages: ['console'] },
@@ -26,6 +27,12 @@ const CONSOLE_NAV: ReadonlyArray<{
     label: 'console.nav.consents',
     pages: ['console-consents'],
     permission: 'content.read',
+  },
+  {
+    href: '/console/webhooks',
+    label: 'console.nav.webhooks',
+    pages: ['console-webhooks'],
+    permission: 'webhooks.manage',
   },
 ];
 

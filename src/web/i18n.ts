@@ -4,6 +4,7 @@ import { type Locale, preferredLocale } from '../validation/messages.js';
 import { CONSOLE_ENGLISH, CONSOLE_KOREAN } from './i18n-console.js';
 import { CONSOLE_CONTENT_ENGLISH, CONSOLE_CONTENT_KOREAN } from './i18n-console-content.js';
 import { CONSOLE_USERS_ENGLISH, CONSOLE_USERS_KOREAN } from './i18n-console-users.js';
+import { CONSOLE_WEBHOOKS_ENGLISH, CONSOLE_WEBHOOKS_KOREAN } from './i18n-console-webhooks.js';
 import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
 import { FIELDS_ENGLISH, FIELDS_KOREAN } from './i18n-fields.js';
 import { FRAME_ENGLISH, FRAME_KOREAN } from './i18n-frame.js';
@@ -137,6 +138,7 @@ const english = {
   ...CONSOLE_ENGLISH,
   ...CONSOLE_USERS_ENGLISH,
   ...CONSOLE_CONTENT_ENGLISH,
+  ...CONSOLE_WEBHOOKS_ENGLISH,
 };
 
 export type MessageKey = keyof typeof english;
@@ -264,6 +266,7 @@ const korean: Record<MessageKey, string> = {
   ...CONSOLE_KOREAN,
   ...CONSOLE_USERS_KOREAN,
   ...CONSOLE_CONTENT_KOREAN,
+  ...CONSOLE_WEBHOOKS_KOREAN,
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

@@ -14,6 +14,7 @@ import { loadWebAssets } from './assets.js';
 import { registerConsolePages } from './console.js';
 import { registerConsoleContentPages } from './console-content.js';
 import { registerConsoleUserPages } from './console-users.js';
+import { registerConsoleWebhookPage } from './console-webhooks.js';
 import { docsHtml, registerNotFoundPage } from './frame.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
 import { LANG_COOKIE, pageLocale } from './i18n.js';
@@ -126,6 +127,7 @@ export async function registerWeb(
   registerConsolePages(app, policy);
   registerConsoleUserPages(app, policy);
   registerConsoleContentPages(app, policy);
+  registerConsoleWebhookPage(app, policy);
   registerNotFoundPage(app, policy, signedIn);
 
   if (options.docs) {

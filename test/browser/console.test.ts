@@ -62,6 +62,8 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
     await page.waitForURL(/\/console$/, LOADED);
     await expect.poll(async () => page.locator('#who-email').textContent(), LOADED).toBe(email);
     expect(await page.locator('#who-role').textContent()).toBe('support');
+    // Webhooks are admin's alone: the bar never offers them to support.
+    expect(await page.locator('a[href="/console/webhooks"]').isHidden()).toBe(true);
     await lookAt(page, SUITE, 'home');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, SUITE, 'home-dark');
@@ -75,6 +77,42 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
     expect(
       problems.errors.filter((error) => !/status of (410|401) .*\/admin\/v1\/(enrollment|me)/.test(error)),
     ).toEqual([]);
+  });
+
+  it('offers admin the webhooks, where an endpoint is added and disabled from the keyboard', async () => {
+    const clock = testClock();
+    const session = await signedInStaff(suite.ctx, clock, await enrolledStaff(suite.ctx, clock, 'admin'));
+    const { page, problems, context } = await suite.openPage();
+    await page.goto('/console/login');
+    const cookie = { name: 'accounts_staff', value: session.cookie.split('=')[1] as string };
+    await context.addCookies([{ ...cookie, url: `${new URL(page.url()).origin}/admin`, httpOnly: true }]);
+    await page.goto('/console');
+    const nav = page.getByRole('link', { name: 'Webhooks' });
+    await nav.waitFor(LOADED);
+    await nav.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/console/webhooks', LOADED);
+    /** Types the reason into the dialog a change opens, and confirms it. */
+    const giveReason = async (reason: string) => {
+      await page.locator('#reason-dialog').waitFor({ state: 'visible', ...LOADED });
+      await page.keyboard.type(reason);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+    };
+    await type(page, /^URL/, 'https://1.1.1.1/hooks');
+    await page.keyboard.press('Enter');
+    await giveReason('The search index needs sign-ups');
+    await expect
+      .poll(async () => (await page.locator('#secret').textContent()) ?? '', LOADED)
+      .toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Disable: https://1.1.1.1/hooks' }).focus();
+    await page.keyboard.press('Enter');
+    await giveReason('The receiver is down');
+    await expect
+      .poll(async () => page.locator('#endpoints tbody').textContent(), LOADED)
+      .toContain('Disabled');
+    await lookAt(page, SUITE, 'webhooks');
+    expect(problems.errors).toEqual([]);
   });
 
   it('speaks Korean to a Korean browser, and says why a sign-in is refused', async () => {

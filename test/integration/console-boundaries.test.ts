@@ -274,6 +274,13 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
       '/consents',
       '/consents/{key}/versions',
       '/consents/{key}/versions/{version}',
+      '/webhooks',
+      '/webhooks/{id}/disable',
+      '/webhooks/{id}/enable',
+      '/webhooks/{id}/remove',
+      '/webhooks/{id}/rotate-secret',
+      '/webhooks/{id}/deliveries',
+      '/webhooks/{id}/deliveries/{event_id}/replay',
     ]);
     expect(admin.paths['/staff']?.get).toMatchObject({
       security: [{ staffSession: [] }],

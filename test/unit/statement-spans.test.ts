@@ -18,7 +18,7 @@ function fakePool(answer: { rows: unknown[] } | { failure: Error }) {
       return 'failure' in answer
         ? Promise.reject(answer.failure)
         : Promise.resolve({ rows: answer.rows } as PostgresQueryResult<unknown>);
-    }) as PostgresPoolClient['query'],
+    }) as unknown as PostgresPoolClient['query'],
     release: () => {},
   };
   const pool: PostgresPool = { connect: async () => client, end: async () => {} };

@@ -215,13 +215,13 @@ export class WebhookDeliveriesRepo {
     return result.rows.map((row) => row.endpoint_id);
   }
 
-  /** Re-sends to one endpoint every event it subscribes to since `since`; how many. */
-  async replaySince(endpointId: string, since: Date): Promise<number> {
+  /** Re-sends to one endpoint every event it subscribes to since `since`, or the one event; how many. */
+  async replayTo(endpointId: string, events: { since: Date } | { eventId: string }): Promise<number> {
     const result = await sql`
       INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
       SELECT e.id, w.id, ${REPLAY_DUE}
       FROM account_events e JOIN webhook_endpoints w ON w.id = ${endpointId} AND ${SUBSCRIBED}
-      WHERE e.occurred_at >= ${since}
+      WHERE ${'since' in events ? sql`e.occurred_at >= ${events.since}` : sql`e.id = ${events.eventId}`}
       ${RESET}`.execute(this.db);
     return Number(result.numAffectedRows ?? 0n);
   }

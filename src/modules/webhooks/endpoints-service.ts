@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { ACCOUNT_EVENT_TYPES, isAccountEventType } from '../account-events/types.js';
 import { checkTargetUrl, type HostLookup, resolveTarget } from './address-guard.js';
-import type { AttemptRow, WebhookAttemptsRepo } from './attempts-repo.js';
+import type { AttemptRow, DeliveryRow, WebhookAttemptsRepo, WebhookDeliveryPages } from './attempts-repo.js';
 import type { WebhookDeliveriesRepo } from './deliveries-repo.js';
 import type { EndpointRow, WebhookEndpointsRepo } from './endpoints-repo.js';
 import { WebhookRequestError } from './errors.js';
@@ -63,6 +63,7 @@ export interface WebhookEndpointsDeps {
   endpoints: WebhookEndpointsRepo;
   deliveries: WebhookDeliveriesRepo;
   attempts: WebhookAttemptsRepo;
+  deliveryPages: WebhookDeliveryPages;
   /** undefined = SECRETS_KEY is not set: no endpoint can be added (its secret could not be kept). */
   secrets: WebhookSecrets | undefined;
   allowPrivate: boolean;
@@ -156,7 +157,36 @@ export class WebhookEndpoints {
   /** Sends one endpoint again every event of its types since `since`; how many. */
   async replaySince(endpointId: string, since: Date): Promise<number> {
     if ((await this.find(endpointId)) === undefined) throw notFound(endpointId);
-    return this.deps.deliveries.replaySince(endpointId, since);
+    return this.deps.deliveries.replayTo(endpointId, { since });
+  }
+
+  /**
+   * An endpoint's deliveries with their attempts, the one attempted last first, `limit` a page; `before`:
+   * the previous page's `next_cursor`.
+   */
+  async deliveries(
+    endpointId: string,
+    page: { before?: string | undefined; limit: number },
+  ): Promise<{ deliveries: DeliveryRow[]; next_cursor: string | null }> {
+    if ((await this.find(endpointId)) === undefined) throw notFound(endpointId);
+    const rows = await this.deps.deliveryPages.page(endpointId, page.before, page.limit + 1);
+    const deliveries = rows.slice(0, page.limit);
+    const last = deliveries.at(-1);
+    return { deliveries, next_cursor: rows.length > page.limit && last ? last.key : null };
+  }
+
+  /**
+   * Sends one event again to one endpoint, with its own webhook-id: due now, or when the endpoint is enabled.
+   * Returns whose account the event is of (null: of no one user), which a record of the replay names.
+   */
+  async replayDelivery(endpointId: string, eventId: string): Promise<{ user_id: string | null }> {
+    if ((await this.find(endpointId)) === undefined) throw notFound(endpointId);
+    const owner = UUID.test(eventId) ? await this.deps.deliveryPages.eventOwner(eventId) : undefined;
+    if (owner === undefined) throw new NotFoundError(`event ${eventId} (purged, or never written)`);
+    if ((await this.deps.deliveries.replayTo(endpointId, { eventId })) === 0) {
+      throw new NotFoundError(`event ${eventId} for webhook endpoint ${endpointId} (not subscribed)`);
+    }
+    return owner;
   }
 
   private find(id: string): Promise<EndpointRow | undefined> {

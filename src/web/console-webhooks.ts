@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { consoleNav } from './console-nav.js';
+import { reasonDialog } from './console-users.js';
+import { securityHeaders } from './headers.js';
+import { card, escapeHtml, formStatus, sectionStatus, type Translate } from './html.js';
+import { MESSAGES, type MessageKey, pageLocale } from './i18n.js';
+import { renderLayout } from './pages.js';
+
+/**
+ * /console/webhooks: the endpoints, a form to add one, and the deliveries of the one chosen, a keyset page
+ * at a time. A server-rendered shell like the other console pages; its script calls the admin API, which
+ * answers only a role with `webhooks.manage` (admin). Each change asks its reason in the same dialog.
+ */
+const URL_PATH = '/console/webhooks';
+
+const esc = (t: Translate, key: MessageKey) => escapeHtml(t(key));
+
+const input = (t: Translate, name: string, label: MessageKey, extra: string) =>
+  `<div class="field"><label for="${name}">${esc(t, label)}</label>
+<input id="${name}" name="${name}"${extra} aria-describedby="${name}-message">
+<p id="${name}-message" class="message" aria-live="polite"></p></div>`;
+
+const table = (id: string, columns: MessageKey[], t: Translate) =>
+  `<div class="table-scroll"><table id="${id}"><thead><tr>${columns
+    .map((key) => `<th scope="col">${esc(t, key)}</th>`)
+    .join('')}</tr></thead><tbody></tbody></table></div>`;
+
+function body(t: Translate): string {
+  return `${card(
+    `${table('endpoints', ['console.webhooks.col.url', 'console.webhooks.col.events', 'console.col.state', 'console.user.actions'], t)}
+<p id="endpoints-none" hidden>${esc(t, 'console.webhooks.none')}</p>
+<div id="endpoints-status">${sectionStatus}</div>
+<div id="secret-box" hidden><p>${esc(t, 'console.webhooks.secret_once')}</p><p><code id="secret"></code></p></div>`,
+    { id: 'endpoints-h', text: t('console.webhooks.endpoints') },
+  )}
+${card(
+  `<form id="webhook-add" method="post" novalidate>
+${input(t, 'url', 'console.webhooks.url', ' type="text" inputmode="url" required spellcheck="false" placeholder="https://"')}
+${input(t, 'events', 'console.webhooks.events', ' type="text" spellcheck="false"')}
+${input(t, 'description', 'console.webhooks.description', ' type="text" maxlength="500"')}
+<button type="submit">${esc(t, 'console.webhooks.add')}</button>
+${formStatus}
+</form>`,
+  { id: 'add-h', text: t('console.webhooks.add') },
+)}
+<section class="card" id="deliveries-card" aria-labelledby="deliveries-h" hidden>
+<h2 id="deliveries-h" tabindex="-1">${esc(t, 'console.webhooks.deliveries')}</h2>
+<p><code id="deliveries-of"></code></p>
+${table('deliveries', ['console.webhooks.col.event', 'console.webhooks.col.type', 'console.col.state', 'console.webhooks.col.attempts', 'console.user.actions'], t)}
+<p id="deliveries-none" hidden>${esc(t, 'console.webhooks.no_deliveries')}</p>
+<button type="button" id="next" hidden>${esc(t, 'console.users.next')}</button>
+<div id="deliveries-status">${sectionStatus}</div>
+</section>
+${reasonDialog(t)}`;
+}
+
+function render(request: FastifyRequest): string {
+  const { locale } = pageLocale(request);
+  const t = (key: MessageKey) => MESSAGES[locale][key];
+  return renderLayout({
+    locale,
+    heading: t('console.webhooks.title'),
+    name: 'console-webhooks',
+    switchHref: (other) => `${URL_PATH}?lang=${other}`,
+    content: body(t),
+    script: { name: 'console-webhooks', apiBase: '/admin/v1' },
+    app: { brand: t('console.name'), href: '/console', nav: consoleNav('console-webhooks', t, true) },
+  });
+}
+
+/** /console/webhooks, under the pages' security headers. */
+export function registerConsoleWebhookPage(app: FastifyInstance, policy: string): void {
+  app.get(URL_PATH, async (request, reply) => {
+    securityHeaders(reply, policy);
+    reply.header('cache-control', 'no-store');
+    reply.header('vary', 'accept-language, cookie');
+    reply.type('text/html; charset=utf-8');
+    return render(request);
+  });
+}
