@@ -124,7 +124,7 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
     await page.waitForURL(/\/console$/, LOADED);
     await expect.poll(async () => page.locator('#who-email').textContent(), LOADED).toBe(email);
     expect(
-      problems.errors.filter((error) => !/status of 401 .*\/admin\/v1\/auth\/login\/passkey$/.test(error)),
+      problems.errors.filter((error) => !/status of 401 .*\/admin\/v1\/auth\/login\/passkey\)$/.test(error)),
     ).toEqual([]);
   }, 60_000);
 
