@@ -38,6 +38,7 @@ import { postEndpoints } from './modules/posts/routes.js';
 import { promotionEndpoints } from './modules/promotions/routes.js';
 import { securityEventEndpoints } from './modules/security-events/routes.js';
 import type { SecurityEventsService } from './modules/security-events/service.js';
+import { staffPasskeyEndpoints } from './modules/staff/passkey-routes.js';
 import { staffAdminEndpoints } from './modules/staff/routes.js';
 import { tokenEndpoints } from './modules/tokens/routes.js';
 import { userEndpoints } from './modules/users/routes.js';
@@ -254,10 +255,20 @@ export function buildAdminEndpoints(
   endpoints: AnyAdminEndpoint[];
   services: AdminRequestServices;
 } {
-  const { staffSignIn, staff, userSearch, userOverview, userActions, accessRecords, accessReview } = services;
+  const {
+    staffSignIn,
+    staffEnrollment,
+    staff,
+    userSearch,
+    userOverview,
+    userActions,
+    accessRecords,
+    accessReview,
+  } = services;
   return {
     endpoints: [
-      ...staffAdminEndpoints(staffSignIn, staff, loginLimit),
+      ...staffAdminEndpoints(staffSignIn, staffEnrollment, staff, loginLimit),
+      ...staffPasskeyEndpoints(staffSignIn, staffEnrollment, loginLimit),
       ...consoleUserEndpoints({
         userSearch,
         userOverview,

@@ -271,6 +271,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     serviceCredentials: accessTokens.serviceCredentials,
     staff: staff.staff,
     staffSignIn: staff.staffSignIn,
+    staffEnrollment: staff.staffEnrollment,
     userSearch: consoleUsers.userSearch,
     userOverview: consoleUsers.userOverview,
     userActions: consoleUsers.userActions,

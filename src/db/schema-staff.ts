@@ -1,7 +1,7 @@
 import type { ColumnType } from 'kysely';
 import type { Timestamp } from './column-types.js';
 
-/* The staff tables of migration 0044 (docs/console.md). */
+/* The staff tables of migrations 0044 and 0048 (docs/console.md). */
 
 type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
@@ -14,6 +14,10 @@ export interface StaffTable {
   password_hash: Nullable<string>;
   totp_sealed: Nullable<string>;
   totp_last_step: ColumnType<string | null, number | null | undefined, number | null>;
+  /** The factor chosen at enrollment; null until enrolled. */
+  second_factor: Nullable<'totp' | 'passkey'>;
+  /** The WebAuthn user handle of the member's passkeys. */
+  webauthn_handle: Nullable<Uint8Array>;
   enrollment_token_hash: Nullable<Uint8Array>;
   enrollment_expires_at: NullableTime;
   enrolled_at: NullableTime;
@@ -43,5 +47,26 @@ export interface StaffSessionsTable {
   client_address: string;
   created_at: ColumnType<Date, Date | string, Date | string>;
   last_seen_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** A staff member's passkey: apart from the users' passkeys. */
+export interface StaffPasskeysTable {
+  id: string;
+  staff_id: string;
+  credential_id: Uint8Array;
+  public_key: Uint8Array;
+  sign_count: ColumnType<string | number | bigint, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  last_used_at: NullableTime;
+}
+
+/** A staff ceremony's challenge (its SHA-256): enrollment or sign-in, used once, five minutes. */
+export interface StaffPasskeyChallengesTable {
+  id: string;
+  purpose: 'enrollment' | 'sign_in';
+  staff_id: Nullable<string>;
+  challenge_hash: Uint8Array;
   expires_at: ColumnType<Date, Date | string, Date | string>;
 }

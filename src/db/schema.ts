@@ -28,7 +28,13 @@ import type {
   SecurityAlertSlotsTable,
   SecurityEventsTable,
 } from './schema-privacy.js';
-import type { StaffRightsChangesTable, StaffSessionsTable, StaffTable } from './schema-staff.js';
+import type {
+  StaffPasskeyChallengesTable,
+  StaffPasskeysTable,
+  StaffRightsChangesTable,
+  StaffSessionsTable,
+  StaffTable,
+} from './schema-staff.js';
 import type { ServiceCredentialsTable, SigningKeysTable } from './schema-tokens.js';
 
 /** Columns the database fills in (timestamps with a default) but that may also be written. */
@@ -270,6 +276,8 @@ export interface Database {
   staff: StaffTable;
   staff_rights_changes: StaffRightsChangesTable;
   staff_sessions: StaffSessionsTable;
+  staff_passkeys: StaffPasskeysTable;
+  staff_passkey_challenges: StaffPasskeyChallengesTable;
   access_records: AccessRecordsTable;
   access_record_head: AccessRecordHeadTable;
 }

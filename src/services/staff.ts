@@ -1,6 +1,12 @@
+import { CeremonyFailedError, WebAuthnCeremonies } from '../account/passkeys/ceremonies.js';
 import { SecondFactorCodes } from '../account/second-factor/codes.js';
+import type { WebAuthnConfig } from '../config/webauthn.js';
+import { PasskeysUnavailableError } from '../errors.js';
 import type { PasswordHasher } from '../lib/passwords.js';
 import { SecretBox } from '../lib/secret-box.js';
+import { StaffEnrollment } from '../modules/staff/enrollment.js';
+import { StaffPasskeyRepo } from '../modules/staff/passkey-repo.js';
+import { type StaffCeremonies, StaffPasskeys } from '../modules/staff/passkeys.js';
 import { StaffRepo } from '../modules/staff/repo.js';
 import { StaffService } from '../modules/staff/service.js';
 import { StaffSessionRepo } from '../modules/staff/session-repo.js';
@@ -16,6 +22,31 @@ export interface StaffParts extends FactoryArgs {
 export interface StaffServices {
   staff: StaffService;
   staffSignIn: StaffSignIn;
+  staffEnrollment: StaffEnrollment;
+}
+
+/** A failed verification as undefined: the staff module knows no error type of the ceremonies'. */
+async function provenOrUndefined<T>(verification: Promise<T>): Promise<T | undefined> {
+  try {
+    return await verification;
+  } catch (error) {
+    if (error instanceof CeremonyFailedError) return undefined;
+    throw error;
+  }
+}
+
+/** The users' ceremonies of the relying party (same origin, same RP ID), as the staff passkeys use them. */
+function staffCeremonies(config: WebAuthnConfig): StaffCeremonies {
+  const ceremonies = new WebAuthnCeremonies(config);
+  return {
+    registrationOptions: (input) => ceremonies.registrationOptions(input),
+    authenticationOptions: (allow) => ceremonies.authenticationOptions(allow),
+    verifyRegistration: (response, challenge) =>
+      provenOrUndefined(ceremonies.verifyRegistration(response, challenge)),
+    verifyAssertion: (response, challenge, credential) =>
+      provenOrUndefined(ceremonies.verifyAssertion(response, challenge, credential)),
+    unavailable: config.passkeysAvailable ? undefined : () => new PasskeysUnavailableError(config.rpId),
+  };
 }
 
 export function buildStaff({ config, deps, hasher }: StaffParts): StaffServices {
@@ -26,6 +57,11 @@ export function buildStaff({ config, deps, hasher }: StaffParts): StaffServices 
   const { secretsKey } = config.secondFactor;
   // The users' TOTP code on the console's clock: a code's time step is read at the same now as the session.
   const totp = new SecondFactorCodes(secretsKey ? SecretBox.withKey(secretsKey) : undefined, now);
+  const passkeys = new StaffPasskeys({
+    repo: new StaffPasskeyRepo(db),
+    ceremonies: staffCeremonies(config.webauthn),
+    now,
+  });
   return {
     staff: new StaffService({ db, repo, sessions, publicUrl: config.mail.publicUrl, now }),
     staffSignIn: new StaffSignIn({
@@ -34,10 +70,19 @@ export function buildStaff({ config, deps, hasher }: StaffParts): StaffServices 
       sessions,
       hasher,
       totp,
-      issuer: config.secondFactor.issuer,
+      passkeys,
       lockoutMs: config.console.lockoutMs,
       idleTimeoutMs: config.console.idleTimeoutMs,
       allowedNetworks: config.console.allowedNetworks,
+      now,
+    }),
+    staffEnrollment: new StaffEnrollment({
+      db,
+      repo,
+      hasher,
+      totp,
+      passkeys,
+      issuer: config.secondFactor.issuer,
       now,
     }),
   };

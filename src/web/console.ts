@@ -51,19 +51,29 @@ ${field(t, 'email', 'field.email', { type: 'email', autocomplete: 'username', re
 ${passwordField(t, 'password', 'field.password', { autocomplete: 'current-password', required: true })}
 ${codeField(t)}
 ${submitButton(t, 'console.action.sign_in')}
+<p><button type="button" id="passkey-sign-in" data-passkey>${escapeHtml(t('console.action.sign_in_passkey'))}</button></p>
+<p class="hint" data-passkey-note hidden></p>
 ${formStatus}
 </form>`);
     case 'console-enroll':
       return card(`<p class="lead">${escapeHtml(t('console.enroll.lead'))}</p>
 <form id="console-enroll" method="post" novalidate hidden>
 <p id="enroll-who"></p>
+${passwordField(t, 'password', 'field.new_password', { autocomplete: 'new-password', required: true })}
+<fieldset class="field">
+<legend class="label">${escapeHtml(t('console.enroll.factor'))}</legend>
+<label><input type="radio" name="factor" value="totp" checked> ${escapeHtml(t('console.enroll.factor_totp'))}</label>
+<label data-passkey><input type="radio" name="factor" value="passkey"> ${escapeHtml(t('console.enroll.factor_passkey'))}</label>
+<p class="hint" data-passkey-note hidden></p>
+</fieldset>
+<div id="enroll-totp">
 <div class="field">
 <p class="label">${escapeHtml(t('console.enroll.secret'))}</p>
 <p><code id="enroll-secret"></code></p>
 <p><a id="enroll-app" href="#">${escapeHtml(t('console.enroll.open_app'))}</a></p>
 </div>
-${passwordField(t, 'password', 'field.new_password', { autocomplete: 'new-password', required: true })}
 ${codeField(t)}
+</div>
 ${submitButton(t, 'console.action.enroll')}
 </form>
 ${formStatus}

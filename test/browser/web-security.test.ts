@@ -1,24 +1,17 @@
-import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
+import {
+  CHROMIUM_MISSING,
+  chromiumInstalled,
+  expectNoProblems,
+  freePort,
+  lookAt,
+} from '../helpers/browser.js';
 import { registerUser } from '../helpers/factories.js';
 import { awayFromStepEdge, enableTotp } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
 import { useWebSuite } from '../helpers/web-suite.js';
 
 const SUITE = 'web-security';
-
-/** A port free right now: the app must know its origin before it listens (WebAuthn checks the origin). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe.runIf(!chromiumInstalled && process.env.CI === 'true')('web security pages in Chromium (CI)', () => {
   it('needs Chromium in CI', () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -41,6 +41,18 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** The base URL of a Fastify app listening on 127.0.0.1. */
+/** A port free right now: the app must know its origin before it listens (WebAuthn checks the origin). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
 export function baseUrl(address: AddressInfo | string | null): string {
   if (!address || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
   return `http://127.0.0.1:${address.port}`;

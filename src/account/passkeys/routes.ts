@@ -2,6 +2,15 @@ import { type AnyEndpoint, endpoint } from '../../http/endpoint.js';
 import { t } from '../../http/response-schema.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import {
+  creationOptionsExample,
+  creationOptionsShape,
+  passkeyExample,
+  passkeyShape,
+  reauthOptionsExample,
+  requestOptionsShape,
+  signInOptionsExample,
+} from '../../modules/passkeys/examples.js';
+import {
   assertionResponseField,
   challengeIdField,
   passkeyNameField,
@@ -13,15 +22,6 @@ import { rules } from '../../validation/rule-list.js';
 import { reauthProof, reauthRules } from '../reauth/rules.js';
 import { clientInfo } from '../request-client.js';
 import { answered } from '../sign-in/admission.js';
-import {
-  creationOptionsExample,
-  creationOptionsShape,
-  passkeyExample,
-  passkeyShape,
-  reauthOptionsExample,
-  requestOptionsShape,
-  signInOptionsExample,
-} from './examples.js';
 import type { PasskeyManagement } from './management.js';
 import type { PasskeySignIn } from './sign-in.js';
 

@@ -85,7 +85,8 @@ export class StaffRepo {
     values: Partial<{
       role: StaffRole;
       password_hash: string;
-      totp_sealed: string;
+      totp_sealed: string | null;
+      second_factor: 'totp' | 'passkey';
       totp_last_step: number | null;
       enrolled_at: Date;
       disabled_at: Date | null;

@@ -1,47 +1,17 @@
 import { type AnyAdminEndpoint, adminEndpoint, type StaffAuth } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { clearStaffCookie, setStaffCookie } from '../../http/staff-cookie.js';
+import { clearStaffCookie } from '../../http/staff-cookie.js';
 import type { RateCounter } from '../../limits/rate-counter.js';
 import { string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import { newPasswordField } from '../users/rules.js';
-import { permissions, staffRoles } from './permissions.js';
+import { sessionStarted, signedIn, signedInExample, signedInShape, tokenField } from './answers.js';
+import type { StaffEnrollment } from './enrollment.js';
+import { staffRoles } from './permissions.js';
 import type { StaffService } from './service.js';
-import { ABSOLUTE_SESSION_MS, type StaffSignIn } from './sign-in.js';
-
-const signedInShape = t.object({
-  staff: t.object({ id: t.string(), email: t.string(), role: t.enum(staffRoles) }),
-  permissions: t.array(t.enum(permissions)),
-  csrf_token: t.string('Send it back in X-CSRF-Token with every POST of this session.'),
-});
-
-const signedInExample = {
-  staff: { id: '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e', email: 'minji@example.com', role: 'support' as const },
-  permissions: [
-    'users.read' as const,
-    'users.unmask' as const,
-    'users.export' as const,
-    'users.act' as const,
-    'content.read' as const,
-  ],
-  csrf_token: 'kq1mS3oQ1oYx3y0f2wq6VbX8m3k0H1w2Xy9tq5Zr0sA',
-};
-
-/** The signed-in staff member as the admin API answers it. */
-function signedIn(auth: StaffAuth) {
-  return {
-    staff: {
-      id: auth.staff.id,
-      email: auth.staff.email,
-      role: auth.staff.role as (typeof staffRoles)[number],
-    },
-    permissions: auth.permissions as (typeof permissions)[number][],
-    csrf_token: auth.csrfToken,
-  };
-}
+import type { StaffSignIn } from './sign-in.js';
 
 const codeField = string().required().max(16).describe('The six digits the authenticator app shows now.');
-const tokenField = string().required().max(128).describe('The `token` of the enrollment link.');
 
 const staffShape = t.object({
   id: t.string(),
@@ -71,6 +41,7 @@ const actorOf = (auth: StaffAuth) => `staff:${auth.staff.id}`;
 /** The admin API's own routes: enrollment, sign-in and sign-out, the signed-in member, the staff list. */
 export function staffAdminEndpoints(
   signIn: StaffSignIn,
+  enrollment: StaffEnrollment,
   staff: StaffService,
   /** The users' per-IP login limit (RATE_LIMIT_LOGIN): a guess at a staff password costs the same. */
   loginLimit: RateCounter,
@@ -97,7 +68,7 @@ export function staffAdminEndpoints(
         otpauth_url:
           'otpauth://totp/accounts:minji%40example.com?issuer=accounts&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
       },
-      handle: async ({ params }) => signIn.enrollment(params.token),
+      handle: async ({ params }) => enrollment.enrollment(params.token),
     }),
     adminEndpoint({
       method: 'POST',
@@ -112,7 +83,7 @@ export function staffAdminEndpoints(
       response: t.object({ status: t.literal('enrolled') }),
       example: { status: 'enrolled' },
       handle: async ({ params }) => {
-        await signIn.enroll(params.token, params.password, params.code);
+        await enrollment.enroll(params.token, params.password, params.code);
         return { status: 'enrolled' as const };
       },
     }),
@@ -132,9 +103,13 @@ export function staffAdminEndpoints(
       response: signedInShape,
       example: signedInExample,
       handle: async ({ params, request, reply }) => {
-        const session = await signIn.signIn({ ...params, clientAddress: request.ip });
-        setStaffCookie(request, reply, session.token, ABSOLUTE_SESSION_MS / 1000);
-        return signedIn(session.auth);
+        const session = await signIn.signIn({
+          email: params.email,
+          password: params.password,
+          factor: { code: params.code },
+          clientAddress: request.ip,
+        });
+        return sessionStarted(request, reply, session);
       },
     }),
     adminEndpoint({

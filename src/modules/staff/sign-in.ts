@@ -1,19 +1,14 @@
 import { BlockList, isIP } from 'node:net';
 import type { AllowedNetwork } from '../../config/console.js';
 import { type Executor, writeTransaction } from '../../db/transaction.js';
-import { InvalidCredentialsError, ValidationError } from '../../errors.js';
+import { InvalidCredentialsError } from '../../errors.js';
 import type { StaffAuth } from '../../http/admin-endpoint.js';
 import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
-import { newTotpSecret, otpauthUrl, totpSecretText } from '../../lib/totp.js';
 import { clientAddressKey } from '../../limits/client-address.js';
-import {
-  EnrollmentExpiredError,
-  EnrollmentUsedError,
-  NetworkRefusedError,
-  StaffLockedError,
-} from './errors.js';
+import { NetworkRefusedError, StaffLockedError } from './errors.js';
+import type { CeremonyOptions, PasskeyOffer, PasskeyProof, StaffPasskeys } from './passkeys.js';
 import { permissionsOf } from './permissions.js';
 import type { StaffRepo, StaffRow } from './repo.js';
 import { staffRole } from './service.js';
@@ -42,21 +37,18 @@ export interface StaffSignInDeps {
   sessions: StaffSessionRepo;
   hasher: PasswordHasher;
   totp: StaffTotp;
-  /** APP_NAME: the issuer an authenticator app shows. */
-  issuer: string;
+  passkeys: StaffPasskeys;
   lockoutMs: number;
   idleTimeoutMs: number;
   allowedNetworks: AllowedNetwork[] | undefined;
   now?: () => number;
 }
 
-/** What the enrollment page shows: who is enrolling, and the authenticator's secret to add. */
-export interface EnrollmentView {
-  email: string;
-  role: string;
-  totp_secret: string;
-  otpauth_url: string;
-}
+/** The second factor a sign-in offers: the authenticator app's code, or a passkey's answer. */
+export type OfferedFactor = { code: string } | PasskeyOffer;
+
+/** What a sign-in proved of the member's own factor: a code's time step, or a passkey's use. */
+type FactorProof = { step: number } | { passkey: PasskeyProof };
 
 /** A new session: the cookie's token (shown once) and who it signs in. */
 export interface StaffSession {
@@ -85,7 +77,8 @@ function authOf(
 }
 
 /**
- * Staff enrollment, sign-in and sessions: a password AND a TOTP code at every sign-in;
+ * Staff enrollment, sign-in and sessions: a password AND the member's second factor (the TOTP code of an
+ * authenticator app, or a passkey, chosen at enrollment) at every sign-in;
  * five wrong in a row lock the account for CONSOLE_LOCKOUT; sessions end after CONSOLE_IDLE_TIMEOUT unused or
  * 12 hours after the sign-in. Times come from `now` (a test moves it), never the database's clock.
  */
@@ -115,62 +108,31 @@ export class StaffSignIn {
       throw new NetworkRefusedError();
   }
 
-  /** The enrollment of a link: its authenticator secret, made on the first look and kept until enrolled. */
-  async enrollment(token: string): Promise<EnrollmentView> {
-    return writeTransaction(this.deps.db, async (trx) => {
-      const repo = this.deps.repo.on(trx);
-      const row = await this.openLink(repo, token);
-      let secret: Buffer;
-      if (row.totp_sealed === null) {
-        secret = newTotpSecret();
-        await repo.update(row.id, { totp_sealed: this.deps.totp.seal(secret, row.id) });
-      } else secret = this.deps.totp.open(row.totp_sealed, row.id);
-      return {
-        email: row.email,
-        role: row.role,
-        totp_secret: totpSecretText(secret),
-        otpauth_url: otpauthUrl(secret, this.deps.issuer, row.email),
-      };
-    });
-  }
-
-  /** Sets the password and proves the authenticator with a code: the link is then used. */
-  async enroll(token: string, password: string, code: string): Promise<void> {
-    const passwordHash = await this.deps.hasher.hash(password);
-    await writeTransaction(this.deps.db, async (trx) => {
-      const repo = this.deps.repo.on(trx);
-      const row = await this.openLink(repo, token);
-      // The secret the page showed (enrollment made it); a code for none is wrong.
-      const step =
-        row.totp_sealed === null
-          ? undefined
-          : this.deps.totp.stepOf(this.deps.totp.open(row.totp_sealed, row.id), code);
-      if (step === undefined) throw new ValidationError({ code: [{ rule: 'second_factor_code' }] });
-      await repo.update(row.id, {
-        password_hash: passwordHash,
-        totp_last_step: step,
-        enrolled_at: new Date(this.now()),
-      });
-    });
+  /** A passkey sign-in's challenge (the password and the answer then go to signIn). */
+  passkeySignInOptions(): Promise<CeremonyOptions<unknown>> {
+    return this.deps.passkeys.signInOptions();
   }
 
   /**
-   * Password and code, both every time. A wrong one of either counts, and the answer never says which; the
-   * fifth in a row locks the account. The counter is committed before the refusal is thrown.
+   * Password and second factor, both every time. A wrong one of either counts (a code offered for a passkey
+   * member is a wrong factor, and the reverse), and the answer never says which; the fifth in a row locks the
+   * account. The counter is committed before the refusal is thrown.
    */
   async signIn(input: {
     email: string;
     password: string;
-    code: string;
+    factor: OfferedFactor;
     clientAddress: string;
   }): Promise<StaffSession> {
     const row = await this.deps.repo.byEmail(input.email.trim().toLowerCase());
+    // Before any refusal: a passkey's challenge is used up whoever it was offered for.
+    const proof = await this.proveFactor(row, input.factor);
     if (
       !row ||
       row.enrolled_at === null ||
       row.disabled_at !== null ||
       row.password_hash === null ||
-      row.totp_sealed === null
+      row.second_factor === null
     ) {
       // As long as a real check: the answer's time does not tell who is staff.
       await this.deps.hasher.verifyNothing(input.password);
@@ -178,7 +140,6 @@ export class StaffSignIn {
     }
     if (this.lockedAt(row, this.now())) throw new StaffLockedError();
     const passwordRight = await this.deps.hasher.verify(row.password_hash, input.password);
-    const step = this.deps.totp.stepOf(this.deps.totp.open(row.totp_sealed, row.id), input.code);
     const outcome = await writeTransaction(this.deps.db, async (trx) => {
       const repo = this.deps.repo.on(trx);
       const current = await repo.lockedById(row.id);
@@ -188,8 +149,8 @@ export class StaffSignIn {
       const lastStep = current.totp_last_step === null ? -1 : Number(current.totp_last_step);
       // The right password with a right code already used (a double submit, or a sign-in in the minute of
       // the enrollment): refused, but no guess at either secret, so it does not count towards the lockout.
-      if (passwordRight && step !== undefined && step <= lastStep) return 'wrong' as const;
-      if (!passwordRight || step === undefined) {
+      if (passwordRight && proof && 'step' in proof && proof.step <= lastStep) return 'wrong' as const;
+      if (!passwordRight || !proof) {
         // A lockout that has ended starts the count again.
         const failures = (current.locked_until === null ? current.failed_attempts : 0) + 1;
         const lock = failures >= LOCK_AFTER;
@@ -199,7 +160,13 @@ export class StaffSignIn {
         });
         return lock ? ('locked' as const) : ('wrong' as const);
       }
-      await repo.update(row.id, { failed_attempts: 0, locked_until: null, totp_last_step: step });
+      if ('step' in proof) {
+        await repo.update(row.id, { failed_attempts: 0, locked_until: null, totp_last_step: proof.step });
+      } else {
+        // Another sign-in with the same passkey came first (the counter moved): not a guess, not counted.
+        if (!(await this.deps.passkeys.recordUse(trx, proof.passkey))) return 'wrong' as const;
+        await repo.update(row.id, { failed_attempts: 0, locked_until: null });
+      }
       return this.startSession(trx, current, input.clientAddress, now);
     });
     if (outcome === 'locked') throw new StaffLockedError();
@@ -225,6 +192,23 @@ export class StaffSignIn {
     await this.deps.sessions.remove(sessionId);
   }
 
+  /** The member's own factor, proven by what was offered; the other kind of factor proves nothing. */
+  private async proveFactor(
+    row: StaffRow | undefined,
+    factor: OfferedFactor,
+  ): Promise<FactorProof | undefined> {
+    if ('challengeId' in factor) {
+      const passkey = await this.deps.passkeys.prove(
+        factor,
+        row?.second_factor === 'passkey' ? row : undefined,
+      );
+      return passkey && { passkey };
+    }
+    if (row?.second_factor !== 'totp' || row.totp_sealed === null) return undefined;
+    const step = this.deps.totp.stepOf(this.deps.totp.open(row.totp_sealed, row.id), factor.code);
+    return step === undefined ? undefined : { step };
+  }
+
   private lockedAt(row: StaffRow, now: number): boolean {
     return row.locked_until !== null && row.locked_until.getTime() > now;
   }
@@ -248,14 +232,5 @@ export class StaffSignIn {
       expiresAt: new Date(now + ABSOLUTE_SESSION_MS),
     });
     return { token, auth: authOf(id, token, row) };
-  }
-
-  /** The staff row of an enrollment link that may still be used; refused when used, expired or unknown. */
-  private async openLink(repo: StaffRepo, token: string): Promise<StaffRow> {
-    const row = await repo.byEnrollmentToken(hashApiToken(token));
-    if (!row) throw ValidationError.notFound('token');
-    if (row.enrolled_at !== null) throw new EnrollmentUsedError();
-    if ((row.enrollment_expires_at?.getTime() ?? 0) <= this.now()) throw new EnrollmentExpiredError();
-    return row;
   }
 }

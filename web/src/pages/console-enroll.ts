@@ -3,13 +3,47 @@ import { api } from '../lib/api.js';
 import { clearMessages, onSubmit, showValidationErrors } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
 import { tokenFromUrl } from '../lib/link-token.js';
+import { offerPasskeys, passkeyFailure } from '../lib/passkey-support.js';
 import { revealButtons } from '../lib/password-field.js';
+import { startRegistration } from '../vendor/simplewebauthn/index.js';
 
-/** Staff enrollment from the one-time link: the authenticator's key, a password and a code (docs/console.md). */
+/**
+ * Staff enrollment from the one-time link: a password and one second factor, a passkey or an authenticator
+ * app (its key and a code), sent together (docs/console.md).
+ */
 const form = document.getElementById('console-enroll') as HTMLFormElement;
 const pageError = document.getElementById('form-error') as HTMLElement;
+const totpPart = document.getElementById('enroll-totp') as HTMLElement;
 const token = tokenFromUrl();
 revealButtons();
+offerPasskeys();
+
+const factor = () => (form.elements.namedItem('factor') as RadioNodeList).value;
+form.addEventListener('change', () => {
+  totpPart.hidden = factor() !== 'totp';
+});
+
+type CreationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'];
+
+/** The passkey's enrollment: options for this link, the browser's ceremony, then the password and the passkey. */
+async function enrollPasskey(password: FormDataEntryValue | undefined) {
+  const options = await api<{ options: CreationOptions; challenge_id: string }>(
+    '/enrollment/passkey/options',
+    {
+      method: 'POST',
+      body: { token },
+    },
+  );
+  if (options.status !== 200) return options;
+  let response: Awaited<ReturnType<typeof startRegistration>>;
+  try {
+    response = await startRegistration({ optionsJSON: options.body.data.options });
+  } catch (error) {
+    return passkeyFailure(error, t('console.passkey_cancelled'));
+  }
+  const body = { token, password, challenge_id: options.body.data.challenge_id, response };
+  return api('/enrollment/passkey', { method: 'POST', body });
+}
 
 interface Enrollment {
   email: string;
@@ -45,10 +79,17 @@ onSubmit(form, async () => {
   clearMessages(form);
   pageError.textContent = '';
   const values = Object.fromEntries(new FormData(form));
-  const answer = await api('/enrollment', {
-    method: 'POST',
-    body: { token, password: values.password, code: values.code },
-  });
+  const answer =
+    factor() === 'passkey'
+      ? await enrollPasskey(values.password)
+      : await api('/enrollment', {
+          method: 'POST',
+          body: { token, password: values.password, code: values.code },
+        });
+  if (typeof answer === 'string') {
+    pageError.textContent = answer;
+    return;
+  }
   if (answer.status === 422) return showValidationErrors(form, answer.body.data);
   if (answer.status !== 200) {
     pageError.textContent = consoleAnswerText(answer);
