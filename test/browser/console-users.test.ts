@@ -70,7 +70,7 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
     await expect.poll(async () => page.locator('#sessions li').count(), LOADED).toBe(0);
 
     // The rename form: the API's 422 beside the field in the page's words, then the change.
-    const slug = page.getByLabel('Profile address');
+    const slug = page.getByLabel('Profile address', { exact: true });
     await slug.focus();
     await page.keyboard.type('a b');
     await page.keyboard.press('Enter');
@@ -104,7 +104,10 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
       [member.id, 'user.disable', 'Reported as stolen', 'ok'],
       [member.id, 'user.view', null, 'ok'],
     ]);
-    expect(problems.errors).toEqual([]);
+    // The rename's 422 is an answer the page shows; Chromium logs it all the same.
+    expect(
+      problems.errors.filter((error) => !/status of 422 .*\/admin\/v1\/users\/.*\/rename/.test(error)),
+    ).toEqual([]);
   });
 
   it('shows a viewer no actions and no "show", and the admin API refuses the viewer with 403', async () => {
