@@ -108,7 +108,7 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
     expect(
       problems.errors.filter((error) => !/status of 422 .*\/admin\/v1\/users\/.*\/rename/.test(error)),
     ).toEqual([]);
-  });
+  }, 60_000);
 
   it('shows a viewer no actions and no "show", and the admin API refuses the viewer with 403', async () => {
     const user = await registerUser(suite.ctx.app);
