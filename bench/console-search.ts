@@ -38,6 +38,11 @@ interface Kind {
 }
 
 const pick = (n: number) => 1 + ((n * 7_919) % CONSOLE_SEARCH_USERS);
+/** The seeded user `n`'s number as support types it: `+821000001234` is `010-0000-1234`. */
+const typedPhone = (n: number) => {
+  const digits = String(n).padStart(8, '0');
+  return `010-${digits.slice(0, 4)}-${digits.slice(4)}`;
+};
 
 const KINDS: Kind[] = [
   { name: 'email, exact', request: (n) => ({ field: 'email', query: `SEED-${pick(n)}@bench.example` }) },
@@ -55,6 +60,12 @@ const KINDS: Kind[] = [
   {
     name: 'slug, prefix (wide), 100',
     request: () => ({ field: 'slug', mode: 'prefix', query: 'seed-2', limit: 100 }),
+  },
+  { name: 'phone, exact (as typed)', request: (n) => ({ field: 'phone', query: typedPhone(pick(n)) }) },
+  // `010-001` is +8210001…: the 100,000 numbers of users 100,000–199,999.
+  {
+    name: 'phone, prefix (wide), 20',
+    request: () => ({ field: 'phone', mode: 'prefix', query: '010-001', limit: 20 }),
   },
 ];
 

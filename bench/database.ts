@@ -30,8 +30,9 @@ export interface BenchDatabase {
 }
 
 const SEED_SQL = `
-INSERT INTO users (id, email, username, slug, gender)
-SELECT gen_random_uuid(), 'seed-' || n || '@bench.example', 'seed' || n, 'seed-' || n, n % 2
+INSERT INTO users (id, email, username, slug, phone, gender)
+SELECT gen_random_uuid(), 'seed-' || n || '@bench.example', 'seed' || n, 'seed-' || n,
+  '+8210' || lpad(n::text, 8, '0'), n % 2
 FROM generate_series($1::int, $2::int) AS n`;
 
 // The planner should see the table as a production database's autovacuum would have left it.

@@ -114,7 +114,8 @@ export interface Config {
   securityEvents: SecurityEventsConfig;
   /** The operator console: CONSOLE_LOCKOUT, CONSOLE_IDLE_TIMEOUT, CONSOLE_ALLOWED_NETWORKS. */
   console: ConsoleConfig;
-  /** The access records' retention and review: ACCESS_RECORD_RETENTION, CONSOLE_WORKING_HOURS, CONSOLE_TIME_ZONE. */
+  /** The access records' retention and review: ACCESS_RECORD_RETENTION, CONSOLE_WORKING_HOURS, CONSOLE_WORKING_DAYS,
+   * CONSOLE_TIME_ZONE. */
   accessRecords: AccessRecordsConfig;
   /** The TOTP second factor: SECRETS_KEY (secrets at rest), APP_NAME (the issuer authenticators show). */
   secondFactor: SecondFactorConfig;

@@ -64,7 +64,7 @@ function printReview(environment: CommandEnvironment, review: MonthlyReview): vo
   const { terminal } = environment;
   printLine(
     terminal,
-    `Review of ${review.month} (${review.time_zone}, working hours ${review.working_hours}): ` +
+    `Review of ${review.month} (${review.time_zone}, working hours ${review.working_hours}, ${review.working_days}): ` +
       `${review.findings.length === 0 ? 'nothing to look at.' : `${review.findings.length} to look at.`}`,
   );
   if (review.findings.length > 0) {

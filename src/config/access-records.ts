@@ -8,6 +8,8 @@ export interface AccessRecordsConfig {
   sweepIntervalMs: number;
   /** CONSOLE_WORKING_HOURS: access outside [start, end) minutes of the day, in `timeZone`, is reviewed. */
   workingHours: { start: number; end: number; text: string };
+  /** CONSOLE_WORKING_DAYS: the ISO weekdays (1 Monday … 7 Sunday) of the working week; access on others is reviewed. */
+  workingDays: { days: number[]; text: string };
   /** CONSOLE_TIME_ZONE: the IANA zone the working hours and the review's months are read in. */
   timeZone: string;
 }
@@ -57,6 +59,35 @@ function workingHours(env: Env): AccessRecordsConfig['workingHours'] {
   return { start, end, text };
 }
 
+const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** `mon-fri`, `sun-thu` (a span may run over Sunday), `mon,wed,fri` or `mon-thu,sat`: ISO weekdays, in order. */
+export function parseWorkingDays(text: string): number[] | undefined {
+  const days = new Set<number>();
+  for (const part of text.toLowerCase().split(',')) {
+    const ends = part.trim().split('-');
+    const [first, last] = ends.map((name) => DAY_NAMES.indexOf(name.trim() as (typeof DAY_NAMES)[number]));
+    if (ends.length > 2 || first === undefined || first < 0 || (last !== undefined && last < 0)) {
+      return undefined;
+    }
+    const span = last === undefined ? 0 : (last - first + 7) % 7;
+    for (let step = 0; step <= span; step++) days.add(((first + step) % 7) + 1);
+  }
+  return [...days].sort((a, b) => a - b);
+}
+
+function workingDays(env: Env): AccessRecordsConfig['workingDays'] {
+  const text = raw(env, 'CONSOLE_WORKING_DAYS') ?? 'mon-fri';
+  const days = parseWorkingDays(text);
+  if (days === undefined) {
+    throw new ConfigError(
+      'CONSOLE_WORKING_DAYS',
+      `must be days such as mon-fri or mon,wed,fri (got "${text}")`,
+    );
+  }
+  return { days, text };
+}
+
 function timeZone(env: Env): string {
   const zone = raw(env, 'CONSOLE_TIME_ZONE') ?? 'Asia/Seoul';
   try {
@@ -75,6 +106,7 @@ export function parseAccessRecords(env: Env): AccessRecordsConfig {
     retentionDays: retentionDays(env),
     sweepIntervalMs: integer(env, 'ACCESS_RECORD_SWEEP_INTERVAL_MINUTES', 60, 1, 1440) * 60_000,
     workingHours: workingHours(env),
+    workingDays: workingDays(env),
     timeZone: timeZone(env),
   };
 }

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { AsYouType, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** Why a typed number cannot receive a code (each is a 422 on `phone`). */
 export type PhoneRefusal = 'phone_invalid' | 'phone_not_mobile' | 'phone_country';
@@ -60,4 +60,15 @@ export function maskPhone(e164: string): string {
 /** The block a number belongs to (less its last four digits): fraud pumps neighbouring numbers. */
 export function numberPrefix(e164: string): string {
   return e164.slice(0, -4);
+}
+
+/**
+ * A number, or the start of one, as someone types it (`010-1234-5678`, `010-12`, `+82 10 12`) in E.164 as
+ * `users.phone` holds it (`+821012345678`, `+821012`): read as a phone's keypad reads it while typing, in the
+ * default region, so the national `0` becomes `+82`. Undefined when nothing in it begins a number.
+ */
+export function typedNumberStart(typed: string): string | undefined {
+  const reader = new AsYouType(DEFAULT_REGION);
+  reader.input(typed);
+  return reader.getNumberValue();
 }

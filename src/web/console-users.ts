@@ -48,7 +48,8 @@ function body(page: Page, t: Translate): string {
       return `${card(`<form id="user-search" method="get" novalidate>
 <div class="field"><label for="field">${esc(t, 'console.users.field')}</label>
 <select id="field" name="field"><option value="email">email</option><option value="username">username</option>
-<option value="slug">slug</option><option value="id">id</option></select></div>
+<option value="slug">slug</option><option value="id">id</option>
+<option value="phone">${esc(t, 'console.user.field.phone')}</option></select></div>
 <div class="field"><label for="mode">${esc(t, 'console.users.mode')}</label>
 <select id="mode" name="mode"><option value="exact">${esc(t, 'console.users.mode.exact')}</option>
 <option value="prefix">${esc(t, 'console.users.mode.prefix')}</option></select></div>
@@ -65,11 +66,26 @@ ${reasonDialog(t)}`;
       return `${card(`<dl id="profile"></dl>${sectionStatus}`, { id: 'profile-h', text: t('console.user.profile') })}
 ${card('<dl id="sign-in"></dl>', { id: 'sign-in-h', text: t('console.user.sign_in') })}
 ${card('<ul id="sessions"></ul>', { id: 'sessions-h', text: t('console.user.sessions') })}
+${card('<ul id="devices"></ul>', { id: 'devices-h', text: t('console.user.devices') })}
 ${card('<ul id="activity"></ul>', { id: 'activity-h', text: t('console.user.activity') })}
+${card('<ul id="consents"></ul>', { id: 'consents-h', text: t('console.user.consents') })}
+${card('<dl id="identity"></dl>', { id: 'identity-h', text: t('console.user.identity') })}
+${card('<dl id="deletion"></dl>', { id: 'deletion-h', text: t('console.user.deletion') })}
+${card('<ul id="account-events"></ul>', { id: 'account-events-h', text: t('console.user.events') })}
 <section class="card" id="actions-card" aria-labelledby="actions-h" hidden>
 <h2 id="actions-h">${esc(t, 'console.user.actions')}</h2>
 <div id="actions" class="actions"></div>
 <p id="action-status" class="status" role="status"></p><p id="action-error" class="error" role="alert"></p>
+</section>
+<section class="card" id="rename-card" aria-labelledby="rename-h" hidden>
+<h2 id="rename-h">${esc(t, 'console.user.rename')}</h2>
+<form id="rename" method="post" novalidate>
+<p>${esc(t, 'console.user.rename.hint')}</p>
+${input(t, 'username', 'console.user.field.username', ' autocomplete="off" spellcheck="false"')}
+${input(t, 'slug', 'console.user.field.slug', ' autocomplete="off" spellcheck="false"')}
+<button type="submit">${esc(t, 'console.user.rename.submit')}</button>
+${sectionStatus}
+</form>
 </section>
 ${reasonDialog(t)}`;
     case 'console-audit':

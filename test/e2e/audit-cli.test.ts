@@ -142,8 +142,12 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
     })
       .format(new Date())
       .slice(0, 7);
-    // The whole day is working hours here: the commands above ran whenever the suite did.
-    const quiet = inProcessCommands({ ...env, CONSOLE_WORKING_HOURS: '00:00-24:00' });
+    // The whole week is working time here: the commands above ran whenever the suite did.
+    const quiet = inProcessCommands({
+      ...env,
+      CONSOLE_WORKING_HOURS: '00:00-24:00',
+      CONSOLE_WORKING_DAYS: 'mon-sun',
+    });
     try {
       const result = await quiet.run(['audit', 'review', '--month', month, '--json']);
       expect(result.code, result.stderr).toBe(0);
@@ -151,6 +155,7 @@ describe.runIf(backends.includes('postgres'))('postgres: accounts audit', () => 
         month,
         time_zone: 'Asia/Seoul',
         working_hours: '00:00-24:00',
+        working_days: 'mon-sun',
         findings: [],
       });
       expectOneLineFailure(

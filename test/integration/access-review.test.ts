@@ -51,6 +51,7 @@ describe.each(backends)('%s: the monthly review of the access records', (backend
     new AccessReview(new AccessReviewRepo(ctx.db), {
       timeZone: 'Asia/Seoul',
       workingHours: { start: 9 * 60, end: 19 * 60, text: '09:00-19:00' },
+      workingDays: { days: [1, 2, 3, 4, 5], text: 'mon-fri' },
     });
 
   it('lists many unmasks or exports by one person, access out of hours and many people in an hour', async () => {
@@ -89,6 +90,11 @@ describe.each(backends)('%s: the monthly review of the access records', (backend
       // 03:30 and 19:00 in Seoul: outside the working day.
       { at: '2026-03-12T18:30:00Z', actor: 'night' },
       { at: '2026-03-13T10:00:00Z', actor: 'night' },
+      // 11:00 on Saturday 14 March and on Sunday 15 March in Seoul (still Friday and Saturday in UTC); 18:59 on
+      // Friday 13 March is the last minute of the working week.
+      { at: '2026-03-14T02:00:00Z', actor: 'weekend' },
+      { at: '2026-03-15T02:00:00Z', actor: 'weekend' },
+      { at: '2026-03-13T09:59:00Z', actor: 'friday' },
       // 30 people in one clock hour by a command's operator (10:00–10:29 in Seoul).
       ...Array.from({ length: 30 }, (_, i) => ({
         at: minutes('2026-03-13T01:00:00Z', i),
@@ -107,6 +113,7 @@ describe.each(backends)('%s: the monthly review of the access records', (backend
       month: '2026-03',
       time_zone: 'Asia/Seoul',
       working_hours: '09:00-19:00',
+      working_days: 'mon-fri',
       from: '2026-02-28T15:00:00.000Z',
       until: '2026-03-31T15:00:00.000Z',
       findings: [
@@ -126,6 +133,14 @@ describe.each(backends)('%s: the monthly review of the access records', (backend
           count: 2,
           first: '2026-03-12T18:30:00.000Z',
           last: '2026-03-13T10:00:00.000Z',
+        },
+        {
+          kind: 'outside_hours',
+          actor_kind: 'staff',
+          actor: 'weekend',
+          count: 2,
+          first: '2026-03-14T02:00:00.000Z',
+          last: '2026-03-15T02:00:00.000Z',
         },
         {
           kind: 'many_subjects',

@@ -94,6 +94,7 @@ describe.each(backends)('%s: the admin API on the access records', (backend) => 
       month: '2026-11',
       time_zone: 'Asia/Seoul',
       working_hours: '09:00-19:00',
+      working_days: 'mon-fri',
       from: '2026-10-31T15:00:00.000Z',
       until: '2026-11-30T15:00:00.000Z',
       findings: expect.any(Array),

@@ -48,6 +48,7 @@ describe.each(backends)('%s: the admin API on users', (backend) => {
           username: user.username,
           slug: user.slug,
           email_verified: false,
+          phone: null,
           disabled_at: null,
           deletion_due_at: null,
           birth_year: null,
@@ -139,7 +140,7 @@ describe.each(backends)('%s: the admin API on users', (backend) => {
       const lines = res.body.trim().split(/\r?\n/);
       expect(lines).toHaveLength(2);
       expect(lines[0]).toBe(
-        '"id","email","username","slug","email_verified","disabled_at","deletion_due_at","birth_date","created_at"',
+        '"id","email","username","slug","email_verified","disabled_at","deletion_due_at","birth_date","created_at","phone"',
       );
       expect(lines[1]?.startsWith(`"${user.id}","${email}","${user.username}",`)).toBe(true);
       const { records } = await buildTestServices(ctx).accessRecords.page({ actor: member.id }, 5);
@@ -185,6 +186,39 @@ describe.each(backends)('%s: the admin API on users', (backend) => {
       ['user.cancel_deletion', 'why cancel-deletion', 'ok'],
       ['user.rename', 'why rename', 'ok'],
       ['user.revoke_session', 'gone', 'failed'],
+    ]);
+  });
+
+  it('renames by the API’s rules: each refusal a 422 naming its field in the API’s words', async () => {
+    const user = await registerUser(ctx.app);
+    const taken = await registerUser(ctx.app);
+    const support = await signedIn('support');
+    const rename = (payload: Record<string, string>) =>
+      post(`/users/${user.id}/rename`, support.headers, payload);
+    expectValidationError(await rename({ username: taken.username.toUpperCase(), reason: REASON }), {
+      username: ['The username has already been taken.'],
+    });
+    expectValidationError(await rename({ slug: 'a b', reason: REASON }), {
+      slug: ['The slug must be at least 4 characters.'],
+    });
+    expectValidationError(await rename({ slug: `${user.slug}-new` }), {
+      reason: ['The reason field is required.'],
+    });
+    expect(expectOk(await rename({ slug: `${user.slug}-new`, reason: REASON }))).toEqual({
+      username: user.username,
+      slug: `${user.slug}-new`,
+    });
+    // The taken name reached the service (a recorded attempt); the shapes and the missing reason did not.
+    expect((await recordsOf(user.id)).map((r) => [r.action, r.outcome, r.detail])).toEqual([
+      ['user.rename', 'failed', { error: 'validation_failed' }],
+      [
+        'user.rename',
+        'ok',
+        {
+          before: { username: user.username, slug: user.slug },
+          after: { username: user.username, slug: `${user.slug}-new` },
+        },
+      ],
     ]);
   });
 

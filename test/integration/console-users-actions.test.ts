@@ -207,6 +207,11 @@ describe.each(backends)('%s: support staff act on a user', (backend) => {
   it('shows one masked field in full to support, recorded with the field; an unknown user is a recorded 404', async () => {
     const { recorder, userActions } = buildTestConsoleUsers(ctx);
     const user = await registerUser(ctx.app, { birth_date: '1991-02-03' });
+    await ctx.database.handle.db
+      .updateTable('users')
+      .set({ phone: '+821012345678' })
+      .where('id', '=', user.id)
+      .execute();
     const input = { field: 'email', reason: REASON };
     expect(await userActions.reveal(staff('support'), user.id, input)).toEqual({
       field: 'email',
@@ -216,6 +221,10 @@ describe.each(backends)('%s: support staff act on a user', (backend) => {
       field: 'birth_date',
       value: '1991-02-03',
     });
+    expect(await userActions.reveal(staff('support'), user.id, { ...input, field: 'phone' })).toEqual({
+      field: 'phone',
+      value: '+821012345678',
+    });
     await expect(userActions.reveal(staff('viewer'), user.id, input)).rejects.toBeInstanceOf(ForbiddenError);
     const nobody = '0193ffff-0000-7000-8000-000000000000';
     await expect(userActions.reveal(staff('support'), nobody, input)).rejects.toEqual(
@@ -224,6 +233,7 @@ describe.each(backends)('%s: support staff act on a user', (backend) => {
     expect(recorder.take()).toEqual([
       record('users.reveal', user.id, 'ok', { field: 'email' }),
       record('users.reveal', user.id, 'ok', { field: 'birth_date' }),
+      record('users.reveal', user.id, 'ok', { field: 'phone' }),
       record('users.reveal', user.id, 'refused', { permission: 'users.unmask' }, 'viewer'),
       record('users.reveal', nobody, 'failed', { error: 'not_found' }),
     ]);

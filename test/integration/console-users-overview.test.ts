@@ -50,6 +50,11 @@ describe.each(backends)('%s: a user’s page in the console', (backend) => {
         bearer(user.token),
       ),
     );
+    await ctx.database.handle.db
+      .updateTable('users')
+      .set({ phone: '+821012345678', phone_verified: true })
+      .where('id', '=', user.id)
+      .execute();
     statements.reset();
     const page = await userOverview.overview(staff('viewer'), user.id);
     expect(statements.count, 'the user, then one statement for each of the nine parts').toBe(10);
@@ -57,6 +62,8 @@ describe.each(backends)('%s: a user’s page in the console', (backend) => {
       id: user.id,
       email: `${user.email[0]}***@${user.email.split('@')[1]}`,
       email_verified: false,
+      phone: '010-****-5678',
+      phone_verified: true,
       username: user.username,
       slug: user.slug,
       gender: expect.any(Number),

@@ -20,8 +20,9 @@ describe.each(backends)('%s: every console user search is read on an index', (ba
     search = new ConsoleUserSearch(repo, cursors, new StaffGate(new RecordingAccess()));
     // Enough accounts that reading them all would cost more than an index does.
     await sql`
-      INSERT INTO users (id, email, username, slug, gender, created_at, updated_at)
-      SELECT gen_random_uuid(), 'person' || g || '@example.com', 'Person' || g, 'person-' || g, 0, now(), now()
+      INSERT INTO users (id, email, username, slug, phone, gender, created_at, updated_at)
+      SELECT gen_random_uuid(), 'person' || g || '@example.com', 'Person' || g, 'person-' || g,
+        '+8210' || lpad(g::text, 8, '0'), 0, now(), now()
       FROM generate_series(1, 2000) AS g`.execute(database.handle.db);
     await sql`ANALYZE users`.execute(database.handle.db);
   });
@@ -75,6 +76,25 @@ describe.each(backends)('%s: every console user search is read on an index', (ba
     ]) {
       const plan = await planOf(request);
       expect(plan).toMatch(/Index (Only )?Scan using users_pkey on users/);
+      expect(plan).not.toMatch(/Seq Scan|Sort\s+\(/);
+    }
+  });
+
+  it('a phone, exact or a prefix, as typed, walks its text_pattern_ops index in order, no sort', async () => {
+    // A prefix every account shares, then its second page; an exact number, which two accounts may hold.
+    const first = await search.search(staff('viewer'), {
+      field: 'phone',
+      mode: 'prefix',
+      query: '010-',
+      limit: 20,
+    });
+    for (const request of [
+      { field: 'phone', mode: 'prefix', query: '010-', limit: 20 },
+      { field: 'phone', mode: 'prefix', query: '010-', limit: 20, cursor: first.next_cursor as string },
+      { field: 'phone', mode: 'exact', query: '010-0000-0077' },
+    ]) {
+      const plan = await planOf(request);
+      expect(plan).toMatch(/Index Scan using users_phone_prefix_idx on users/);
       expect(plan).not.toMatch(/Seq Scan|Sort\s+\(/);
     }
   });

@@ -44,6 +44,7 @@ describe.each(backends)('%s: the console searches users', (backend) => {
       username: users[0]?.username,
       slug: users[0]?.slug,
       email_verified: false,
+      phone: null,
       disabled_at: null,
       deletion_due_at: null,
       birth_year: '1990',
@@ -91,6 +92,71 @@ describe.each(backends)('%s: the console searches users', (backend) => {
     expect(await ids('id', 'prefix', 'zz')).toEqual([]);
   });
 
+  it('finds by phone as typed in Korea, exactly and by prefix, keyset pages, masked', async () => {
+    const { recorder, userSearch } = buildTestConsoleUsers(ctx);
+    const block = String(1000 + Math.floor(Math.random() * 9000));
+    const number = (last: string) => `+8210${block}${last}`;
+    const users = [];
+    // An unverified number may be on two accounts: both are found, in id order.
+    for (const [phone, verified] of [
+      [number('0001'), true],
+      [number('0001'), false],
+      [number('0002'), false],
+    ] as const) {
+      const user = await registerUser(ctx.app);
+      await ctx.database.handle.db
+        .updateTable('users')
+        .set({ phone, phone_verified: verified })
+        .where('id', '=', user.id)
+        .execute();
+      users.push(user);
+    }
+    const ids = users.map((user) => user.id);
+    const actor = staff('viewer');
+    const page = (mode: string, query: string, limit = 20, cursor?: string) =>
+      userSearch.search(actor, { field: 'phone', mode, query, limit, cursor });
+    const exact = await page('exact', `010-${block}-0001`);
+    expect(exact.users.map((user) => [user.id, user.phone])).toEqual([
+      [ids[0], '010-****-0001'],
+      [ids[1], '010-****-0001'],
+    ]);
+    expect(exact.next_cursor).toBeNull();
+    expect((await page('exact', `+82 10 ${block} 0002`)).users.map((user) => user.id)).toEqual([ids[2]]);
+    const first = await page('prefix', `010-${block.slice(0, 2)}-${block.slice(2)}`, 2);
+    expect(first.users.map((user) => user.id)).toEqual([ids[0], ids[1]]);
+    const second = await page('prefix', `010${block}`, 2, first.next_cursor as string);
+    expect(second).toEqual({ users: [expect.objectContaining({ id: ids[2] })], next_cursor: null });
+    // A prefix of a number is no exact match; letters or a lone `+` are no number at all.
+    for (const [mode, query] of [
+      ['exact', `010-${block}`],
+      ['prefix', `010-${block}x`],
+      ['prefix', '+'],
+    ]) {
+      expect((await page(mode as string, query as string)).users).toEqual([]);
+    }
+    expect(recorder.take().map((entry) => entry.detail?.rows)).toEqual([2, 1, 2, 1, 0, 0, 0]);
+
+    const csv = await userSearch.export(staff('support'), {
+      field: 'phone',
+      mode: 'prefix',
+      query: `010-${block}`,
+      reason: 'Ticket 4712: which account has this number',
+    });
+    expect(
+      csv.csv
+        .trimEnd()
+        .split('\r\n')
+        .map((line) => line.split(',').at(-1)),
+    ).toEqual(['"phone"', '"010-****-0001"', '"010-****-0001"', '"010-****-0002"']);
+    const full = await userSearch.export(staff('admin'), {
+      field: 'phone',
+      mode: 'exact',
+      query: number('0002'),
+      reason: 'Ticket 4712: which account has this number',
+    });
+    expect(full.csv.trimEnd().split('\r\n')[1]?.split(',').at(-1)).toBe(`"'${number('0002')}"`);
+  });
+
   it('refuses a bad field, mode, limit or cursor with the 422 naming it, recording nothing', async () => {
     const { recorder, userSearch } = buildTestConsoleUsers(ctx);
     const actor = staff('support');
@@ -134,7 +200,7 @@ describe.each(backends)('%s: the console searches users', (backend) => {
     expect(support.masked).toBe(true);
     const lines = support.csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      '"id","email","username","slug","email_verified","disabled_at","deletion_due_at","birth_date","created_at"',
+      '"id","email","username","slug","email_verified","disabled_at","deletion_due_at","birth_date","created_at","phone"',
     );
     expect(lines.slice(1).map((line) => line.split(',').slice(0, 3))).toEqual(
       users.map((user) => [`"${user.id}"`, `"${masked(user.email)}"`, `"${user.username}"`]),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseWorkingDays } from '../../src/config/access-records.js';
 import { loadConfig } from '../../src/config.js';
 import { configError } from '../helpers/config.js';
 
@@ -8,6 +9,7 @@ describe('access records configuration', () => {
       retentionDays: 732,
       sweepIntervalMs: 3_600_000,
       workingHours: { start: 540, end: 1140, text: '09:00-19:00' },
+      workingDays: { days: [1, 2, 3, 4, 5], text: 'mon-fri' },
       timeZone: 'Asia/Seoul',
     });
   });
@@ -17,16 +19,29 @@ describe('access records configuration', () => {
       ACCESS_RECORD_RETENTION: '400d',
       ACCESS_RECORD_SWEEP_INTERVAL_MINUTES: '15',
       CONSOLE_WORKING_HOURS: '08:30-24:00',
+      CONSOLE_WORKING_DAYS: 'Sun-Thu',
       CONSOLE_TIME_ZONE: 'Europe/Berlin',
     }).accessRecords;
     expect(config).toEqual({
       retentionDays: 400,
       sweepIntervalMs: 900_000,
       workingHours: { start: 510, end: 1440, text: '08:30-24:00' },
+      workingDays: { days: [1, 2, 3, 4, 7], text: 'Sun-Thu' },
       timeZone: 'Europe/Berlin',
     });
     expect(loadConfig({ ACCESS_RECORD_RETENTION: '3Y' }).accessRecords.retentionDays).toBe(1098);
     expect(loadConfig({ ACCESS_RECORD_RETENTION: '365d' }).accessRecords.retentionDays).toBe(365);
+  });
+
+  it.each([
+    ['mon-fri', [1, 2, 3, 4, 5]],
+    ['mon,wed,fri', [1, 3, 5]],
+    ['mon-thu, sat', [1, 2, 3, 4, 6]],
+    ['fri-mon', [1, 5, 6, 7]],
+    ['sun', [7]],
+    ['mon-sun', [1, 2, 3, 4, 5, 6, 7]],
+  ])('reads CONSOLE_WORKING_DAYS=%s as the ISO weekdays %j', (text, days) => {
+    expect(parseWorkingDays(text)).toEqual(days);
   });
 
   it('stops the start with one line when the records would be kept less than a year', () => {
@@ -47,6 +62,10 @@ describe('access records configuration', () => {
     ['CONSOLE_WORKING_HOURS', '9-18'],
     ['CONSOLE_WORKING_HOURS', '09:00-24:30'],
     ['CONSOLE_TIME_ZONE', 'Mars/Olympus_Mons'],
+    ['CONSOLE_WORKING_DAYS', 'weekdays'],
+    ['CONSOLE_WORKING_DAYS', 'mon-'],
+    ['CONSOLE_WORKING_DAYS', 'mon,,fri'],
+    ['CONSOLE_WORKING_DAYS', 'mon-wed-fri'],
   ])('refuses %s=%s, naming the variable', (variable, value) => {
     expect(configError({ [variable]: value }).variable).toBe(variable);
   });

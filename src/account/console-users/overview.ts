@@ -5,7 +5,7 @@ import { iso } from '../../lib/time.js';
 import type { ConsentHistoryRecord } from '../../modules/consents/history-repo.js';
 import type { StoredVerification } from '../../modules/identity/repo.js';
 import type { PasskeySummary } from '../../modules/passkeys/repo.js';
-import { birthYear, maskAddress, maskEmail } from './masking.js';
+import { birthYear, maskAddress, maskEmail, maskPhone } from './masking.js';
 import {
   type AccountEventSummary,
   type DeviceSummaryRow,
@@ -40,6 +40,9 @@ export interface UserOverview {
     id: string;
     email: string;
     email_verified: boolean;
+    /** Masked (`010-****-5678`); shown in full by the reveal action. */
+    phone: string | null;
+    phone_verified: boolean;
     username: string;
     slug: string;
     gender: number;
@@ -133,6 +136,8 @@ export class ConsoleUserOverview {
         id,
         email: maskEmail(user.email),
         email_verified: user.email_verified,
+        phone: user.phone === null ? null : maskPhone(user.phone),
+        phone_verified: user.phone_verified,
         username: user.username,
         slug: user.slug,
         gender: user.gender,

@@ -68,6 +68,7 @@ const searchItem = t.object({
   username: t.string(),
   slug: t.string(),
   email_verified: t.boolean(),
+  phone: t.nullable(t.string('Masked: 010-****-5678.')),
   disabled_at: t.nullable(t.dateTime()),
   deletion_due_at: t.nullable(t.dateTime()),
   birth_year: t.nullable(t.string()),
@@ -142,6 +143,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
             username: 'minji',
             slug: 'minji',
             email_verified: true,
+            phone: '010-****-5678',
             disabled_at: null,
             deletion_due_at: null,
             birth_year: '1994',
@@ -199,6 +201,8 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
           id: USER_ID,
           email: 'm***@example.com',
           email_verified: true,
+          phone: '010-****-5678',
+          phone_verified: true,
           username: 'minji',
           slug: 'minji',
           gender: 0,
@@ -236,7 +240,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
       errors: [404],
       rules: rules({ id: idField, ...revealRules }),
       response: t.object({ field: t.string(), value: t.nullable(t.string()) }),
-      example: { field: 'email', value: 'minji@example.com' },
+      example: { field: 'phone', value: '+821012345678' },
       handle: async ({ params, staff, request }) =>
         userActions.reveal(actorOf(staff, request), params.id, {
           field: params.field,

@@ -4,10 +4,10 @@ import { rules } from '../../validation/rule-list.js';
 import { reasonField } from './staff-access.js';
 
 /**
- * What staff may search by. A new searchable column (the phone, once `users.phone` exists) is one more name
- * here and one more key in the search repo, with its index.
+ * What staff may search by. A new searchable column is one more name here and one more key in the search
+ * repo, with its index. A phone is typed as people write it (`010-1234-5678`) and searched in E.164.
  */
-export const SEARCH_FIELDS = ['email', 'username', 'slug', 'id'] as const;
+export const SEARCH_FIELDS = ['email', 'username', 'slug', 'id', 'phone'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 export const SEARCH_MODES = ['exact', 'prefix'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -35,7 +35,7 @@ export const searchRules = rules({
 export const exportRules = rules({ ...searchFields, reason: reasonField.required() });
 
 /** The fields staff may show in full, one at a time. */
-export const REVEALABLE = ['email', 'birth_date'] as const;
+export const REVEALABLE = ['email', 'phone', 'birth_date'] as const;
 export type RevealableField = (typeof REVEALABLE)[number];
 export const revealRules = rules({
   field: string().required().in(REVEALABLE).describe('The field to show in full.'),

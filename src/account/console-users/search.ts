@@ -1,11 +1,12 @@
 import { ValidationError } from '../../errors.js';
+import { typedNumberStart } from '../../lib/phone-number.js';
 import { iso } from '../../lib/time.js';
 import { roleCan } from '../../modules/staff/permissions.js';
 import type { UserSearchCursorCodec } from '../../modules/users/search-cursor.js';
-import type { SearchRow, UserSearchRepo } from '../../modules/users/search-repo.js';
+import { phoneKeyOf, type SearchRow, type UserSearchRepo } from '../../modules/users/search-repo.js';
 import { validate } from '../../validation/engine.js';
 import { toCsv } from './csv.js';
-import { birthYear, maskEmail } from './masking.js';
+import { birthYear, maskEmail, maskPhone } from './masking.js';
 import { exportRules, SEARCH_LIMIT, type SearchField, type SearchMode, searchRules } from './rules.js';
 import type { StaffActor, StaffGate } from './staff-access.js';
 
@@ -13,16 +14,22 @@ import type { StaffActor, StaffGate } from './staff-access.js';
 export const EXPORT_MAX_ROWS = 10_000;
 const EXPORT_PAGE = 500;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** How people write a number: digits, `+`, spaces, dashes, dots and brackets; a letter is no number. */
+const PHONE_SHAPE = /^[\d\s+().-]+$/;
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 const LAST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
-/** One user of a search page, masked: the email as `m***@example.com`, the birth date as its year. */
+/**
+ * One user of a search page, masked: the email as `m***@example.com`, the phone as `010-****-5678`, the birth
+ * date as its year.
+ */
 export interface SearchItem {
   id: string;
   email: string;
   username: string;
   slug: string;
   email_verified: boolean;
+  phone: string | null;
   disabled_at: string | null;
   deletion_due_at: string | null;
   birth_year: string | null;
@@ -71,6 +78,7 @@ function item(row: SearchRow): SearchItem {
     username: row.username,
     slug: row.slug,
     email_verified: row.email_verified,
+    phone: row.phone === null ? null : maskPhone(row.phone),
     disabled_at: isoOrNull(row.disabled_at),
     deletion_due_at: isoOrNull(row.deletion_due_at),
     birth_year: birthYear(row.birth_date),
@@ -88,6 +96,7 @@ const CSV_HEADER = [
   'deletion_due_at',
   'birth_date',
   'created_at',
+  'phone',
 ];
 
 function csvRow(row: SearchRow, masked: boolean): string[] {
@@ -102,6 +111,7 @@ function csvRow(row: SearchRow, masked: boolean): string[] {
     shown.deletion_due_at ?? '',
     (masked ? shown.birth_year : row.birth_date) ?? '',
     shown.created_at,
+    (masked ? shown.phone : row.phone) ?? '',
   ];
 }
 
@@ -208,6 +218,11 @@ export class ConsoleUserSearch {
       // A prefix that cannot begin a UUID matches nothing (and must not reach a uuid comparison).
       if (!UUID_SHAPE.test(first) || !UUID_SHAPE.test(last)) return Promise.resolve([]);
       return this.repo.idRange(first, last, after, limit);
+    }
+    if (field === 'phone') {
+      const start = PHONE_SHAPE.test(query) ? typedNumberStart(query) : undefined;
+      if (start === undefined) return Promise.resolve([]);
+      return this.repo.prefix(field, mode === 'exact' ? phoneKeyOf(start) : start, after, limit);
     }
     if (mode === 'exact') return after === undefined ? this.repo.exact(field, query) : Promise.resolve([]);
     return this.repo.prefix(field, query, after, limit);

@@ -66,11 +66,15 @@ export class AccessReviewRepo {
     return rows.map((row) => ({ ...row, count: num(row.count), rows: num(row.rows) }));
   }
 
-  /** Records outside [start, end) minutes of the day in `zone`, per actor, with the first and last. */
+  /**
+   * Records outside [start, end) minutes of the day, or on a day (ISO weekday, 1 Monday … 7 Sunday) not in
+   * `days`, both read in `zone`; per actor, with the first and last.
+   */
   async outsideHours(
     period: ReviewPeriod,
     zone: string,
     hours: { start: number; end: number },
+    days: readonly number[],
   ): Promise<(ActorCount & { first: Date; last: Date })[]> {
     const { rows } = await sql<{
       actor_kind: 'staff' | 'cli';
@@ -81,9 +85,11 @@ export class AccessReviewRepo {
     }>`SELECT actor_kind, actor, count(*) AS count, min(at) AS first, max(at) AS last
       FROM (SELECT actor_kind, actor, at,
           extract(hour FROM at AT TIME ZONE ${zone}::text) * 60 + extract(minute FROM at AT TIME ZONE ${zone}::text)
-            AS minute
+            AS minute,
+          extract(isodow FROM at AT TIME ZONE ${zone}::text)::int AS weekday
         FROM access_records WHERE at >= ${period.from} AND at < ${period.until}) AS local
       WHERE minute < ${hours.start}::int OR minute >= ${hours.end}::int
+        OR weekday NOT IN (${sql.join(days.map((day) => sql`${day}::int`))})
       GROUP BY actor_kind, actor ORDER BY count(*) DESC, actor`.execute(this.db);
     return rows.map((row) => ({
       ...row,

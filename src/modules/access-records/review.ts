@@ -37,6 +37,7 @@ export interface MonthlyReview {
   month: string;
   time_zone: string;
   working_hours: string;
+  working_days: string;
   from: string;
   until: string;
   findings: ReviewFinding[];
@@ -51,6 +52,8 @@ export function parseMonth(text: string): { year: number; month: number } | unde
 export interface ReviewSettings {
   timeZone: string;
   workingHours: { start: number; end: number; text: string };
+  /** ISO weekdays (1 Monday … 7 Sunday): a record on any other day is outside the working week. */
+  workingDays: { days: number[]; text: string };
 }
 
 export class AccessReview {
@@ -63,12 +66,12 @@ export class AccessReview {
   async month(month: string): Promise<MonthlyReview> {
     const parsed = parseMonth(month);
     if (parsed === undefined) throw new RangeError(`"${month}" is not a month such as 2026-03`);
-    const { timeZone, workingHours } = this.settings;
+    const { timeZone, workingHours, workingDays } = this.settings;
     const period = await this.repo.period(parsed.year, parsed.month, timeZone);
     const [unmasks, exports, outside, busy] = await Promise.all([
       this.repo.countsByActor(period, 'user.unmask.', UNMASKS_PER_MONTH),
       this.repo.exportsByActor(period, EXPORTS_PER_MONTH, EXPORTED_ROWS_PER_MONTH),
-      this.repo.outsideHours(period, timeZone, workingHours),
+      this.repo.outsideHours(period, timeZone, workingHours, workingDays.days),
       this.repo.manySubjects(period, SUBJECTS_PER_HOUR),
     ]);
     const actor = (row: { actor_kind: 'staff' | 'cli'; actor: string }): Actor => ({
@@ -108,6 +111,7 @@ export class AccessReview {
       month,
       time_zone: timeZone,
       working_hours: workingHours.text,
+      working_days: workingDays.text,
       from: period.from.toISOString(),
       until: period.until.toISOString(),
       findings,

@@ -5,16 +5,22 @@ import type { Executor } from '../../db/transaction.js';
 /**
  * The text columns the console searches by, each with the expression its indexes are built on: the unique
  * lower(x) indexes (migration 0001) answer an exact search, the lower(x) text_pattern_ops ones (0038) a prefix
- * search and its order. The phone (`users.phone`, E.164 as stored) joins this table with its own index.
+ * search and its order. The phone's key (0046) is the E.164 number, a space and the id, as a number may be on
+ * several accounts: an exact number is the prefix `+821012345678 ` of it, so both are a range of its index.
  */
 const KEYS = {
   email: sql<string>`lower(email)`,
   username: sql<string>`lower(username)`,
   slug: sql<string>`lower(slug)`,
+  phone: sql<string>`(phone || ' ' || id::text)`,
 } as const satisfies Record<string, RawBuilder<string>>;
 
 export type TextSearchColumn = keyof typeof KEYS;
-export const TEXT_SEARCH_COLUMNS = Object.keys(KEYS) as TextSearchColumn[];
+/** The columns one unique index answers exactly (a phone number is not unique: see `phoneKeyOf`). */
+export type UniqueSearchColumn = Exclude<TextSearchColumn, 'phone'>;
+
+/** The start of the phone key of every account holding `e164` exactly. */
+export const phoneKeyOf = (e164: string) => `${e164} `;
 
 /** What a search page shows of a user (never the password hash). */
 export type SearchRow = Pick<
@@ -27,9 +33,10 @@ export type SearchRow = Pick<
   | 'disabled_at'
   | 'deletion_due_at'
   | 'birth_date'
+  | 'phone'
   | 'created_at'
 > & {
-  /** The value the page is ordered by (lower(x), or the id): where the next page starts. */
+  /** The value the page is ordered by (lower(x), the phone key, or the id): where the next page starts. */
   key: string;
 };
 
@@ -42,6 +49,7 @@ const COLUMNS = [
   'disabled_at',
   'deletion_due_at',
   'birth_date',
+  'phone',
   'created_at',
 ] as const;
 
@@ -53,7 +61,7 @@ export class UserSearchRepo {
   constructor(private readonly db: Executor) {}
 
   /** The user whose column equals the value, case-insensitively (a unique index: at most one). */
-  exact(column: TextSearchColumn, value: string): Promise<SearchRow[]> {
+  exact(column: UniqueSearchColumn, value: string): Promise<SearchRow[]> {
     const key = KEYS[column];
     return this.db
       .selectFrom('users')

@@ -1,11 +1,12 @@
 import { consoleAnswerText } from '../console/answers.js';
 import { askReason, type Me, post, signedIn } from '../console/staff.js';
+import { drawParts, lines, renameForm, type UserParts } from '../console/user-parts.js';
 import { api } from '../lib/api.js';
 import { t } from '../lib/i18n.js';
 
 /**
  * /console/users/:id: a user's page, masked. "Show" asks a reason and shows one field in full; the actions
- * (each with a reason) are drawn only for a role that may take them (users.act).
+ * and the rename form (each with a reason) are drawn only for a role that may take them (users.act).
  */
 const id = decodeURIComponent(location.pathname.split('/').pop() ?? '');
 const profile = document.getElementById('profile') as HTMLElement;
@@ -19,7 +20,7 @@ const actionError = document.getElementById('action-error') as HTMLElement;
 const profileError = profile.parentElement?.querySelector('.error') as HTMLElement;
 
 type Data = Record<string, unknown>;
-interface Overview {
+interface Overview extends UserParts {
   profile: Data;
   sign_in: Data;
   sessions: { id: string; name: string | null; last_used_at: string | null }[];
@@ -35,7 +36,7 @@ const ACTIONS = [
   'schedule-deletion',
   'cancel-deletion',
 ] as const;
-const REVEALABLE = new Set(['email']);
+const REVEALABLE = new Set(['email', 'phone']);
 
 function entry(list: HTMLElement, name: string, value: unknown, me: Me): void {
   const dt = document.createElement('dt');
@@ -70,16 +71,6 @@ function entry(list: HTMLElement, name: string, value: unknown, me: Me): void {
   list.append(dt, dd);
 }
 
-function items(list: HTMLElement, lines: string[]): void {
-  list.replaceChildren(
-    ...lines.map((line) => {
-      const li = document.createElement('li');
-      li.textContent = line;
-      return li;
-    }),
-  );
-}
-
 async function load(me: Me): Promise<void> {
   const answer = await api<Overview>(`/users/${encodeURIComponent(id)}`);
   if (answer.status !== 200) {
@@ -91,21 +82,28 @@ async function load(me: Me): Promise<void> {
   for (const [name, value] of Object.entries(page.profile)) entry(profile, name, value, me);
   signIn.replaceChildren();
   for (const [name, value] of Object.entries(page.sign_in)) {
-    entry(signIn, name, Array.isArray(value) ? value.length : value, me);
+    // Providers by name (`kakao, apple`), passkeys by how many: the list of them is the user's own page's.
+    const shown =
+      name === 'providers'
+        ? (value as { provider: string }[]).map((link) => link.provider).join(', ') || null
+        : value;
+    entry(signIn, name, Array.isArray(shown) ? shown.length : shown, me);
   }
-  items(
+  lines(
     sessions,
     page.sessions.map((s) => `${s.name ?? s.id} · ${s.last_used_at ?? '—'}`),
+    false,
   );
   if (me.permissions.includes('users.act')) {
     page.sessions.forEach((session, index) => {
       revokeButton(me, session.id, sessions.children[index]);
     });
   }
-  items(
+  lines(
     activity,
     page.security_activity.map((event) => `${event.at} · ${event.type}`),
   );
+  drawParts(page);
 }
 
 /** "End this session" beside one session: a reason, then the one session's revoke. */
@@ -156,6 +154,7 @@ function drawActions(me: Me): void {
 signedIn()
   .then(async (me) => {
     drawActions(me);
+    if (me.permissions.includes('users.act')) renameForm(me, id, () => load(me));
     await load(me);
   })
   .catch(() => {
