@@ -1,6 +1,7 @@
 import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildAccessTokens } from './services/access-tokens.js';
 import { buildAccountFlows } from './services/account.js';
+import { buildConsoleContent } from './services/console-content.js';
 import { accessRecorder, buildConsoleUsers } from './services/console-users.js';
 import { buildDeletion } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
@@ -194,6 +195,12 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     secondFactorReset: tools.secondFactorReset,
     recorder: accessRecorder(tools.accessRecords),
   });
+  // The console's banners and inspirers: the promotions service `accounts banner|inspirer` calls.
+  const consoleContent = buildConsoleContent({
+    promotions: entities.promotions,
+    operations: entities.operations,
+    recorder: accessRecorder(tools.accessRecords),
+  });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -245,7 +252,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     webhookEndpoints: webhooks.webhookEndpoints,
     webhookDelivery: webhooks.webhookDelivery,
     deliveryWake: new DeliveryWake(),
-    mediaReferences: [users, posts],
+    mediaReferences: [users, posts, entities.promotions],
     userImport: tools.userImport,
     userList: tools.userList,
     consentHistory: tools.consentHistory,
@@ -260,5 +267,6 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     userSearch: consoleUsers.userSearch,
     userOverview: consoleUsers.userOverview,
     userActions: consoleUsers.userActions,
+    consoleContent,
   };
 }

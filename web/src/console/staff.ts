@@ -7,6 +7,13 @@ export interface Me {
   csrf_token: string;
 }
 
+/** Shows the bar's links whose permission (`data-permission`) the signed-in role has. */
+export function showPermittedLinks(permissions: readonly string[]): void {
+  for (const link of document.querySelectorAll<HTMLElement>('a[data-permission]')) {
+    link.hidden = !permissions.includes(link.dataset.permission ?? '');
+  }
+}
+
 /** Who is signed in; signed out, the page goes to the sign-in page (and this never resolves). */
 export async function signedIn(): Promise<Me> {
   const answer = await api<Me>('/me');
@@ -14,6 +21,7 @@ export async function signedIn(): Promise<Me> {
     location.replace('/console/login');
     return new Promise<Me>(() => undefined);
   }
+  showPermittedLinks(answer.body.data.permissions);
   return answer.body.data;
 }
 

@@ -1,4 +1,5 @@
 import { consoleAnswerText } from '../console/answers.js';
+import { showPermittedLinks } from '../console/staff.js';
 import { api } from '../lib/api.js';
 import { onSubmit, setError } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
@@ -29,6 +30,7 @@ async function start(): Promise<void> {
   (document.getElementById('who-role') as HTMLElement).textContent = me.staff.role;
   (document.getElementById('who-permissions') as HTMLElement).textContent = me.permissions.join(', ');
   who.hidden = false;
+  showPermittedLinks(me.permissions);
 }
 
 onSubmit(signOut, async () => {
