@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { RoutedReads } from '../../db/read-routing.js';
-import type { BannerRow } from '../../db/schema.js';
+import type { BannerRow, ProfilePicture } from '../../db/schema.js';
 import { NotFoundError } from '../../errors.js';
 import { type Static, t } from '../../http/response-schema.js';
 import { newId } from '../../lib/ids.js';
@@ -8,7 +8,6 @@ import { iso } from '../../lib/time.js';
 import { validate } from '../../validation/engine.js';
 import type { Params } from '../../validation/rule-list.js';
 import type { ValidatedImage } from '../images/probe.js';
-import type { ImagesService } from '../images/service.js';
 import { type PublicUserView, publicUserView, type UserView } from '../users/view.js';
 import {
   type BannerState,
@@ -82,6 +81,20 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 const MAX_ROUNDS = 3;
 
+/**
+ * Where a banner's uploaded image is decoded, re-encoded and stored, and removed again: the images module's
+ * service, handed in by the composition root.
+ */
+export interface BannerImageStore {
+  store(
+    field: string,
+    upload: ValidatedImage['file'],
+    probe: ValidatedImage['probe'],
+    folder: string,
+  ): Promise<ProfilePicture>;
+  removePicture(picture: ProfilePicture): Promise<void>;
+}
+
 /** What PromotionsService is built from. */
 export interface PromotionsServiceDeps {
   banners: BannersRepo;
@@ -94,7 +107,7 @@ export interface PromotionsServiceDeps {
   /** Draws the inspirer sample's ranks (crypto's randomInt unless given). */
   random?: RandomInt;
   /** Re-encodes and stores an uploaded banner image, as profile pictures and post images are. */
-  images?: Pick<ImagesService, 'store' | 'removePicture'>;
+  images?: BannerImageStore;
   /**
    * The service's public address (PUBLIC_URL): a stored image's address may be a path on it (`/media/…`),
    * and a banner's image is an absolute http(s) address, as `banner add` requires.
