@@ -266,6 +266,11 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
       '/users/{id}/cancel-deletion',
       '/audit',
       '/audit/review',
+      '/banners',
+      '/banners/{id}/update',
+      '/banners/{id}/delete',
+      '/inspirers',
+      '/inspirers/remove',
     ]);
     expect(admin.paths['/staff']?.get).toMatchObject({
       security: [{ staffSession: [] }],
