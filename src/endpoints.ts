@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes } from './account/access-tokens/oauth-routes.js';
 import { accessTokenEndpoints } from './account/access-tokens/routes.js';
-import { consoleContentEndpoints } from './account/console-content/routes.js';
+import { consolePromotionEndpoints } from './account/console-promotions/routes.js';
 import { consoleUserEndpoints } from './account/console-users/routes.js';
 import type { DataExportJobs } from './account/data-export/jobs.js';
 import { dataExportEndpoints, registerExportDownload } from './account/data-export/routes.js';
@@ -266,7 +266,7 @@ export function buildAdminEndpoints(
         recorder: accessRecorder(accessRecords),
       }),
       ...accessRecordEndpoints(accessRecords, accessReview),
-      ...consoleContentEndpoints(services.consoleContent, imageLimits),
+      ...consolePromotionEndpoints(services.consolePromotions, imageLimits),
     ],
     services: {
       authenticate: (token) => staffSignIn.authenticate(token),

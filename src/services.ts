@@ -1,7 +1,7 @@
 import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildAccessTokens } from './services/access-tokens.js';
 import { buildAccountFlows } from './services/account.js';
-import { buildConsoleContent } from './services/console-content.js';
+import { buildConsolePromotions } from './services/console-promotions.js';
 import { accessRecorder, buildConsoleUsers } from './services/console-users.js';
 import { buildDeletion } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
@@ -196,7 +196,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     recorder: accessRecorder(tools.accessRecords),
   });
   // The console's banners and inspirers: the promotions service `accounts banner|inspirer` calls.
-  const consoleContent = buildConsoleContent({
+  const consolePromotions = buildConsolePromotions({
     promotions: entities.promotions,
     operations: entities.operations,
     recorder: accessRecorder(tools.accessRecords),
@@ -267,6 +267,6 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     userSearch: consoleUsers.userSearch,
     userOverview: consoleUsers.userOverview,
     userActions: consoleUsers.userActions,
-    consoleContent,
+    consolePromotions,
   };
 }

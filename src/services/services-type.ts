@@ -1,4 +1,4 @@
-import type { ConsoleContent } from '../account/console-content/content.js';
+import type { ConsolePromotions } from '../account/console-promotions/promotions.js';
 import type { SecondFactorSignIn } from '../account/second-factor/sign-in.js';
 import type { MediaReferences } from '../modules/images/orphan-sweep.js';
 import type { DeliveryWake } from '../modules/webhooks/delivery-loop.js';
@@ -76,5 +76,5 @@ export interface Services
   /** Every table that references stored media: files none of them references are swept. */
   mediaReferences: MediaReferences[];
   /** The console's banners and inspirers, on the operator commands' promotions service. */
-  consoleContent: ConsoleContent;
+  consolePromotions: ConsolePromotions;
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
 import { CONSOLE_ENGLISH, CONSOLE_KOREAN } from './i18n-console.js';
-import { CONSOLE_CONTENT_ENGLISH, CONSOLE_CONTENT_KOREAN } from './i18n-console-content.js';
+import { CONSOLE_PROMOTIONS_ENGLISH, CONSOLE_PROMOTIONS_KOREAN } from './i18n-console-promotions.js';
 import { CONSOLE_USERS_ENGLISH, CONSOLE_USERS_KOREAN } from './i18n-console-users.js';
 import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
 import { FIELDS_ENGLISH, FIELDS_KOREAN } from './i18n-fields.js';
@@ -136,7 +136,7 @@ const english = {
   ...SIGNIN_ENGLISH,
   ...CONSOLE_ENGLISH,
   ...CONSOLE_USERS_ENGLISH,
-  ...CONSOLE_CONTENT_ENGLISH,
+  ...CONSOLE_PROMOTIONS_ENGLISH,
 };
 
 export type MessageKey = keyof typeof english;
@@ -263,7 +263,7 @@ const korean: Record<MessageKey, string> = {
   ...SIGNIN_KOREAN,
   ...CONSOLE_KOREAN,
   ...CONSOLE_USERS_KOREAN,
-  ...CONSOLE_CONTENT_KOREAN,
+  ...CONSOLE_PROMOTIONS_KOREAN,
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

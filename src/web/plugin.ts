@@ -12,7 +12,7 @@ import {
 } from '../http/session-cookie.js';
 import { loadWebAssets } from './assets.js';
 import { registerConsolePages } from './console.js';
-import { registerConsoleContentPages } from './console-content.js';
+import { registerConsolePromotionPages } from './console-promotions.js';
 import { registerConsoleUserPages } from './console-users.js';
 import { docsHtml, registerNotFoundPage } from './frame.js';
 import { DOCS_POLICY, pagePolicy, securityHeaders } from './headers.js';
@@ -125,7 +125,7 @@ export async function registerWeb(
   registerLegalPages(app, documents, policy);
   registerConsolePages(app, policy);
   registerConsoleUserPages(app, policy);
-  registerConsoleContentPages(app, policy);
+  registerConsolePromotionPages(app, policy);
   registerNotFoundPage(app, policy, signedIn);
 
   if (options.docs) {

@@ -13,7 +13,7 @@ import { maskEmail } from '../console-users/masking.js';
 import type { StaffActor, StaffGate } from '../console-users/staff-access.js';
 
 /** What the console's content pages are made from: the operators' own promotions service, and the gate. */
-export interface ConsoleContentDeps {
+export interface ConsolePromotionsDeps {
   /** The service `accounts banner` and `accounts inspirer` call: one set of rules for both. */
   promotions: Pick<
     PromotionsService,
@@ -38,8 +38,8 @@ export type ConsoleInspirer = InspirerSummary;
  * the same ones), behind the staff's permissions. A change is one access record: a banner's touches no
  * one's data (no subject; the banner in `detail`), an inspirer's names the user it made or unmade one.
  */
-export class ConsoleContent {
-  constructor(private readonly deps: ConsoleContentDeps) {}
+export class ConsolePromotions {
+  constructor(private readonly deps: ConsolePromotionsDeps) {}
 
   /** Banners hold nobody's data: reading them is not recorded. */
   bannerPage(

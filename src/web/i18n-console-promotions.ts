@@ -1,5 +1,5 @@
 /** The console's banners and inspirers pages, in both languages; i18n.ts merges them into the pages' messages. */
-export const CONSOLE_CONTENT_ENGLISH = {
+export const CONSOLE_PROMOTIONS_ENGLISH = {
   'console.nav.banners': 'Banners',
   'console.nav.inspirers': 'Inspirers',
   'console.banners.title': 'Banners',
@@ -36,7 +36,7 @@ export const CONSOLE_CONTENT_ENGLISH = {
   'console.inspirers.none': 'No inspirers yet.',
 };
 
-export const CONSOLE_CONTENT_KOREAN: Record<keyof typeof CONSOLE_CONTENT_ENGLISH, string> = {
+export const CONSOLE_PROMOTIONS_KOREAN: Record<keyof typeof CONSOLE_PROMOTIONS_ENGLISH, string> = {
   'console.nav.banners': '배너',
   'console.nav.inspirers': '인스파이어러',
   'console.banners.title': '배너',

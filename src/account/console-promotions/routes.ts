@@ -8,7 +8,7 @@ import type { StaffRole } from '../../modules/staff/permissions.js';
 import { integer, string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
 import { reasonField, type StaffActor } from '../console-users/staff-access.js';
-import type { ConsoleContent } from './content.js';
+import type { ConsolePromotions } from './promotions.js';
 
 const BANNER_ID = '0193a5c1-7d2e-7f00-8a11-3c4d5e6f7a8c';
 const USER_ID = '0193a5c1-7d2e-7f00-8a11-3c4d5e6f7a8b';
@@ -75,7 +75,10 @@ const BANNER = {
 };
 
 /** The admin API's banners and inspirers (docs/console.md#content): the operator commands' services. */
-export function consoleContentEndpoints(content: ConsoleContent, image: ImageLimits): AnyAdminEndpoint[] {
+export function consolePromotionEndpoints(
+  content: ConsolePromotions,
+  image: ImageLimits,
+): AnyAdminEndpoint[] {
   return [
     adminEndpoint({
       method: 'GET',

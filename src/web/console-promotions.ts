@@ -100,7 +100,7 @@ function render(page: Page, request: FastifyRequest): string {
 }
 
 /** /console/banners and /console/inspirers, under the pages' security headers. */
-export function registerConsoleContentPages(app: FastifyInstance, policy: string): void {
+export function registerConsolePromotionPages(app: FastifyInstance, policy: string): void {
   for (const [page, { url }] of Object.entries(PAGES) as Array<[Page, { url: string }]>) {
     app.get(url, async (request, reply) => {
       securityHeaders(reply, policy);
