@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes } from './account/access-tokens/oauth-routes.js';
 import { accessTokenEndpoints } from './account/access-tokens/routes.js';
 import { consoleContentEndpoints } from './account/console-content/routes.js';
+import { consolePromotionEndpoints } from './account/console-promotions/routes.js';
 import { consoleUserEndpoints } from './account/console-users/routes.js';
 import { consoleWebhookEndpoints } from './account/console-webhooks/routes.js';
 import type { DataExportJobs } from './account/data-export/jobs.js';
@@ -32,6 +33,7 @@ import type { AccessRecords } from './modules/access-records/service.js';
 import { consentEndpoints } from './modules/consents/routes.js';
 import { deviceEndpoints } from './modules/devices/routes.js';
 import type { MediaReferences } from './modules/images/orphan-sweep.js';
+import type { ImageLimits } from './modules/images/rules.js';
 import { emailVerificationEndpoints } from './modules/lifecycle/routes.js';
 import { notificationEndpoints } from './modules/notifications/routes.js';
 import { postEndpoints } from './modules/posts/routes.js';
@@ -240,17 +242,18 @@ export function buildEndpoints(
     deliveryWake,
     webSessions: { authenticate: (token) => tokens.authenticate(token), revoke: (id) => tokens.revoke(id) },
     legalDocuments: consents,
-    admin: buildAdminEndpoints(services, limits.loginIp),
+    admin: buildAdminEndpoints(services, limits.loginIp, imageLimits),
   };
 }
 
 /**
  * The admin API's endpoints (/admin/v1, app/admin.ts) from the same services as the app's, in the order
- * /admin/openapi.json lists them: staff and sign-in, the users, the access records, the webhooks.
+ * /admin/openapi.json lists them: staff and sign-in, the users, the access records, the content, the webhooks.
  */
 export function buildAdminEndpoints(
   services: Services,
   loginLimit: RateCounter,
+  imageLimits: ImageLimits,
 ): {
   endpoints: AnyAdminEndpoint[];
   services: AdminRequestServices;
@@ -282,6 +285,7 @@ export function buildAdminEndpoints(
         recorder: accessRecorder(accessRecords),
       }),
       ...consoleWebhookEndpoints(services.consoleWebhooks),
+      ...consolePromotionEndpoints(services.consolePromotions, imageLimits),
     ],
     services: {
       authenticate: (token) => staffSignIn.authenticate(token),

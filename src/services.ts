@@ -2,6 +2,7 @@ import { DeliveryWake } from './modules/webhooks/delivery-loop.js';
 import { buildAccessTokens } from './services/access-tokens.js';
 import { buildAccountFlows } from './services/account.js';
 import { buildConsoleContent } from './services/console-content.js';
+import { buildConsolePromotions } from './services/console-promotions.js';
 import { accessRecorder, buildConsoleUsers } from './services/console-users.js';
 import { buildDeletion } from './services/deletion.js';
 import type { FactoryArgs } from './services/deps.js';
@@ -208,6 +209,12 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     webhookEndpoints: webhooks.webhookEndpoints,
     recorder: accessRecorder(tools.accessRecords),
   });
+  // The console's banners and inspirers: the promotions service `accounts banner|inspirer` calls.
+  const consolePromotions = buildConsolePromotions({
+    promotions: entities.promotions,
+    operations: entities.operations,
+    recorder: accessRecorder(tools.accessRecords),
+  });
   return {
     securityEvents: security.securityEvents,
     activityCursors: security.activityCursors,
@@ -259,7 +266,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     webhookEndpoints: webhooks.webhookEndpoints,
     webhookDelivery: webhooks.webhookDelivery,
     deliveryWake: new DeliveryWake(),
-    mediaReferences: [users, posts],
+    mediaReferences: [users, posts, entities.promotions],
     userImport: tools.userImport,
     userList: tools.userList,
     consentHistory: tools.consentHistory,
@@ -279,5 +286,6 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     consolePosts: consoleContent.consolePosts,
     consoleConsents: consoleContent.consoleConsents,
     consoleWebhooks: consoleWebhooks.consoleWebhooks,
+    consolePromotions,
   };
 }

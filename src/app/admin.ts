@@ -47,7 +47,11 @@ export function registerAdmin(app: FastifyInstance, config: Config, admin: Admin
     app.route({
       method: definition.method,
       url: `/admin/v1${definition.path}`,
-      config: NO_FILES,
+      // An upload's endpoint names how many files it takes; every other one takes none.
+      config:
+        definition.files === undefined
+          ? NO_FILES
+          : { multipartOptions: { limits: { files: definition.files } } },
       ...(countLimit ? { onRequest: countLimit } : {}),
       schema: { response: { 200: successEnvelopeSchema(definition.response, 200) } },
       handler: async (request, reply) => ok(await definition.run(request, reply, admin.services), 200),

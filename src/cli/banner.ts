@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { bannerState } from '../modules/promotions/banner-edits.js';
 import type { BannerView } from '../modules/promotions/service.js';
 import type { CommandEnvironment } from './environment.js';
 import { printColumns, printJson } from './output.js';
@@ -14,18 +15,11 @@ interface BannerAddOptions {
   json?: boolean;
 }
 
-/** Whether the app shows the banner now, will, or did. */
-function status(banner: BannerView, now = Date.now()): 'active' | 'scheduled' | 'ended' {
-  if (banner.starts_at !== null && Date.parse(banner.starts_at) > now) return 'scheduled';
-  if (banner.ends_at !== null && Date.parse(banner.ends_at) <= now) return 'ended';
-  return 'active';
-}
-
 function describeBanner(banner: BannerView): string[] {
   return [
     banner.id,
     String(banner.position),
-    status(banner),
+    bannerState(banner),
     `${banner.starts_at ?? '-'} .. ${banner.ends_at ?? '-'}`,
     banner.title,
   ];
@@ -63,7 +57,7 @@ export function registerBannerCommands(
         }),
       );
       if (options.json) printJson(terminal, added);
-      else printLine(terminal, `Added banner ${added.id} (${status(added)}): ${added.title}`);
+      else printLine(terminal, `Added banner ${added.id} (${bannerState(added)}): ${added.title}`);
     });
 
   banner
@@ -79,6 +73,28 @@ export function registerBannerCommands(
           ['ID', 'POSITION', 'STATUS', 'WINDOW', 'TITLE'],
           ...banners.map(describeBanner),
         ]);
+    });
+
+  banner
+    .command('update')
+    .description("Change a banner's link, display order or schedule; an empty value clears it")
+    .argument('<id>', 'the banner id (from banner list)')
+    .option('--link-url <url>', "as banner add's; '' for no link")
+    .option('--position <n>', 'display order, lowest first')
+    .option('--starts-at <iso>', "as banner add's; '' for shown from now on")
+    .option('--ends-at <iso>', "as banner add's; '' for shown until removed")
+    .option('--json', 'print the banner as JSON')
+    .action(async (id: string, options: Omit<BannerAddOptions, 'title' | 'imageUrl'>) => {
+      const changed = await withServices(({ promotions }) =>
+        promotions.updateBanner(id, {
+          link_url: options.linkUrl,
+          position: options.position,
+          starts_at: options.startsAt,
+          ends_at: options.endsAt,
+        }),
+      );
+      if (options.json) printJson(terminal, changed);
+      else printLine(terminal, `Changed banner ${changed.id} (${bannerState(changed)}): ${changed.title}`);
     });
 
   banner

@@ -71,6 +71,8 @@ export interface AdminEndpoint<L extends RuleList, M extends StaffAuthMode, S ex
   refused?: (input: RefusedInput) => Promise<void>;
   /** Answers a file rather than the envelope (the CSV export): the handler returns its name and body. */
   download?: { contentType: string };
+  /** How many files a multipart body may carry (none unless given: a file part is refused, 413). */
+  files?: number;
   /** A per-IP limit counted before the body is read, as the app's endpoints' (`limit` in endpoint.ts). */
   limit?: RateCounter;
   /** Error statuses besides 401, 403 and 422 (documentation). */
@@ -103,6 +105,7 @@ export interface AnyAdminEndpoint {
   auth: StaffAuthMode;
   permission?: string;
   download?: { contentType: string };
+  files?: number;
   limit?: RateCounter;
   errors?: number[];
   rules: RuleList;

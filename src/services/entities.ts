@@ -118,6 +118,8 @@ export function buildEntities({ config, deps, activity }: EntityParts): EntitySe
     users: operations,
     reads,
     linkSchemes: config.bannerLinkSchemes,
+    images,
+    publicUrl: config.mail.publicUrl,
   });
   const postsRepo = new PostsRepo(db);
   const feedCursors = new FeedCursorCodec(() => postsRepo.secret('feed_cursor'));

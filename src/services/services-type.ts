@@ -1,3 +1,4 @@
+import type { ConsolePromotions } from '../account/console-promotions/promotions.js';
 import type { SecondFactorSignIn } from '../account/second-factor/sign-in.js';
 import type { MediaReferences } from '../modules/images/orphan-sweep.js';
 import type { DeliveryWake } from '../modules/webhooks/delivery-loop.js';
@@ -77,4 +78,6 @@ export interface Services
   deliveryWake: DeliveryWake;
   /** Every table that references stored media: files none of them references are swept. */
   mediaReferences: MediaReferences[];
+  /** The console's banners and inspirers, on the operator commands' promotions service. */
+  consolePromotions: ConsolePromotions;
 }

@@ -15,7 +15,7 @@ const CONSOLE_NAV: ReadonlyArray<{
 }> = [
   { href: '/console', label: 'console.nav.home', pages: ['console'] },
   { href: '/console/users', label: 'console.nav.users', pages: ['console-users', 'console-user'] },
-  { href: '/console/audit', label: 'console.nav.audit', pages: ['console-audit'] },
+  { href: '/console/audit', label: 'console.nav.audit', pages: ['console-audit'], permission: 'audit.read' },
   {
     href: '/console/posts',
     label: 'console.nav.posts',
@@ -33,6 +33,18 @@ const CONSOLE_NAV: ReadonlyArray<{
     label: 'console.nav.webhooks',
     pages: ['console-webhooks'],
     permission: 'webhooks.manage',
+  },
+  {
+    href: '/console/banners',
+    label: 'console.nav.banners',
+    pages: ['console-banners'],
+    permission: 'content.read',
+  },
+  {
+    href: '/console/inspirers',
+    label: 'console.nav.inspirers',
+    pages: ['console-inspirers'],
+    permission: 'content.read',
   },
 ];
 

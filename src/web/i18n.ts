@@ -3,6 +3,7 @@ import { cookieValue } from '../http/session-cookie.js';
 import { type Locale, preferredLocale } from '../validation/messages.js';
 import { CONSOLE_ENGLISH, CONSOLE_KOREAN } from './i18n-console.js';
 import { CONSOLE_CONTENT_ENGLISH, CONSOLE_CONTENT_KOREAN } from './i18n-console-content.js';
+import { CONSOLE_PROMOTIONS_ENGLISH, CONSOLE_PROMOTIONS_KOREAN } from './i18n-console-promotions.js';
 import { CONSOLE_USERS_ENGLISH, CONSOLE_USERS_KOREAN } from './i18n-console-users.js';
 import { CONSOLE_WEBHOOKS_ENGLISH, CONSOLE_WEBHOOKS_KOREAN } from './i18n-console-webhooks.js';
 import { ERRORS_ENGLISH, ERRORS_KOREAN } from './i18n-errors.js';
@@ -139,6 +140,7 @@ const english = {
   ...CONSOLE_USERS_ENGLISH,
   ...CONSOLE_CONTENT_ENGLISH,
   ...CONSOLE_WEBHOOKS_ENGLISH,
+  ...CONSOLE_PROMOTIONS_ENGLISH,
 };
 
 export type MessageKey = keyof typeof english;
@@ -267,6 +269,7 @@ const korean: Record<MessageKey, string> = {
   ...CONSOLE_USERS_KOREAN,
   ...CONSOLE_CONTENT_KOREAN,
   ...CONSOLE_WEBHOOKS_KOREAN,
+  ...CONSOLE_PROMOTIONS_KOREAN,
 };
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: english, ko: korean };

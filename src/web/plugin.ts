@@ -13,6 +13,7 @@ import {
 import { loadWebAssets } from './assets.js';
 import { registerConsolePages } from './console.js';
 import { registerConsoleContentPages } from './console-content.js';
+import { registerConsolePromotionPages } from './console-promotions.js';
 import { registerConsoleUserPages } from './console-users.js';
 import { registerConsoleWebhookPage } from './console-webhooks.js';
 import { docsHtml, registerNotFoundPage } from './frame.js';
@@ -128,6 +129,7 @@ export async function registerWeb(
   registerConsoleUserPages(app, policy);
   registerConsoleContentPages(app, policy);
   registerConsoleWebhookPage(app, policy);
+  registerConsolePromotionPages(app, policy);
   registerNotFoundPage(app, policy, signedIn);
 
   if (options.docs) {

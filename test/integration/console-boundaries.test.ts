@@ -285,6 +285,11 @@ describe.each(backends)('%s: the admin API and its boundaries', (backend) => {
       '/webhooks/{id}/rotate-secret',
       '/webhooks/{id}/deliveries',
       '/webhooks/{id}/deliveries/{event_id}/replay',
+      '/banners',
+      '/banners/{id}/update',
+      '/banners/{id}/delete',
+      '/inspirers',
+      '/inspirers/remove',
     ]);
     expect(admin.paths['/staff']?.get).toMatchObject({
       security: [{ staffSession: [] }],

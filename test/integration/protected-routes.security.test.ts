@@ -40,7 +40,7 @@ const MUST_BE_PROTECTED = [
  * (console-boundaries.test.ts).
  */
 const UNVERSIONED =
-  /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|forgot-password|cancel-deletion|account-deleted|guardian-consent|docs)|\/legal\/:key(\/:version\/:lang)?|\/[a-z0-9]+\/export\/download\/:id|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?|\/\.well-known\/jwks\.json|\/oauth\/introspect|\/console(\/login|\/enroll|\/users|\/users\/:id|\/audit|\/posts|\/consents|\/webhooks)?|\/admin\/openapi\.json|\/admin\/v1\/.+)$/;
+  /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|forgot-password|cancel-deletion|account-deleted|guardian-consent|docs)|\/legal\/:key(\/:version\/:lang)?|\/[a-z0-9]+\/export\/download\/:id|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?|\/\.well-known\/jwks\.json|\/oauth\/introspect|\/console(\/login|\/enroll|\/users|\/users\/:id|\/audit|\/posts|\/consents|\/webhooks|\/banners|\/inspirers)?|\/admin\/openapi\.json|\/admin\/v1\/.+)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();
 

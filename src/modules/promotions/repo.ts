@@ -46,6 +46,35 @@ export class BannersRepo {
     return this.db.selectFrom('banners').selectAll().orderBy('position').orderBy('id').execute();
   }
 
+  /** A page of every banner in display order, after the banner at (`position`, `id`): the same index. */
+  page(after: { position: number; id: string } | undefined, limit: number): Promise<BannerRow[]> {
+    let query = this.db.selectFrom('banners').selectAll();
+    if (after !== undefined) {
+      query = query.where((eb) => eb(eb.refTuple('position', 'id'), '>', eb.tuple(after.position, after.id)));
+    }
+    return query.orderBy('position').orderBy('id').limit(limit).execute();
+  }
+
+  findById(id: string): Promise<BannerRow | undefined> {
+    return this.db.selectFrom('banners').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Changes the given columns of one banner; undefined when there is no such banner. */
+  update(id: string, changes: Partial<Omit<NewBanner, 'id'>>): Promise<BannerRow | undefined> {
+    return this.db
+      .updateTable('banners')
+      .set({ ...changes, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Every banner's image address (the orphan sweep asks; operators keep a few dozen banners). */
+  async imageUrls(): Promise<string[]> {
+    const rows = await this.db.selectFrom('banners').select('image_url').execute();
+    return rows.map((row) => row.image_url);
+  }
+
   insert(banner: NewBanner): Promise<BannerRow> {
     return this.db.insertInto('banners').values(banner).returningAll().executeTakeFirstOrThrow();
   }

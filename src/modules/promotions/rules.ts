@@ -95,8 +95,15 @@ export const bannerAddRules = (appSchemes: readonly string[]) =>
   rules({
     title: string().required().max(255),
     image_url: string().required().max(2048).rule(httpUrl),
-    link_url: string().max(2048).rule(bannerLink(appSchemes)),
-    position: integer().min(-1_000_000).max(1_000_000),
-    starts_at: string().rule(isoInstant),
-    ends_at: string().rule(isoInstant),
+    ...bannerEditFields(appSchemes),
   });
+
+/** What an edit of a banner may change: `banner add`'s own fields and rules. */
+const bannerEditFields = (appSchemes: readonly string[]) => ({
+  link_url: string().max(2048).rule(bannerLink(appSchemes)),
+  position: integer().min(-1_000_000).max(1_000_000),
+  starts_at: string().rule(isoInstant),
+  ends_at: string().rule(isoInstant),
+});
+
+export const bannerEditRules = (appSchemes: readonly string[]) => rules(bannerEditFields(appSchemes));

@@ -1,15 +1,24 @@
 import { randomInt } from 'node:crypto';
 import type { RoutedReads } from '../../db/read-routing.js';
-import type { BannerRow } from '../../db/schema.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import type { BannerRow, ProfilePicture } from '../../db/schema.js';
+import { NotFoundError } from '../../errors.js';
 import { type Static, t } from '../../http/response-schema.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { validate } from '../../validation/engine.js';
 import type { Params } from '../../validation/rule-list.js';
+import type { ValidatedImage } from '../images/probe.js';
 import { type PublicUserView, publicUserView, type UserView } from '../users/view.js';
+import {
+  type BannerState,
+  bannerChanges,
+  bannerCursor,
+  bannerState,
+  checkSchedule,
+  readBannerCursor,
+} from './banner-edits.js';
 import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
-import { bannerAddRules, bannerLinkAllowed } from './rules.js';
+import { bannerAddRules, bannerEditRules, bannerLinkAllowed } from './rules.js';
 import { drawRanks, type RandomInt } from './sampling.js';
 
 export const bannerShape = t.object({
@@ -36,6 +45,9 @@ export function bannerView(row: BannerRow, linkAllowed: (link: string) => boolea
   };
 }
 
+/** A banner as operators list it: with whether the app shows it now, will, or did. */
+export type BannerListItem = BannerView & { state: BannerState };
+
 /** What `banner add` is given, as strings from the command line (validated by bannerAddRules). */
 export type BannerInput = Record<string, string | undefined>;
 
@@ -57,6 +69,7 @@ export interface InspirerSummary {
 export interface InspirerFlags {
   setInspirer(reference: string, inspirer: boolean): Promise<InspirerUserView>;
   listInspirers(): Promise<InspirerSummary[]>;
+  inspirerPage(after: string | undefined, limit: number): Promise<InspirerSummary[]>;
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -67,6 +80,20 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  * refused. Later rounds only cover a pool that is briefly out of step with the users table.
  */
 const MAX_ROUNDS = 3;
+
+/**
+ * Where a banner's uploaded image is decoded, re-encoded and stored, and removed again: the images module's
+ * service, handed in by the composition root.
+ */
+export interface BannerImageStore {
+  store(
+    field: string,
+    upload: ValidatedImage['file'],
+    probe: ValidatedImage['probe'],
+    folder: string,
+  ): Promise<ProfilePicture>;
+  removePicture(picture: ProfilePicture): Promise<void>;
+}
 
 /** What PromotionsService is built from. */
 export interface PromotionsServiceDeps {
@@ -79,16 +106,25 @@ export interface PromotionsServiceDeps {
   linkSchemes?: readonly string[];
   /** Draws the inspirer sample's ranks (crypto's randomInt unless given). */
   random?: RandomInt;
+  /** Re-encodes and stores an uploaded banner image, as profile pictures and post images are. */
+  images?: BannerImageStore;
+  /**
+   * The service's public address (PUBLIC_URL): a stored image's address may be a path on it (`/media/…`),
+   * and a banner's image is an absolute http(s) address, as `banner add` requires.
+   */
+  publicUrl?: string;
 }
 
 export class PromotionsService {
   private readonly addRules: ReturnType<typeof bannerAddRules>;
+  private readonly editRules: ReturnType<typeof bannerEditRules>;
   private readonly linkAllowed: (link: string) => boolean;
 
   private readonly random: RandomInt;
 
   constructor(private readonly deps: PromotionsServiceDeps) {
     this.addRules = bannerAddRules(deps.linkSchemes ?? []);
+    this.editRules = bannerEditRules(deps.linkSchemes ?? []);
     this.linkAllowed = bannerLinkAllowed(deps.linkSchemes ?? []);
     this.random = deps.random ?? randomInt;
   }
@@ -102,14 +138,43 @@ export class PromotionsService {
     return (await this.deps.banners.listAll()).map((row) => bannerView(row, this.linkAllowed));
   }
 
-  /** Validated with the same engine and messages as the HTTP endpoints: a ValidationError names the field. */
-  async addBanner(input: BannerInput): Promise<BannerView> {
+  /** A page of every banner in display order, with each one's state; `cursor` is the last page's. */
+  async bannerPage(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ banners: BannerListItem[]; next_cursor: string | null }> {
+    const rows = await this.deps.banners.page(readBannerCursor(cursor), limit + 1);
+    const banners = rows.slice(0, limit).map((row) => {
+      const view = bannerView(row, this.linkAllowed);
+      return Object.assign(view, { state: bannerState(view) });
+    });
+    const last = banners.at(-1);
+    return { banners, next_cursor: rows.length > limit && last ? bannerCursor(last) : null };
+  }
+
+  /**
+   * Validated with the same engine and messages as the HTTP endpoints: a ValidationError names the field.
+   * With `image` (an upload the image rule accepted), the image is re-encoded and stored, and the banner
+   * shows it (`image_url` is then its address); its files are removed again if the banner is refused.
+   */
+  async addBanner(input: BannerInput, image?: ValidatedImage): Promise<BannerView> {
+    if (image === undefined || this.deps.images === undefined) return this.insertBanner(input);
+    const { images } = this.deps;
+    const picture = await images.store('image', image.file, image.probe, 'banners');
+    try {
+      const url = new URL(picture.url, this.deps.publicUrl).href;
+      return await this.insertBanner(Object.assign({}, input, { image_url: url }));
+    } catch (error) {
+      await images.removePicture(picture);
+      throw error;
+    }
+  }
+
+  private async insertBanner(input: BannerInput): Promise<BannerView> {
     const params: Params<typeof this.addRules> = await validate(this.addRules, withoutEmpty(input));
     const startsAt = params.starts_at === undefined ? null : new Date(params.starts_at);
     const endsAt = params.ends_at === undefined ? null : new Date(params.ends_at);
-    if (startsAt && endsAt && endsAt <= startsAt) {
-      throw new ValidationError({ ends_at: [{ rule: 'after', params: { date: 'starts_at' } }] });
-    }
+    checkSchedule(startsAt, endsAt);
     const row = await this.deps.banners.insert({
       id: newId(),
       title: params.title,
@@ -120,6 +185,38 @@ export class PromotionsService {
       ends_at: endsAt,
     });
     return bannerView(row, this.linkAllowed);
+  }
+
+  /**
+   * Changes a banner's link, display order or schedule, under `banner add`'s rules: a field sent empty is
+   * cleared (no link, an open bound), one not sent is kept. The schedule is checked as it will be.
+   */
+  async updateBanner(id: string, input: BannerInput): Promise<BannerView> {
+    const params: Params<typeof this.editRules> = await validate(this.editRules, withoutEmpty(input));
+    const found = UUID_PATTERN.test(id) ? await this.deps.banners.findById(id) : undefined;
+    if (!found) throw new NotFoundError(`banner "${id}"`);
+    const sent = new Set(Object.keys(input).filter((key) => input[key] !== undefined));
+    const changes = bannerChanges(sent, params);
+    checkSchedule(
+      changes.starts_at === undefined ? found.starts_at : changes.starts_at,
+      changes.ends_at === undefined ? found.ends_at : changes.ends_at,
+    );
+    const row = await this.deps.banners.update(id, changes);
+    if (!row) throw new NotFoundError(`banner "${id}"`);
+    return bannerView(row, this.linkAllowed);
+  }
+
+  /**
+   * Which of these stored files a banner shows (the orphan sweep keeps them). A key is the end of its
+   * address (`…/banners/<name>.jpg`), whatever host or media path served it when the banner was added.
+   */
+  async referencedMediaKeys(keys: readonly string[]): Promise<string[]> {
+    const wanted = keys.filter((key) => key.startsWith('banners/'));
+    if (wanted.length === 0) return [];
+    const shown = new Set(
+      (await this.deps.banners.imageUrls()).map((url) => url.split('/').slice(-2).join('/')),
+    );
+    return wanted.filter((key) => shown.has(key));
   }
 
   async removeBanner(id: string): Promise<void> {
@@ -137,6 +234,17 @@ export class PromotionsService {
 
   listInspirers(): Promise<InspirerSummary[]> {
     return this.deps.users.listInspirers();
+  }
+
+  /** A page of the inspirers by username; `cursor` is the last page's (the username it ended at). */
+  async inspirerPage(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ inspirers: InspirerSummary[]; next_cursor: string | null }> {
+    const rows = await this.deps.users.inspirerPage(cursor, limit + 1);
+    const inspirers = rows.slice(0, limit);
+    const last = inspirers.at(-1);
+    return { inspirers, next_cursor: rows.length > limit && last ? last.username : null };
   }
 
   /**

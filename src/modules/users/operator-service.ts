@@ -92,6 +92,11 @@ export class UserOperationsService {
     return (await this.users.listInspirers()).map(userSummary);
   }
 
+  /** A page of the inspirers by username: at most `limit`, after the username `after`. */
+  async inspirerPage(after: string | undefined, limit: number): Promise<UserSummary[]> {
+    return (await this.users.listInspirers({ after, limit })).map(userSummary);
+  }
+
   private async change(
     reference: string,
     update: (id: string) => Promise<UserRow | undefined>,

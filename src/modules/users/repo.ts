@@ -269,13 +269,14 @@ export class UsersRepo {
       .executeTakeFirst();
   }
 
-  /** Every user marked inspirer, disabled ones included, by username (on the partial inspirer index). */
-  listInspirers(): Promise<UserRow[]> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('is_inspirer', '=', true)
-      .orderBy(sql`lower(username)`)
-      .execute();
+  /**
+   * Every user marked inspirer, disabled ones included, by username (on the partial inspirer index); with
+   * `limit`, the page after the username `after` (usernames are unique case-insensitively: the key).
+   */
+  listInspirers(page?: { after: string | undefined; limit: number }): Promise<UserRow[]> {
+    let query = this.db.selectFrom('users').selectAll().where('is_inspirer', '=', true);
+    if (page?.after !== undefined) query = query.where(sql`lower(username)`, '>', page.after.toLowerCase());
+    query = query.orderBy(sql`lower(username)`);
+    return (page === undefined ? query : query.limit(page.limit)).execute();
   }
 }
