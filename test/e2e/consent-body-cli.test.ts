@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
-import { expectOneLineFailure, runCli, startService } from '../helpers/process.js';
+import { expectOneLineFailure, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 // `accounts migrate` and the service are processes; the commands under test run in this process on one open
@@ -16,12 +16,11 @@ describe.each(backends)('%s: accounts consent publish --body', { timeout: 60_000
   let files: string;
 
   beforeAll(async () => {
-    store = await processStore(backend);
+    store = await processStore(backend, {}, { migrated: true });
     // A key of its own: on the embedded database the first command would otherwise make one in DATA_DIR
     // and say so on stderr (tested in cli-beside-server); these tests read what publishing prints.
     store.env.SECRETS_KEY = randomBytes(32).toString('hex');
     files = await mkdtemp(path.join(tmpdir(), 'accounts-bodies-'));
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
     commands = inProcessCommands(store.env);
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
 import { recipients, startTestSmtp, type TestSmtp } from '../helpers/mail.js';
-import { type RunningService, runCli, startService } from '../helpers/process.js';
+import { type RunningService, startService } from '../helpers/process.js';
 import { markStoreEmailVerified, type ProcessStore, processStore } from '../helpers/process-store.js';
 import { awayFromStepEdge } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
@@ -28,12 +28,15 @@ describe.each(backends)('%s: accounts user 2fa reset', (backend) => {
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    store = await processStore(backend, {
-      ARGON2_MEMORY_KIB: '1024',
-      ARGON2_TIME_COST: '1',
-      SECRETS_KEY: TEST_SECRETS_KEY,
-    });
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    store = await processStore(
+      backend,
+      {
+        ARGON2_MEMORY_KIB: '1024',
+        ARGON2_TIME_COST: '1',
+        SECRETS_KEY: TEST_SECRETS_KEY,
+      },
+      { migrated: true },
+    );
     commands = inProcessCommands({ ...store.env, MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url });
   });
   afterAll(async () => {

@@ -64,11 +64,10 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 180_00
     dir = await mkdtemp(path.join(tmpdir(), 'accounts-import-'));
     env.DATA_DIR = path.join(dir, 'data');
     if (backend === 'postgres') {
-      database = await createTestDatabase('postgres', { migrate: false });
+      database = await createTestDatabase('postgres');
       await database.handle.close();
       env.DATABASE_URL = database.url as string;
     }
-    expect((await runCli(['migrate'], env)).code).toBe(0);
     commands = inProcessCommands(env);
     laravelHash = `$2y$${(await hash(OLD_PASSWORD, 4)).slice(4)}`;
   });
