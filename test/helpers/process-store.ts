@@ -42,24 +42,6 @@ export async function processStore(
 }
 
 /**
- * Marks the address of the account with this email verified, as its mailed link does (security alerts go only
- * to such), on the suite's database: with no process running on it when it is the embedded one.
- */
-export async function markStoreEmailVerified(store: ProcessStore, email: string): Promise<void> {
-  const { DATABASE_URL: url, DATA_DIR: dataDir = '' } = store.env;
-  const handle = await openDatabase({ url, embeddedDir: path.join(dataDir, 'pglite') });
-  try {
-    await handle.db
-      .updateTable('users')
-      .set({ email_verified: true })
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-      .execute();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
  * Gives DATA_DIR an embedded database of an older build: initdb and every migration but the last, as an
  * installation made before the newest migration has it (a new DATA_DIR is a copy of this build's migrated
  * template). Resolves to the versions it lacks.
