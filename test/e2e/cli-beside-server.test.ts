@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { lstat, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretsKeyNotice } from '../../src/db/secrets-key-file.js';
@@ -95,17 +96,35 @@ describe('accounts commands beside a running embedded server', () => {
       stdout: '',
       stderr: "error: missing required argument 'user'\n",
     });
+    // The server reads a file the command names from the command's own directory, and the command exits
+    // with the import's code (1: a line failed).
+    const folder = await mkdtemp(path.join(tmpdir(), 'accounts-import-'));
+    await writeFile(
+      path.join(folder, 'users.csv'),
+      'id,name,email,username,slug,gender,created_at,password,remember_token\n' +
+        '1,Lee,not-an-email,lee,lee-old,1,2018-05-06 07:08:09,,\n',
+    );
+    const imported = await runCli(['user', 'import', '--dry-run', 'users.csv'], store.env, { cwd: folder });
+    await rm(folder, { recursive: true, force: true });
+    expect(imported).toEqual({
+      code: 1,
+      stdout:
+        'line 2: The email must be a valid email address. The password field is required.\n' +
+        'Dry run, nothing written: would import 0 users, 0 already present, 1 line failed.\n',
+      stderr: '1 line of users.csv failed (listed above)\n',
+    });
     const handed = logLines(service.output()).filter((line) => line.msg === 'operator command');
     expect(handed.map(({ command, exit }) => [command, exit])).toEqual([
       ['webhook add', 0],
       ['user list', 0],
       ['user show', 0],
       ['user show', 1],
+      ['user import', 1],
     ]);
     // The user commands the server ran wrote their access records, in one chain.
     const verified = await cli(['audit', 'verify', '--json']);
     expect(verified.code, verified.stderr).toBe(0);
-    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, records: 3 });
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, records: 4 });
 
     // The server crashes: the command opens the database itself, beside the socket left behind.
     expect(await service.stop('SIGKILL')).toBeNull();
@@ -114,7 +133,7 @@ describe('accounts commands beside a running embedded server', () => {
     expect(await cli(['user', 'show', fields.email as string])).toEqual(shown);
     expect(JSON.parse((await cli(['audit', 'verify', '--json'])).stdout)).toMatchObject({
       ok: true,
-      records: 4,
+      records: 5,
     });
   }, 600_000);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
-import { expectOneLineFailure, runCli } from '../helpers/process.js';
+import { expectOneLineFailure } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 
 // `accounts migrate` is a process; the commands under test run in this process on one open database.
@@ -10,8 +10,7 @@ describe.each(backends)('%s: accounts consent', (backend) => {
   let commands: InProcessCommands;
 
   beforeAll(async () => {
-    store = await processStore(backend);
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    store = await processStore(backend, {}, { migrated: true });
     commands = inProcessCommands(store.env);
   });
   afterAll(async () => {

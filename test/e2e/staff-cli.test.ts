@@ -45,8 +45,7 @@ describe.each(backends)('%s: accounts staff', (backend) => {
   let commands: InProcessCommands;
 
   beforeAll(async () => {
-    store = await processStore(backend, { SECRETS_KEY: TEST_SECRETS_KEY });
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    store = await processStore(backend, { SECRETS_KEY: TEST_SECRETS_KEY }, { migrated: true });
     commands = inProcessCommands(store.env);
   });
   afterAll(async () => {
@@ -191,12 +190,15 @@ describe.each(backends.filter((backend) => backend === 'postgres' && processBack
     const services: RunningService[] = [];
 
     beforeAll(async () => {
-      store = await processStore(backend, {
-        SECRETS_KEY: TEST_SECRETS_KEY,
-        ARGON2_MEMORY_KIB: '1024',
-        ARGON2_TIME_COST: '1',
-      });
-      expect((await runCli(['migrate'], store.env)).code).toBe(0);
+      store = await processStore(
+        backend,
+        {
+          SECRETS_KEY: TEST_SECRETS_KEY,
+          ARGON2_MEMORY_KIB: '1024',
+          ARGON2_TIME_COST: '1',
+        },
+        { migrated: true },
+      );
       services.push(...(await Promise.all([startService(store.env), startService(store.env)])));
     });
     afterAll(async () => {

@@ -6,7 +6,7 @@ import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { processBackend } from '../helpers/database.js';
 import { type CollectedSpan, OtlpCollector } from '../helpers/otlp-collector.js';
 import { type FakePortOne, startFakePortOne } from '../helpers/portone.js';
-import { ROOT, type RunningService, runCli, startService } from '../helpers/process.js';
+import { ROOT, type RunningService, startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 import { type FakeSolapi, startFakeSolapi } from '../helpers/solapi.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -45,20 +45,23 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     receiver = await WebhookReceiver.start();
     portone = await startFakePortOne();
     solapi = await startFakeSolapi();
-    store = await processStore(processBackend, {
-      ...portone.env(),
-      ...solapi.env(),
-      SECRETS_KEY: TEST_SECRETS_KEY,
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      RATE_LIMIT_ENABLED: 'false',
-      ARGON2_MEMORY_KIB: '1024',
-      ARGON2_TIME_COST: '1',
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_SERVICE_NAME: 'accounts-e2e',
-      // The SDK's own variable: export every 100 ms instead of every 5 s, so the test waits less.
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-    });
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    store = await processStore(
+      processBackend,
+      {
+        ...portone.env(),
+        ...solapi.env(),
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        RATE_LIMIT_ENABLED: 'false',
+        ARGON2_MEMORY_KIB: '1024',
+        ARGON2_TIME_COST: '1',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_SERVICE_NAME: 'accounts-e2e',
+        // The SDK's own variable: export every 100 ms instead of every 5 s, so the test waits less.
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+      { migrated: true },
+    );
     const commands = inProcessCommands(store.env);
     const added = await commands.run(['webhook', 'add', receiver.url, '--json']);
     await commands.close();

@@ -8,7 +8,7 @@ import { buildWebhooks } from '../../src/services/webhooks.js';
 import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { backends } from '../helpers/database.js';
-import { expectOneLineFailure, runCli } from '../helpers/process.js';
+import { expectOneLineFailure } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { emitDeleted } from '../helpers/webhooks.js';
@@ -22,8 +22,7 @@ describe.each(backends)('%s: accounts webhook', (backend) => {
   let commands: InProcessCommands | undefined;
 
   beforeAll(async () => {
-    store = await processStore(backend, { SECRETS_KEY: TEST_SECRETS_KEY });
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    store = await processStore(backend, { SECRETS_KEY: TEST_SECRETS_KEY }, { migrated: true });
   });
   afterAll(async () => {
     await commands?.close();

@@ -5,7 +5,7 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { inProcessCommands } from '../helpers/commands.js';
 import { TEST_SECRETS_KEY } from '../helpers/config.js';
 import { processBackend } from '../helpers/database.js';
-import { runCli, startService } from '../helpers/process.js';
+import { startService } from '../helpers/process.js';
 import { type ProcessStore, processStore } from '../helpers/process-store.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { deliveriesOf, emitDeleted } from '../helpers/webhooks.js';
@@ -26,11 +26,14 @@ describe(`${processBackend}: a service killed mid-delivery`, () => {
   };
 
   beforeAll(async () => {
-    store = await processStore(processBackend, {
-      SECRETS_KEY: TEST_SECRETS_KEY,
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-    });
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
+    store = await processStore(
+      processBackend,
+      {
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      },
+      { migrated: true },
+    );
     receiver = await WebhookReceiver.start();
   });
   afterAll(async () => {

@@ -1,9 +1,12 @@
 import path from 'node:path';
-import { type OperatorSession, openOperatorSession } from '../../src/cli/context.js';
+import { type OperatorSession, openOperatorSession, operatorSessionOn } from '../../src/cli/context.js';
 import { type CommandEnvironment, configOnce } from '../../src/cli/environment.js';
 import { osUserName } from '../../src/cli/os-user.js';
 import { runCommandLine } from '../../src/cli/run.js';
 import type { Terminal } from '../../src/cli/terminal.js';
+import type { DatabaseHandle } from '../../src/db/client.js';
+import type { TestApp } from './app.js';
+import { TEST_SECRETS_KEY } from './config.js';
 import type { CliResult } from './process.js';
 
 /** Operator commands run in the test's own process, as `runCli` runs them in a child. */
@@ -21,8 +24,15 @@ export interface InProcessCommands {
  * child costs 0.5–2 s of CPU (Node's start, the imports, opening the database); a command here milliseconds.
  * So a suite whose subject is what commands print and do runs them here, and keeps `runCli` for what only a
  * process shows: its exit, its lock on DATA_DIR, its first open of the database.
+ *
+ * `database`: the commands work on this open database (a test app's), as a running server runs the commands
+ * handed to it, instead of opening the configured one; it stays open when they close. So a suite checks what
+ * a command did through the app's HTTP answers without a server process.
  */
-export function inProcessCommands(env: Record<string, string>): InProcessCommands {
+export function inProcessCommands(
+  env: Record<string, string>,
+  { database }: { database?: DatabaseHandle } = {},
+): InProcessCommands {
   const config = configOnce({ PATH: process.env.PATH ?? '', ...env });
   let current: Terminal | undefined;
   // What the services print (a mail that failed, a file left behind) goes to the command running now.
@@ -32,7 +42,11 @@ export function inProcessCommands(env: Record<string, string>): InProcessCommand
   };
   let session: Promise<OperatorSession> | undefined;
   const openSession = (): Promise<OperatorSession> => {
-    session ??= openOperatorSession(config(), sessionTerminal).catch((error: unknown) => {
+    if (session) return session;
+    const opened = database
+      ? operatorSessionOn(config(), sessionTerminal, { database, closeDatabase: false })
+      : openOperatorSession(config(), sessionTerminal);
+    session = opened.catch((error: unknown) => {
       // A failed open (a server holding DATA_DIR, a database lacking migrations) is retried next time.
       session = undefined;
       throw error;
@@ -82,4 +96,15 @@ export function inProcessCommands(env: Record<string, string>): InProcessCommand
       if (open) await (await open).close();
     },
   };
+}
+
+/**
+ * The commands on a test app's own database (`useTestApp`), with its DATA_DIR and SECRETS_KEY: what they do
+ * is seen through `ctx.app.inject` at once, with no server process to start or stop around them.
+ */
+export function appCommands(ctx: TestApp, env: Record<string, string> = {}): InProcessCommands {
+  return inProcessCommands(
+    { DATA_DIR: ctx.dataDir, SECRETS_KEY: TEST_SECRETS_KEY, ...env },
+    { database: ctx.database.handle },
+  );
 }

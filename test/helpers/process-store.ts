@@ -15,16 +15,20 @@ export interface ProcessStore {
 /**
  * A DATA_DIR (the embedded database lives there) and, for PostgreSQL, a fresh database, not migrated: the suite
  * runs the real `accounts migrate`. Our pool to it is closed, so only the started processes hold connections.
+ * `migrated`: a PostgreSQL database copied from the run's migrated template instead, for a suite whose subject
+ * is not the migration (an `accounts migrate` process costs a second of CPU); a new DATA_DIR is a copy of the
+ * build's migrated template either way.
  */
 export async function processStore(
   backend: Backend,
   env: Record<string, string> = {},
+  { migrated = false }: { migrated?: boolean } = {},
 ): Promise<ProcessStore> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'accounts-process-'));
   let database: TestDatabase | undefined;
   const all: Record<string, string> = { ...env, DATA_DIR: dataDir };
   if (backend === 'postgres') {
-    database = await createTestDatabase('postgres', { migrate: false });
+    database = await createTestDatabase('postgres', { migrate: migrated });
     await database.handle.close();
     all.DATABASE_URL = database.url as string;
   }
@@ -35,24 +39,6 @@ export async function processStore(
       if (database) await database.drop();
     },
   };
-}
-
-/**
- * Marks the address of the account with this email verified, as its mailed link does (security alerts go only
- * to such), on the suite's database: with no process running on it when it is the embedded one.
- */
-export async function markStoreEmailVerified(store: ProcessStore, email: string): Promise<void> {
-  const { DATABASE_URL: url, DATA_DIR: dataDir = '' } = store.env;
-  const handle = await openDatabase({ url, embeddedDir: path.join(dataDir, 'pglite') });
-  try {
-    await handle.db
-      .updateTable('users')
-      .set({ email_verified: true })
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-      .execute();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hash } from '@node-rs/bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
-import { type Backend, backends, createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { useTestApp } from '../helpers/app.js';
+import { appCommands, type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
+import { type Backend, backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
-import { type CliResult, type RunningService, runCli, startService } from '../helpers/process.js';
+import { postForm } from '../helpers/http.js';
+import type { CliResult } from '../helpers/process.js';
 
 const CHEAP_ARGON2 = { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' };
 const OLD_PASSWORD = 'password from the old app';
@@ -50,54 +52,35 @@ describe('accounts user import --help', () => {
   });
 });
 
-// `accounts migrate` and the service are processes (the service started twice); the imports under test run
-// in this process on one open database, closed while the service (owning an embedded one) runs.
-describe.each(backends)('%s: accounts user import end to end', { timeout: 180_000 }, (backend: Backend) => {
+// The imports run in this process on the app's database, and the app signs the imported users in. The
+// hand-over to a running server, with a file named relative to the command's directory, is
+// test/e2e/cli-beside-server's.
+describe.each(backends)('%s: accounts user import end to end', (backend: Backend) => {
+  const ctx = useTestApp(backend, CHEAP_ARGON2);
   let dir: string;
   let commands: InProcessCommands;
-  let database: TestDatabase | undefined;
-  let service: RunningService | undefined;
-  const env: Record<string, string> = { ...CHEAP_ARGON2 };
   let laravelHash: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'accounts-import-'));
-    env.DATA_DIR = path.join(dir, 'data');
-    if (backend === 'postgres') {
-      database = await createTestDatabase('postgres', { migrate: false });
-      await database.handle.close();
-      env.DATABASE_URL = database.url as string;
-    }
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    commands = inProcessCommands(env);
+    commands = appCommands(ctx, CHEAP_ARGON2);
     laravelHash = `$2y$${(await hash(OLD_PASSWORD, 4)).slice(4)}`;
   });
   afterAll(async () => {
     await commands?.close();
-    await service?.stop('SIGKILL');
-    await rm(dir, { recursive: true, force: true });
-    await database?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   const cli = (args: string[]) => commands.run(args);
   const login = async (email: string, password: string) => {
-    const res = await fetch(`${service?.url}/v1/auth/login/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email, password }).toString(),
-    });
-    return { status: res.status, body: (await res.json()) as { data: { user?: { username: string } } } };
+    const res = await postForm(ctx.app, '/v1/auth/login/email', { email, password });
+    return { status: res.statusCode, body: res.json() as { data: { user?: { username: string } } } };
   };
 
   it('imports a CSV file, reports its bad lines, changes nothing when run again, and the users sign in', async () => {
-    service = await startService(env);
     const existing = registrationForm();
-    const registered = await fetch(`${service.url}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(existing).toString(),
-    });
-    expect(registered.status).toBe(200);
+    const registered = await postForm(ctx.app, '/v1/auth/register', existing);
+    expect(registered.statusCode).toBe(200);
     const csv = path.join(dir, 'users.csv');
     await writeFile(
       csv,
@@ -117,18 +100,6 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 180_00
       `line 8: The email has already been taken (${summary.startsWith('Imported 0') ? 'in the database' : 'by an earlier line of this file'}).\n` +
       `${summary}\n`;
     const failed = `4 lines of ${csv} failed (listed above)`;
-    // The embedded database belongs to the running server: the command is handed to it, and the file it
-    // names is read from the command's own directory.
-    if (backend === 'pglite') {
-      expectFailedLines(
-        await runCli(['user', 'import', '--dry-run', 'users.csv'], env, { cwd: dir }),
-        report('Dry run, nothing written: would import 2 users, 0 already present, 4 lines failed.'),
-        '4 lines of users.csv failed (listed above)',
-      );
-      expect(await service.stop()).toBe(0);
-      service = undefined;
-    }
-
     expectFailedLines(
       await cli(['user', 'import', '--dry-run', csv]),
       report('Dry run, nothing written: would import 2 users, 0 already present, 4 lines failed.'),
@@ -162,8 +133,6 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 180_00
       failed,
     );
 
-    await commands.close();
-    service ??= await startService(env);
     // An imported (bcrypt) password refuses a wrong one exactly as any login does.
     expect(await login('minji@old.example.com', 'not the password')).toEqual({
       status: 401,
@@ -181,10 +150,6 @@ describe.each(backends)('%s: accounts user import end to end', { timeout: 180_00
   });
 
   it('imports JSON lines, found by the first byte or named by --format; a clean file exits 0', async () => {
-    if (backend === 'pglite' && service) {
-      expect(await service.stop()).toBe(0);
-      service = undefined;
-    }
     const lines = [
       JSON.stringify({
         email: 'han@old.example.com',

@@ -1,55 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsentHistoryEntry } from '../../src/modules/consents/history.js';
-import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
+import { useTestApp } from '../helpers/app.js';
+import { appCommands, type InProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
 import { registrationForm } from '../helpers/factories.js';
-import { type RunningService, runCli, startService } from '../helpers/process.js';
-import { type ProcessStore, processStore } from '../helpers/process-store.js';
+import { postForm } from '../helpers/http.js';
 
 /**
  * What an operator shows to prove what a user agreed to and when: the records the service wrote through the
- * API, read back by `accounts consent history` from the same database.
+ * API, read back by `accounts consent history` from the same database (the commands in this process, on the
+ * app's database: a process of its own is test/e2e/cli-beside-server's and test/e2e/cli's subject).
  */
-// `accounts migrate` and the service are processes; the commands under test run in this process.
-describe.each(backends)('%s: accounts consent history', { timeout: 60_000 }, (backend) => {
-  let store: ProcessStore;
+describe.each(backends)('%s: accounts consent history', (backend) => {
+  const ctx = useTestApp(backend);
   let commands: InProcessCommands;
-  let service: RunningService | undefined;
 
-  beforeAll(async () => {
-    store = await processStore(backend, { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1' });
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
-    commands = inProcessCommands(store.env);
+  beforeAll(() => {
+    commands = appCommands(ctx);
   });
   afterAll(async () => {
     await commands?.close();
-    await service?.stop('SIGKILL');
-    await store?.cleanup();
   });
 
   const post = async (url: string, fields: Record<string, string>, token?: string) => {
-    const res = await fetch(`${service?.url}${url}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: new URLSearchParams(fields).toString(),
-    });
-    return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+    const res = await postForm(ctx.app, url, fields, token ? { authorization: `Bearer ${token}` } : {});
+    return { status: res.statusCode, body: res.json() as { data: Record<string, unknown> } };
   };
 
   it('lists every agreement and withdrawal of the user, with time, address and channel', async () => {
-    service = await startService(store.env);
     const fields = { ...registrationForm(), consent_marketing_email: 'on' };
     const registered = await post('/v1/auth/register', fields);
     expect(registered.status).toBe(200);
     const token = (registered.body.data.user as { api_token: string }).api_token;
     const withdrawn = await post('/v1/user/consents/update', { marketing_email: 'off' }, token);
     expect(withdrawn.status).toBe(200);
-    // The embedded database belongs to the server while it runs.
-    expect(await service.stop()).toBe(0);
-    service = undefined;
 
     const json = await commands.run(['consent', 'history', fields.email, '--json']);
     expect(json.code, json.stderr).toBe(0);

@@ -1,32 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InProcessCommands, inProcessCommands } from '../helpers/commands.js';
+import { useTestApp } from '../helpers/app.js';
+import { appCommands, type InProcessCommands } from '../helpers/commands.js';
 import { backends } from '../helpers/database.js';
-import { expectOneLineFailure, runCli, startService } from '../helpers/process.js';
-import { type ProcessStore, processStore } from '../helpers/process-store.js';
+import { expectOneLineFailure } from '../helpers/process.js';
 
-// `accounts migrate` and the service are processes; the commands under test run in this process on one open
-// database (closed while the service, which owns an embedded one, runs).
-describe.each(backends)('%s: accounts consent publish --body', { timeout: 60_000 }, (backend) => {
-  let store: ProcessStore;
+// The commands run in this process on the app's database; the app serves what they published.
+describe.each(backends)('%s: accounts consent publish --body', (backend) => {
+  const ctx = useTestApp(backend);
   let commands: InProcessCommands;
   let files: string;
 
   beforeAll(async () => {
-    store = await processStore(backend);
-    // A key of its own: on the embedded database the first command would otherwise make one in DATA_DIR
-    // and say so on stderr (tested in cli-beside-server); these tests read what publishing prints.
-    store.env.SECRETS_KEY = randomBytes(32).toString('hex');
     files = await mkdtemp(path.join(tmpdir(), 'accounts-bodies-'));
-    expect((await runCli(['migrate'], store.env)).code).toBe(0);
-    commands = inProcessCommands(store.env);
+    commands = appCommands(ctx);
   });
   afterAll(async () => {
     await commands?.close();
-    await store?.cleanup();
     if (files) await rm(files, { recursive: true, force: true });
   });
 
@@ -80,29 +72,20 @@ describe.each(backends)('%s: accounts consent publish --body', { timeout: 60_000
       },
     });
 
-    await commands.close();
-    const service = await startService(store.env);
-    try {
-      const page = await fetch(`${service.url}/legal/terms/2/en`);
-      expect(page.status).toBe(200);
-      const html = await page.text();
-      expect(html).toContain('<h1>Terms &#60;2&#62;</h1>');
-      expect(html).toContain('<h2>Article 1</h2>');
-      expect(html).toContain('<p>&#60;script&#62;alert(&#34;en&#34;)&#60;/script&#62; The text.</p>');
-      expect(html).not.toMatch(/<script/i);
-      const korean = await (await fetch(`${service.url}/legal/terms/2/ko`)).text();
-      expect(korean).toContain(
-        '<h2>제1조</h2>\n<p>&#60;script&#62;alert(&#34;ko&#34;)&#60;/script&#62; 본문입니다.</p>',
-      );
-      const short = await fetch(`${service.url}/legal/terms`, {
-        redirect: 'manual',
-        headers: { 'accept-language': 'ko' },
-      });
-      expect(short.status).toBe(302);
-      expect(short.headers.get('location')).toBe('/legal/terms/2/ko');
-    } finally {
-      await service.stop();
-    }
+    const page = await ctx.app.inject('/legal/terms/2/en');
+    expect(page.statusCode).toBe(200);
+    const html = page.body;
+    expect(html).toContain('<h1>Terms &#60;2&#62;</h1>');
+    expect(html).toContain('<h2>Article 1</h2>');
+    expect(html).toContain('<p>&#60;script&#62;alert(&#34;en&#34;)&#60;/script&#62; The text.</p>');
+    expect(html).not.toMatch(/<script/i);
+    const korean = (await ctx.app.inject('/legal/terms/2/ko')).body;
+    expect(korean).toContain(
+      '<h2>제1조</h2>\n<p>&#60;script&#62;alert(&#34;ko&#34;)&#60;/script&#62; 본문입니다.</p>',
+    );
+    const short = await ctx.app.inject({ url: '/legal/terms', headers: { 'accept-language': 'ko' } });
+    expect(short.statusCode).toBe(302);
+    expect(short.headers.location).toBe('/legal/terms/2/ko');
   });
 
   it('keeps an operator’s --url beside the text', async () => {
