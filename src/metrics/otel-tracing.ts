@@ -6,6 +6,7 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   trace,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -115,10 +116,12 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
   const tracing: Tracing = {
     enabled: true,
     span: (name, attributes, work) => {
-      // Inside a request the sampler left out, a child would be left out too: skip building it. Work with no
-      // span around it (a background pass) still asks the sampler for a trace of its own.
+      // Under a parent the sampler left out, a child would be left out too: skip building it. The flag, not
+      // isRecording(): a stored traceparent (a delivery from the queue) is a remote parent, never recording
+      // here, and its children are sampled as it was. Work with no span around it (a background pass) still
+      // asks the sampler for a trace of its own.
       const parent = trace.getSpan(context.active());
-      if (parent !== undefined && !parent.isRecording()) return work();
+      if (parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return work();
       return tracer.startActiveSpan(name, { attributes }, async (span) => {
         try {
           return await work();

@@ -132,7 +132,11 @@ describe.each(backends)('%s: the admin API against a hostile client', (backend) 
     const signedOut = changes.filter((operation) => !operation.signedIn);
     expect(signedOut.map((operation) => operation.url).sort()).toEqual([
       '/admin/v1/auth/login',
+      '/admin/v1/auth/login/passkey',
+      '/admin/v1/auth/login/passkey/options',
       '/admin/v1/enrollment',
+      '/admin/v1/enrollment/passkey',
+      '/admin/v1/enrollment/passkey/options',
     ]);
     for (const headers of [{}, { ...FROM_CONSOLE, ...CROSS_SITE }]) {
       expect(await unexpected(signedOut, refused, (operation) => send(operation, headers))).toEqual([]);

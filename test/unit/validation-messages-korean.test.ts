@@ -117,6 +117,7 @@ const PARAMS = {
   values: 'jpeg, png, gif',
   provider: 'alpha',
   date: 'starts_at',
+  detail: 'a private address',
 };
 const PLACEHOLDER = /\((은|는|이|가|을|를|과|와|으로|로)\)/;
 

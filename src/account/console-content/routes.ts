@@ -102,7 +102,7 @@ const MODERATIONS = [
   ['delete', 'Delete the post, its likes and image files, with a reason'],
 ] as const;
 
-/** The admin API's posts and consent documents (docs/console.md#posts-and-consent-documents). */
+/** The admin API's posts and consent documents (docs/console-content.md#posts-and-consent-documents). */
 export function consoleContentEndpoints(parts: ConsoleContentRouteParts): AnyAdminEndpoint[] {
   const { consolePosts, consoleConsents, recorder } = parts;
   return [

@@ -74,7 +74,7 @@ const BANNER = {
   ends_at: null,
 };
 
-/** The admin API's banners and inspirers (docs/console.md#content): the operator commands' services. */
+/** The admin API's banners and inspirers (docs/console-content.md#banners-and-inspirers): the operator commands' services. */
 export function consolePromotionEndpoints(
   content: ConsolePromotions,
   image: ImageLimits,

@@ -85,7 +85,7 @@ function endpointChange(
   });
 }
 
-/** The admin API's webhooks (docs/console.md#webhooks): endpoints, their deliveries, replays. */
+/** The admin API's webhooks (docs/console-content.md#webhooks): endpoints, their deliveries, replays. */
 export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndpoint[] {
   return [
     adminEndpoint({
