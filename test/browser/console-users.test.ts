@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import { chromiumInstalled, lookAt, screenshot } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chromiumInstalled, freePort, lookAt, screenshot } from '../helpers/browser.js';
 import { registerUser } from '../helpers/factories.js';
+import { pngFixture } from '../helpers/images.js';
 import { createdPost } from '../helpers/posts.js';
 import { buildTestServices } from '../helpers/services.js';
 import { enrolledStaff, signedInStaff, testClock } from '../helpers/staff.js';
@@ -11,7 +12,15 @@ const SUITE = 'console-users';
 const LOADED = { timeout: 10_000 };
 
 describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their access records', () => {
-  const suite = useWebSuite();
+  // The app's own origin, so the stored images' absolute addresses are the page's 'self' (its CSP allows them).
+  let origin = '';
+  beforeAll(async () => {
+    origin = `http://127.0.0.1:${await freePort()}`;
+  });
+  const suite = useWebSuite(
+    () => ({ PUBLIC_URL: origin }),
+    () => origin,
+  );
 
   /** A browser profile signed in as a new member of `role` (enrolled and signed in over the admin API). */
   const openAs = async (role: string) => {
@@ -193,5 +202,72 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their ac
       [author.id, 'post.hide', 'Spam report 812', { post_id: written.id }],
     ]);
     expect(problems.errors).toEqual([]);
+  });
+
+  it('lets content staff add a banner and an inspirer from the bar; a viewer sees them without the forms', async () => {
+    const user = await registerUser(suite.ctx.app);
+    const { page, problems, member } = await openAs('content');
+    await page.goto('/console');
+    // The bar's content entries appear once GET /me has said the role may read content.
+    const follow = async (name: string) => {
+      const link = page.getByRole('link', { name, exact: true });
+      await link.waitFor(LOADED);
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`**/console/${name.toLowerCase()}`, LOADED);
+    };
+    await follow('Banners');
+    await page.getByLabel('Title').focus();
+    await page.keyboard.type('Spring festival');
+    const image = { name: 'spring.png', mimeType: 'image/png', buffer: await pngFixture(240, 80) };
+    await page.getByLabel('Image (JPEG, PNG or GIF)').setInputFiles(image);
+    await page.locator('#link_url').focus();
+    await page.keyboard.type('https://example.com/spring');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => page.locator('#form-status').textContent(), LOADED)
+      .toBe('The banner was added.');
+    await expect
+      .poll(async () => page.locator('#banners tbody').textContent(), LOADED)
+      .toContain('Spring festival0Shown now');
+    // The stored image is served and allowed by the page's policy (a blocked one is a problem below).
+    const shown = `document.querySelector('#banners img[alt="Spring festival"]')?.naturalWidth`;
+    await expect.poll(async () => page.evaluate(shown), LOADED).toBeGreaterThan(0);
+    await lookAt(page, SUITE, 'banners');
+
+    await follow('Inspirers');
+    await page.getByLabel('User', { exact: true }).focus();
+    await page.keyboard.type(user.username);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => page.locator('#form-status').textContent(), LOADED)
+      .toBe('The user is now an inspirer.');
+    const listed = page.locator('#inspirers tbody');
+    await expect.poll(async () => listed.textContent(), LOADED).toContain(`${user.username}r***@example.com`);
+    expect(await listed.textContent()).not.toContain(user.email);
+    await lookAt(page, SUITE, 'inspirers');
+    const { records } = await buildTestServices(suite.ctx).accessRecords.page({ actor: member.id }, 10);
+    expect(records.reverse().map((r) => [r.subjectId, r.action, r.detail])).toEqual([
+      [null, 'banner.create', { banner_id: expect.any(String) }],
+      [null, 'inspirers.view', { rows: 0 }],
+      [user.id, 'user.inspirer.add', {}],
+      [null, 'inspirers.view', { rows: 1 }],
+    ]);
+    expect(problems.errors).toEqual([]);
+
+    const viewer = await openAs('viewer');
+    await viewer.page.goto('/console/banners');
+    await expect
+      .poll(async () => viewer.page.locator('#banners tbody').textContent(), LOADED)
+      .toContain('Spring festival');
+    expect(await viewer.page.locator('#banner-add').isHidden()).toBe(true);
+    expect(await viewer.page.getByRole('button', { name: 'Change the banner' }).count()).toBe(0);
+    await viewer.page.goto('/console/inspirers');
+    await expect
+      .poll(async () => viewer.page.locator('#inspirers tbody').textContent(), LOADED)
+      .toContain(user.username);
+    expect(await viewer.page.locator('#inspirer-add').isHidden()).toBe(true);
+    expect(await viewer.page.getByRole('button', { name: 'Remove' }).count()).toBe(0);
+    expect(viewer.problems.errors).toEqual([]);
   });
 });
