@@ -117,7 +117,7 @@ function csvRow(row: SearchRow, masked: boolean): string[] {
 
 /**
  * The console's user search: by one field, exactly or by prefix, a keyset page at a time,
- * each on an index; and its export as CSV (item 4). Masked by default; each search and export is recorded.
+ * each on an index; and its export as CSV. Masked by default; each search and export is recorded.
  */
 export class ConsoleUserSearch {
   constructor(
