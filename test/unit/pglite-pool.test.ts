@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { isConnectionError } from '../../src/db/errors.js';
 import { PGlitePool } from '../../src/db/pglite-pool.js';
@@ -81,8 +81,8 @@ describe('the embedded pool', () => {
       .catch((error: unknown) => error);
     await isOpen;
     const outside = sql`INSERT INTO marks_waiting VALUES (2)`.execute(database.db);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(database.poolStats()).toEqual({ total: 1, inUse: 1, waiting: 1 });
+    // The statement reaches the pool's queue after Kysely's own steps: wait for it there, not for a tick.
+    await vi.waitFor(() => expect(database.poolStats()).toEqual({ total: 1, inUse: 1, waiting: 1 }));
     finish();
     expect(await transaction).toEqual(new Error('rolled back on purpose'));
     await outside;
