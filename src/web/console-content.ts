@@ -1,10 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { consoleNav } from './console-nav.js';
+import type { FastifyInstance } from 'fastify';
+import { registerConsolePages } from './console-page.js';
 import { input, reasonDialog, table } from './console-users.js';
-import { securityHeaders } from './headers.js';
 import { card, escapeHtml, formStatus, sectionStatus, type Translate } from './html.js';
-import { MESSAGES, type MessageKey, pageLocale } from './i18n.js';
-import { renderLayout } from './pages.js';
+import type { MessageKey } from './i18n.js';
 
 /**
  * The console's posts and consent documents pages: server-rendered shells like the other console pages,
@@ -71,30 +69,7 @@ ${sectionStatus}
   }
 }
 
-function render(page: Page, request: FastifyRequest): string {
-  const { locale } = pageLocale(request);
-  const t = (key: MessageKey) => MESSAGES[locale][key];
-  const path = request.url.split('?')[0] ?? PAGES[page].url;
-  return renderLayout({
-    locale,
-    heading: t(PAGES[page].title),
-    name: page,
-    switchHref: (other) => `${escapeHtml(path)}?lang=${other}`,
-    content: body(page, t),
-    script: { name: page, apiBase: '/admin/v1' },
-    app: { brand: t('console.name'), href: '/console', nav: consoleNav(page, t, true) },
-  });
-}
-
 /** /console/posts and /console/consents, under the pages' security headers. */
 export function registerConsoleContentPages(app: FastifyInstance, policy: string): void {
-  for (const [page, { url }] of Object.entries(PAGES) as Array<[Page, { url: string }]>) {
-    app.get(url, async (request, reply) => {
-      securityHeaders(reply, policy);
-      reply.header('cache-control', 'no-store');
-      reply.header('vary', 'accept-language, cookie');
-      reply.type('text/html; charset=utf-8');
-      return render(page, request);
-    });
-  }
+  registerConsolePages(app, policy, PAGES, body);
 }

@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { consoleNav } from './console-nav.js';
-import { securityHeaders } from './headers.js';
+import type { FastifyInstance } from 'fastify';
+import { registerConsolePages } from './console-page.js';
 import { card, escapeHtml, field, formStatus, sectionStatus, submitButton, type Translate } from './html.js';
-import { MESSAGES, type MessageKey, pageLocale } from './i18n.js';
-import { renderLayout } from './pages.js';
+import type { MessageKey } from './i18n.js';
 
 /**
  * The console's banners and inspirers: server-rendered shells like the other console pages, whose small
@@ -85,29 +83,7 @@ ${sectionStatus}`)}`;
   }
 }
 
-function render(page: Page, request: FastifyRequest): string {
-  const { locale } = pageLocale(request);
-  const t = (key: MessageKey) => MESSAGES[locale][key];
-  return renderLayout({
-    locale,
-    heading: t(PAGES[page].title),
-    name: page,
-    switchHref: (other) => `${PAGES[page].url}?lang=${other}`,
-    content: body(page, t),
-    script: { name: page, apiBase: '/admin/v1' },
-    app: { brand: t('console.name'), href: '/console', nav: consoleNav(page, t, true) },
-  });
-}
-
 /** /console/banners and /console/inspirers, under the pages' security headers. */
 export function registerConsolePromotionPages(app: FastifyInstance, policy: string): void {
-  for (const [page, { url }] of Object.entries(PAGES) as Array<[Page, { url: string }]>) {
-    app.get(url, async (request, reply) => {
-      securityHeaders(reply, policy);
-      reply.header('cache-control', 'no-store');
-      reply.header('vary', 'accept-language, cookie');
-      reply.type('text/html; charset=utf-8');
-      return render(page, request);
-    });
-  }
+  registerConsolePages(app, policy, PAGES, body);
 }

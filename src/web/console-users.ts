@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { consoleNav } from './console-nav.js';
-import { securityHeaders } from './headers.js';
+import type { FastifyInstance } from 'fastify';
+import { registerConsolePages } from './console-page.js';
 import { card, escapeHtml, formStatus, sectionStatus, type Translate } from './html.js';
-import { MESSAGES, type MessageKey, pageLocale } from './i18n.js';
-import { renderLayout } from './pages.js';
+import type { MessageKey } from './i18n.js';
 
 /**
  * The console's users and access records pages: server-rendered shells, like the other
@@ -114,31 +112,7 @@ ${input(t, 'month', 'console.audit.month', ' pattern="[0-9]{4}-[0-9]{2}" require
   }
 }
 
-function render(page: Page, request: FastifyRequest): string {
-  const { locale } = pageLocale(request);
-  const t = (key: MessageKey) => MESSAGES[locale][key];
-  const path = request.url.split('?')[0] ?? PAGES[page].url;
-  const nav = consoleNav(page, t, true);
-  return renderLayout({
-    locale,
-    heading: t(PAGES[page].title),
-    name: page,
-    switchHref: (other) => `${escapeHtml(path)}?lang=${other}`,
-    content: body(page, t),
-    script: { name: page, apiBase: '/admin/v1' },
-    app: { brand: t('console.name'), href: '/console', nav },
-  });
-}
-
 /** /console/users, /console/users/:id and /console/audit, under the pages' security headers. */
 export function registerConsoleUserPages(app: FastifyInstance, policy: string): void {
-  for (const [page, { url }] of Object.entries(PAGES) as Array<[Page, { url: string }]>) {
-    app.get(url, async (request, reply) => {
-      securityHeaders(reply, policy);
-      reply.header('cache-control', 'no-store');
-      reply.header('vary', 'accept-language, cookie');
-      reply.type('text/html; charset=utf-8');
-      return render(page, request);
-    });
-  }
+  registerConsolePages(app, policy, PAGES, body);
 }

@@ -1,10 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { consoleNav } from './console-nav.js';
+import type { FastifyInstance } from 'fastify';
+import { registerConsolePages } from './console-page.js';
 import { reasonDialog } from './console-users.js';
-import { securityHeaders } from './headers.js';
 import { card, escapeHtml, formStatus, sectionStatus, type Translate } from './html.js';
-import { MESSAGES, type MessageKey, pageLocale } from './i18n.js';
-import { renderLayout } from './pages.js';
+import type { MessageKey } from './i18n.js';
 
 /**
  * /console/webhooks: the endpoints, a form to add one, and the deliveries of the one chosen, a keyset page
@@ -54,27 +52,8 @@ ${table('deliveries', ['console.webhooks.col.event', 'console.webhooks.col.type'
 ${reasonDialog(t)}`;
 }
 
-function render(request: FastifyRequest): string {
-  const { locale } = pageLocale(request);
-  const t = (key: MessageKey) => MESSAGES[locale][key];
-  return renderLayout({
-    locale,
-    heading: t('console.webhooks.title'),
-    name: 'console-webhooks',
-    switchHref: (other) => `${URL_PATH}?lang=${other}`,
-    content: body(t),
-    script: { name: 'console-webhooks', apiBase: '/admin/v1' },
-    app: { brand: t('console.name'), href: '/console', nav: consoleNav('console-webhooks', t, true) },
-  });
-}
-
 /** /console/webhooks, under the pages' security headers. */
 export function registerConsoleWebhookPage(app: FastifyInstance, policy: string): void {
-  app.get(URL_PATH, async (request, reply) => {
-    securityHeaders(reply, policy);
-    reply.header('cache-control', 'no-store');
-    reply.header('vary', 'accept-language, cookie');
-    reply.type('text/html; charset=utf-8');
-    return render(request);
-  });
+  const pages = { 'console-webhooks': { url: URL_PATH, title: 'console.webhooks.title' } } as const;
+  registerConsolePages(app, policy, pages, (_page, t) => body(t));
 }
