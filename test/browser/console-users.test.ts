@@ -1,26 +1,19 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { chromiumInstalled, freePort, lookAt, screenshot } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumInstalled, lookAt, screenshot } from '../helpers/browser.js';
 import { registerUser } from '../helpers/factories.js';
 import { pngFixture } from '../helpers/images.js';
 import { createdPost } from '../helpers/posts.js';
 import { buildTestServices } from '../helpers/services.js';
 import { enrolledStaff, signedInStaff, testClock } from '../helpers/staff.js';
-import { useWebSuite } from '../helpers/web-suite.js';
+import { useWebSuiteAtOwnOrigin } from '../helpers/web-suite.js';
 
 const SUITE = 'console-users';
 const LOADED = { timeout: 10_000 };
 
 describe.skipIf(!chromiumInstalled)('the console in Chromium: users and their access records', () => {
   // The app's own origin, so the stored images' absolute addresses are the page's 'self' (its CSP allows them).
-  let origin = '';
-  beforeAll(async () => {
-    origin = `http://127.0.0.1:${await freePort()}`;
-  });
-  const suite = useWebSuite(
-    () => ({ PUBLIC_URL: origin }),
-    () => origin,
-  );
+  const suite = useWebSuiteAtOwnOrigin('127.0.0.1');
 
   /** A browser profile signed in as a new member of `role` (enrolled and signed in over the admin API). */
   const openAs = async (role: string) => {

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, chromiumInstalled, freePort, lookAt, screenshot } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING, chromiumInstalled, lookAt, screenshot } from '../helpers/browser.js';
 import { buildTestServices } from '../helpers/services.js';
 import { enrolledStaff, signedInStaff, staffLogin, testClock } from '../helpers/staff.js';
 import { currentCode } from '../helpers/totp.js';
-import { useWebSuite } from '../helpers/web-suite.js';
+import { useWebSuiteAtOwnOrigin } from '../helpers/web-suite.js';
 
 const SUITE = 'console';
 /** A page's first answers come after its modules load and its calls return: slow on a busy machine. */
@@ -19,14 +19,7 @@ describe.runIf(!chromiumInstalled && process.env.CI === 'true')('the console in 
 
 describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, home', () => {
   // localhost, not 127.0.0.1: a secure context whose host is a domain, as a passkey's RP ID must be.
-  let origin = '';
-  beforeAll(async () => {
-    origin = `http://localhost:${await freePort()}`;
-  });
-  const suite = useWebSuite(
-    () => ({ PUBLIC_URL: origin }),
-    () => origin,
-  );
+  const suite = useWebSuiteAtOwnOrigin('localhost');
 
   /** Types into a field found by its label, as a person tabbing through the form would. */
   const type = async (page: Page, label: RegExp, text: string) => {

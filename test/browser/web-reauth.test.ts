@@ -1,24 +1,11 @@
-import { createServer } from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
 import { registerUser, unique } from '../helpers/factories.js';
 import { awayFromStepEdge, enableTotp } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
-import { useWebSuite } from '../helpers/web-suite.js';
+import { useWebSuiteAtOwnOrigin } from '../helpers/web-suite.js';
 
 const SUITE = 'web-reauth';
-
-/** A port free right now: the app must know its origin before it listens (WebAuthn checks the origin). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe.runIf(!chromiumInstalled && process.env.CI === 'true')(
   'web re-authentication in Chromium (CI)',
@@ -35,14 +22,7 @@ describe.runIf(!chromiumInstalled && process.env.CI === 'true')(
  */
 describe.skipIf(!chromiumInstalled)('web pages in Chromium: re-authentication with the second factor', () => {
   // localhost, not 127.0.0.1: a secure context whose host is a domain, as a WebAuthn RP ID must be.
-  let origin = '';
-  beforeAll(async () => {
-    origin = `http://localhost:${await freePort()}`;
-  });
-  const suite = useWebSuite(
-    () => ({ PUBLIC_URL: origin }),
-    () => origin,
-  );
+  const suite = useWebSuiteAtOwnOrigin('localhost');
 
   it('asks for the code when a password-only window cannot add a passkey, then adds it', async () => {
     const me = await enableTotp(suite.ctx.app, await registerUser(suite.ctx.app));

@@ -1,15 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  CHROMIUM_MISSING,
-  chromiumInstalled,
-  expectNoProblems,
-  freePort,
-  lookAt,
-} from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING, chromiumInstalled, expectNoProblems, lookAt } from '../helpers/browser.js';
 import { registerUser } from '../helpers/factories.js';
 import { awayFromStepEdge, enableTotp } from '../helpers/second-factor.js';
 import { currentCode } from '../helpers/totp.js';
-import { useWebSuite } from '../helpers/web-suite.js';
+import { useWebSuiteAtOwnOrigin } from '../helpers/web-suite.js';
 
 const SUITE = 'web-security';
 
@@ -21,14 +15,7 @@ describe.runIf(!chromiumInstalled && process.env.CI === 'true')('web security pa
 
 describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the second factor', () => {
   // localhost, not 127.0.0.1: a secure context whose host is a domain, as a WebAuthn RP ID must be.
-  let origin = '';
-  beforeAll(async () => {
-    origin = `http://localhost:${await freePort()}`;
-  });
-  const suite = useWebSuite(
-    () => ({ PUBLIC_URL: origin }),
-    () => origin,
-  );
+  const suite = useWebSuiteAtOwnOrigin('localhost');
 
   it('adds a passkey on /profile, renames it, signs out and signs in with it on /login', async () => {
     const me = await registerUser(suite.ctx.app);
@@ -239,7 +226,7 @@ describe.skipIf(!chromiumInstalled)('web pages in Chromium: passkeys and the sec
     await expect
       .poll(() => page.locator('#passkey-add .error[role="alert"]').textContent())
       .toBe(
-        `Passkeys are not set up for this address (${new URL(origin).host}). Open the site at its usual address to use them.`,
+        `Passkeys are not set up for this address (${new URL(page.url()).host}). Open the site at its usual address to use them.`,
       );
     expectNoProblems(problems);
   });

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { closeTestApp, createTestApp, type TestApp } from './app.js';
-import { baseUrl, launchChromium, type PageProblems, watchProblems } from './browser.js';
+import { baseUrl, freePort, launchChromium, type PageProblems, watchProblems } from './browser.js';
 
 export interface OpenedPage {
   page: Page;
@@ -62,4 +62,20 @@ export function useWebSuite(
   };
 
   return suite;
+}
+
+/**
+ * A web suite whose app knows its own origin before it listens (PUBLIC_URL): on a free port of `host`.
+ * `localhost` where WebAuthn runs (a passkey's RP ID must be a domain); `127.0.0.1` where stored media's
+ * absolute addresses must be the page's own origin.
+ */
+export function useWebSuiteAtOwnOrigin(host: 'localhost' | '127.0.0.1'): WebSuite {
+  let origin = '';
+  beforeAll(async () => {
+    origin = `http://${host}:${await freePort()}`;
+  });
+  return useWebSuite(
+    () => ({ PUBLIC_URL: origin }),
+    () => origin,
+  );
 }
