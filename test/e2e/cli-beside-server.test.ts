@@ -113,7 +113,9 @@ describe('accounts commands beside a running embedded server', () => {
         'Dry run, nothing written: would import 0 users, 0 already present, 1 line failed.\n',
       stderr: '1 line of users.csv failed (listed above)\n',
     });
-    const handed = logLines(service.output()).filter((line) => line.msg === 'operator command');
+    const handedLines = (output: string) =>
+      logLines(output).filter((line) => line.msg === 'operator command');
+    const handed = handedLines(await service.untilOutput((output) => handedLines(output).length >= 5));
     expect(handed.map(({ command, exit }) => [command, exit])).toEqual([
       ['webhook add', 0],
       ['user list', 0],

@@ -41,6 +41,11 @@ export interface RunningService {
   child: ChildProcess;
   /** Everything the process has written to stdout so far (its JSON log lines). */
   output(): string;
+  /**
+   * Resolves with the output once `test` holds of it. A log line the server writes as it answers can reach
+   * this process after the answer does: its stdout is a pipe of its own.
+   */
+  untilOutput(test: (output: string) => boolean, timeoutMs?: number): Promise<string>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -53,6 +58,7 @@ export async function startService(env: Record<string, string>): Promise<Running
   });
   let stdout = '';
   let stderr = '';
+  const waiters = new Set<() => void>();
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
@@ -65,10 +71,31 @@ export async function startService(env: Record<string, string>): Promise<Running
     });
     void exited.then(([code]) => reject(new Error(`accounts serve exited with ${code}: ${stderr}${stdout}`)));
   });
+  // After the listener above that gathers the output, so a waiter sees the chunk that woke it.
+  child.stdout.on('data', () => {
+    for (const wake of waiters) wake();
+  });
   return {
     url,
     child,
     output: () => stdout,
+    untilOutput: (test, timeoutMs = 10_000) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (!test(stdout)) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(stdout);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(`accounts serve did not write what was awaited within ${timeoutMs} ms:\n${stdout}`),
+          );
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      }),
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null) child.kill(signal);
       const [code] = await exited;
