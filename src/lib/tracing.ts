@@ -28,9 +28,15 @@ export interface Tracing {
   ended(name: string, attributes: SpanAttributes, durationMs: number, error?: unknown): void;
   /** The current span as a W3C `traceparent` header value; undefined outside any span. */
   traceparent(): string | undefined;
-  /** Runs `work` with the span of a stored `traceparent` as its parent (none given: as it is). */
+  /**
+   * Runs `work` with the span of a stored `traceparent` as its parent; none given, as work of its own, apart
+   * from the request or pass that happens to run it.
+   */
   underTraceparent<T>(traceparent: string | null | undefined, work: () => T): T;
-  /** The current trace id (32 hex digits), for log lines; undefined outside any span. */
+  /**
+   * The current trace id (32 hex digits), for log lines: undefined outside any span, and in a request the
+   * sampler left out that its caller sent no trace for.
+   */
   traceId(): string | undefined;
   /**
    * Whether the current span is recorded: false outside any span, when tracing is off, and in a request the

@@ -3,6 +3,7 @@ import {
   type Context,
   context,
   propagation,
+  ROOT_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -17,6 +18,7 @@ import type { FastifyPluginCallback } from 'fastify';
 import type { TracingConfig } from '../config/tracing.js';
 import type { Tracing } from '../lib/tracing.js';
 import { SERVICE_VERSION } from '../version.js';
+import { RequestSampler, sampledOut, samplingGate } from './request-sampling.js';
 
 /*
  * OpenTelemetry itself: loaded only by start-tracing.ts's dynamic import, when OTEL_EXPORTER_OTLP_ENDPOINT is
@@ -28,6 +30,11 @@ import { SERVICE_VERSION } from '../version.js';
 const EXPORT_TIMEOUT_MS = 5_000;
 /** Probes, not requests of the app: a health check, a readiness check, a scrape. */
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+
+function untraced(url: string): boolean {
+  const query = url.indexOf('?');
+  return UNTRACED.has(query === -1 ? url : url.slice(0, query));
+}
 /** Spans waiting for export are capped: past this a busy service drops spans rather than grow. */
 const MAX_QUEUE = 4_096;
 
@@ -55,7 +62,7 @@ type WithRequestContext = { [REQUEST_CONTEXT]: Context | null };
  * runs inside it) and entered again only when it was lost: a request without a body never left it. The hooks
  * before the handler run as they are (ours read no database there).
  */
-function requestSpans(plugin: FastifyPluginCallback): FastifyPluginCallback {
+function requestSpans(gate: FastifyPluginCallback, plugin: FastifyPluginCallback): FastifyPluginCallback {
   const keepContext: FastifyPluginCallback = (app, _options, done) => {
     app.decorateRequest(REQUEST_CONTEXT, null);
     app.addHook('onRequest', (request, _reply, next) => {
@@ -70,7 +77,9 @@ function requestSpans(plugin: FastifyPluginCallback): FastifyPluginCallback {
     done();
   };
   const wrapped: FastifyPluginCallback = (app, _options, done) => {
-    // In this order: the plugin's onRequest hook (it opens the span) runs before keepContext's.
+    // In this order: the gate decides, the plugin's onRequest hook opens the span (or not), and keepContext
+    // keeps the context they leave.
+    app.register(skipOverride(gate));
     app.register(plugin);
     app.register(skipOverride(keepContext));
     done();
@@ -86,6 +95,7 @@ function skipOverride(plugin: FastifyPluginCallback): FastifyPluginCallback {
 /** The tracer provider (registered process-wide: its context follows async work), the seam and the plugin. */
 export function startOtelTracing(config: TracingConfig & { endpoint: string }): OtelTracing {
   const provider = new NodeTracerProvider({
+    sampler: new RequestSampler(config.sampling),
     resource: resourceFromAttributes({
       'service.name': config.serviceName,
       'service.version': SERVICE_VERSION,
@@ -107,8 +117,9 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
   const fastify = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     instrumentHandler: false,
-    // A load balancer's health checks and a scraper's polls would each be a trace of their own, every few seconds.
-    ignorePaths: ({ url }) => UNTRACED.has(url.split('?')[0] ?? url),
+    // A request the gate left out, and a load balancer's health checks and a scraper's polls, which would
+    // each be a trace of their own every few seconds. At start this is asked of each route, outside requests.
+    ignorePaths: ({ url }) => sampledOut(context.active()) || untraced(url),
   });
   fastify.setTracerProvider(provider);
   const tracer = provider.getTracer('accounts', SERVICE_VERSION);
@@ -120,7 +131,9 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
       // isRecording(): a stored traceparent (a delivery from the queue) is a remote parent, never recording
       // here, and its children are sampled as it was. Work with no span around it (a background pass) still
       // asks the sampler for a trace of its own.
-      const parent = trace.getSpan(context.active());
+      const active = context.active();
+      if (sampledOut(active)) return work();
+      const parent = trace.getSpan(active);
       if (parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return work();
       return tracer.startActiveSpan(name, { attributes }, async (span) => {
         try {
@@ -150,16 +163,21 @@ export function startOtelTracing(config: TracingConfig & { endpoint: string }): 
       propagation.inject(context.active(), carrier);
       return carrier.traceparent;
     },
-    underTraceparent: (traceparent, work) => {
-      if (traceparent == null) return work();
-      return context.with(propagation.extract(context.active(), { traceparent }), work);
-    },
+    // Queued work is its own: not a child of (nor left out with) whatever request woke the queue.
+    underTraceparent: (traceparent, work) =>
+      context.with(
+        traceparent == null ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, { traceparent }),
+        work,
+      ),
     traceId: () => inContext(context.active())?.traceId,
     recording: () => trace.getSpan(context.active())?.isRecording() === true,
   };
   return {
     tracing,
-    fastifyPlugin: requestSpans(fastify.plugin() as unknown as FastifyPluginCallback),
+    fastifyPlugin: requestSpans(
+      samplingGate(config.sampling, untraced),
+      fastify.plugin() as unknown as FastifyPluginCallback,
+    ),
     close: async () => {
       undici.disable();
       fastify.disable();

@@ -240,6 +240,51 @@ describe(`${processBackend}: one trace across the service and a webhook receiver
     // The health check came first: its span, had it one, would have been exported by now.
     expect(spans.filter((span) => span.attributes['url.path'] === '/healthz')).toEqual([]);
   });
+
+  it('makes no span of a request the sampler leaves out, and records what its caller sampled', async () => {
+    // Restarted with traces that start here never recorded (the last test: the service is this one's now).
+    await service.stop();
+    service = await startService({ ...store.env, OTEL_TRACES_SAMPLER: 'parentbased_always_off' });
+    const before = collector.spans.length;
+    const authorization = `Bearer ${apiToken}`;
+    const leftOut = await fetch(`${service.url}/v1/user/get`, {
+      headers: { authorization, 'x-request-id': 'left-out-get' },
+    });
+    expect(leftOut.status).toBe(200);
+    const login = await fetch(`${service.url}/v1/auth/login/email`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'left-out-login' },
+      body: new URLSearchParams({ email: account.email, password: account.password }),
+    });
+    expect(login.status).toBe(200);
+    const kept = '1f1e1d1c1b1a19181716151413121110';
+    const traced = await fetch(`${service.url}/v1/user/get`, {
+      headers: { authorization, traceparent: `00-${kept}-${CALLER_SPAN}-01`, 'x-request-id': 'kept-get' },
+    });
+    expect(traced.status).toBe(200);
+    await collector.until((all) => all.some((span) => span.traceId === kept && span.name === 'request'));
+    // Spans leave in the order they end: those of the two requests before, had they any, would be in.
+    expect(new Set(collector.spans.slice(before).map((span) => span.traceId))).toEqual(new Set([kept]));
+    const [request] = named(collector.trace(kept), 'request');
+    expect(request).toMatchObject({
+      parentSpanId: CALLER_SPAN,
+      attributes: { 'http.route': '/v1/user/get' },
+    });
+    expect(named(collector.trace(kept), 'db SELECT')[0]?.parentSpanId).toBe(request?.spanId);
+
+    // A line of a request left out names no trace (there is none to find); the caller's request's does.
+    const accessLine = (output: string, id: string) =>
+      output
+        .split('\n')
+        .filter((line) => line.includes(`"reqId":"${id}"`))
+        .map((line) => JSON.parse(line) as { msg: string; trace_id?: string })
+        .find((line) => line.msg === 'request completed');
+    const output = await service.untilOutput((written) => accessLine(written, 'kept-get') !== undefined);
+    expect(accessLine(output, 'left-out-get')).toBeDefined();
+    expect(accessLine(output, 'left-out-get')?.trace_id).toBeUndefined();
+    expect(accessLine(output, 'left-out-login')?.trace_id).toBeUndefined();
+    expect(accessLine(output, 'kept-get')?.trace_id).toBe(kept);
+  });
 });
 
 /** Starts the built server in a process of its own and prints which OpenTelemetry modules it loaded. */
@@ -256,7 +301,8 @@ async function loadedTracingModules(env: Record<string, string>): Promise<string
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const [code] = (await once(child, 'exit')) as [number | null];
+  // 'close', not 'exit': the output is whole only once the pipes have closed.
+  const [code] = (await once(child, 'close')) as [number | null];
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   return JSON.parse(stdout) as string[];
 }
@@ -281,5 +327,6 @@ describe('tracing off', () => {
     );
     expect(on.some((file) => /@opentelemetry[\\/]sdk-trace-base/.test(file))).toBe(true);
     expect(on.some((file) => /@fastify[\\/]otel/.test(file))).toBe(true);
-  });
+    // Two servers start and stop one after the other, each on its own embedded database.
+  }, 120_000);
 });
