@@ -27,7 +27,6 @@ export type ServiceErrorCode =
   | 'identity_verification_not_configured'
   | 'sms_not_configured'
   | 'provider_not_configured'
-  | 'staff_locked'
   | 'csrf_refused'
   | 'network_refused'
   | 'enrollment_used'

@@ -108,13 +108,6 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     log: refused,
   },
   forbidden: { status: 403, type: 'AccessDeniedHttpException', message: 'This action is unauthorized.' },
-  staff_locked: {
-    status: 401,
-    type: 'Unauthorized',
-    message: 'This staff account is locked.',
-    reason: 'account_locked',
-    log: refused,
-  },
   csrf_refused: {
     status: 403,
     type: 'AccessDeniedHttpException',

@@ -28,8 +28,8 @@ export const CONSOLE_ENGLISH = {
   'console.signed_in_as': 'Signed in as',
   'console.role': 'Role',
   'console.permissions': 'May',
-  'console.error.locked':
-    'This staff account is locked after too many wrong tries. Wait, or ask an admin to unlock it.',
+  'console.error.sign_in':
+    'The email, password or second factor is wrong. Five wrong tries in a row lock the account for a while: wait, or ask an admin to unlock it.',
   'console.error.csrf': 'The page is out of date. Reload it and try again.',
   'console.error.network': 'The console cannot be used from this network.',
   'console.error.link_used': 'This enrollment link has been used. Sign in instead.',
@@ -60,8 +60,8 @@ export const CONSOLE_KOREAN: Record<keyof typeof CONSOLE_ENGLISH, string> = {
   'console.signed_in_as': '로그인한 운영자',
   'console.role': '역할',
   'console.permissions': '권한',
-  'console.error.locked':
-    '잘못된 시도가 많아 운영자 계정이 잠겼습니다. 잠시 기다리거나 관리자에게 잠금 해제를 요청하세요.',
+  'console.error.sign_in':
+    '이메일, 비밀번호 또는 2단계 인증이 올바르지 않습니다. 연속 5회 틀리면 계정이 잠시 잠깁니다. 기다리거나 관리자에게 잠금 해제를 요청하세요.',
   'console.error.csrf': '페이지가 오래되었습니다. 새로 고친 뒤 다시 시도하세요.',
   'console.error.network': '이 네트워크에서는 콘솔을 사용할 수 없습니다.',
   'console.error.link_used': '이미 사용한 등록 링크입니다. 로그인하세요.',

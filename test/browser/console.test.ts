@@ -176,7 +176,7 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
     expect(problems.errors.filter((error) => !/status of 401/.test(error))).toEqual([]);
   });
 
-  it('says a member is locked at the fifth wrong try, refuses a stale CSRF token, and ends an idle session', async () => {
+  it('names the lockout beside a wrong try, refuses a stale CSRF token, and ends an idle session', async () => {
     // The app runs on real time: each member's codes from a clock that starts now (one step ahead at most).
     const locked = await enrolledStaff(suite.ctx, testClock(), 'viewer');
     for (let attempt = 1; attempt <= 4; attempt++) {
@@ -190,7 +190,23 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
     await page.keyboard.press('Enter');
     await expect
       .poll(async () => page.locator('#form-error').textContent(), LOADED)
-      .toBe('This staff account is locked after too many wrong tries. Wait, or ask an admin to unlock it.');
+      .toBe(
+        'The email, password or second factor is wrong. Five wrong tries in a row lock the account for a while: wait, or ask an admin to unlock it.',
+      );
+    // Locked now, the right password and code get the same answer and the same words.
+    await page
+      .getByLabel(/^Password/)
+      .first()
+      .fill('');
+    await type(page, /^Password/, locked.password);
+    await type(page, /^Authenticator code/, currentCode(locked.secret));
+    const answered = page.waitForResponse((response) => response.url().endsWith('/admin/v1/auth/login'));
+    await page.keyboard.press('Enter');
+    expect((await answered).status()).toBe(401);
+    await expect
+      .poll(async () => page.locator('#form-error').textContent(), LOADED)
+      .toMatch(/^The email, password/);
+    expect(page.url()).toMatch(/\/console\/login$/);
 
     // Signed in as one member; the cookie then changes to another's session under the open page.
     const cookieOf = async (role: string) => {

@@ -18,7 +18,6 @@ const INVALID = [
   'The login credentials are invalid.',
   { status: 'authentication_failed' },
 ] as const;
-const LOCKED = ['Unauthorized', 'This staff account is locked.', { status: 'account_locked' }] as const;
 const UNAUTHENTICATED = [
   'AuthenticationException',
   'Unauthenticated.',
@@ -131,6 +130,8 @@ describe.each(backends)('%s: staff enrollment and sign-in', (backend) => {
   });
 
   it('locks the account at the fifth wrong password or code in a row, until CONSOLE_LOCKOUT or an unlock', async () => {
+    // Locked or not, a refusal is the one a wrong try gets: a lockout of its own would tell whoever tried five
+    // passwords for an address that it is a member's.
     const member = await enrolledStaff(ctx, clock, 'content');
     for (let attempt = 1; attempt <= 4; attempt++) {
       expectError(
@@ -139,11 +140,11 @@ describe.each(backends)('%s: staff enrollment and sign-in', (backend) => {
         ...INVALID,
       );
     }
-    expectError(await staffLogin(ctx.app, member, codeOf(member.secret, clock, 7)), 401, ...LOCKED);
+    expectError(await staffLogin(ctx.app, member, codeOf(member.secret, clock, 7)), 401, ...INVALID);
     // Locked: the right password and code change nothing.
-    expectError(await staffLogin(ctx.app, member, codeOf(member.secret, clock)), 401, ...LOCKED);
+    expectError(await staffLogin(ctx.app, member, codeOf(member.secret, clock)), 401, ...INVALID);
     clock.advance(29 * 60_000);
-    expectError(await staffLogin(ctx.app, member, codeOf(member.secret, clock)), 401, ...LOCKED);
+    expectError(await staffLogin(ctx.app, member, codeOf(member.secret, clock)), 401, ...INVALID);
     clock.advance(60_000);
     expectOk(await staffLogin(ctx.app, member, codeOf(member.secret, clock)));
 
@@ -151,7 +152,7 @@ describe.each(backends)('%s: staff enrollment and sign-in', (backend) => {
     for (let attempt = 1; attempt <= 5; attempt++) {
       await staffLogin(ctx.app, other, codeOf(other.secret, clock), 'wrong pass phrase');
     }
-    expectError(await staffLogin(ctx.app, other, codeOf(other.secret, clock)), 401, ...LOCKED);
+    expectError(await staffLogin(ctx.app, other, codeOf(other.secret, clock)), 401, ...INVALID);
     expect((await buildTestServices(ctx).staff.unlock(other.email, 'cli:test')).state).toBe('active');
     expectOk(await staffLogin(ctx.app, other, codeOf(other.secret, clock)));
   });

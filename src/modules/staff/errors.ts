@@ -2,15 +2,6 @@ import { ServiceError } from '../../errors.js';
 
 /* The console's own refusals (docs/console.md); each answers from its entry in http/error-catalogue.ts. */
 
-/** Five wrong passwords or codes in a row: refused until CONSOLE_LOCKOUT has passed or an admin unlocks. */
-export class StaffLockedError extends ServiceError {
-  readonly code = 'staff_locked';
-  constructor() {
-    super('This staff account is locked.');
-    this.name = 'StaffLockedError';
-  }
-}
-
 /** An enrollment link opened again after the enrollment it started was completed. */
 export class EnrollmentUsedError extends ServiceError {
   readonly code = 'enrollment_used';

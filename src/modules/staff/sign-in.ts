@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { hashApiToken, newApiToken } from '../../lib/tokens.js';
 import { clientAddressKey } from '../../limits/client-address.js';
-import { NetworkRefusedError, StaffLockedError } from './errors.js';
+import { NetworkRefusedError } from './errors.js';
 import type { CeremonyOptions, PasskeyOffer, PasskeyProof, StaffPasskeys } from './passkeys.js';
 import { permissionsOf } from './permissions.js';
 import type { StaffRepo, StaffRow } from './repo.js';
@@ -116,7 +116,10 @@ export class StaffSignIn {
   /**
    * Password and second factor, both every time. A wrong one of either counts (a code offered for a passkey
    * member is a wrong factor, and the reverse), and the answer never says which; the fifth in a row locks the
-   * account. The counter is committed before the refusal is thrown.
+   * account. The counter is committed before the refusal is thrown. A locked account is answered as a wrong
+   * try is, after as long: an answer of its own would tell whoever tries five passwords for an address that
+   * it belongs to a member. The member learns of the lockout from the sign-in page's words, an admin from
+   * `accounts staff list`.
    */
   async signIn(input: {
     email: string;
@@ -138,7 +141,10 @@ export class StaffSignIn {
       await this.deps.hasher.verifyNothing(input.password);
       throw new InvalidCredentialsError();
     }
-    if (this.lockedAt(row, this.now())) throw new StaffLockedError();
+    if (this.lockedAt(row, this.now())) {
+      await this.deps.hasher.verifyNothing(input.password);
+      throw new InvalidCredentialsError();
+    }
     const passwordRight = await this.deps.hasher.verify(row.password_hash, input.password);
     const outcome = await writeTransaction(this.deps.db, async (trx) => {
       const repo = this.deps.repo.on(trx);
@@ -169,8 +175,7 @@ export class StaffSignIn {
       }
       return this.startSession(trx, current, input.clientAddress, now);
     });
-    if (outcome === 'locked') throw new StaffLockedError();
-    if (outcome === 'wrong') throw new InvalidCredentialsError();
+    if (outcome === 'locked' || outcome === 'wrong') throw new InvalidCredentialsError();
     return outcome;
   }
 

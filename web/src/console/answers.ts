@@ -5,8 +5,6 @@ import { t } from '../lib/i18n.js';
 export function consoleAnswerText(answer: Refusal): string {
   const data = (answer.body.data ?? {}) as Record<string, unknown>;
   switch (data.status) {
-    case 'account_locked':
-      return t('console.error.locked');
     case 'csrf_token_invalid':
       return t('console.error.csrf');
     case 'network_refused':
@@ -18,4 +16,13 @@ export function consoleAnswerText(answer: Refusal): string {
     default:
       return answerText(answer);
   }
+}
+
+/**
+ * A refused sign-in: a wrong email, password or factor and a locked account are one answer (the server's
+ * words would tell who is staff), so the page names the lockout beside the wrong try.
+ */
+export function signInAnswerText(answer: Refusal): string {
+  const data = (answer.body.data ?? {}) as Record<string, unknown>;
+  return data.status === 'authentication_failed' ? t('console.error.sign_in') : consoleAnswerText(answer);
 }

@@ -1,4 +1,4 @@
-import { consoleAnswerText } from '../console/answers.js';
+import { consoleAnswerText, signInAnswerText } from '../console/answers.js';
 import { api } from '../lib/api.js';
 import { clearMessages, onSubmit, setError, setStatus, showValidationErrors } from '../lib/form.js';
 import { t } from '../lib/i18n.js';
@@ -59,7 +59,7 @@ async function signInWithPasskey(): Promise<void> {
   });
   setStatus(form, '');
   if (answer.status === 422) return showValidationErrors(form, answer.body.data);
-  if (answer.status !== 200) return setError(form, consoleAnswerText(answer));
+  if (answer.status !== 200) return setError(form, signInAnswerText(answer));
   location.assign('/console');
 }
 
@@ -76,7 +76,7 @@ onSubmit(form, async () => {
   if (answer.status !== 200) {
     // A wrong code is as likely as a wrong password, and the answer never says which: both are typed again.
     (form.elements.namedItem('code') as HTMLInputElement).value = '';
-    return setError(form, consoleAnswerText(answer));
+    return setError(form, signInAnswerText(answer));
   }
   location.assign('/console');
 });
