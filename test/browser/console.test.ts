@@ -115,7 +115,7 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect
       .poll(async () => page.locator('#form-error').textContent(), LOADED)
-      .toMatch(/^Wrong email or password/);
+      .toMatch(/^The email, password or second factor is wrong/);
     await page.getByLabel(/^Password/).fill('a staff pass phrase');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.waitForURL(/\/console$/, LOADED);
@@ -171,7 +171,7 @@ describe.skipIf(!chromiumInstalled)('the console in Chromium: enroll, sign in, h
     await page.keyboard.press('Enter');
     await expect
       .poll(async () => page.locator('#form-error').textContent(), LOADED)
-      .toMatch(/^이메일 또는 비밀번호가 맞지 않습니다/);
+      .toMatch(/^이메일, 비밀번호 또는 2단계 인증이 올바르지 않습니다/);
     await lookAt(page, SUITE, 'login-ko-dark');
     expect(problems.errors.filter((error) => !/status of 401/.test(error))).toEqual([]);
   });
