@@ -13,6 +13,7 @@ import type { AccessRecords } from '../modules/access-records/service.js';
 import type { ConsentHistory } from '../modules/consents/history.js';
 import type { ConsentReminders } from '../modules/consents/reminders.js';
 import type { ConsentsService } from '../modules/consents/service.js';
+import type { PostModeration } from '../modules/posts/moderation.js';
 import type { PostsService } from '../modules/posts/service.js';
 import type { PromotionsService } from '../modules/promotions/service.js';
 import type { ServiceCredentials } from '../modules/service-credentials/service.js';
@@ -35,6 +36,8 @@ export interface OperatorServices {
   promotions: PromotionsService;
   tokens: TokensService;
   posts: PostsService;
+  /** Posts hidden or not, and hiding them (`accounts post show|hide|unhide`), as the console does. */
+  moderation: PostModeration;
   deletion: AccountEraser;
   /** Schedules a deletion as user/delete does (its grace period, its mail); `enabled` is false without one. */
   scheduledDeletions: ScheduledDeletions;
@@ -80,6 +83,7 @@ export function operatorServices(services: Services): OperatorServices {
     promotions: services.promotions,
     tokens: services.tokens,
     posts: services.posts,
+    moderation: services.postModeration,
     // Operators are not re-authenticated (they hold the database): they use the eraser itself.
     deletion: services.eraser,
     scheduledDeletions: services.scheduledDeletions,

@@ -77,6 +77,56 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
     return { ...fields, id: user.id, token: user.api_token, tokenId: current?.id as string };
   }
 
+  it('shows, hides and shows again a post with a reason, each an access record about its author', async () => {
+    const author = await register();
+    const posted = await api('/v1/post/create', {
+      ...form({ text: 'a post under review' }),
+      headers: { ...form({}).headers, ...asUser(author.token).headers },
+    });
+    const postId = (posted.body.data.post as { id: string }).id;
+    const shown = await ok(['post', 'show', postId]);
+    expect(shown).toMatch(new RegExp(`^id +${postId}\n`));
+    expect(shown).toContain(`${author.username} (${author.id})\n`);
+    expect(shown).toMatch(/\nhidden +no\n\na post under review\n$/);
+
+    // A change without a reason is refused before it touches anyone.
+    expect((await cli(['post', 'hide', postId])).stderr).toMatch(/required option '--reason <text>'/);
+    expectOneLineFailure(
+      await cli(['post', 'hide', postId, '--reason', '  ']),
+      '--reason: The reason field is required.',
+    );
+    expect(await ok(['post', 'hide', postId, '--reason', 'spam links'])).toBe(`Hidden: post ${postId}.\n`);
+    expect(await api(`/v1/post/single/${postId}/raw`)).toEqual(notFound);
+    expect(JSON.parse(await ok(['post', 'show', postId, '--json']))).toMatchObject({
+      id: postId,
+      author: { id: author.id, username: author.username },
+      hidden_at: expect.stringMatching(/^\d{4}-/),
+      hidden_reason: 'spam links',
+    });
+    expect(await ok(['post', 'unhide', postId, '--reason', 'appeal upheld'])).toBe(
+      `Shown again: post ${postId}.\n`,
+    );
+    expect((await api(`/v1/post/single/${postId}/raw`)).status).toBe(200);
+    expectOneLineFailure(
+      await cli(['post', 'hide', 'not-a-post', '--reason', 'x']),
+      'Post "not-a-post" not found',
+    );
+
+    const records = await ctx.database.handle.db
+      .selectFrom('access_records')
+      .select(['action', 'outcome', 'subject_id'])
+      .where('action', 'like', 'post.%')
+      .orderBy('seq')
+      .execute();
+    expect(records).toEqual([
+      { action: 'post.view', outcome: 'ok', subject_id: author.id },
+      { action: 'post.hide', outcome: 'ok', subject_id: author.id },
+      { action: 'post.view', outcome: 'ok', subject_id: author.id },
+      { action: 'post.unhide', outcome: 'ok', subject_id: author.id },
+      { action: 'post.hide', outcome: 'failed', subject_id: null },
+    ]);
+  });
+
   it('runs every command, and the service sees the result', async () => {
     const [kim, lee, park, gone] = [await register(), await register(), await register(), await register()];
     const posted = await api('/v1/post/create', {
