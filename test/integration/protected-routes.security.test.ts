@@ -9,6 +9,7 @@ import { closeTestApp, createTestApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/database.js';
 import { bearer, type RegisteredUser, registerUser } from '../helpers/factories.js';
 import { expectOk, postForm } from '../helpers/http.js';
+import { everywhere, malformed, type Presentation, twoCredentials } from '../helpers/presentations.js';
 import { concretePath, type DocumentedRoute, documentedRoutes, registeredRoutes } from '../helpers/routes.js';
 
 /**
@@ -43,72 +44,6 @@ const UNVERSIONED =
   /^(GET|POST) (\*|\/\*|\/healthz|\/readyz|\/metrics|\/openapi\.json|\/media\/.*|\/|\/(signup|login|profile|verify-email|reset-password|forgot-password|cancel-deletion|account-deleted|guardian-consent|docs)|\/legal\/:key(\/:version\/:lang)?|\/[a-z0-9]+\/export\/download\/:id|\/docs\*|\/(assets|docs\/assets)\/\*|\/web\/session(\/end)?|\/\.well-known\/jwks\.json|\/oauth\/introspect|\/console(\/login|\/enroll|\/users|\/users\/:id|\/audit|\/posts|\/consents|\/webhooks|\/banners|\/inspirers)?|\/admin\/openapi\.json|\/admin\/v1\/.+)$/;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest();
-
-/** A credential as a request carries it: headers, and a token in the query string or the form body. */
-interface Presentation {
-  name: string;
-  headers?: Record<string, string>;
-  query?: string;
-  body?: string;
-}
-
-/** The same dead token in each place the guard looks (query, form body, header, the web pages' cookie). */
-function everywhere(name: string, token: string): Presentation[] {
-  return [
-    { name: `${name} (header)`, headers: bearer(token) },
-    { name: `${name} (query)`, query: token },
-    { name: `${name} (body)`, body: token },
-    {
-      name: `${name} (web session cookie)`,
-      headers: { cookie: `accounts_session=${token}`, 'x-requested-with': 'accounts-web' },
-    },
-  ];
-}
-
-/** Authorization headers that are not `Bearer <token>`, each around a token that is live. */
-function malformed(live: string): Presentation[] {
-  const headers = [
-    'Bearer',
-    'Bearer ',
-    `Bearer${live}`,
-    `Bearer ${live} extra`,
-    `Bearer "${live}"`,
-    `Token ${live}`,
-    `Basic ${Buffer.from(`user:${live}`).toString('base64')}`,
-    `${live}`,
-    `Bearer ${live}%00`,
-  ];
-  return headers.map((authorization) => ({
-    name: `malformed: ${authorization}`,
-    headers: { authorization },
-  }));
-}
-
-/**
- * Two different credentials in one request, each of a live or a dead token: refused whichever is read first,
- * never served by one of them. (A body token is left out: a GET carries none, and would present one only.)
- */
-function twoCredentials(live: string, otherLive: string): Presentation[] {
-  const webCookie = (token: string) => ({
-    cookie: `accounts_session=${token}`,
-    'x-requested-with': 'accounts-web',
-  });
-  return [
-    { name: 'two: unknown Bearer, live query token', headers: bearer(newApiToken()), query: live },
-    { name: 'two: live Bearer, unknown query token', headers: bearer(live), query: newApiToken() },
-    { name: "two: live Bearer, another user's live query token", headers: bearer(live), query: otherLive },
-    {
-      name: 'two: malformed Authorization, live query token',
-      headers: { authorization: 'Token x' },
-      query: live,
-    },
-    {
-      name: "two: live session cookie, another user's live Bearer",
-      headers: { ...bearer(otherLive), ...webCookie(live) },
-    },
-    { name: 'two: unknown session cookie, live query token', headers: webCookie(newApiToken()), query: live },
-  ];
-}
 
 describe.each(backends)('%s: every protected route refuses bad credentials alike', (backend) => {
   let fake: FakeProvider;
