@@ -255,27 +255,18 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
   });
 
   describe('provider login (failures per identity and IP)', () => {
+    /** Signs `id` up through alpha, from an address of its own (the per-IP limits stay untouched). */
+    const registerAlpha = async (id: string) => {
+      const name = `alpha${unique()}`;
+      const fields = { type: 'alpha', email: `${name}@example.com`, username: name, gender: '0' };
+      const token = fake.issueAccessToken(id);
+      const body = { ...fields, user_agreement: 'on', alpha_user_id: id, alpha_access_token: token };
+      expectOk(await post(ctx.app, '/v1/auth/register', body, newIp()));
+    };
+
     it('locks an identity after rejected tokens from one IP, not another identity nor another IP', async () => {
       const [victimId, otherId] = [`alpha-${unique()}`, `alpha-${unique()}`];
-      for (const id of [victimId, otherId]) {
-        const id_ = unique();
-        expectOk(
-          await post(
-            ctx.app,
-            '/v1/auth/register',
-            {
-              type: 'alpha',
-              email: `alpha${id_}@example.com`,
-              username: `alpha${id_}`,
-              gender: '0',
-              user_agreement: 'on',
-              alpha_user_id: id,
-              alpha_access_token: fake.issueAccessToken(id),
-            },
-            newIp(),
-          ),
-        );
-      }
+      for (const id of [victimId, otherId]) await registerAlpha(id);
       const [attacker, owner] = [newIp(), newIp()];
       const alphaLogin = (id: string, token: string, ip: string) =>
         post(ctx.app, '/v1/auth/login/alpha', { alpha_user_id: id, alpha_access_token: token }, ip);
@@ -294,23 +285,7 @@ describe.each(cases)('rate limits on the %s store (%s)', (store: Store, backend)
       for (let i = 0; i < 6; i++) expectNotRegistered(await alphaLogin(fake.issueAccessToken(id)));
       // ...and the counter is untouched: two rejected tokens are still failures, not yet a lock.
       for (let i = 0; i < 2; i++) expectAuthenticationFailed(await alphaLogin('forged'));
-      const id_ = unique();
-      expectOk(
-        await post(
-          ctx.app,
-          '/v1/auth/register',
-          {
-            type: 'alpha',
-            email: `alpha${id_}@example.com`,
-            username: `alpha${id_}`,
-            gender: '0',
-            user_agreement: 'on',
-            alpha_user_id: id,
-            alpha_access_token: fake.issueAccessToken(id),
-          },
-          newIp(),
-        ),
-      );
+      await registerAlpha(id);
       expectOk(await alphaLogin(fake.issueAccessToken(id)));
     });
   });
