@@ -29,11 +29,12 @@ function printPost(env: CommandEnvironment, post: ModeratedPostView): void {
 
 /**
  * `accounts post show|hide|unhide|remove`: the console's moderation from the command line, on the same
- * services. A post is its author's data: showing, hiding and showing one again are access records about the
- * author, as they are in the console, and a change needs a reason (kept with a hidden post, and in the record).
+ * services. A post is its author's data: each command is an access record about the author, as each step is
+ * in the console; hiding and showing again need a reason (kept with a hidden post, and in the record), a
+ * removal takes one.
  */
 export function registerPostCommands(program: Command, env: CommandEnvironment): void {
-  const { terminal, withServices } = env;
+  const { terminal } = env;
   const post = program.command('post').description('Moderate posts');
 
   post
@@ -81,9 +82,16 @@ export function registerPostCommands(program: Command, env: CommandEnvironment):
     .command('remove')
     .description('Remove a post, whoever wrote it, with its likes and image files')
     .argument('<post-id>', 'the post id (as the API shows it)')
-    .action(async (postId: string) => {
-      const removed = await withServices(({ posts }) => posts.removeAsOperator(postId));
-      if (!removed) throw notFound(postId);
+    .option('--reason <text>', 'why, for the access record')
+    .action(async (postId: string, options: { reason?: string }) => {
+      const reason = options.reason === undefined ? undefined : requireReason(options.reason);
+      await recorded(env, 'post.delete', async ({ moderation, posts }, note) => {
+        const target = await moderation.find(postId);
+        if (!target) throw notFound(postId);
+        note.subject(target.author.id);
+        note.detail({ post_id: target.id, ...(reason === undefined ? {} : { reason }) });
+        if (!(await posts.removeAsOperator(target.id))) throw notFound(postId);
+      });
       printLine(terminal, `Removed post ${postId}.`);
     });
 }

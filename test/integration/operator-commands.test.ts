@@ -230,9 +230,24 @@ describe.each(backends)('%s: accounts operator commands end to end', (backend) =
       `Revoked 1 token of ${lee.username} (${lee.id}).\n`,
     );
 
-    expect(await ok(['post', 'remove', postId])).toBe(`Removed post ${postId}.\n`);
+    expect(await ok(['post', 'remove', postId, '--reason', 'reported twice'])).toBe(
+      `Removed post ${postId}.\n`,
+    );
     expectOneLineFailure(await cli(['post', 'remove', postId]), `Post "${postId}" not found`);
     expectOneLineFailure(await cli(['post', 'remove', 'not-a-post']), 'Post "not-a-post" not found');
+    // The removal is an access record about the author, with its reason; the misses name nobody.
+    const removals = await ctx.database.handle.db
+      .selectFrom('access_records')
+      .select(['outcome', 'subject_id', 'detail'])
+      .where('action', '=', 'post.delete')
+      .orderBy('seq')
+      .execute();
+    expect(removals.map(({ outcome, subject_id }) => [outcome, subject_id])).toEqual([
+      ['ok', kim.id],
+      ['failed', null],
+      ['failed', null],
+    ]);
+    expect(removals[0]?.detail).toMatchObject({ post_id: postId, reason: 'reported twice' });
 
     expectOneLineFailure(
       await cli(['user', 'delete', gone.email]),
