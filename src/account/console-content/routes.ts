@@ -1,17 +1,10 @@
-import type { FastifyRequest } from 'fastify';
-import {
-  type AnyAdminEndpoint,
-  adminEndpoint,
-  type RefusedInput,
-  type StaffAuth,
-} from '../../http/admin-endpoint.js';
+import { type AnyAdminEndpoint, adminEndpoint } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { recordedAddress } from '../../limits/client-address.js';
 import { CONSENT_LANGUAGES } from '../../modules/consents/publish-rules.js';
 import type { ModeratedPostView } from '../../modules/posts/moderation.js';
-import type { StaffRole } from '../../modules/staff/permissions.js';
 import { rules } from '../../validation/rule-list.js';
-import type { AccessRecorder, StaffActor } from '../console-users/staff-access.js';
+import { actorOf, type RefusedTarget, refusedAs } from '../console-users/route-actor.js';
+import type { AccessRecorder } from '../console-users/staff-access.js';
 import type { ConsoleConsents, ConsolePublishInput, VersionDetail } from './consents.js';
 import type { ConsolePosts } from './posts.js';
 import {
@@ -29,13 +22,6 @@ export interface ConsoleContentRouteParts {
   consoleConsents: ConsoleConsents;
   recorder: AccessRecorder;
 }
-
-/** The member a service acts as, as the users' routes name them: the session's id and role, the address. */
-const actorOf = (staff: StaffAuth, request: FastifyRequest): StaffActor => ({
-  id: staff.staff.id,
-  role: staff.staff.role as StaffRole,
-  clientAddress: recordedAddress(request.ip),
-});
 
 const POST_ID = '019ab0c4-7a2b-7c1d-9e3f-0a1b2c3d4e5f';
 const AUTHOR = { id: '0193a5c1-7d2e-7f00-8a11-3c4d5e6f7a8b', username: 'minji' };
@@ -80,21 +66,11 @@ const versionExample: VersionDetail = {
   bodies: { ko: '제1조 (목적) …' },
 };
 
-/** A refusal by the route's permission: an attempt on an author's post is a record whatever its outcome. */
-function refusedAs(recorder: AccessRecorder, action: string, permission: string) {
-  return async ({ staff, request }: RefusedInput) => {
-    const id = (request.params as { id?: unknown }).id;
-    const actor = actorOf(staff, request);
-    await recorder.record({
-      actor: { kind: 'staff', id: actor.id },
-      clientAddress: actor.clientAddress,
-      subjectId: null,
-      action,
-      outcome: 'refused',
-      detail: { permission, ...(typeof id === 'string' ? { post_id: id.slice(0, 64) } : {}) },
-    });
-  };
-}
+/** A refused request names no author (its post is not read before the refusal), only the post's id. */
+const postTarget: RefusedTarget = (id) => ({
+  subjectId: null,
+  ...(id === undefined ? {} : { detail: { post_id: id.slice(0, 64) } }),
+});
 
 const MODERATIONS = [
   ['hide', 'Hide the post from the feed and the single post, with a reason'],
@@ -113,7 +89,7 @@ export function consoleContentEndpoints(parts: ConsoleContentRouteParts): AnyAdm
       tag: 'content',
       auth: 'staff',
       permission: 'content.read',
-      refused: refusedAs(recorder, 'posts.view', 'content.read'),
+      refused: refusedAs(recorder, 'posts.view', 'content.read', postTarget),
       errors: [404],
       rules: authorPostsRules,
       response: t.object({
@@ -131,7 +107,7 @@ export function consoleContentEndpoints(parts: ConsoleContentRouteParts): AnyAdm
       tag: 'content',
       auth: 'staff',
       permission: 'content.read',
-      refused: refusedAs(recorder, 'post.view', 'content.read'),
+      refused: refusedAs(recorder, 'post.view', 'content.read', postTarget),
       errors: [404],
       rules: postRules,
       response: t.object({ post: postShape }),
@@ -148,7 +124,7 @@ export function consoleContentEndpoints(parts: ConsoleContentRouteParts): AnyAdm
         tag: 'content',
         auth: 'staff',
         permission: 'content.write',
-        refused: refusedAs(recorder, `post.${name}`, 'content.write'),
+        refused: refusedAs(recorder, `post.${name}`, 'content.write', postTarget),
         errors: [404],
         rules: moderateRules,
         response: t.object({ post: postShape }),

@@ -1,26 +1,16 @@
 import type { FastifyRequest } from 'fastify';
-import { type AnyAdminEndpoint, adminEndpoint, type StaffAuth } from '../../http/admin-endpoint.js';
+import { type AnyAdminEndpoint, adminEndpoint } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { recordedAddress } from '../../limits/client-address.js';
 import { type ImageLimits, imageField } from '../../modules/images/rules.js';
 import { bannerShape } from '../../modules/promotions/service.js';
-import type { StaffRole } from '../../modules/staff/permissions.js';
 import { integer, string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
-import { reasonField, type StaffActor } from '../console-users/staff-access.js';
+import { actorOf } from '../console-users/route-actor.js';
+import { reasonField } from '../console-users/staff-access.js';
 import type { ConsolePromotions } from './promotions.js';
 
 const BANNER_ID = '0193a5c1-7d2e-7f00-8a11-3c4d5e6f7a8c';
 const USER_ID = '0193a5c1-7d2e-7f00-8a11-3c4d5e6f7a8b';
-
-/** The member a change is made by, as the users' routes name them: the session and the client address. */
-function actorOf(staff: StaffAuth, request: FastifyRequest): StaffActor {
-  return {
-    id: staff.staff.id,
-    role: staff.staff.role as StaffRole,
-    clientAddress: recordedAddress(request.ip),
-  };
-}
 
 const pageRules = rules({
   limit: integer().min(1).max(100).describe('Rows per page (1–100, 20 by default).'),

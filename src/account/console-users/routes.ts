@@ -1,19 +1,11 @@
-import type { FastifyRequest } from 'fastify';
-import {
-  type AdminDownload,
-  type AnyAdminEndpoint,
-  adminEndpoint,
-  type RefusedInput,
-  type StaffAuth,
-} from '../../http/admin-endpoint.js';
+import { type AdminDownload, type AnyAdminEndpoint, adminEndpoint } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { recordedAddress } from '../../limits/client-address.js';
-import type { StaffRole } from '../../modules/staff/permissions.js';
 import { slugField, usernameField } from '../../modules/users/rules.js';
 import { string } from '../../validation/field-kinds.js';
 import { type RuleList, rules } from '../../validation/rule-list.js';
 import type { ActionInput, ConsoleUserActions } from './actions.js';
 import type { ConsoleUserOverview, UserOverview as Page } from './overview.js';
+import { actorOf, type RefusedTarget, refusedAs } from './route-actor.js';
 import { exportRules, revealRules, searchRules } from './rules.js';
 import type { ConsoleUserSearch } from './search.js';
 import { type AccessRecorder, reasonField, type StaffActor } from './staff-access.js';
@@ -26,35 +18,12 @@ export interface ConsoleUserRouteParts {
   recorder: AccessRecorder;
 }
 
-/** The member a service acts as: the session's id and role, and the request's whole client address. */
-export function actorOf(staff: StaffAuth, request: FastifyRequest): StaffActor {
-  return {
-    id: staff.staff.id,
-    role: staff.staff.role as StaffRole,
-    clientAddress: recordedAddress(request.ip),
-  };
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * A refusal by the route's permission, written as the service's own gate would write it (the gate checks
- * the same table again behind the route): an attempt on a user's data is a record whatever its outcome.
- */
-function refusedAs(recorder: AccessRecorder, action: string, permission: string) {
-  return async ({ staff, request }: RefusedInput) => {
-    const id = (request.params as { id?: unknown }).id;
-    const actor = actorOf(staff, request);
-    await recorder.record({
-      actor: { kind: 'staff', id: actor.id },
-      clientAddress: actor.clientAddress,
-      subjectId: typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null,
-      action,
-      outcome: 'refused',
-      detail: { permission },
-    });
-  };
-}
+/** A refused request names the user its `:id` is, when it is one. */
+const userTarget: RefusedTarget = (id) => ({
+  subjectId: id !== undefined && UUID.test(id) ? id.toLowerCase() : null,
+});
 
 const idField = string().required().max(64).describe("The user's `id`.");
 const localeField = string()
@@ -109,7 +78,7 @@ function actionEndpoint(
     tag: 'users',
     auth: 'staff',
     permission: 'users.act',
-    refused: refusedAs(parts.recorder, record, 'users.act'),
+    refused: refusedAs(parts.recorder, record, 'users.act', userTarget),
     errors: [404],
     rules: actionRules as RuleList,
     response: part('What the action did (e.g. `disabled_at`, `revoked`, `status`).'),
@@ -132,7 +101,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
       tag: 'users',
       auth: 'staff',
       permission: 'users.read',
-      refused: refusedAs(recorder, 'users.search', 'users.read'),
+      refused: refusedAs(recorder, 'users.search', 'users.read', userTarget),
       rules: searchRules,
       response: t.object({ users: t.array(searchItem), next_cursor: t.nullable(t.string()) }),
       example: {
@@ -162,7 +131,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
       tag: 'users',
       auth: 'staff',
       permission: 'users.export',
-      refused: refusedAs(recorder, 'users.export', 'users.export'),
+      refused: refusedAs(recorder, 'users.export', 'users.export', userTarget),
       download: { contentType: 'text/csv; charset=utf-8' },
       rules: exportRules,
       response: part<AdminDownload>('The CSV file.'),
@@ -180,7 +149,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
       tag: 'users',
       auth: 'staff',
       permission: 'users.read',
-      refused: refusedAs(recorder, 'users.view', 'users.read'),
+      refused: refusedAs(recorder, 'users.view', 'users.read', userTarget),
       errors: [404],
       rules: rules({ id: idField }),
       response: t.object({
@@ -236,7 +205,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
       tag: 'users',
       auth: 'staff',
       permission: 'users.unmask',
-      refused: refusedAs(recorder, 'users.reveal', 'users.unmask'),
+      refused: refusedAs(recorder, 'users.reveal', 'users.unmask', userTarget),
       errors: [404],
       rules: rules({ id: idField, ...revealRules }),
       response: t.object({ field: t.string(), value: t.nullable(t.string()) }),
@@ -254,7 +223,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
       tag: 'users',
       auth: 'staff',
       permission: 'users.act',
-      refused: refusedAs(recorder, 'users.revoke_session', 'users.act'),
+      refused: refusedAs(recorder, 'users.revoke_session', 'users.act', userTarget),
       errors: [404],
       rules: rules({
         id: idField,
@@ -275,7 +244,7 @@ export function consoleUserEndpoints(parts: ConsoleUserRouteParts): AnyAdminEndp
       tag: 'users',
       auth: 'staff',
       permission: 'users.act',
-      refused: refusedAs(recorder, 'users.rename', 'users.act'),
+      refused: refusedAs(recorder, 'users.rename', 'users.act', userTarget),
       errors: [404],
       rules: // The service checks uniqueness (its own name re-cased is not taken); the route, the shapes.
         rules({ id: idField, username: usernameField, slug: slugField, reason: reasonField.required() }),

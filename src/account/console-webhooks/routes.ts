@@ -1,12 +1,10 @@
-import type { FastifyRequest } from 'fastify';
-import { type AnyAdminEndpoint, adminEndpoint, type StaffAuth } from '../../http/admin-endpoint.js';
+import { type AnyAdminEndpoint, adminEndpoint } from '../../http/admin-endpoint.js';
 import { t } from '../../http/response-schema.js';
-import { recordedAddress } from '../../limits/client-address.js';
 import { ACCOUNT_EVENT_TYPES, isAccountEventType } from '../../modules/account-events/types.js';
-import type { StaffRole } from '../../modules/staff/permissions.js';
 import { integer, string, stringArray } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
-import { reasonField, type StaffActor } from '../console-users/staff-access.js';
+import { actorOf } from '../console-users/route-actor.js';
+import { reasonField } from '../console-users/staff-access.js';
 import type { ConsoleWebhooks } from './service.js';
 
 const ENDPOINT_ID = '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e';
@@ -56,13 +54,6 @@ const eventsField = stringArray()
   })
   .describe('The event types it receives (every type when left out).');
 
-/** The member the service acts as, as the users' routes name them: id, role, the whole client address. */
-const as = (staff: StaffAuth, request: FastifyRequest): StaffActor => ({
-  id: staff.staff.id,
-  role: staff.staff.role as StaffRole,
-  clientAddress: recordedAddress(request.ip),
-});
-
 /** A change to one endpoint: `POST /webhooks/:id/<name>` with a reason. */
 function endpointChange(
   name: 'disable' | 'enable',
@@ -81,7 +72,7 @@ function endpointChange(
     response: t.object({ id: t.string(), disabled: t.boolean() }),
     example: { id: ENDPOINT_ID, disabled: name === 'disable' },
     handle: async ({ params, staff, request }) =>
-      webhooks.setDisabled(as(staff, request), params.id, name === 'disable', params.reason),
+      webhooks.setDisabled(actorOf(staff, request), params.id, name === 'disable', params.reason),
   });
 }
 
@@ -111,7 +102,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
           },
         ],
       },
-      handle: async ({ staff, request }) => webhooks.list(as(staff, request)),
+      handle: async ({ staff, request }) => webhooks.list(actorOf(staff, request)),
     }),
     adminEndpoint({
       method: 'POST',
@@ -139,7 +130,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
         events: null,
         secret: 'whsec_…',
       },
-      handle: async ({ params, staff, request }) => webhooks.add(as(staff, request), params),
+      handle: async ({ params, staff, request }) => webhooks.add(actorOf(staff, request), params),
     }),
     endpointChange('disable', 'Stop delivering to an endpoint (what waits for it is kept)', webhooks),
     endpointChange('enable', 'Deliver to an endpoint again (what waited is sent)', webhooks),
@@ -155,7 +146,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
       response: t.object({ removed: t.literal(true) }),
       example: { removed: true },
       handle: async ({ params, staff, request }) =>
-        webhooks.remove(as(staff, request), params.id, params.reason),
+        webhooks.remove(actorOf(staff, request), params.id, params.reason),
     }),
     adminEndpoint({
       method: 'POST',
@@ -169,7 +160,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
       response: t.object({ id: t.string(), secret: t.string(), previous_until: t.dateTime() }),
       example: { id: ENDPOINT_ID, secret: 'whsec_…', previous_until: AT },
       handle: async ({ params, staff, request }) =>
-        webhooks.rotateSecret(as(staff, request), params.id, params.reason),
+        webhooks.rotateSecret(actorOf(staff, request), params.id, params.reason),
     }),
     adminEndpoint({
       method: 'GET',
@@ -205,7 +196,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
         next_cursor: null,
       },
       handle: async ({ params, staff, request }) =>
-        webhooks.deliveries(as(staff, request), params.id, {
+        webhooks.deliveries(actorOf(staff, request), params.id, {
           before: params.cursor,
           limit: params.limit ?? DELIVERIES_LIMIT.default,
         }),
@@ -228,7 +219,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
       response: t.object({ event_id: t.string(), endpoint_id: t.string(), queued: t.literal(true) }),
       example: { event_id: EVENT_ID, endpoint_id: ENDPOINT_ID, queued: true },
       handle: async ({ params, staff, request }) =>
-        webhooks.replay(as(staff, request), params.id, params.event_id, params.reason),
+        webhooks.replay(actorOf(staff, request), params.id, params.event_id, params.reason),
     }),
   ];
 }
