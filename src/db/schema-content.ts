@@ -47,5 +47,3 @@ export interface InspirersTable {
   rank: number;
   created_at: Timestamp;
 }
-
-/** What a push carries: shown by the device (title, body) and handed to the app (data, strings only). */

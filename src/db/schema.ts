@@ -128,6 +128,7 @@ export interface ServiceSecretsTable {
   secret: Uint8Array;
 }
 
+/** What a push carries: shown by the device (title, body) and handed to the app (data, strings only). */
 export interface PushPayload {
   title: string;
   body: string;

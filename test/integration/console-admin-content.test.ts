@@ -139,6 +139,14 @@ describe.each(backends)('%s: the admin API on posts and consent documents', (bac
     expectValidationError(await post(`/consents/${key}/versions`, content.headers, fields), {
       version: ['The version must be at least 2.'],
     });
+    // Past the column's integer, a version is a 422 on `version`, never PostgreSQL's out-of-range 500.
+    const huge = { ...fields, version: 3_000_000_000 };
+    expectValidationError(await post(`/consents/${key}/versions`, content.headers, huge), {
+      version: ['The version may not be greater than 999999999.'],
+    });
+    expectValidationError(await get(`/consents/${key}/versions/3000000000`, support.headers), {
+      version: ['The version may not be greater than 999999999.'],
+    });
     expect(expectOk(await get(`/consents/${key}/versions`, support.headers))).toEqual({
       key,
       versions: [

@@ -27,9 +27,12 @@ export const documentKey = string()
   .pattern(DOCUMENT_KEY)
   .describe('The document key: lower-case letters, digits and `_` (`terms`, `marketing_email`).');
 
+/** The largest version: the column is an `integer`, and the CLI and the /legal pages take nine digits. */
+const MAX_VERSION = 999_999_999;
+
 export const versionRules = rules({
   key: documentKey,
-  version: integer().required().min(1).describe('The version.'),
+  version: integer().required().min(1).max(MAX_VERSION).describe('The version.'),
 });
 
 /** Per language (ko, en): its title, and its page elsewhere or its text here (or both). */
@@ -49,7 +52,11 @@ const languageFields: RuleList = Object.fromEntries(
 /** A new version, as `accounts consent publish` takes it: versions only go up. */
 export const publishRules = rules({
   key: documentKey,
-  version: integer().required().min(1).describe('The new version: greater than the current one.'),
+  version: integer()
+    .required()
+    .min(1)
+    .max(MAX_VERSION)
+    .describe('The new version: greater than the current one.'),
   required: boolean().describe('Sign-up requires it (`user_agreement`); optional without it.'),
   ...languageFields,
 });

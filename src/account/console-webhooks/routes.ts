@@ -178,7 +178,9 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
           .max(DELIVERIES_LIMIT.max)
           .describe('Deliveries per page (1–100, 20 by default).'),
         cursor: string()
-          .pattern(/^[0-9]{1,19}$/)
+          // At most 18 digits: every such number fits the attempts' bigint ids, so none reaches the
+          // database as an out-of-range value.
+          .pattern(/^[0-9]{1,18}$/)
           .describe("The previous page's `next_cursor`."),
       }),
       response: t.object({ deliveries: t.array(deliveryShape), next_cursor: t.nullable(t.string()) }),
