@@ -268,6 +268,8 @@ export function buildAdminEndpoints(
     accessRecords,
     accessReview,
   } = services;
+  // One recorder for every console route: a refusal by a route's permission is written as its service's would be.
+  const recorder = accessRecorder(accessRecords);
   return {
     endpoints: [
       ...staffAdminEndpoints(staffSignIn, staffEnrollment, staff, loginLimit),
@@ -276,16 +278,16 @@ export function buildAdminEndpoints(
         userSearch,
         userOverview,
         userActions,
-        recorder: accessRecorder(accessRecords),
+        recorder,
       }),
       ...accessRecordEndpoints(accessRecords, accessReview),
       ...consoleContentEndpoints({
         consolePosts: services.consolePosts,
         consoleConsents: services.consoleConsents,
-        recorder: accessRecorder(accessRecords),
+        recorder,
       }),
-      ...consoleWebhookEndpoints(services.consoleWebhooks),
-      ...consolePromotionEndpoints(services.consolePromotions, imageLimits),
+      ...consoleWebhookEndpoints(services.consoleWebhooks, recorder),
+      ...consolePromotionEndpoints(services.consolePromotions, imageLimits, recorder),
     ],
     services: {
       authenticate: (token) => staffSignIn.authenticate(token),

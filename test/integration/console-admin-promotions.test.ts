@@ -147,7 +147,7 @@ describe.each(backends)('%s: the admin API on banners and inspirers', (backend) 
     ['support', 403],
   ])('lets %s read banners and inspirers and refuses every change with %i', async (role, status) => {
     const user = await registerUser(ctx.app);
-    const { headers } = await signedIn(role);
+    const { id, headers } = await signedIn(role);
     expectOk(await get('/banners', headers));
     expectOk(await get('/inspirers', headers));
     const someId = '0193a5c1-7d2e-7f00-8a11-3c4d5e6f7a8c';
@@ -160,6 +160,17 @@ describe.each(backends)('%s: the admin API on banners and inspirers', (backend) 
     ]) {
       expectError(res, status, ...FORBIDDEN);
     }
+    // Each refused change is an access record, as the change would have been (the inspirers' page, read,
+    // is one too); the banners, nobody's data, are read unrecorded.
+    const { records } = await buildTestServices(ctx).accessRecords.page({ actor: id }, 50);
+    expect(records.map((record) => [record.action, record.outcome]).reverse()).toEqual([
+      ['inspirers.view', 'ok'],
+      ['banner.create', 'refused'],
+      ['banner.update', 'refused'],
+      ['banner.delete', 'refused'],
+      ['user.inspirer.add', 'refused'],
+      ['user.inspirer.remove', 'refused'],
+    ]);
     expect(
       expectOk<{ profile: { is_inspirer: boolean } }>(await get(`/users/${user.id}`, headers)).profile
         .is_inspirer,

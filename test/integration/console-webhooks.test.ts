@@ -64,7 +64,8 @@ describe.each(backends)('%s: the admin API on webhooks', (backend) => {
   it('answers only admin: every other role gets 403 on every webhook route', async () => {
     const { id } = await add();
     for (const role of ['viewer', 'support', 'content']) {
-      const headers = await signedInStaff(ctx, clock, await enrolledStaff(ctx, clock, role));
+      const member = await enrolledStaff(ctx, clock, role);
+      const headers = await signedInStaff(ctx, clock, member);
       expectError(await get('/webhooks', headers), 403, ...FORBIDDEN);
       expectError(await get(`/webhooks/${id}/deliveries`, headers), 403, ...FORBIDDEN);
       expectError(await post('/webhooks', { url: receiver.url, reason: 'r' }, headers), 403, ...FORBIDDEN);
@@ -73,6 +74,15 @@ describe.each(backends)('%s: the admin API on webhooks', (backend) => {
         await post(`/webhooks/${id}/deliveries/${id}/replay`, { reason: 'r' }, headers),
         403,
         ...FORBIDDEN,
+      );
+      // Each refused change is an access record, as the change would have been; a refused look is not.
+      const { records } = await buildTestServices(ctx).accessRecords.page({ actor: member.id }, 50);
+      expect(records.map((record) => [record.action, record.outcome, record.detail]).reverse()).toEqual(
+        ['webhook.add', 'webhook.disable', 'webhook.replay'].map((action) => [
+          action,
+          'refused',
+          { permission: 'webhooks.manage' },
+        ]),
       );
     }
     const korean = await ctx.app.inject({ method: 'GET', url: '/console/webhooks?lang=ko' });

@@ -5,8 +5,8 @@ import { type ImageLimits, imageField } from '../../modules/images/rules.js';
 import { bannerShape } from '../../modules/promotions/service.js';
 import { integer, string } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
-import { actorOf } from '../console-users/route-actor.js';
-import { reasonField } from '../console-users/staff-access.js';
+import { actorOf, refusedAs } from '../console-users/route-actor.js';
+import { type AccessRecorder, reasonField } from '../console-users/staff-access.js';
 import type { ConsolePromotions } from './promotions.js';
 
 const BANNER_ID = '0193a5c1-7d2e-7f00-8a11-3c4d5e6f7a8c';
@@ -68,7 +68,11 @@ const BANNER = {
 export function consolePromotionEndpoints(
   content: ConsolePromotions,
   image: ImageLimits,
+  recorder: AccessRecorder,
 ): AnyAdminEndpoint[] {
+  // A banner is nobody's data, but a change to one is recorded, and so is its refusal; an inspirer's
+  // refusal names no one (the user named in the form is not looked up for a member who may not act).
+  const refused = (action: string, permission: string) => refusedAs(recorder, action, permission);
   return [
     adminEndpoint({
       method: 'GET',
@@ -91,6 +95,7 @@ export function consolePromotionEndpoints(
       tag: 'content',
       auth: 'staff',
       permission: 'content.write',
+      refused: refused('banner.create', 'content.write'),
       files: 1,
       rules: rules({
         title: string().max(255).describe('The banner title (required; at most 255 characters).'),
@@ -114,6 +119,7 @@ export function consolePromotionEndpoints(
       tag: 'content',
       auth: 'staff',
       permission: 'content.write',
+      refused: refused('banner.update', 'content.write'),
       errors: [404],
       rules: rules({ id: string().required().max(64).describe("The banner's `id`."), ...editFields }),
       response: bannerShape,
@@ -128,6 +134,7 @@ export function consolePromotionEndpoints(
       tag: 'content',
       auth: 'staff',
       permission: 'content.write',
+      refused: refused('banner.delete', 'content.write'),
       errors: [404],
       rules: rules({ id: string().required().max(64).describe("The banner's `id`.") }),
       response: t.object({ removed: t.literal(true) }),
@@ -141,6 +148,7 @@ export function consolePromotionEndpoints(
       tag: 'content',
       auth: 'staff',
       permission: 'content.read',
+      refused: refused('inspirers.view', 'content.read'),
       rules: pageRules,
       response: t.object({ inspirers: t.array(inspirer), next_cursor: t.nullable(t.string()) }),
       example: {
@@ -161,6 +169,7 @@ export function consolePromotionEndpoints(
         tag: 'content',
         auth: 'staff',
         permission: 'content.write',
+        refused: refused(`user.inspirer.${change}`, 'content.write'),
         errors: [404],
         rules: rules({
           user: string().required().max(255).describe('The user: an id, an email or a username.'),

@@ -3,8 +3,8 @@ import { t } from '../../http/response-schema.js';
 import { ACCOUNT_EVENT_TYPES, isAccountEventType } from '../../modules/account-events/types.js';
 import { integer, string, stringArray } from '../../validation/field-kinds.js';
 import { rules } from '../../validation/rule-list.js';
-import { actorOf } from '../console-users/route-actor.js';
-import { reasonField } from '../console-users/staff-access.js';
+import { actorOf, refusedAs } from '../console-users/route-actor.js';
+import { type AccessRecorder, reasonField } from '../console-users/staff-access.js';
 import type { ConsoleWebhooks } from './service.js';
 
 const ENDPOINT_ID = '019ad0c4-5e20-7b4c-9d1e-2f3a4b5c6d7e';
@@ -54,11 +54,15 @@ const eventsField = stringArray()
   })
   .describe('The event types it receives (every type when left out).');
 
+/** The one right every webhook route needs (admin's alone). */
+const PERMISSION = 'webhooks.manage';
+
 /** A change to one endpoint: `POST /webhooks/:id/<name>` with a reason. */
 function endpointChange(
   name: 'disable' | 'enable',
   summary: string,
   webhooks: ConsoleWebhooks,
+  refused: ReturnType<typeof refusedAs>,
 ): AnyAdminEndpoint {
   return adminEndpoint({
     method: 'POST',
@@ -66,7 +70,8 @@ function endpointChange(
     summary,
     tag: 'webhooks',
     auth: 'staff',
-    permission: 'webhooks.manage',
+    permission: PERMISSION,
+    refused,
     errors: [404],
     rules: rules({ id: idField, reason }),
     response: t.object({ id: t.string(), disabled: t.boolean() }),
@@ -77,7 +82,12 @@ function endpointChange(
 }
 
 /** The admin API's webhooks (docs/console-content.md#webhooks): endpoints, their deliveries, replays. */
-export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndpoint[] {
+export function consoleWebhookEndpoints(
+  webhooks: ConsoleWebhooks,
+  recorder: AccessRecorder,
+): AnyAdminEndpoint[] {
+  // A change's refusal is recorded as the change would be (a look at the endpoints is not recorded).
+  const refused = (action: string) => refusedAs(recorder, action, PERMISSION);
   return [
     adminEndpoint({
       method: 'GET',
@@ -85,7 +95,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
       summary: 'The webhook endpoints (never their secrets)',
       tag: 'webhooks',
       auth: 'staff',
-      permission: 'webhooks.manage',
+      permission: PERMISSION,
       rules: rules({}),
       response: t.object({ endpoints: t.array(endpointShape) }),
       example: {
@@ -111,7 +121,8 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
       description: 'The URL is checked as `accounts webhook add` checks it: https, a public address.',
       tag: 'webhooks',
       auth: 'staff',
-      permission: 'webhooks.manage',
+      permission: PERMISSION,
+      refused: refused('webhook.add'),
       rules: rules({
         url: string().required().max(2048).describe('Where to POST the events.'),
         events: eventsField,
@@ -132,15 +143,26 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
       },
       handle: async ({ params, staff, request }) => webhooks.add(actorOf(staff, request), params),
     }),
-    endpointChange('disable', 'Stop delivering to an endpoint (what waits for it is kept)', webhooks),
-    endpointChange('enable', 'Deliver to an endpoint again (what waited is sent)', webhooks),
+    endpointChange(
+      'disable',
+      'Stop delivering to an endpoint (what waits for it is kept)',
+      webhooks,
+      refused('webhook.disable'),
+    ),
+    endpointChange(
+      'enable',
+      'Deliver to an endpoint again (what waited is sent)',
+      webhooks,
+      refused('webhook.enable'),
+    ),
     adminEndpoint({
       method: 'POST',
       path: '/webhooks/:id/remove',
       summary: 'Remove an endpoint, what waits for it and its attempts',
       tag: 'webhooks',
       auth: 'staff',
-      permission: 'webhooks.manage',
+      permission: PERMISSION,
+      refused: refused('webhook.remove'),
       errors: [404],
       rules: rules({ id: idField, reason }),
       response: t.object({ removed: t.literal(true) }),
@@ -154,7 +176,8 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
       summary: 'A new secret, shown this once; the previous one signs beside it for 24 hours',
       tag: 'webhooks',
       auth: 'staff',
-      permission: 'webhooks.manage',
+      permission: PERMISSION,
+      refused: refused('webhook.rotate_secret'),
       errors: [404],
       rules: rules({ id: idField, reason }),
       response: t.object({ id: t.string(), secret: t.string(), previous_until: t.dateTime() }),
@@ -169,7 +192,7 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
         'An endpoint’s deliveries with their attempts, the last attempted first, a keyset page at a time',
       tag: 'webhooks',
       auth: 'staff',
-      permission: 'webhooks.manage',
+      permission: PERMISSION,
       errors: [404],
       rules: rules({
         id: idField,
@@ -211,7 +234,8 @@ export function consoleWebhookEndpoints(webhooks: ConsoleWebhooks): AnyAdminEndp
         'Due at once, or when the endpoint is enabled again; recorded with the user the event is of.',
       tag: 'webhooks',
       auth: 'staff',
-      permission: 'webhooks.manage',
+      permission: PERMISSION,
+      refused: refused('webhook.replay'),
       errors: [404],
       rules: rules({
         id: idField,
