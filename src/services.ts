@@ -202,6 +202,7 @@ export function buildServices({ config, deps }: FactoryArgs): Services {
     deps,
     posts,
     consents: entities.consents,
+    operations: entities.operations,
     recorder: accessRecorder(tools.accessRecords),
   });
   // The console's webhooks: the CLI's one endpoints service, behind `webhooks.manage`, into the records.

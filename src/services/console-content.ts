@@ -7,13 +7,14 @@ import { ConsentVersionsRepo } from '../modules/consents/versions-repo.js';
 import { PostModeration } from '../modules/posts/moderation.js';
 import { PostModerationRepo } from '../modules/posts/moderation-repo.js';
 import type { PostsService } from '../modules/posts/service.js';
-import { UsersRepo } from '../modules/users/repo.js';
+import type { UserOperationsService } from '../modules/users/operator-service.js';
 import type { FactoryArgs } from './deps.js';
 
 /** What the console's content is made from: the posts and consents services the app and the commands use. */
 export interface ConsoleContentParts extends FactoryArgs {
   posts: PostsService;
   consents: ConsentsService;
+  operations: UserOperationsService;
   recorder: AccessRecorder;
 }
 
@@ -29,16 +30,16 @@ export function buildConsoleContent({
   deps,
   posts,
   consents,
+  operations,
   recorder,
 }: ConsoleContentParts): ConsoleContentServices {
   const db = deps.database.db;
-  const usersRepo = new UsersRepo(db);
   const consentsRepo = new ConsentsRepo(db);
   const postModeration = new PostModeration(new PostModerationRepo(db));
   return {
     postModeration,
     consolePosts: new ConsolePosts({
-      users: usersRepo,
+      findUser: (reference) => operations.find(reference),
       moderation: postModeration,
       posts,
       gate: new StaffGate(recorder),

@@ -66,6 +66,11 @@ describe.each(backends)('%s: the admin API on posts and consent documents', (bac
       posts: [expect.objectContaining({ id: first?.id })],
       next_cursor: null,
     });
+    // Named as the commands name a user: by email too.
+    const byEmail = expectOk<Page>(
+      await get(`/posts?author=${encodeURIComponent(author.email)}`, viewer.headers),
+    );
+    expect(byEmail.author).toEqual(page.author);
 
     const target = `/posts/${second?.id}`;
     expectError(await post(`${target}/hide`, viewer.headers, { reason: REASON }), 403, ...FORBIDDEN);
@@ -100,6 +105,7 @@ describe.each(backends)('%s: the admin API on posts and consent documents', (bac
     expect(await recordsBy(viewer.id)).toEqual([
       { ...about, action: 'posts.view', reason: null, detail: { posts: 2 } },
       { ...about, action: 'posts.view', reason: null, detail: { posts: 1 } },
+      { ...about, action: 'posts.view', reason: null, detail: { posts: 3 } },
       {
         subject: null,
         action: 'post.hide',

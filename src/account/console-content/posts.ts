@@ -11,25 +11,21 @@ import {
 
 /** What the console's posts are made of: the moderation and posts services the operator commands use too. */
 export interface ConsolePostsDeps {
-  users: {
-    findById(id: string): Promise<UserRow | undefined>;
-    findByUsername(name: string): Promise<UserRow | undefined>;
-  };
+  /** The user an operator names (id, email or username), as the commands find one; a 404 when none is. */
+  findUser(reference: string): Promise<Pick<UserRow, 'id' | 'username'>>;
   moderation: PostModeration;
   posts: Pick<PostsService, 'removeAsOperator'>;
   gate: StaffGate;
 }
 
 export interface AuthorPostsInput {
-  /** The author's id or username. */
+  /** The author's id, email or username. */
   author: string;
   cursor?: string | undefined;
   limit?: number | undefined;
 }
 
 export const AUTHOR_POSTS_LIMIT = { min: 1, max: 100, default: 20 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Moderation = 'hide' | 'unhide' | 'delete';
 
@@ -43,11 +39,7 @@ export class ConsolePosts {
   constructor(private readonly deps: ConsolePostsDeps) {}
 
   async byAuthor(actor: StaffActor, input: AuthorPostsInput): Promise<AuthorPostsPage & { author: Author }> {
-    const reference = input.author.trim();
-    const user = UUID.test(reference)
-      ? await this.deps.users.findById(reference.toLowerCase())
-      : await this.deps.users.findByUsername(reference);
-    if (!user) throw new NotFoundError('user');
+    const user = await this.deps.findUser(input.author);
     const access: Access = {
       permission: 'content.read',
       action: 'posts.view',

@@ -9,7 +9,7 @@ const postId = string().required().max(64).describe('The post’s `id`.');
 
 /** A page of an author's posts, hidden ones included. */
 export const authorPostsRules = rules({
-  author: string().required().max(255).describe('The author: a user `id` or username.'),
+  author: string().required().max(255).describe('The author: a user `id`, email or username.'),
   limit: integer()
     .min(AUTHOR_POSTS_LIMIT.min)
     .max(AUTHOR_POSTS_LIMIT.max)
