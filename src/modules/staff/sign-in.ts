@@ -116,10 +116,11 @@ export class StaffSignIn {
   /**
    * Password and second factor, both every time. A wrong one of either counts (a code offered for a passkey
    * member is a wrong factor, and the reverse), and the answer never says which; the fifth in a row locks the
-   * account. The counter is committed before the refusal is thrown. A locked account is answered as a wrong
-   * try is, after as long: an answer of its own would tell whoever tries five passwords for an address that
-   * it belongs to a member. The member learns of the lockout from the sign-in page's words, an admin from
-   * `accounts staff list`.
+   * account. The counter is committed before the refusal is thrown. A locked account is answered as an
+   * unknown address is, after a hash as long: an answer of its own would tell whoever tries five passwords
+   * for an address that it belongs to a member. The member learns of the lockout from the sign-in page's
+   * words, an admin from `accounts staff list`. What still sets a member's wrong try apart is the counter's
+   * one short write beside the hash.
    */
   async signIn(input: {
     email: string;
