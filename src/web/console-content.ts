@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerConsolePages } from './console-page.js';
 import { input, reasonDialog, table } from './console-users.js';
-import { card, escapeHtml, formStatus, sectionStatus, type Translate } from './html.js';
+import { card, escapeHtml, formStatus, sectionStatus, type Translate, textareaField } from './html.js';
 import type { MessageKey } from './i18n.js';
 
 /**
@@ -18,15 +18,10 @@ type Page = keyof typeof PAGES;
 
 const esc = (t: Translate, key: MessageKey) => escapeHtml(t(key));
 
-const textarea = (t: Translate, name: string, label: MessageKey) =>
-  `<div class="field"><label for="${name}">${esc(t, label)}</label>
-<textarea id="${name}" name="${name}" rows="6" aria-describedby="${name}-message"></textarea>
-<p id="${name}-message" class="message" aria-live="polite"></p></div>`;
-
 const language = (t: Translate, lang: 'ko' | 'en') =>
   `${input(t, `title_${lang}`, `console.consents.field.title_${lang}`, ' maxlength="255"')}
 ${input(t, `url_${lang}`, `console.consents.field.url_${lang}`, ' spellcheck="false"')}
-${textarea(t, `body_${lang}`, `console.consents.field.body_${lang}`)}`;
+${textareaField(t, `body_${lang}`, `console.consents.field.body_${lang}`, 6)}`;
 
 function body(page: Page, t: Translate): string {
   switch (page) {

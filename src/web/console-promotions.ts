@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerConsolePages } from './console-page.js';
+import { table } from './console-users.js';
 import { card, escapeHtml, field, formStatus, sectionStatus, submitButton, type Translate } from './html.js';
 import type { MessageKey } from './i18n.js';
 
@@ -17,12 +18,6 @@ type Page = keyof typeof PAGES;
 
 const esc = (t: Translate, key: MessageKey) => escapeHtml(t(key));
 
-const table = (id: string, columns: MessageKey[], t: Translate) =>
-  `<div class="table-scroll"><table id="${id}"><thead><tr>${columns
-    .map((key) => `<th scope="col">${esc(t, key)}</th>`)
-    .join('')}</tr></thead><tbody></tbody></table></div>`;
-
-/** The schedule's two bounds: local date-times, sent with the browser's offset (the API wants a zone). */
 const scheduleFields = (
   t: Translate,
   prefix = '',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerConsolePages } from './console-page.js';
-import { reasonDialog } from './console-users.js';
+import { input, reasonDialog, table } from './console-users.js';
 import { card, escapeHtml, formStatus, sectionStatus, type Translate } from './html.js';
 import type { MessageKey } from './i18n.js';
 
@@ -12,16 +12,6 @@ import type { MessageKey } from './i18n.js';
 const URL_PATH = '/console/webhooks';
 
 const esc = (t: Translate, key: MessageKey) => escapeHtml(t(key));
-
-const input = (t: Translate, name: string, label: MessageKey, extra: string) =>
-  `<div class="field"><label for="${name}">${esc(t, label)}</label>
-<input id="${name}" name="${name}"${extra} aria-describedby="${name}-message">
-<p id="${name}-message" class="message" aria-live="polite"></p></div>`;
-
-const table = (id: string, columns: MessageKey[], t: Translate) =>
-  `<div class="table-scroll"><table id="${id}"><thead><tr>${columns
-    .map((key) => `<th scope="col">${esc(t, key)}</th>`)
-    .join('')}</tr></thead><tbody></tbody></table></div>`;
 
 function body(t: Translate): string {
   return `${card(

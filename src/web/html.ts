@@ -47,10 +47,10 @@ export function field(t: Translate, name: string, label: MessageKey, options: Fi
 </div>`;
 }
 
-export function textareaField(t: Translate, name: string, label: MessageKey): string {
+export function textareaField(t: Translate, name: string, label: MessageKey, rows = 3): string {
   return `<div class="field">
   <label for="${name}">${escapeHtml(t(label))}</label>
-  <textarea id="${name}" name="${name}" rows="3" aria-describedby="${name}-message"></textarea>
+  <textarea id="${name}" name="${name}" rows="${rows}" aria-describedby="${name}-message"></textarea>
   <p id="${name}-message" class="message" aria-live="polite"></p>
 </div>`;
 }
