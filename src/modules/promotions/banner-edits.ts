@@ -52,3 +52,12 @@ export function bannerChanges(
   if (sent.has('ends_at')) changes.ends_at = params.ends_at ? new Date(params.ends_at) : null;
   return changes;
 }
+
+/** Command-line options left out arrive as undefined; an empty one (`--link-url ''`) is absent too. */
+export function withoutEmpty(input: Record<string, string | undefined>): Record<string, string> {
+  const bag: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value !== undefined && value.trim() !== '') bag[key] = value.trim();
+  }
+  return bag;
+}

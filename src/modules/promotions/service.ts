@@ -16,11 +16,16 @@ import {
   bannerState,
   checkSchedule,
   readBannerCursor,
+  withoutEmpty,
 } from './banner-edits.js';
-import type { BannersRepo, InspirersRepo, RankedUser } from './repo.js';
+import type { BannersRepo, InspirersRepo, NewBanner, RankedUser } from './repo.js';
 import { bannerAddRules, bannerEditRules, bannerLinkAllowed } from './rules.js';
 import { drawRanks, type RandomInt } from './sampling.js';
 
+/** A banner as its rules accepted it, before it has an id. */
+type CheckedBanner = Omit<NewBanner, 'id'>;
+/** What an uploaded banner's form is checked with before its image is stored (any http(s) address would do). */
+const PENDING_IMAGE_URL = 'https://media.invalid/banners/pending';
 export const bannerShape = t.object({
   id: t.string(),
   title: t.string(),
@@ -154,37 +159,42 @@ export class PromotionsService {
 
   /**
    * Validated with the same engine and messages as the HTTP endpoints: a ValidationError names the field.
-   * With `image` (an upload the image rule accepted), the image is re-encoded and stored, and the banner
-   * shows it (`image_url` is then its address); its files are removed again if the banner is refused.
+   * With `image` (an upload the image rule accepted), the image is re-encoded and stored once the rest of the
+   * banner is accepted, and the banner shows it (`image_url` is then its address); its files are removed
+   * again if the banner cannot be written.
    */
   async addBanner(input: BannerInput, image?: ValidatedImage): Promise<BannerView> {
-    if (image === undefined || this.deps.images === undefined) return this.insertBanner(input);
-    const { images } = this.deps;
+    const { images, publicUrl } = this.deps;
+    if (image === undefined || images === undefined)
+      return this.insertBanner(await this.checkedBanner(input));
+    // The form first, with a stand-in for the image's address: a refused form costs no render.
+    const checked = await this.checkedBanner({ ...input, image_url: PENDING_IMAGE_URL });
     const picture = await images.store('image', image.file, image.probe, 'banners');
     try {
-      const url = new URL(picture.url, this.deps.publicUrl).href;
-      return await this.insertBanner(Object.assign({}, input, { image_url: url }));
+      return await this.insertBanner({ ...checked, image_url: new URL(picture.url, publicUrl).href });
     } catch (error) {
       await images.removePicture(picture);
       throw error;
     }
   }
 
-  private async insertBanner(input: BannerInput): Promise<BannerView> {
+  private async checkedBanner(input: BannerInput): Promise<CheckedBanner> {
     const params: Params<typeof this.addRules> = await validate(this.addRules, withoutEmpty(input));
     const startsAt = params.starts_at === undefined ? null : new Date(params.starts_at);
     const endsAt = params.ends_at === undefined ? null : new Date(params.ends_at);
     checkSchedule(startsAt, endsAt);
-    const row = await this.deps.banners.insert({
-      id: newId(),
+    return {
       title: params.title,
       image_url: params.image_url,
       link_url: params.link_url ?? null,
       position: params.position ?? 0,
       starts_at: startsAt,
       ends_at: endsAt,
-    });
-    return bannerView(row, this.linkAllowed);
+    };
+  }
+
+  private async insertBanner(banner: CheckedBanner): Promise<BannerView> {
+    return bannerView(await this.deps.banners.insert({ id: newId(), ...banner }), this.linkAllowed);
   }
 
   /**
@@ -286,13 +296,4 @@ export class PromotionsService {
     }
     return chosen.map((row) => publicUserView(row));
   }
-}
-
-/** Command-line options left out arrive as undefined; an empty one (`--link-url ''`) is absent too. */
-function withoutEmpty(input: BannerInput): Record<string, string> {
-  const bag: Record<string, string> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (value !== undefined && value.trim() !== '') bag[key] = value.trim();
-  }
-  return bag;
 }
